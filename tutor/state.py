@@ -112,8 +112,9 @@ class State(NamedTuple):
         for i, s in enumerate(self.rows):
             rows_code |= s << (3 + 2 * i)
         passes = self.pass_no if self.rules.passes else min(self.pass_no, 2)
-        return (self.mask() | rows_code << 52 | self.pos << 63 | passes << 69
-                | int(self.progress) << 68)
+        # bits: 0-51 placed cards, 52-62 rows, 63-68 pos, 69 progress, 70+ pass
+        return (self.mask() | rows_code << 52 | self.pos << 63 | int(self.progress) << 69
+                | passes << 70)
 
     # ---- the rules ----------------------------------------------------
     def destination(self, card: int) -> int:
