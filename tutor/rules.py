@@ -119,7 +119,9 @@ PRESET_NOTES: dict[str, str] = {
 
 def preset(name: str) -> Rules:
     """The rule set of a preset name or alias; :class:`RulesError` if unknown."""
-    key = name.strip().lower() if isinstance(name, str) else name
+    if not isinstance(name, str):
+        raise RulesError(f"variant {name!r} is not a name: expected one of {', '.join(list(PRESETS) + list(ALIASES))}")
+    key = name.strip().lower()
     key = ALIASES.get(key, key)
     if key not in PRESETS:
         names = ", ".join(list(PRESETS) + list(ALIASES))

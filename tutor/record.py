@@ -1,0 +1,350 @@
+"""Game records (``osmosis-record/1``): load, save atomically, replay.
+
+A record names the rules (``variant``: a preset name or an object of
+options), the deal (``{"number": N}`` or the deal inline) and the moves as
+plain tokens. Per-move annotations (a review's label, tags and comment) live
+in a parallel ``annotations`` list, so ``moves`` stays a list of tokens.
+``result`` is what the moves reach; loading a record replays it, so a
+record with an illegal move, or a result its moves do not reach, is refused
+with an error that says which move and why.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .cards import NAMES
+from .deals import Deal, atomic_write_text, check_rules, deal_for
+from .errors import DealError, IllegalMoveError, MoveError, RecordError, RulesError
+from .notation import Move
+from .rules import Rules, preset
+from .state import State
+
+RECORD_FORMAT = "osmosis-record/1"
+
+
+def _check_annotation(value, where: str) -> dict | None:
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        raise RecordError(f"{where}: expected an object like "
+                          f'{{"label": "best", "tags": [], "comment": "..."}} or null, not {value!r}')
+    if "tags" in value and not (isinstance(value["tags"], list) and all(isinstance(t, str) for t in value["tags"])):
+        raise RecordError(f"{where}: 'tags' must be a list of words, not {value['tags']!r}")
+    for key in ("label", "comment"):
+        if key in value and value[key] is not None and not isinstance(value[key], str):
+            raise RecordError(f"{where}: {key!r} must be text, not {value[key]!r}")
+    return value
+
+
+def _illegal_reason(state: State, move: Move) -> str:
+    """Why ``move`` is illegal in ``state``, without the 'r2 is not possible:' prefix."""
+    try:
+        state.apply(move)
+    except IllegalMoveError as exc:
+        text = str(exc)
+        prefix = f"{move} is not possible: "
+        return text[len(prefix):] if text.startswith(prefix) else text
+    return "it is legal"  # pragma: no cover - only called for illegal moves
+
+
+def result_of(state: State) -> dict:
+    """The ``result`` object of a record ending in ``state``."""
+    return {"cards": state.cards, "won": state.won}
+
+
+@dataclass
+class Record:
+    """A game: the rules, the deal, the moves played and optional annotations.
+
+    ``annotations`` holds one dict or None per move (shorter lists are padded
+    with None). ``result`` is the result the record claims; :meth:`to_json`
+    writes the result the moves actually reach.
+    """
+
+    rules: Rules
+    deal: Deal
+    moves: list[Move] = field(default_factory=list)
+    annotations: list[dict | None] = field(default_factory=list)
+    result: dict | None = None
+
+    def __post_init__(self) -> None:
+        self.moves = [m if isinstance(m, Move) else Move.parse(m) for m in self.moves]
+        annotations = list(self.annotations)
+        if len(annotations) > len(self.moves):
+            raise RecordError(f"the record has {len(annotations)} annotations for {len(self.moves)} moves: "
+                              "expected at most one per move")
+        self.annotations = annotations + [None] * (len(self.moves) - len(annotations))
+
+    # ---- replay ---------------------------------------------------------
+    def initial(self) -> State:
+        """The position before the first move."""
+        try:
+            return State.initial(self.deal, self.rules)
+        except DealError as exc:
+            raise RecordError(f"record: bad deal: {exc}") from None
+
+    def states(self) -> list[State]:
+        """The position before each move, then the final one (``len(moves) + 1`` states)."""
+        return _replay(self.initial(), self.moves, "record")
+
+    def replay(self) -> State:
+        """The position after the last move."""
+        return self.states()[-1]
+
+    def final_result(self) -> dict:
+        """``{"cards", "won"}`` as the moves reach it."""
+        return result_of(self.replay())
+
+    # ---- JSON -----------------------------------------------------------
+    def to_json(self) -> dict:
+        data = {
+            "format": RECORD_FORMAT,
+            "variant": self.rules.to_json(),
+            "deal": self.deal.record_ref(),
+            "moves": [str(m) for m in self.moves],
+        }
+        if any(a is not None for a in self.annotations):
+            data["annotations"] = list(self.annotations)
+        data["result"] = self.final_result()
+        return data
+
+    def dumps(self) -> str:
+        """The record as JSON text: one top-level field per line, moves on one line."""
+        lines = []
+        items = list(self.to_json().items())
+        for i, (key, value) in enumerate(items):
+            sep = "," if i < len(items) - 1 else ""
+            if key == "annotations":
+                inner = ",\n".join("    " + json.dumps(a, ensure_ascii=False) for a in value)
+                lines.append(f'  "{key}": [\n{inner}\n  ]{sep}')
+            else:
+                lines.append(f'  "{key}": {json.dumps(value, ensure_ascii=False)}{sep}')
+        return "{\n" + "\n".join(lines) + "\n}\n"
+
+    @classmethod
+    def from_json(cls, data, source: str = "record") -> "Record":
+        """Build and check a record from its JSON object; :class:`RecordError` says what is wrong."""
+        if not isinstance(data, dict):
+            raise RecordError(f"{source}: expected a JSON object with format, variant, deal and moves, "
+                              f"not {type(data).__name__}")
+        fmt = data.get("format", RECORD_FORMAT)
+        if fmt != RECORD_FORMAT:
+            hint = " (that is a deal file: pass it with --deal-file)" if fmt == "osmosis-deal/1" else ""
+            raise RecordError(f"{source}: format {fmt!r} is not supported: expected {RECORD_FORMAT!r}{hint}")
+        rules = _rules_of(data.get("variant", "osmosis"), source)
+        if "deal" not in data:
+            raise RecordError(f"{source}: missing field 'deal': expected {{\"number\": N}} or an inline deal")
+        deal = _deal_of(data["deal"], rules, source)
+        moves = _moves_of(data.get("moves", []), source)
+        raw_notes = data.get("annotations", [])
+        if raw_notes is None:
+            raw_notes = []
+        if not isinstance(raw_notes, list):
+            raise RecordError(f"{source}: 'annotations' must be a list with one entry (an object or null) per move")
+        if len(raw_notes) > len(moves):
+            raise RecordError(f"{source}: {len(raw_notes)} annotations for {len(moves)} moves: "
+                              "expected at most one per move")
+        notes = [_check_annotation(a, f"{source}: annotation {i}") for i, a in enumerate(raw_notes, 1)]
+        result = data.get("result")
+        if result is not None and not isinstance(result, dict):
+            raise RecordError(f"{source}: 'result' must be an object like {{\"cards\": 31, \"won\": false}}")
+        initial = State.initial(deal, rules)
+        final = _replay(initial, moves, source)[-1]
+        if result is not None:
+            _check_result(result, final, source)
+        return cls(rules, deal, moves, notes, result)
+
+
+def _rules_of(value, source: str) -> Rules:
+    try:
+        return Rules.from_json(value)
+    except RulesError as exc:
+        raise RecordError(f"{source}: bad variant: {exc}") from None
+
+
+def _deal_of(value, rules: Rules, source: str) -> Deal:
+    try:
+        if isinstance(value, dict) and set(value) == {"number"}:
+            number = value["number"]
+            if isinstance(number, bool) or not isinstance(number, int):
+                raise DealError(f"deal number {number!r} is not a whole number")
+            deal = deal_for(number, rules)
+        else:
+            deal = Deal.from_json(value, source="deal")
+        check_rules(deal, rules)
+    except DealError as exc:
+        raise RecordError(f"{source}: bad deal: {exc}") from None
+    return deal
+
+
+def _moves_of(value, source: str) -> list[Move]:
+    if isinstance(value, str):
+        value = value.replace(",", " ").split()
+    if not isinstance(value, list):
+        raise RecordError(f"{source}: 'moves' must be a list of move tokens like [\"d\", \"w\", \"r2\"]")
+    moves = []
+    for i, token in enumerate(value, 1):
+        try:
+            moves.append(Move.parse(token))
+        except MoveError:
+            raise RecordError(f"{source}: move {i} {token!r} is not a move: expected r1-r4, w or d") from None
+    return moves
+
+
+def _replay(state: State, moves: list[Move], source: str) -> list[State]:
+    states = [state]
+    for i, move in enumerate(moves, 1):
+        try:
+            state = state.apply(move)
+        except IllegalMoveError:
+            raise RecordError(f"{source}: move {i} '{move}' is illegal: {_illegal_reason(state, move)}") from None
+        states.append(state)
+    return states
+
+
+def _check_result(result: dict, final: State, source: str) -> None:
+    cards, won = result.get("cards"), result.get("won")
+    if cards is not None and (isinstance(cards, bool) or not isinstance(cards, int)):
+        raise RecordError(f"{source}: result cards {cards!r} is not a whole number")
+    if won is not None and not isinstance(won, bool):
+        raise RecordError(f"{source}: result won {won!r} is not true or false")
+    if cards is not None and cards != final.cards:
+        raise RecordError(f"{source}: the result says {cards} cards but the moves reach {final.cards}: "
+                          "the record does not belong to this deal and variant")
+    if won is not None and won != final.won:
+        raise RecordError(f"{source}: the result says won={str(won).lower()} but the moves "
+                          f"{'win' if final.won else 'do not win'}")
+
+
+def loads_record(text: str, source: str = "record") -> Record:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"{source} is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+    return Record.from_json(data, source=source)
+
+
+def load_record(path: str | os.PathLike) -> Record:
+    """Read and replay a record file; :class:`RecordError` names the file and the problem."""
+    p = Path(path)
+    source = f"record '{p}'"
+    try:
+        text = p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise RecordError(f"{source} does not exist") from None
+    except IsADirectoryError:
+        raise RecordError(f"{source} is a directory, not a record file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RecordError(f"{source} cannot be read: {exc}") from None
+    return loads_record(text, source)
+
+
+def save_record(record: Record, path: str | os.PathLike) -> None:
+    """Write a record atomically: a failed write never truncates an existing file."""
+    text = record.dumps()
+    try:
+        atomic_write_text(path, text)
+    except OSError as exc:
+        raise RecordError(f"record '{path}' cannot be written: {exc}") from None
+
+
+class Game:
+    """A game being played: the states so far, with play and undo.
+
+    ``states[i]`` is the position before move ``i``; ``state`` the current one.
+    """
+
+    def __init__(self, rules: Rules, deal: Deal, moves=(), annotations=None) -> None:
+        self.rules = rules
+        self.deal = deal
+        try:
+            first = State.initial(deal, rules)
+        except DealError as exc:
+            raise RecordError(f"bad deal: {exc}") from None
+        self.states: list[State] = [first]
+        self.moves: list[Move] = []
+        self.annotations: list[dict | None] = []
+        for move in moves:
+            self.push(move)
+        for i, note in enumerate(annotations or []):
+            self.annotate(i + 1, note)
+
+    @classmethod
+    def from_record(cls, record: Record) -> "Game":
+        return cls(record.rules, record.deal, record.moves, record.annotations)
+
+    @classmethod
+    def new(cls, number: int, rules: Rules | str = "osmosis") -> "Game":
+        rules = preset(rules) if isinstance(rules, str) else rules
+        return cls(rules, deal_for(number, rules))
+
+    @property
+    def state(self) -> State:
+        return self.states[-1]
+
+    @property
+    def ply(self) -> int:
+        """Moves played so far."""
+        return len(self.moves)
+
+    def push(self, move: Move | str | int) -> State:
+        """Play a move (a Move, a token like ``r2``, or a card int); return the new position.
+
+        Raises :class:`IllegalMoveError` (and leaves the game unchanged) if it is not legal.
+        """
+        state = self.state
+        if isinstance(move, int) and not isinstance(move, bool):
+            if not 0 <= move < 52:
+                raise IllegalMoveError(f"no card number {move}: expected 0 to 51")
+            move = state.move_for_card(move)
+        elif isinstance(move, str):
+            move = Move.parse(move)
+        new = state.apply(move)
+        self.states.append(new)
+        self.moves.append(move)
+        self.annotations.append(None)
+        return new
+
+    def can_undo(self) -> bool:
+        return bool(self.moves)
+
+    def undo(self, count: int = 1) -> list[Move]:
+        """Take back the last ``count`` moves; return them, last first."""
+        if count < 1:
+            return []
+        if count > len(self.moves):
+            raise IllegalMoveError(f"cannot undo {count} move{'s' if count != 1 else ''}: "
+                                   f"only {len(self.moves)} played")
+        taken = []
+        for _ in range(count):
+            self.states.pop()
+            self.annotations.pop()
+            taken.append(self.moves.pop())
+        return taken
+
+    def annotate(self, ply: int, note: dict | None) -> None:
+        """Attach an annotation to move ``ply`` (1-based)."""
+        if not 1 <= ply <= len(self.moves):
+            raise RecordError(f"no move {ply} to annotate: the game has {len(self.moves)} moves")
+        self.annotations[ply - 1] = _check_annotation(note, f"annotation {ply}")
+
+    def last_card(self) -> int | None:
+        """The card the last move placed, or None (a turn, or no move yet)."""
+        if not self.moves:
+            return None
+        return self.states[-2].card_of(self.moves[-1])
+
+    def describe_last(self) -> str:
+        """The last move in words: ``r2 played 7H``, ``d turned the talon``."""
+        if not self.moves:
+            return "no move yet"
+        move = self.moves[-1]
+        card = self.last_card()
+        return f"{move} played {NAMES[card]}" if card is not None else f"{move} turned the talon"
+
+    def to_record(self) -> Record:
+        return Record(self.rules, self.deal, list(self.moves), list(self.annotations), result_of(self.state))
