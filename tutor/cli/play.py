@@ -1,0 +1,463 @@
+"""``osmosis deal``, ``osmosis play`` and ``osmosis replay``: the game a person plays in the terminal."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+import click
+from rich.text import Text
+
+from ..cards import NAMES
+from ..deals import Deal, random_deal_number
+from ..errors import IllegalMoveError, MoveError, RecordError, TutorError
+from ..notation import Move, parse_input
+from ..record import Game, Record, load_record, save_record
+from ..render import card_text, describe_move, render_deal, render_hint, render_state, use_symbols
+from ..rules import Rules
+from ..state import State
+from . import console_of, main
+from .common import DEAL_NUMBER, resolve_deal, rules_from_kwargs, variant_options
+
+WELL_PLAYED = 40
+
+HELP = """\
+Moves:  r1-r4  play the top card of a reserve pile
+        w      play the waste's top card
+        d      turn the talon (a redeal when the stock is empty)
+        7h     a card name (also 10H, 7♥) plays that card
+        Several moves on one line are played in turn: d d w
+Other:  u      undo the last move (u 3: the last three)
+        h      hint: every move with its chance to win, and why
+        s      save the game (s FILE: save it to FILE)
+        q      quit (the game stays saved)
+        ?      this help; an empty line shows the position again"""
+
+
+# ---- where games are kept ------------------------------------------------
+def data_dir() -> Path:
+    """The tutor's data directory: $OSMOSIS_HOME, else $XDG_DATA_HOME/osmosis-tutor, else ~/.local/share/osmosis-tutor."""
+    home = os.environ.get("OSMOSIS_HOME")
+    if home:
+        return Path(home)
+    xdg = os.environ.get("XDG_DATA_HOME")
+    base = Path(xdg) if xdg else Path.home() / ".local" / "share"
+    return base / "osmosis-tutor"
+
+
+def autosave_path(deal: Deal, when: float | None = None) -> Path:
+    """A new file under the data directory's ``games/`` for a game of ``deal``."""
+    games = data_dir() / "games"
+    try:
+        games.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise RecordError(f"cannot create the games directory '{games}': {exc} "
+                          "(set OSMOSIS_HOME to a writable directory)") from None
+    stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(when))
+    stem = f"deal-{deal.number}-{stamp}" if deal.number is not None else f"deal-file-{stamp}"
+    path = games / f"{stem}.json"
+    n = 2
+    while path.exists():
+        path = games / f"{stem}-{n}.json"
+        n += 1
+    return path
+
+
+# ---- what the player sees ------------------------------------------------
+def waste_fan(states: list[State], moves: list[Move]) -> int:
+    """How many waste cards the player sees: the top and the rest of the turn it came with.
+
+    The cards turned by the last turn are ``talon[start:pos]`` where ``start``
+    is the talon pointer before that turn; plays from the waste since then
+    only remove cards above ``start``. After a redeal nothing of an earlier
+    turn lies on the waste.
+    """
+    state = states[-1]
+    for i in range(len(moves) - 1, -1, -1):
+        if moves[i].kind != "d":
+            continue
+        before = states[i]
+        if before.pos == len(before.talon):
+            return 1
+        return max(1, state.pos - before.pos)
+    return 1
+
+
+def end_message(state: State) -> str:
+    """The result in words: won, or blocked with the score and why."""
+    if state.won:
+        return "Won! All 52 cards are on the foundations."
+    why = _why_blocked(state)
+    text = f"Blocked: {state.score} cards on the foundations ({why})."
+    if state.score >= WELL_PLAYED:
+        text += f" Not a win, but {WELL_PLAYED} or more cards counts as well played."
+    return text
+
+
+def _why_blocked(state: State) -> str:
+    passes = state.rules.passes
+    if not state.talon:
+        return "no card can be played and the talon is used up"
+    if passes and state.pass_no >= passes:
+        return f"no card can be played and all {passes} passes through the talon are used"
+    return "a whole pass through the talon went by without a card played"
+
+
+def _move_line(number: int, state: State, move: Move, symbols: bool) -> Text:
+    """``Move 5: r2 7♥`` for the move played from ``state``."""
+    text = Text()
+    text.append(f"Move {number}: ", style="bold")
+    text.append(str(move), style="bold")
+    text.append(" ")
+    card = state.card_of(move)
+    if card is not None:
+        text.append_text(card_text(card, symbols))
+    else:
+        text.append("turn" if state.pos < len(state.talon) else "redeal")
+    return text
+
+
+def _annotation_text(note: dict | None) -> Text | None:
+    if not note:
+        return None
+    text = Text("  ")
+    label = note.get("label")
+    if label:
+        text.append(label, style="bold")
+    tags = note.get("tags") or []
+    if tags:
+        text.append(f" [{', '.join(tags)}]")
+    comment = note.get("comment")
+    if comment:
+        text.append(": " if label or tags else "")
+        text.append(comment)
+    return text if text.plain.strip() else None
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def move_for_card(state: State, card: int) -> Move:
+    """The move that plays a typed card; the error never tells where a face-down card lies."""
+    try:
+        return state.move_for_card(card)
+    except IllegalMoveError:
+        tops = {pile[-1] for pile in state.reserves if pile}
+        seen = (state.is_placed(card) or card in tops or card == state.waste_top
+                or (state.rules.open_reserve and any(card in pile for pile in state.reserves)))
+        if seen:
+            raise
+        raise IllegalMoveError(f"{NAMES[card]} cannot be played now: it is not on top of a reserve pile "
+                               "or the waste") from None
+
+
+def _read(prompt: str, echo: bool) -> str | None:
+    """One line of input, or None at the end of input; piped lines are echoed for the transcript."""
+    try:
+        line = input(prompt)
+    except EOFError:
+        if echo:
+            click.echo("")
+        return None
+    if echo:
+        click.echo(line)
+    return line
+
+
+# ---- osmosis deal --------------------------------------------------------
+def deal_json(deal: Deal) -> str:
+    """The deal file text (spec section 2), one pile per line."""
+    data = deal.to_json()
+    fields = [f'  "format": {json.dumps(data["format"])}',
+              '  "reserves": [' + ",\n               ".join(json.dumps(p) for p in data["reserves"]) + "]",
+              f'  "base": {json.dumps(data["base"])}',
+              f'  "talon": {json.dumps(data["talon"])}']
+    return "{\n" + ",\n".join(fields) + "\n}"
+
+
+@main.command("deal")
+@click.argument("number", type=DEAL_NUMBER, required=False)
+@click.option("--deal-file", metavar="FILE", default=None, help="A deal file (osmosis-deal/1) instead of a number.")
+@variant_options
+@click.option("--json", "as_json", is_flag=True, help="Print the deal file (JSON) instead of the layout.")
+@click.option("--reveal", is_flag=True, help="Show the face-down cards too.")
+@click.pass_context
+def deal_command(ctx: click.Context, number, deal_file, as_json, reveal, **kwargs) -> None:
+    """Show deal NUMBER's layout (PySolFC's numbering), or print it as a deal file."""
+    rules = rules_from_kwargs(kwargs)
+    deal = resolve_deal(number, deal_file, rules)
+    if as_json:
+        click.echo(deal_json(deal))
+        return
+    console = console_of(ctx)
+    console.print(render_deal(deal, rules, reveal=reveal, symbols=use_symbols(console)))
+
+
+# ---- osmosis play --------------------------------------------------------
+class Session:
+    """One game at the terminal: the game, where it is saved, and the tutor's settings."""
+
+    def __init__(self, ctx: click.Context, game: Game, autosave: Path, save_path: str | None,
+                 tutor: bool, threshold: float) -> None:
+        self.ctx = ctx
+        self.console = console_of(ctx)
+        self.symbols = use_symbols(self.console)
+        self.game = game
+        self.autosave = autosave
+        self.save_path = save_path
+        self.tutor = tutor
+        self.threshold = threshold
+        self.interactive = sys.stdin.isatty()
+        self.echo = not self.interactive
+        self._hints: dict[State, object] = {}
+        self._ended = False
+
+    # -- output
+    def say(self, text) -> None:
+        """A message on one line (the terminal wraps it, rich does not)."""
+        self.console.print(text, soft_wrap=True)
+
+    def draw(self, renderable) -> None:
+        self.console.print(renderable)
+
+    def show(self) -> None:
+        game = self.game
+        self.draw(render_state(game.state, symbols=self.symbols, fan=waste_fan(game.states, game.moves)))
+
+    def record(self) -> Record:
+        return self.game.to_record()
+
+    def save(self, path) -> None:
+        save_record(self.record(), path)
+
+    # -- the loop
+    def run(self) -> None:
+        self.show()
+        while True:
+            self._check_end()
+            line = _read("move> ", self.echo)
+            if line is None:
+                self.quit()
+                return
+            words = line.split()
+            if not words:
+                self.show()
+                continue
+            cmd = words[0].lower()
+            if cmd in ("q", "quit", "exit"):
+                self.quit()
+                return
+            try:
+                if cmd in ("?", "help"):
+                    self.say(HELP)
+                elif cmd in ("u", "undo"):
+                    self.undo(words[1:])
+                elif cmd in ("s", "save"):
+                    self.save_command(line.strip()[len(words[0]):].strip())
+                elif cmd in ("h", "hint"):
+                    self.show_hint()
+                else:
+                    if not self.play_line(words):
+                        self.quit()
+                        return
+            except TutorError as exc:
+                self.say(Text(str(exc)))
+
+    def _check_end(self) -> None:
+        state = self.game.state
+        if not state.over:
+            self._ended = False
+            return
+        if self._ended:
+            return
+        self._ended = True
+        self.say(Text(end_message(state), style="bold green" if state.won else "bold"))
+        if self.save_path:
+            self.save(self.save_path)
+        self.say(f"Saved to {self.save_path or self.autosave}. u takes back moves, q quits.")
+        if self.interactive:
+            offer_review(self.ctx, self.record())
+
+    def quit(self) -> None:
+        if self.save_path:
+            self.save(self.save_path)
+        where = self.save_path or self.autosave
+        ply, score = self.game.ply, self.game.state.score
+        self.say(f"The game is saved in {where} ({_plural(ply, 'move')}, {_plural(score, 'card')} on the foundations).")
+
+    def play_line(self, words: list[str]) -> bool:
+        """Play each word of a line as a move; stop at the first that fails. False means quit."""
+        for word in words:
+            state = self.game.state
+            try:
+                target = parse_input(word)
+                move = target if isinstance(target, Move) else move_for_card(state, target)
+                if move not in state.legal_moves():
+                    state.apply(move)  # raises the rules' reason
+            except (MoveError, IllegalMoveError) as exc:
+                self.say(Text(str(exc)))
+                return True
+            if self.tutor:
+                verdict = self.tutor_check(state, move)
+                if verdict is None:
+                    return False
+                if not verdict:
+                    self.say("Move not played.")
+                    return True
+            self.game.push(move)
+            self.save(self.autosave)
+            self.say(_move_line(self.game.ply, state, move, self.symbols))
+            self.show()
+            if self.game.state.over:
+                return True
+        return True
+
+    def undo(self, args: list[str]) -> None:
+        count = 1
+        if args:
+            try:
+                count = int(args[0])
+            except ValueError:
+                raise MoveError(f"u {args[0]!r}: expected u, or u and a number of moves like u 3") from None
+        if not self.game.can_undo():
+            self.say("Nothing to undo: this is the start of the game.")
+            return
+        if count < 1:
+            raise MoveError(f"u {count}: expected a number of moves of at least 1")
+        count = min(count, self.game.ply)
+        taken = self.game.undo(count)
+        self.save(self.autosave)
+        words = " ".join(str(m) for m in reversed(taken))
+        self.say(f"Took back {count} move{'s' if count != 1 else ''} ({words}).")
+        self.show()
+
+    def save_command(self, arg: str) -> None:
+        path = arg or self.save_path or self.autosave
+        self.save(path)
+        self.say(f"Saved to {path}.")
+
+    # -- hints and the tutor
+    def hint_for(self, state: State):
+        """The hint at ``state`` from what the player has seen (cached per position)."""
+        if state not in self._hints:
+            from ...hints import hint
+            from ...knowledge import observe
+
+            def compute():
+                return hint(observe(state))
+
+            if self.console.is_terminal:
+                with self.console.status("Thinking..."):
+                    self._hints[state] = compute()
+            else:
+                self._hints[state] = compute()
+        return self._hints[state]
+
+    def show_hint(self) -> None:
+        state = self.game.state
+        if state.over:
+            self.say("The game is over: there is no move to hint.")
+            return
+        self.draw(render_hint(self.hint_for(state), state, symbols=self.symbols))
+
+    def tutor_check(self, state: State, move: Move) -> bool | None:
+        """Before a move: warn if it is clearly worse than the best. True = play, False = not, None = input ended."""
+        if len(state.legal_moves()) < 2:
+            return True
+        advice = self.hint_for(state)
+        by_move = {c.move: c for c in advice.candidates}
+        best = by_move.get(advice.best)
+        mine = by_move.get(move)
+        if best is None or mine is None or move == advice.best:
+            return True
+        if (best.win - mine.win) * 100 < self.threshold:
+            return True
+        self.say(f"That may be a mistake: win {mine.win * 100:.0f}% against {best.win * 100:.0f}% "
+                 f"for {describe_move(state, advice.best, self.symbols)}.")
+        answer = _read("Play it anyway? [y/N] ", self.echo)
+        if answer is None:
+            return None
+        return answer.strip().lower() in ("y", "yes")
+
+
+def offer_review(ctx: click.Context, record: Record) -> None:
+    """At the end of a game on a terminal, offer the post-game review."""
+    try:
+        from .review import review_after_play
+    except ImportError:
+        return
+    answer = _read("Review this game? [y/N] ", echo=False)
+    if answer and answer.strip().lower() in ("y", "yes"):
+        review_after_play(ctx, record)
+
+
+@main.command("play")
+@click.argument("number", type=DEAL_NUMBER, required=False)
+@click.option("--deal-file", metavar="FILE", default=None, help="Play a deal file (osmosis-deal/1).")
+@variant_options
+@click.option("--tutor", is_flag=True, help="Warn before a move that is clearly worse than the best one.")
+@click.option("--threshold", type=click.FloatRange(0, 100), default=10.0, show_default=True, metavar="PCT",
+              help="Tutor mode warns when a move's win chance is this many points below the best.")
+@click.option("--save", "save_path", metavar="PATH", default=None,
+              help="Also save the record here (on s, at the end and on quit).")
+@click.pass_context
+def play_command(ctx: click.Context, number, deal_file, tutor, threshold, save_path, **kwargs) -> None:
+    """Play a deal in the terminal (no argument: a random deal number).
+
+    Type r1-r4, w, d or a card name to move; u undo, h hint, s save, q quit,
+    ? help. The game is saved after every move.
+    """
+    rules: Rules = rules_from_kwargs(kwargs)
+    console = console_of(ctx)
+    if number is None and deal_file is None:
+        number = random_deal_number()
+        console.print(f"Deal {number} (a random deal; play it again with: osmosis play {number})")
+    deal = resolve_deal(number, deal_file, rules)
+    game = Game(rules, deal)
+    path = autosave_path(deal)
+    save_record(game.to_record(), path)
+    title = f"Deal {deal.number}" if deal.number is not None else f"Deal from {deal_file}"
+    console.print(f"{title}, {rules.describe()}.")
+    console.print(f"The game is saved as you play in {path}. Type ? for help.")
+    if tutor:
+        console.print(f"Tutor mode: moves {threshold:g} or more points below the best are questioned.")
+    Session(ctx, game, path, save_path, tutor, threshold).run()
+
+
+# ---- osmosis replay ------------------------------------------------------
+@main.command("replay")
+@click.argument("record_path", metavar="RECORD")
+@click.option("--all", "show_all", is_flag=True, help="Print every position without waiting.")
+@click.pass_context
+def replay_command(ctx: click.Context, record_path: str, show_all: bool) -> None:
+    """Step through a game record: Enter shows the next move, q stops."""
+    record = load_record(record_path)
+    console = console_of(ctx)
+    symbols = use_symbols(console)
+    states = record.states()
+    moves = record.moves
+    where = f"deal {record.deal.number}" if record.deal.number is not None else "a deal given in full"
+    console.print(f"Replay of {where}, {record.rules.describe()}: {len(moves)} moves.")
+    console.print(render_state(states[0], symbols=symbols, moves=False))
+    echo = not sys.stdin.isatty()
+    for i, move in enumerate(moves):
+        if not show_all:
+            answer = _read("Enter: next move, q: stop ", echo)
+            if answer is None or answer.strip().lower() in ("q", "quit"):
+                console.print(f"Stopped after move {i} of {len(moves)}.")
+                return
+        console.print(_move_line(i + 1, states[i], move, symbols))
+        note = _annotation_text(record.annotations[i])
+        if note is not None:
+            console.print(note)
+        console.print(render_state(states[i + 1], symbols=symbols, fan=waste_fan(states[: i + 2], moves[: i + 1]),
+                                   moves=False))
+    final = states[-1]
+    if final.over:
+        console.print(end_message(final))
+    else:
+        console.print(f"End of the record: {final.score} cards on the foundations, the game was not finished.")

@@ -1,0 +1,263 @@
+"""Rich renderables for positions, deals and hints; the only module besides the CLI that knows rich.
+
+Cards show their suit symbol (red suits in red) on a terminal, or the
+two-letter names (``7H``) with ``symbols=False``, which the CLI chooses for
+pipes and files. Everything stays readable without colour (``NO_COLOR``) and
+fits an 80-column terminal.
+"""
+
+from __future__ import annotations
+
+from rich.console import Console, Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from .cards import NAMES, RANKS, RED_SUITS, SUIT_SYMBOLS, SUITS, SYMBOLS
+from .deals import Deal
+from .notation import Move
+from .rules import Rules
+from .state import State
+
+BACK = "▒▒"
+BACK_STYLE = "blue"
+RED = "red"
+DIM = "dim"
+LABEL = "bold"
+
+
+def _label(text: str, style: str = LABEL) -> Text:
+    """Styled text that later appends do not inherit (a Text's own style spans all of it)."""
+    label = Text()
+    label.append(text, style=style)
+    return label
+
+
+def use_symbols(console: Console) -> bool:
+    """Suit symbols where a terminal that can show them is used, two-letter names elsewhere."""
+    encoding = (console.encoding or "").lower()
+    return console.is_terminal and encoding.startswith("utf")
+
+
+def card_text(card: int, symbols: bool = True, style: str = "") -> Text:
+    """A card as rich Text: ``7♥`` (or ``7H``), red suits in red."""
+    name = SYMBOLS[card] if symbols else NAMES[card]
+    colour = RED if card // 13 in RED_SUITS else ""
+    return Text(name, style=" ".join(s for s in (colour, style) if s))
+
+
+def suit_text(suit: int, symbols: bool = True) -> Text:
+    return Text(SUIT_SYMBOLS[suit] if symbols else SUITS[suit], style=RED if suit in RED_SUITS else "")
+
+
+def _cards(cards, symbols: bool, style: str = "") -> Text:
+    return Text(" ").join(card_text(c, symbols, style) for c in cards)
+
+
+def move_text(state: State, move: Move, symbols: bool = True) -> Text:
+    """A legal move as the player types it and what it does: ``r2 7♥``, ``w K♠``, ``d turn``."""
+    text = _label(str(move))
+    text.append(" ")
+    card = state.card_of(move)
+    if card is not None:
+        text.append_text(card_text(card, symbols))
+    else:
+        text.append(turn_word(state))
+    return text
+
+
+def turn_word(state: State) -> str:
+    """What ``d`` does now: turn cards from the stock, or redeal the waste."""
+    return "turn" if state.pos < len(state.talon) else "redeal"
+
+
+def describe_move(state: State, move: Move, symbols: bool = True) -> str:
+    """A move in words, for sentences: ``r2 (7♥)``, ``d (turn the talon)``."""
+    card = state.card_of(move)
+    if card is not None:
+        return f"{move} ({SYMBOLS[card] if symbols else NAMES[card]})"
+    return f"{move} (turn the talon)" if turn_word(state) == "turn" else f"{move} (redeal the waste)"
+
+
+def _passes_text(state: State) -> str:
+    limit = state.rules.passes
+    return f"pass {state.pass_no} of {limit}" if limit else f"pass {state.pass_no} (unlimited passes)"
+
+
+def _reserve_lines(state: State, reveal: bool, symbols: bool) -> list[Text]:
+    if not state.reserves:
+        return []
+    line = _label("Reserve  ")
+    for i, pile in enumerate(state.reserves):
+        if i:
+            line.append("   ")
+        line.append(f"r{i + 1} ", style=LABEL)
+        if not pile:
+            line.append("(empty)", style=DIM)
+            continue
+        parts = []
+        for depth, card in enumerate(reversed(pile)):
+            if state.face_up(i, depth):
+                parts.append(card_text(card, symbols))
+            elif reveal:
+                parts.append(card_text(card, symbols, DIM))
+            else:
+                parts.append(Text(BACK, style=BACK_STYLE))
+        line.append_text(Text(" ").join(reversed(parts)))
+    return [line]
+
+
+def _foundation_lines(state: State, symbols: bool) -> list[Text]:
+    start = state.start_rank
+    width = 3
+    title = _label("Foundations")
+    title.append(f"  (starting rank {RANKS[start - 1]})")
+    header = Text(" " * 7)
+    for r in range(1, 14):
+        header.append(RANKS[r - 1].ljust(width), style="bold underline" if r == start else DIM)
+    lines = [title, header]
+    free_suits = [s for s in range(4) if s not in state.rows]
+    for k in range(4):
+        line = Text(f"  {k + 1} ")
+        if k < len(state.rows):
+            suit = state.rows[k]
+            line.append_text(suit_text(suit, symbols))
+            line.append("  ")
+            mask = state.found[suit]
+            for r in range(13):
+                if mask >> r & 1:
+                    cell = card_text(suit * 13 + r, symbols)
+                    line.append_text(cell)
+                    line.append(" " * (width - len(cell.plain)))
+                else:
+                    line.append("·".ljust(width), style=DIM)
+        elif k == len(state.rows):
+            openers = [s * 13 + start - 1 for s in free_suits]
+            line.append("-   opened by ", style=DIM)
+            line.append_text(Text(" or ").join(card_text(c, symbols) for c in openers))
+        else:
+            line.append("-", style=DIM)
+        lines.append(line)
+    return lines
+
+
+def _talon_lines(state: State, reveal: bool, symbols: bool, fan: int | None) -> list[Text]:
+    waste = state.waste
+    line = _label("Waste    ")
+    if not waste:
+        line.append("(empty)", style=DIM)
+    else:
+        shown = max(1, min(fan or 1, len(waste)))
+        below = len(waste) - shown
+        if below:
+            line.append(f"{below} more, then ", style=DIM)
+        line.append_text(_cards(waste[len(waste) - shown:-1], symbols, DIM))
+        if shown > 1:
+            line.append(" ")
+        line.append_text(card_text(waste[-1], symbols, "bold"))
+        line.append(" (top)", style=DIM)
+    line.append("   ")
+    line.append("Stock ", style=LABEL)
+    line.append(str(len(state.stock)))
+    lines = [line]
+    if reveal and state.stock:
+        lines.append(_label("Stock    ") + _cards(state.stock, symbols, DIM))
+    return lines
+
+
+def _moves_line(state: State, symbols: bool) -> Text:
+    line = _label("Moves    ")
+    moves = state.legal_moves()
+    if not moves:
+        line.append("none", style=DIM)
+        return line
+    line.append_text(Text("   ").join(move_text(state, m, symbols) for m in moves))
+    return line
+
+
+def render_state(state: State, reveal: bool = False, symbols: bool = True, fan: int | None = None,
+                 moves: bool = True) -> RenderableType:
+    """A position: reserve, foundation rows, waste and stock, pass, score and the legal moves.
+
+    ``reveal`` also shows the face-down reserve cards (dimmed) and the stock.
+    ``fan`` is how many waste cards the player can see (the top and the rest
+    of the turn it came with); the caller knows it from the game's history.
+    """
+    head = _label(f"Score {state.score}/52")
+    head.append(f"   {_passes_text(state).capitalize()}   turn {state.rules.turn}")
+    if state.won:
+        head.append("   won", style="bold green")
+    elif state.blocked:
+        head.append("   blocked", style="bold red")
+    parts: list[RenderableType] = [head]
+    parts += _reserve_lines(state, reveal, symbols)
+    parts += _foundation_lines(state, symbols)
+    parts += _talon_lines(state, reveal, symbols, fan)
+    if moves:
+        parts.append(_moves_line(state, symbols))
+    return Group(*parts)
+
+
+def render_deal(deal: Deal, rules: Rules, reveal: bool = False, symbols: bool = True) -> RenderableType:
+    """A deal's layout before the first move; ``reveal`` shows every card, the talon in turning order."""
+    title = _label(f"Deal {deal.number}" if deal.number is not None else "Deal (from a file)")
+    title.append(f"   {rules.describe()}")
+    parts: list[RenderableType] = [title]
+    if deal.reserves:
+        line = _label("Reserve  ")
+        line.append("bottom to top", style=DIM)
+        parts.append(line)
+        for i, pile in enumerate(deal.reserves):
+            row = _label(f"  r{i + 1}  ")
+            cells = []
+            for depth, card in enumerate(reversed(pile)):
+                if depth == 0 or rules.open_reserve:
+                    cells.append(card_text(card, symbols))
+                elif reveal:
+                    cells.append(card_text(card, symbols, DIM))
+                else:
+                    cells.append(Text(BACK, style=BACK_STYLE))
+            row.append_text(Text(" ").join(reversed(cells)))
+            parts.append(row)
+    base = _label("Base     ")
+    base.append_text(card_text(deal.base, symbols))
+    base.append(f"   starts row 1; the starting rank is {RANKS[deal.base % 13]}")
+    parts.append(base)
+    talon = _label("Talon    ")
+    talon.append(f"{len(deal.talon)} cards")
+    if reveal:
+        talon.append(", in turning order:")
+        parts.append(talon)
+        per_line = 13
+        for i in range(0, len(deal.talon), per_line):
+            parts.append(Text("  ") + _cards(deal.talon[i:i + per_line], symbols))
+    else:
+        talon.append(" face down", style=DIM)
+        parts.append(talon)
+    return Group(*parts)
+
+
+def render_hint(hint, state: State | None = None, symbols: bool = True) -> RenderableType:
+    """A hint: its candidates best first (move, card, win %, expected cards), then the reason."""
+    candidates = sorted(hint.candidates, key=lambda c: (c.move != hint.best, -c.win, -c.cards))
+    table = Table(box=None, pad_edge=False, show_edge=False, header_style=LABEL)
+    table.add_column("move")
+    table.add_column("card")
+    table.add_column("win", justify="right")
+    table.add_column("cards", justify="right")
+    for cand in candidates:
+        best = cand.move == hint.best
+        card = getattr(cand, "card", None)
+        if card is None and state is not None:
+            card = state.card_of(cand.move)
+        if card is not None:
+            what = card_text(card, symbols)
+        elif cand.move.kind == "d":
+            what = Text(turn_word(state) if state is not None else "turn")
+        else:
+            what = Text("")
+        table.add_row(Text(str(cand.move), style=LABEL if best else ""), what,
+                      f"{cand.win * 100:.0f}%", f"{cand.cards:.1f}")
+    title = _label("Hint: ")
+    title.append(describe_move(state, hint.best, symbols) if state is not None else str(hint.best), style=LABEL)
+    reason = Text(hint.reason or "")
+    return Group(title, table, reason)
