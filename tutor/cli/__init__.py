@@ -52,3 +52,4 @@ def console_of(ctx: click.Context) -> Console:
 # Each module registers its commands on ``main`` when imported.
 from . import common  # noqa: E402,F401
 from . import play  # noqa: E402,F401
+from . import lesson  # noqa: E402,F401

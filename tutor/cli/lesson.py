@@ -1,0 +1,285 @@
+"""``osmosis lesson``: the list of lessons with the player's progress, taking one, checking one."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+from rich.table import Table
+from rich.text import Text
+
+from ..errors import LessonError, MoveError
+from ..lessons import (Feedback, Lesson, Progress, Step, Verdict, all_lessons, check_lesson, describe_move,
+                       find_lesson, judge_answer, load_progress, verdict_for)
+from ..notation import parse_input
+from ..render import render_state, use_symbols
+from . import console_of, main
+from .play import waste_fan
+
+QUIT = ("q", "quit", "exit")
+HINT = ("h", "hint")
+
+
+@main.command("lesson")
+@click.argument("name", required=False)
+@click.option("--check", is_flag=True,
+              help="Replay every step against the engine and confirm every claim (all lessons if no NAME).")
+@click.option("--answers", default=None, metavar='"d w 7h"',
+              help="Take the lesson without questions: the answers, in order, for the steps that ask.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON (the list, a check or a run).")
+@click.pass_context
+def lesson_command(ctx: click.Context, name: str | None, check: bool, answers: str | None, as_json: bool) -> None:
+    """List the lessons, or take lesson NAME (a name or a level number).
+
+    In a lesson, answer with a move (r1-r4, w, d) or a card (7h); h asks for
+    a hint and q quits. Progress is kept in the data directory
+    ($OSMOSIS_HOME, default ~/.local/share/osmosis-tutor).
+    """
+    console = console_of(ctx)
+    if check:
+        if answers is not None:
+            raise click.UsageError("give --check or --answers, not both")
+        lessons = [find_lesson(name)] if name else all_lessons()
+        ctx.exit(_check(console, lessons, as_json))
+    if name is None:
+        if answers is not None:
+            raise click.UsageError("--answers needs a lesson NAME")
+        _list(console, as_json)
+        return
+    lesson = find_lesson(name)
+    progress = load_progress()
+    if progress.warning:
+        click.echo(f"warning: {progress.warning}", err=True)
+    if answers is not None:
+        given = answers.replace(",", " ").split()
+        for token in given:
+            parse_input(token)
+        if len(given) != lesson.questions:
+            raise LessonError(f"{len(given)} answer(s) given but lesson {lesson.name!r} asks "
+                              f"{lesson.questions} question(s): give one answer per question, in order")
+        run = Run(console, lesson, progress, answers=given, quiet=as_json)
+    else:
+        run = Run(console, lesson, progress, answers=None, quiet=False)
+    run.take()
+    if as_json:
+        click.echo(json.dumps(run.to_json(), indent=2))
+
+
+def _list(console, as_json: bool) -> None:
+    progress = load_progress()
+    if progress.warning:
+        click.echo(f"warning: {progress.warning}", err=True)
+    lessons = all_lessons()
+    if as_json:
+        click.echo(json.dumps([{"name": l.name, "title": l.title, "steps": len(l.steps),
+                                "done": progress.done(l.name)} for l in lessons], indent=2))
+        return
+    table = Table(box=None, pad_edge=False, header_style="bold")
+    table.add_column("level", justify="right")
+    table.add_column("name")
+    table.add_column("title")
+    table.add_column("steps", justify="right")
+    table.add_column("done")
+    for lesson in lessons:
+        last = progress.lessons.get(lesson.name, {}).get("last")
+        done = "yes" if progress.done(lesson.name) else ""
+        if done and last and last.get("asked"):
+            done += f" ({last['right']}/{last['asked']} right)"
+        table.add_row(str(lesson.level), lesson.name, lesson.title, str(len(lesson.steps)), done)
+    console.print(table)
+    finished = sum(progress.done(l.name) for l in lessons)
+    console.print(f"{finished} of {len(lessons)} lessons done. Take one with: osmosis lesson NAME", soft_wrap=True)
+
+
+def _check(console, lessons: list[Lesson], as_json: bool) -> int:
+    failed = 0
+    report = []
+    for lesson in lessons:
+        for result in check_lesson(lesson):
+            failed += not result.ok
+            report.append({"lesson": lesson.name, "step": result.step.number, "ok": result.ok,
+                           "message": result.message})
+            if not as_json:
+                mark = "ok  " if result.ok else "FAIL"
+                text = (f"{mark} {lesson.name} step {result.step.number}: {result.message}" if result.ok
+                        else f"{mark} {result.message}")
+                console.print(text, soft_wrap=True, markup=False)
+    if as_json:
+        click.echo(json.dumps(report, indent=2))
+    else:
+        steps = len(report)
+        console.print(f"{steps - failed} of {steps} steps confirmed by the engine"
+                      + (f"; {failed} failed" if failed else ""), soft_wrap=True)
+    if failed and not as_json:
+        first = next(r for r in report if not r["ok"])
+        click.echo(f"error: lesson {first['lesson']!r} step {first['step']} does not check out", err=True)
+    return 1 if failed else 0
+
+
+def _fan(step: Step) -> int:
+    """How many waste cards the player sees at the step (the top and the rest of its turn)."""
+    from ..state import State
+
+    states = [State.initial(step.deal, step.rules)]
+    for move in step.moves:
+        states.append(states[-1].apply(move))
+    return waste_fan(states, list(step.moves))
+
+
+class Run:
+    """One pass through a lesson at the terminal, or from a list of answers."""
+
+    def __init__(self, console, lesson: Lesson, progress: Progress, answers: list[str] | None,
+                 quiet: bool) -> None:
+        self.console = console
+        self.lesson = lesson
+        self.progress = progress
+        self.answers = answers
+        self.quiet = quiet
+        self.symbols = use_symbols(console)
+        self.interactive = answers is None and sys.stdin.isatty()
+        self.results: list[Feedback] = []
+        self.finished = False
+        self.current = 1
+
+    # -- output
+    def say(self, text="", **kw) -> None:
+        if not self.quiet:
+            self.console.print(text, soft_wrap=True, **kw)
+
+    def read(self, prompt: str) -> str | None:
+        """One line of input, or None at the end of it; piped lines are echoed for the transcript."""
+        try:
+            line = input(prompt)
+        except EOFError:
+            if not self.interactive:
+                click.echo("")
+            return None
+        if not self.interactive:
+            click.echo(line)
+        return line
+
+    # -- the lesson
+    def take(self) -> None:
+        lesson = self.lesson
+        self.say(Text(f"Lesson {lesson.level}: {lesson.title}", style="bold"))
+        self.say(lesson.introduction, markup=False)
+        answers = iter(self.answers) if self.answers is not None else None
+        total = len(lesson.steps)
+        for step in lesson.steps:
+            self.current = step.number
+            self.say()
+            self.say(Text(f"Step {step.number} of {total}", style="bold"))
+            if not self.quiet:
+                self.console.print(render_state(step.state, reveal=step.reveal, symbols=self.symbols,
+                                                fan=_fan(step)))
+            self.say(step.text, markup=False)
+            if not step.asks:
+                if answers is None and self.interactive:
+                    line = self.read("(Enter to go on, q to quit) ")
+                    if line is None or line.strip().lower() in QUIT:
+                        return self.stop()
+                continue
+            if answers is not None:
+                answer = next(answers)
+                self.say(Text(step.question, style="bold"))
+                self.say(f"answer: {answer}", markup=False)
+                self.feedback(judge_answer(step, answer))
+                continue
+            if not self.ask(step):
+                return self.stop()
+        self.finished = True
+        self.stop()
+
+    def ask(self, step: Step) -> bool:
+        """Ask the step's question until it gets an answer; False if the player quits."""
+        hints = 0
+        verdict: Verdict | None = None
+        while True:
+            self.say(Text(step.question, style="bold"))
+            line = self.read("answer (h hint, q quit)> ")
+            if line is None:
+                return False
+            text = line.strip()
+            if not text:
+                continue
+            if text.lower() in QUIT:
+                return False
+            if text.lower() in HINT:
+                if hints == 0 and step.hint:
+                    self.say(f"Hint: {step.hint}", markup=False)
+                else:
+                    verdict = verdict or verdict_for(step)
+                    self.show_verdict(step, verdict)
+                hints += 1
+                continue
+            try:
+                feedback = judge_answer(step, text, verdict)
+            except MoveError as exc:
+                self.say(f"{exc}", markup=False)
+                continue
+            self.feedback(feedback)
+            return True
+
+    def show_verdict(self, step: Step, verdict: Verdict) -> None:
+        """The engine's view of the moves, best first (the second hint gives the answer away)."""
+        state = step.state
+        who = {"rules": "By the rules", "solver": "The solver, with every card known",
+               "hint": "The tutor, from the cards you have seen"}[verdict.judge]
+        self.say(f"{who}:")
+        table = Table(box=None, pad_edge=False, header_style="bold")
+        table.add_column("move")
+        table.add_column("")
+        if verdict.judge == "rules":
+            for s in verdict.scores:
+                table.add_row(describe_move(state, s.move), "right" if s.move in verdict.right else "")
+        else:
+            table.add_column("cards", justify="right")
+            for s in verdict.scores:
+                win = ("win" if s.win else "lost") if verdict.judge == "solver" else f"win {s.win * 100:.0f}%"
+                table.add_row(describe_move(state, s.move), win, f"{s.cards:.1f}")
+        if not self.quiet:
+            self.console.print(table)
+        if verdict.reason:
+            self.say(verdict.reason, markup=False)
+
+    def feedback(self, fb: Feedback) -> None:
+        self.results.append(fb)
+        style = "bold green" if fb.right else "bold red"
+        first, *rest = fb.lines
+        self.say(Text(first, style=style))
+        for line in rest:
+            self.say(line, markup=False)
+
+    def stop(self) -> None:
+        right = sum(f.right for f in self.results)
+        asked = len(self.results)
+        lesson = self.lesson
+        self.say()
+        if self.finished:
+            if lesson.summary:
+                self.say(lesson.summary, markup=False)
+            score = f" {right} of {asked} answers right." if asked else ""
+            self.say(Text(f"Lesson {lesson.level} ({lesson.name}) done.{score}", style="bold"))
+            missed = [f.step.number for f in self.results if not f.right]
+            if missed:
+                self.say("Steps to look at again: " + ", ".join(map(str, missed)))
+        else:
+            self.say(f"Stopped at step {self.current}: {right} of {asked} answers right so far. "
+                     "The lesson is not marked done.")
+        self.progress.record(lesson.name, right, asked, self.finished)
+        try:
+            self.progress.save()
+        except OSError as exc:
+            click.echo(f"warning: progress not saved to '{self.progress.path}': {exc.strerror or exc}", err=True)
+
+    def to_json(self) -> dict:
+        return {
+            "lesson": self.lesson.name,
+            "done": self.finished,
+            "right": sum(f.right for f in self.results),
+            "asked": len(self.results),
+            "answers": [{"step": f.step.number, "answer": f.answer, "right": f.right,
+                         "best": str(f.verdict.best), "feedback": list(f.lines)} for f in self.results],
+        }
