@@ -1,0 +1,282 @@
+"""The "must come before" constraints between cards, and lost-from-start deals.
+
+Once the order of the foundation rows is fixed (suits ``s1..s4``, ``s1`` the
+base card's suit), a card can only be played after
+
+- the card lying directly above it in its reserve pile (and so every card
+  above it),
+- the card of the same rank in every row above its own (the osmosis filter),
+- its own row's starting card (a lower row is opened by that card).
+
+These needs form a directed graph on the cards still to be placed. If it has
+a cycle, no card of the cycle can ever be played under that row order. If
+every row order that is still possible (the rows already opened are fixed)
+has a cycle, the position is lost whatever the player does: the tutor says
+so, naming the cards of a cycle.
+
+Two forms live here: a fast bit-mask form for the search's hot loop
+(:class:`Needs`), and a networkx graph for explanations
+(:func:`constraint_graph`, :func:`lost_from_start`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from itertools import permutations
+
+import networkx as nx
+
+from .cards import NAMES, RANKS, SUIT_NAMES
+
+FULL = (1 << 52) - 1
+
+
+def row_orders(rows: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """Every full row order (four suits) that starts with the rows already opened."""
+    rest = [s for s in range(4) if s not in rows]
+    return [tuple(rows) + p for p in permutations(rest)]
+
+
+@lru_cache(maxsize=None)
+def row_needs(order: tuple[int, ...], start: int) -> tuple[int, ...]:
+    """Per card, the bit mask of the cards it needs because of its row (for a full order).
+
+    ``start`` is the starting rank, 0-based. A card in row ``k`` needs the same
+    rank in row ``k-1`` (which in turn needs row ``k-2``, and so on) and its
+    row's starting card.
+    """
+    needs = [0] * 52
+    for k, suit in enumerate(order):
+        if k == 0:
+            continue
+        above = order[k - 1]
+        for r in range(13):
+            bits = 1 << (above * 13 + r)
+            if r != start:
+                bits |= 1 << (suit * 13 + start)
+            needs[suit * 13 + r] = bits
+    return tuple(needs)
+
+
+class Needs:
+    """The constraints of one position in bit-mask form, for the search.
+
+    Built once per search from the reserve piles; :meth:`reachable` then gives,
+    for a set of placed cards and a full row order, every card that could
+    still be placed if the talon never got in the way.
+    """
+
+    __slots__ = ("pile_need", "start", "_cards")
+
+    def __init__(self, reserves, start: int) -> None:
+        pile_need = [0] * 52
+        for pile in reserves:
+            for i in range(len(pile) - 1):
+                pile_need[pile[i]] = 1 << pile[i + 1]
+        self.pile_need = pile_need
+        self.start = start
+        self._cards = {}
+
+    def _table(self, order):
+        table = self._cards.get(order)
+        if table is None:
+            rn = row_needs(order, self.start)
+            pn = self.pile_need
+            # Cards in row order, top row first, so that one sweep settles most of them.
+            table = tuple((c, 1 << c, rn[c] | pn[c]) for s in order for c in range(s * 13, s * 13 + 13))
+            self._cards[order] = table
+        return table
+
+    def reachable(self, mask: int, order: tuple[int, ...]) -> int:
+        """The placed cards plus every card whose needs can all be met, as a mask."""
+        table = self._table(order)
+        have = mask
+        todo = [t for t in table if not mask & t[1]]
+        while todo:
+            rest = []
+            for t in todo:
+                if t[2] & ~have:
+                    rest.append(t)
+                else:
+                    have |= t[1]
+            if len(rest) == len(todo):
+                break
+            todo = rest
+        return have
+
+    def can_win(self, mask: int, rows: tuple[int, ...]) -> bool:
+        """Some row order still allowed leaves no cycle among the cards to place."""
+        for order in row_orders(rows):
+            if self.reachable(mask, order) == FULL:
+                return True
+        return False
+
+    def upper_bound(self, mask: int, rows: tuple[int, ...]) -> int:
+        """The most cards that could ever be on the foundations (ignoring the talon's order)."""
+        return max(self.reachable(mask, order).bit_count() for order in row_orders(rows))
+
+
+# ---------------------------------------------------------------- explanation
+
+
+def _card_label(card: int) -> str:
+    return NAMES[card]
+
+
+def constraint_graph(state, order: tuple[int, ...]) -> nx.DiGraph:
+    """The "must come before" graph of the cards not yet placed, for a full row order.
+
+    An edge ``a -> b`` means ``a`` must be played before ``b``; its ``why``
+    attribute is ``"pile"`` (``a`` lies above ``b`` in reserve pile ``pile``,
+    1-based), ``"row"`` (``a`` has ``b``'s rank in a row above) or ``"start"``
+    (``a`` starts ``b``'s row).
+    """
+    start = state.base % 13
+    placed = state.mask()
+    g = nx.DiGraph(order=order)
+    free = [c for c in range(52) if not placed >> c & 1]
+    g.add_nodes_from(free)
+    for i, pile in enumerate(state.reserves):
+        for lower, upper in zip(pile, pile[1:]):
+            g.add_edge(upper, lower, why="pile", pile=i + 1)
+    for k, suit in enumerate(order):
+        for r in range(13):
+            card = suit * 13 + r
+            if placed >> card & 1 or k == 0:
+                continue
+            for j in range(k):
+                other = order[j] * 13 + r
+                if not placed >> other & 1:
+                    g.add_edge(other, card, why="row", rows=(j + 1, k + 1))
+            opener = suit * 13 + start
+            if r != start and not placed >> opener & 1:
+                g.add_edge(opener, card, why="start", row=k + 1)
+    return g
+
+
+def shortest_cycle(g: nx.DiGraph) -> list[int] | None:
+    """The shortest cycle through a reserve-pile edge (every cycle has one), as cards in order."""
+    best = None
+    for a, b, data in g.edges(data=True):
+        if data["why"] != "pile":
+            continue
+        try:
+            path = nx.shortest_path(g, b, a)
+        except nx.NetworkXNoPath:
+            continue
+        if best is None or len(path) < len(best):
+            best = path
+    return best
+
+
+def _is_cycle(g: nx.DiGraph, cycle: list[int]) -> bool:
+    return all(g.has_edge(cycle[i], cycle[(i + 1) % len(cycle)]) for i in range(len(cycle)))
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """Why a position is lost whatever the player does.
+
+    ``cycle``: cards in "must come before" order, each needing the one before
+    it and the first needing the last. ``orders``: the row orders it covers
+    (every one still possible). ``steps``: one sentence per edge of the cycle.
+    ``others``: for row orders the first cycle does not cover, their own cycles.
+    """
+
+    cycle: list[int]
+    rows: tuple[int, ...]
+    orders: list[tuple[int, ...]]
+    steps: list[str]
+    others: list["Explanation"] = field(default_factory=list)
+    every_order: bool = True
+
+    def text(self) -> str:
+        """The explanation in words: "5H lies above 5S in pile 2; ..."."""
+        cards = ", ".join(NAMES[c] for c in self.cycle)
+        head = "; ".join(self.steps)
+        if len(self.orders) > 1 and self.every_order:
+            scope = "whatever the order of the rows"
+        else:
+            scope = _orders_phrase(self.orders)
+        out = f"{head}. So {cards} wait for each other and none of them can ever be played ({scope})."
+        for other in self.others:
+            out += " " + other.text()
+        return out
+
+    def to_json(self) -> dict:
+        return {"cycle": [NAMES[c] for c in self.cycle], "text": self.text(),
+                "orders": [[SUIT_NAMES[s] for s in o] for o in self.orders]}
+
+
+def _orders_phrase(orders) -> str:
+    parts = []
+    for o in orders:
+        parts.append("rows " + ", ".join(SUIT_NAMES[s] for s in o))
+    return "with " + " or ".join(parts) if parts else ""
+
+
+def _step_text(g: nx.DiGraph, a: int, b: int, order: tuple[int, ...], all_orders: bool) -> str:
+    """One edge ``a -> b`` (a before b) in words."""
+    data = g.edges[a, b]
+    if data["why"] == "pile":
+        return f"{NAMES[a]} lies above {NAMES[b]} in pile {data['pile']}"
+    suit_b, suit_a = b // 13, a // 13
+    if data["why"] == "start":
+        return (f"{NAMES[b]} can only be played after {NAMES[a]}, which opens the "
+                f"{SUIT_NAMES[suit_b]} row")
+    if all_orders and order.index(suit_a) == 0:
+        return (f"{NAMES[b]} can only be played after {NAMES[a]} ({SUIT_NAMES[suit_a]} are row 1, "
+                f"and a lower row takes a {RANKS[b % 13]} only once every row above has one)")
+    if all_orders:
+        return (f"{NAMES[b]} can only be played after {NAMES[a]} (with {SUIT_NAMES[suit_a]} in a row "
+                f"above {SUIT_NAMES[suit_b]})")
+    ka, kb = order.index(suit_a) + 1, order.index(suit_b) + 1
+    return (f"with {SUIT_NAMES[suit_a]} in row {ka} and {SUIT_NAMES[suit_b]} in row {kb}, "
+            f"{NAMES[b]} can only be played after {NAMES[a]}")
+
+
+def _explain(g, cycle, order, orders, rows, every_order) -> Explanation:
+    # Start the cycle at a pile edge so the sentence opens with the layout fact.
+    n = len(cycle)
+    for i in range(n):
+        if g.edges[cycle[i], cycle[(i + 1) % n]]["why"] == "pile":
+            cycle = cycle[i:] + cycle[:i]
+            break
+    steps = [_step_text(g, cycle[i], cycle[(i + 1) % n], order, len(orders) > 1) for i in range(n)]
+    return Explanation(cycle=list(cycle), rows=tuple(rows), orders=list(orders), steps=steps,
+                       every_order=every_order)
+
+
+def lost_from_start(state) -> Explanation | None:
+    """An :class:`Explanation` if every row order still possible has a cycle, else None.
+
+    Cheap to call: a bit-mask check first, networkx only for a lost position.
+    """
+    rows = tuple(state.rows)
+    orders = row_orders(rows)
+    needs = Needs(state.reserves, state.base % 13)
+    mask = state.mask()
+    if any(needs.reachable(mask, o) == FULL for o in orders):
+        return None
+    graphs = {o: constraint_graph(state, o) for o in orders}
+    cycles = {o: shortest_cycle(graphs[o]) for o in orders}
+    # Prefer one cycle that every order shares; else one per group of orders.
+    remaining = list(orders)
+    parts: list[Explanation] = []
+    while remaining:
+        best_cover, best_cycle, best_order = [], None, None
+        for o in remaining:
+            cyc = cycles[o]
+            cover = [p for p in remaining if _is_cycle(graphs[p], cyc)]
+            if len(cover) > len(best_cover) or (len(cover) == len(best_cover) and best_cycle is not None
+                                                 and len(cyc) < len(best_cycle)):
+                best_cover, best_cycle, best_order = cover, cyc, o
+        parts.append(_explain(graphs[best_order], best_cycle, best_order, best_cover, rows,
+                              len(best_cover) == len(orders)))
+        remaining = [o for o in remaining if o not in best_cover]
+    first = parts[0]
+    if len(parts) == 1:
+        return first
+    return Explanation(cycle=first.cycle, rows=first.rows, orders=first.orders, steps=first.steps,
+                       others=parts[1:], every_order=False)

@@ -1,0 +1,468 @@
+"""The full-knowledge solver: can this position be won, and how many cards at best?
+
+The search runs on *folded* moves: turning the talon is folded into the play
+it leads to ("turn until X shows, then play X"), so every edge places a card
+and the graph of positions is acyclic, at most 51 plays deep. From a waste
+position ``p`` with turn ``t`` and ``L`` talon cards left, the cards that can
+show without another play are those at positions ``p, p+t, p+2t, ..., L`` and,
+after a redeal (if one is allowed), ``t, 2t, ..., L``.
+
+Moves that only add options are made at once without branching: a reserve
+card that opens no row, and with turn 1 and unlimited passes any talon card
+that opens no row (the last row's opening card too: its row is forced).
+
+Positions are keyed on the placed cards (which determine the reserve and the
+talon), the row order and the waste position. With unlimited passes a
+position dominates one with the same cards whose waste position is later
+by a multiple of the turn: it can show everything that one can show. A
+position whose waste position is a multiple of the turn (or at the end of the
+talon) shows only what the redeal shows, so it is dominated by any position
+with the same cards placed.
+
+A position where every row order still allowed has a cycle of "must come
+before" constraints cannot be won (:mod:`tutor.constraints`); the win search
+cuts there, and the best-score search cuts where even the cards outside any
+cycle cannot beat the best score found so far.
+
+The hot loop works on plain ints and tuples: networkx is used for the
+explained constraint graph and for :func:`position_graph`, the explored DAG
+that hints and the review read.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from functools import lru_cache
+
+import networkx as nx
+
+from .cards import NAMES
+from .constraints import Explanation, Needs, lost_from_start
+from .errors import TutorError
+from .notation import RESERVE_MOVES, TURN, WASTE, Move
+
+__all__ = ["Limit", "DEFAULT_LIMIT", "SolveResult", "solve", "lost_from_start", "position_graph",
+           "Explanation"]
+
+
+@dataclass(frozen=True, slots=True)
+class Limit:
+    """How far a search may go: a number of positions and/or seconds (None = no bound).
+
+    A node limit gives the same answer on every machine; a time limit does not.
+    """
+
+    nodes: int | None = 300_000
+    seconds: float | None = None
+
+    def __post_init__(self) -> None:
+        if self.nodes is not None and self.nodes < 1:
+            raise TutorError(f"node limit {self.nodes!r} is not allowed: expected a positive number")
+        if self.seconds is not None and self.seconds <= 0:
+            raise TutorError(f"time limit {self.seconds!r} is not allowed: expected a positive number of seconds")
+
+
+DEFAULT_LIMIT = Limit()
+
+
+@dataclass(frozen=True)
+class SolveResult:
+    """The outcome of :func:`solve`.
+
+    ``winnable``: True, False, or None when the limit stopped the search first.
+    ``best_cards``: the most cards on the foundations reachable (52 when won);
+    exact when ``complete``, else the best found so far. ``line``: atomic moves
+    from the position (every ``d`` included) that win, or reach ``best_cards``.
+    ``nodes``: positions expanded. ``complete``: both answers are exact.
+    ``explanation``: when the position is lost whatever the player does
+    because of a cycle of constraints, what that cycle is.
+    """
+
+    winnable: bool | None
+    best_cards: int
+    nodes: int
+    seconds: float
+    line: tuple[Move, ...]
+    complete: bool
+    explanation: Explanation | None = None
+
+    def to_json(self) -> dict:
+        out = {"winnable": self.winnable, "best_cards": self.best_cards, "nodes": self.nodes,
+               "seconds": round(self.seconds, 4), "line": [str(m) for m in self.line],
+               "complete": self.complete}
+        out["explanation"] = self.explanation.to_json() if self.explanation else None
+        return out
+
+
+class _Won(Exception):
+    pass
+
+
+class _Stop(Exception):
+    pass
+
+
+@lru_cache(maxsize=None)
+def _need_table(rows: tuple[int, ...], base: int) -> tuple[tuple[int, ...], int]:
+    """Per card: the placed-card bit it needs to be playable now (> 0), -1 if it opens a row, 0 never.
+
+    A row-1 card needs the base card (always placed). Also returns a small code of the rows.
+    """
+    start = base % 13
+    table = [0] * 52
+    for k, suit in enumerate(rows):
+        for r in range(13):
+            table[suit * 13 + r] = 1 << base if k == 0 else 1 << (rows[k - 1] * 13 + r)
+    if len(rows) < 4:
+        for suit in range(4):
+            if suit not in rows:
+                table[suit * 13 + start] = -1
+    code = len(rows)
+    for i, s in enumerate(rows):
+        code |= s << (3 + 2 * i)
+    return tuple(table), code
+
+
+def _turns_to(length: int, pos: int, target: int, turn: int) -> tuple[int, bool]:
+    """Turns needed from waste position ``pos`` until position ``target``, and whether it redeals."""
+    if target >= pos and (target == pos or target == length or (target - pos) % turn == 0):
+        if target == pos:
+            return 0, False
+        return -(-(target - pos) // turn), False
+    to_end = -(-(length - pos) // turn)
+    return to_end + 1 + -(-target // turn), True
+
+
+class _Search:
+    """One search from one position: the state of the hot loop."""
+
+    def __init__(self, state, limit: Limit) -> None:
+        rules = state.rules
+        self.turn = rules.turn
+        self.passes = rules.passes
+        self.single = rules.turn == 1 and rules.passes == 0
+        self.base = state.base
+        self.needs = Needs(state.reserves, state.base % 13)
+        self.max_nodes = limit.nodes if limit.nodes is not None else float("inf")
+        self.deadline = None
+        self.limit = limit
+        self.nodes = 0
+        self.root = state
+
+    # ------------------------------------------------------------------
+    def run(self, prune: str, best: int = 0, best_line: list | None = None):
+        """Depth-first search; ``prune`` is 'win' (cut lost positions) or 'best' (branch and bound).
+
+        Returns (status, best, best_line) with status 'won', 'done' or 'stopped'.
+        """
+        st = self.root
+        turn, passes, single, base = self.turn, self.passes, self.single, self.base
+        needs = self.needs
+        max_nodes = self.max_nodes
+        deadline = self.deadline
+        tt: dict[int, list[int]] = {}
+        path: list[tuple[Move, ...]] = []
+        npiles = len(st.reserves)
+        big = 1 << 30
+        by_win = prune == "win"
+        box = [best, list(best_line or [])]
+        counter = [self.nodes]
+
+        def dfs(mask, rows, piles, talon, pos, npass, progress, cards, check):
+            n_nodes = counter[0] + 1
+            counter[0] = n_nodes
+            if n_nodes > max_nodes:
+                raise _Stop
+            if deadline is not None and not n_nodes & 1023 and time.perf_counter() > deadline:
+                raise _Stop
+            mark = len(path)
+            need, code = _need_table(rows, base)
+            # Safe plays: they only add options, so make them without branching.
+            again = True
+            while again:
+                again = False
+                for i in range(npiles):
+                    pile = piles[i]
+                    if not pile:
+                        continue
+                    c = pile[-1]
+                    nd = need[c]
+                    if nd > 0:
+                        if not mask & nd:
+                            continue
+                    elif nd == 0 or len(rows) != 3:
+                        continue
+                    else:
+                        rows = rows + (c // 13,)
+                        need, code = _need_table(rows, base)
+                        check = True
+                    mask |= 1 << c
+                    cards += 1
+                    piles = piles[:i] + (pile[:-1],) + piles[i + 1:]
+                    path.append((RESERVE_MOVES[i],))
+                    progress = True
+                    again = True
+                if single:
+                    j = 0 if progress else max(pos - 1, 0)
+                    while j < len(talon):
+                        c = talon[j]
+                        nd = need[c]
+                        if nd > 0:
+                            if not mask & nd:
+                                j += 1
+                                continue
+                        elif nd == 0 or len(rows) != 3:
+                            j += 1
+                            continue
+                        else:
+                            rows = rows + (c // 13,)
+                            need, code = _need_table(rows, base)
+                            check = True
+                        k, _ = _turns_to(len(talon), pos, j + 1, 1)
+                        path.append((TURN,) * k + (WASTE,))
+                        mask |= 1 << c
+                        cards += 1
+                        talon = talon[:j] + talon[j + 1:]
+                        pos = j
+                        progress = True
+                        again = True
+                        j = 0
+            if cards > box[0]:
+                box[0] = cards
+                box[1] = path[:]
+                if cards == 52:
+                    raise _Won
+            if by_win:
+                if check and not needs.can_win(mask, rows):
+                    del path[mark:]
+                    return
+            elif needs.upper_bound(mask, rows) <= box[0]:
+                del path[mark:]
+                return
+            # Transpositions and dominance (see the module docstring).
+            length = len(talon)
+            cls = pos % turn
+            if passes:
+                key = mask | code << 52 | npass << 62
+                dominated_by_any = pos == length and progress
+            else:
+                key = mask | code << 52
+                dominated_by_any = (cls == 0 or pos == length) and progress
+            ent = tt.get(key)
+            if ent is None:
+                ent = [big] * turn
+                tt[key] = ent
+            elif dominated_by_any or ent[cls] <= pos:
+                del path[mark:]
+                return
+            if ent[cls] > pos:
+                ent[cls] = pos
+
+            children = []
+            nrows = len(rows)
+            if nrows < 3:
+                for i in range(npiles):
+                    pile = piles[i]
+                    if pile and need[pile[-1]] == -1:
+                        c = pile[-1]
+                        children.append((1, (RESERVE_MOVES[i],), c, piles[:i] + (pile[:-1],) + piles[i + 1:],
+                                         talon, pos, npass))
+            # Talon plays: every waste position reachable by turning, this pass or after a redeal.
+            if length:
+                q = pos
+                k = 0
+                if q:
+                    c = talon[q - 1]
+                    nd = need[c]
+                    if (mask & nd) if nd > 0 else nd:
+                        children.append((2, (WASTE,), c, piles, talon[:q - 1] + talon[q:], q - 1, npass))
+                while q < length:
+                    q += turn
+                    if q > length:
+                        q = length
+                    k += 1
+                    c = talon[q - 1]
+                    nd = need[c]
+                    if (mask & nd) if nd > 0 else nd:
+                        children.append((2, (TURN,) * k + (WASTE,), c, piles, talon[:q - 1] + talon[q:], q - 1,
+                                         npass))
+                if progress and (not passes or npass < passes):
+                    k += 1
+                    q = 0
+                    while q < length:
+                        q += turn
+                        if q > length:
+                            q = length
+                        k += 1
+                        if q >= pos and (q == length or (q - pos) % turn == 0):
+                            continue
+                        c = talon[q - 1]
+                        nd = need[c]
+                        if (mask & nd) if nd > 0 else nd:
+                            children.append((3, (TURN,) * k + (WASTE,), c, piles, talon[:q - 1] + talon[q:],
+                                             q - 1, npass + 1))
+            for _kind, moves, c, cpiles, ctalon, cpos, cpass in children:
+                crow = rows
+                ccheck = False
+                if need[c] == -1:
+                    crow = rows + (c // 13,)
+                    ccheck = True
+                path.append(moves)
+                dfs(mask | 1 << c, crow, cpiles, ctalon, cpos, cpass, True, cards + 1, ccheck)
+                path.pop()
+            del path[mark:]
+
+        try:
+            dfs(st.mask(), tuple(st.rows), tuple(st.reserves), tuple(st.talon), st.pos, st.pass_no,
+                st.progress, st.cards, True)
+            status = "done"
+        except _Won:
+            status = "won"
+        except _Stop:
+            status = "stopped"
+        self.nodes = counter[0]
+        return status, box[0], box[1]
+
+
+def _flatten(line) -> tuple[Move, ...]:
+    return tuple(m for step in line for m in step)
+
+
+def solve(state, limit: Limit = DEFAULT_LIMIT, want: str = "best") -> SolveResult:
+    """Solve ``state`` with every card known.
+
+    ``want='best'`` (default): decide whether the position can be won, and if
+    not, the best score reachable. ``want='win'``: only decide winnability
+    (faster on lost positions); ``best_cards`` is then the best score met on
+    the way (a lower bound) and ``complete`` says whether winnability was
+    decided. Per-call setup is small, so it can be called many times.
+    """
+    if want not in ("best", "win"):
+        raise TutorError(f"unknown solve goal {want!r}: expected 'best' or 'win'")
+    t0 = time.perf_counter()
+    if state.won:
+        return SolveResult(True, 52, 0, 0.0, (), True, None)
+    search = _Search(state, limit)
+    if limit.seconds is not None:
+        search.deadline = t0 + limit.seconds
+    status, best, line = search.run("win")
+    explanation = None
+    if status == "won":
+        return SolveResult(True, 52, search.nodes, time.perf_counter() - t0, _flatten(line), True, None)
+    if status == "stopped":
+        return SolveResult(None, best, search.nodes, time.perf_counter() - t0, _flatten(line), False, None)
+    if not search.needs.can_win(state.mask(), tuple(state.rows)):
+        explanation = lost_from_start(state)
+    complete = True
+    if want == "best" and best < 52:
+        status, best, line = search.run("best", best, line)
+        complete = status == "done"
+    return SolveResult(False, best, search.nodes, time.perf_counter() - t0, _flatten(line), complete,
+                       explanation)
+
+
+# ---------------------------------------------------------------- the explored DAG
+
+
+def folded_moves(state) -> list[tuple[int, tuple[Move, ...]]]:
+    """Every card playable from ``state`` by turning the talon and then playing it.
+
+    Returns (card, atomic moves) pairs: reserve plays first, then talon plays
+    in the order they show (this pass first, then after a redeal).
+    """
+    out = []
+    for i, pile in enumerate(state.reserves):
+        if pile and state.destination(pile[-1]) >= 0:
+            out.append((pile[-1], (RESERVE_MOVES[i],)))
+    talon, pos, turn = state.talon, state.pos, state.rules.turn
+    length = len(talon)
+    seen = set()
+    targets = []
+    if pos:
+        targets.append(pos)
+    q = pos
+    while q < length:
+        q = min(q + turn, length)
+        targets.append(q)
+    if state.progress and (state.rules.passes == 0 or state.pass_no < state.rules.passes) and length:
+        q = 0
+        while q < length:
+            q = min(q + turn, length)
+            targets.append(q)
+    for q in targets:
+        if q in seen:
+            continue
+        seen.add(q)
+        card = talon[q - 1]
+        if state.destination(card) >= 0:
+            k, _ = _turns_to(length, pos, q, turn)
+            out.append((card, (TURN,) * k + (WASTE,)))
+    return out
+
+
+def position_graph(state, limit: Limit = DEFAULT_LIMIT) -> nx.DiGraph:
+    """The explored DAG of folded positions from ``state``.
+
+    Nodes are :meth:`State.key` values with attributes ``state`` (the
+    :class:`~tutor.state.State`), ``cards``, ``win`` (True, False, or None when
+    the limit cut the exploration below it) and ``best`` (the best score
+    reachable, exact when ``win`` is not None). Edges carry ``card`` (the card
+    played) and ``moves`` (the atomic moves, turns included). Every play is an
+    edge here (nothing is collapsed), so each legal first play from the root
+    has its own child. ``graph.graph['root']`` is the root's key and
+    ``graph.graph['complete']`` whether the limit was never hit.
+    """
+    g = nx.DiGraph()
+    root = state.key()
+    g.graph["root"] = root
+    max_nodes = limit.nodes if limit.nodes is not None else float("inf")
+    deadline = None if limit.seconds is None else time.perf_counter() + limit.seconds
+    count = [0]
+    stopped = [False]
+
+    def visit(st) -> None:
+        key = st.key()
+        if key in g and "win" in g.nodes[key]:
+            return
+        g.add_node(key, state=st, cards=st.cards)
+        count[0] += 1
+        if count[0] > max_nodes or (deadline is not None and time.perf_counter() > deadline):
+            stopped[0] = True
+            g.nodes[key].update(win=None, best=st.cards)
+            return
+        if st.won:
+            g.nodes[key].update(win=True, best=52)
+            return
+        win: bool | None = False
+        best = st.cards
+        for card, moves in folded_moves(st):
+            child = st.play(moves)
+            ckey = child.key()
+            if ckey not in g or "win" not in g.nodes[ckey]:
+                visit(child)
+            g.add_edge(key, ckey, card=card, moves=moves)
+            cw, cb = g.nodes[ckey]["win"], g.nodes[ckey]["best"]
+            best = max(best, cb)
+            if cw:
+                win = True
+            elif cw is None and win is False:
+                win = None
+        g.nodes[key].update(win=win, best=best)
+
+    visit(state)
+    g.graph["complete"] = not stopped[0]
+    return g
+
+
+def describe_card_line(state, line) -> list[str]:
+    """The cards a line of atomic moves plays, in order (for display)."""
+    out = []
+    st = state
+    for m in line:
+        card = st.card_of(m)
+        st = st.apply(m)
+        if card is not None:
+            out.append(NAMES[card])
+    return out
+
