@@ -205,7 +205,7 @@ class State(NamedTuple):
         if suit in self.rows:
             k = self.rows.index(suit)
             above = self.rows[k - 1]
-            return (f"row {k + 1} ({SUIT_NAMES[suit]}) takes a {RANKS[rank]} only once row {k} "
+            return (f"row {k + 1} ({SUIT_NAMES[suit]}) takes {'an' if RANKS[rank] in 'A8' else 'a'} {RANKS[rank]} only once row {k} "
                     f"({SUIT_NAMES[above]}) holds one")
         if len(self.rows) == 4:  # pragma: no cover - every suit has a row then
             return "every row is taken"

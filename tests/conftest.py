@@ -1,0 +1,37 @@
+"""Shared helpers: deals laid out by hand from card names, positions from moves."""
+
+from __future__ import annotations
+
+import pytest
+
+from tutor.cards import parse_card, parse_cards
+from tutor.deals import Deal, deal_for
+from tutor.rules import Rules, preset
+from tutor.state import State
+
+
+def make_deal(reserves: list[str], base: str, talon: str = "") -> Deal:
+    """A deal from card names: piles bottom to top, the base card, then the start of the talon.
+
+    Cards not named go to the end of the talon in card order (S H D C, A to K),
+    so a test names only the cards that matter to it.
+    """
+    piles = tuple(tuple(parse_cards(p)) for p in reserves)
+    head = parse_cards(talon)
+    used = {c for p in piles for c in p} | {parse_card(base)} | set(head)
+    rest = [c for c in range(52) if c not in used]
+    return Deal(piles, parse_card(base), tuple(head + rest))
+
+
+def position(deal: Deal | int, moves: str = "", rules: Rules | str = "osmosis") -> State:
+    """The position after ``moves`` (tokens) from a deal or a deal number."""
+    rules = preset(rules) if isinstance(rules, str) else rules
+    if isinstance(deal, int):
+        deal = deal_for(deal, rules)
+    return State.initial(deal, rules).play(moves.split())
+
+
+@pytest.fixture
+def deal_one() -> Deal:
+    """PySolFC Osmosis deal 1: base 2S, pile 1 JD 5D KD AD."""
+    return deal_for(1, preset("osmosis"))
