@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 import click
+from rich.console import Console
 from rich.text import Text
 
 from ..cards import NAMES
@@ -39,7 +40,10 @@ Other:  u      undo the last move (u 3: the last three)
 
 # ---- where games are kept ------------------------------------------------
 def data_dir() -> Path:
-    """The tutor's data directory: $OSMOSIS_HOME, else $XDG_DATA_HOME/osmosis-tutor, else ~/.local/share/osmosis-tutor."""
+    """The tutor's data directory.
+
+    ``$OSMOSIS_HOME``, else ``$XDG_DATA_HOME/osmosis-tutor``, else ``~/.local/share/osmosis-tutor``.
+    """
     home = os.environ.get("OSMOSIS_HOME")
     if home:
         return Path(home)
@@ -137,6 +141,11 @@ def _annotation_text(note: dict | None) -> Text | None:
     return text if text.plain.strip() else None
 
 
+def _say(console: Console, text: str | Text) -> None:
+    """A message as one line (the terminal wraps it, rich does not), never read as rich markup."""
+    console.print(Text(text) if isinstance(text, str) else text, soft_wrap=True)
+
+
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
@@ -219,7 +228,7 @@ class Session:
     # -- output
     def say(self, text) -> None:
         """A message on one line (the terminal wraps it, rich does not)."""
-        self.console.print(text, soft_wrap=True)
+        _say(self.console, text)
 
     def draw(self, renderable) -> None:
         self.console.print(renderable)
@@ -415,16 +424,16 @@ def play_command(ctx: click.Context, number, deal_file, tutor, threshold, save_p
     console = console_of(ctx)
     if number is None and deal_file is None:
         number = random_deal_number()
-        console.print(f"Deal {number} (a random deal; play it again with: osmosis play {number})")
+        _say(console, f"Deal {number} (a random deal; play it again with: osmosis play {number})")
     deal = resolve_deal(number, deal_file, rules)
     game = Game(rules, deal)
     path = autosave_path(deal)
     save_record(game.to_record(), path)
     title = f"Deal {deal.number}" if deal.number is not None else f"Deal from {deal_file}"
-    console.print(f"{title}, {rules.describe()}.")
-    console.print(f"The game is saved as you play in {path}. Type ? for help.")
+    _say(console, f"{title}, {rules.describe()}.")
+    _say(console, f"The game is saved as you play in {path}. Type ? for help.")
     if tutor:
-        console.print(f"Tutor mode: moves {threshold:g} or more points below the best are questioned.")
+        _say(console, f"Tutor mode: moves {threshold:g} or more points below the best are questioned.")
     Session(ctx, game, path, save_path, tutor, threshold).run()
 
 
@@ -441,23 +450,24 @@ def replay_command(ctx: click.Context, record_path: str, show_all: bool) -> None
     states = record.states()
     moves = record.moves
     where = f"deal {record.deal.number}" if record.deal.number is not None else "a deal given in full"
-    console.print(f"Replay of {where}, {record.rules.describe()}: {len(moves)} moves.")
+    _say(console, f"Replay of {where}, {record.rules.describe()}: {len(moves)} moves.")
     console.print(render_state(states[0], symbols=symbols, moves=False))
     echo = not sys.stdin.isatty()
     for i, move in enumerate(moves):
         if not show_all:
             answer = _read("Enter: next move, q: stop ", echo)
             if answer is None or answer.strip().lower() in ("q", "quit"):
-                console.print(f"Stopped after move {i} of {len(moves)}.")
+                _say(console, f"Stopped after move {i} of {len(moves)}.")
                 return
-        console.print(_move_line(i + 1, states[i], move, symbols))
+        _say(console, _move_line(i + 1, states[i], move, symbols))
         note = _annotation_text(record.annotations[i])
         if note is not None:
-            console.print(note)
+            _say(console, note)
         console.print(render_state(states[i + 1], symbols=symbols, fan=waste_fan(states[: i + 2], moves[: i + 1]),
                                    moves=False))
     final = states[-1]
     if final.over:
-        console.print(end_message(final))
+        _say(console, end_message(final))
     else:
-        console.print(f"End of the record: {final.score} cards on the foundations, the game was not finished.")
+        _say(console, f"End of the record: {_plural(final.score, 'card')} on the foundations, "
+                      "the game was not finished.")

@@ -1,0 +1,268 @@
+"""``osmosis deal``, ``play`` and ``replay`` through click's CliRunner, with piped input."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from tests.conftest import make_deal
+from tutor.cli import main
+from tutor.deals import deal_for, save_deal
+from tutor.notation import Move
+from tutor.record import Record, load_record, save_record
+from tutor.rules import preset
+from tutor.state import State
+
+
+@pytest.fixture
+def home(tmp_path) -> Path:
+    return tmp_path / "home"
+
+
+@pytest.fixture
+def run(home):
+    runner = CliRunner(env={"NO_COLOR": "1", "COLUMNS": "100", "OSMOSIS_HOME": str(home)})
+
+    def invoke(args, input=None):
+        return runner.invoke(main, args, input=input, catch_exceptions=False)
+
+    return invoke
+
+
+def greedy_line(number: int, rules: str = "osmosis") -> tuple[list[Move], State]:
+    """Play the first legal move (plays come before the turn) until the game is over."""
+    rules_ = preset(rules)
+    state = State.initial(deal_for(number, rules_), rules_)
+    moves = []
+    while not state.over:
+        move = state.legal_moves()[0]
+        moves.append(move)
+        state = state.apply(move)
+    return moves, state
+
+
+def autosaved(home: Path) -> Path:
+    files = sorted((home / "games").glob("*.json"))
+    assert len(files) == 1, files
+    return files[0]
+
+
+def assert_one_line_error(result, *words):
+    assert result.exit_code == 1
+    assert "Traceback" not in result.output
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    for word in words:
+        assert word in lines[0]
+
+
+# ---- deal ------------------------------------------------------------------
+def test_deal_shows_the_base_card_and_reserve_tops_with_backs(run):
+    result = run(["deal", "1"])
+    assert result.exit_code == 0
+    out = result.stdout
+    assert "Base     2S" in out
+    for line in ("r1  ▒▒ ▒▒ ▒▒ AD", "r2  ▒▒ ▒▒ ▒▒ QC", "r3  ▒▒ ▒▒ ▒▒ KH", "r4  ▒▒ ▒▒ ▒▒ 3H"):
+        assert line in out
+    assert "JD" not in out
+
+
+def test_deal_reveal_shows_every_card(run):
+    out = run(["deal", "1", "--reveal"]).stdout
+    assert "JD 5D KD AD" in out
+    assert "KS 9D QD" in out
+
+
+def test_deal_json_is_the_deal_file(run):
+    result = run(["deal", "1", "--json"])
+    data = json.loads(result.stdout)
+    assert set(data) == {"format", "reserves", "base", "talon"}
+    assert data["format"] == "osmosis-deal/1"
+    assert data["reserves"] == [["JD", "5D", "KD", "AD"], ["2D", "7H", "KC", "QC"],
+                                ["9H", "7C", "9S", "KH"], ["JC", "5H", "5S", "3H"]]
+    assert data["base"] == "2S"
+    assert data["talon"][:4] == ["KS", "9D", "QD", "JS"]
+    assert len(data["talon"]) == 35
+
+
+def test_deal_json_of_a_deal_file_round_trips(run, tmp_path):
+    deal = make_deal(["KS QS JS TS", "9S 8S 7S 6S", "5S 4S 3S 2S", "4H 3H 2H AH"], "AS")
+    path = tmp_path / "deal.json"
+    save_deal(deal, path)
+    data = json.loads(run(["deal", "--deal-file", str(path), "--json"]).stdout)
+    assert data == deal.to_json()
+
+
+def test_deal_with_a_bad_card_in_the_file_is_one_line_and_exit_1(run, tmp_path):
+    data = deal_for(1, preset("osmosis")).to_json()
+    data["talon"][0] = "1X"
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(data))
+    assert_one_line_error(run(["deal", "--deal-file", str(path)]), "1X")
+
+
+def test_deal_with_a_missing_deal_file_is_one_line_and_exit_1(run, tmp_path):
+    assert_one_line_error(run(["play", "--deal-file", str(tmp_path / "nope.json")]), "nope.json")
+
+
+def test_deal_number_that_is_not_a_number_is_one_line_and_exit_1(run):
+    assert_one_line_error(run(["deal", "abc"]), "abc")
+
+
+# ---- play ------------------------------------------------------------------
+SCRIPT = "\n".join([
+    "d",        # KS 9D QD
+    "d",        # JS AS AH: AS is under AH
+    "zz",       # not a move
+    "7h",       # face down in pile 2: the error must not say where
+    "r1",       # AD: diamonds have no row
+    "d d",      # two turns on one line
+    "u",        # take back the second of them
+    "5c",       # 3C 4C 5C turned: 5C is on top, but clubs have no row
+    "s",
+    "q",
+]) + "\n"
+
+
+def test_scripted_game_with_errors_undo_and_save_replays_to_the_same_position(run, home, tmp_path):
+    save = tmp_path / "game.json"
+    result = run(["play", "1", "--save", str(save)], input=SCRIPT)
+    assert result.exit_code == 0
+    out = result.stdout
+    assert "unknown move 'zz'" in out
+    assert "7H cannot be played now: it is not on top of a reserve pile or the waste" in out
+    assert "reserve pile 2" not in out.split("7H cannot be played now")[1].splitlines()[0]
+    assert "r1 is not possible: AD cannot be played" in out
+    assert "Took back 1 move (d)." in out
+    assert "5C cannot be played now: it is on top of the waste" in out
+    assert f"Saved to {save}." in out
+    record = load_record(save)
+    assert [str(m) for m in record.moves] == ["d", "d", "d"]
+    expected = State.initial(deal_for(1, preset("osmosis")), preset("osmosis")).play("d d d".split())
+    assert record.replay() == expected
+    # The autosave holds the same game.
+    assert load_record(autosaved(home)).moves == record.moves
+
+
+def test_play_says_where_the_autosave_is_and_keeps_it_at_end_of_input(run, home):
+    result = run(["play", "1"], input="d\nd\n")  # no q: the input just ends
+    assert result.exit_code == 0
+    path = autosaved(home)
+    assert f"saved as you play in {path}" in result.stdout.replace("\n", " ")
+    assert [str(m) for m in load_record(path).moves] == ["d", "d"]
+    assert "The game is saved in" in result.stdout
+
+
+def test_card_names_play_the_card_in_any_spelling(run, home):
+    deal = make_deal(["JD 5D KD 3S", "2D 7H KC TS", "9H 7C QD KH", "JC 5H 5S 3H"], "2S")
+    path = home.parent / "deal.json"
+    save_deal(deal, path)
+    result = run(["play", "--deal-file", str(path)], input="3s\n10♠\n")
+    assert result.exit_code == 0
+    assert "Move 1: r1 3S" in result.stdout
+    assert "Move 2: r2 TS" in result.stdout
+
+
+def test_undo_goes_back_to_the_start_and_no_further(run, home):
+    result = run(["play", "1"], input="d\nd\nu 5\nu\n")
+    out = result.stdout
+    assert "Took back 2 moves (d d)." in out
+    assert "Nothing to undo: this is the start of the game." in out
+    assert load_record(autosaved(home)).moves == []
+
+
+def test_play_without_a_number_picks_a_random_deal_and_says_which(run, home):
+    result = run(["play"], input="d\nq\n")
+    match = re.search(r"Deal (\d+) \(a random deal", result.stdout)
+    assert match
+    record = load_record(autosaved(home))
+    assert record.deal.number == int(match.group(1))
+
+
+def test_help_lists_the_commands(run):
+    out = run(["play", "1"], input="?\nq\n").stdout
+    for word in ("r1-r4", "undo", "hint", "save", "quit"):
+        assert word in out
+
+
+def test_a_won_game_says_so(run, home):
+    moves, final = greedy_line(23)
+    assert final.won
+    result = run(["play", "23"], input="\n".join(map(str, moves)) + "\n")
+    assert "Won! All 52 cards are on the foundations." in result.stdout
+    record = load_record(autosaved(home))
+    assert record.to_json()["result"] == {"cards": 52, "won": True}
+
+
+def test_a_blocked_game_gives_the_score(run, home):
+    moves, final = greedy_line(1)
+    assert final.blocked and final.score < 40
+    result = run(["play", "1"], input="\n".join(map(str, moves)) + "\n")
+    assert f"Blocked: {final.score} cards on the foundations" in result.stdout
+    assert "well played" not in result.stdout
+
+
+def test_a_blocked_game_with_40_cards_is_called_well_played(run):
+    moves, final = greedy_line(18)
+    assert final.blocked and final.score >= 40
+    result = run(["play", "18"], input=" ".join(map(str, moves)) + "\n")
+    assert f"Blocked: {final.score} cards on the foundations" in result.stdout
+    assert "well played" in result.stdout
+
+
+def test_undo_after_the_end_resumes_the_game(run, home):
+    moves, final = greedy_line(1)
+    result = run(["play", "1"], input=" ".join(map(str, moves)) + "\nu\n")
+    assert "Blocked" in result.stdout and "Took back 1 move" in result.stdout
+    assert len(load_record(autosaved(home)).moves) == len(moves) - 1
+
+
+# ---- replay ----------------------------------------------------------------
+def _record(tmp_path, moves: str, annotations=None) -> Path:
+    rules = preset("osmosis")
+    record = Record(rules, deal_for(1, rules), [Move.parse(m) for m in moves.split()], annotations or [])
+    path = tmp_path / "record.json"
+    save_record(record, path)
+    return path
+
+
+def test_replay_all_prints_every_move_with_its_card_and_the_final_position(run, tmp_path):
+    moves, final = greedy_line(1)
+    path = _record(tmp_path, " ".join(map(str, moves)))
+    out = run(["replay", str(path), "--all"]).stdout
+    assert "Move 1: d turn" in out
+    assert f"Move {len(moves)}: " in out
+    first_play = next(i for i, m in enumerate(moves) if m.is_play)
+    assert re.search(rf"Move {first_play + 1}: {moves[first_play]} \w\w", out)
+    assert f"Blocked: {final.score} cards on the foundations" in out
+    assert out.count("Score ") == len(moves) + 1
+
+
+def test_replay_steps_on_enter_and_stops_on_q(run, tmp_path):
+    path = _record(tmp_path, "d d d d")
+    out = run(["replay", str(path)], input="\n\nq\n").stdout
+    assert "Move 2: d turn" in out
+    assert "Move 3" not in out
+    assert "Stopped after move 2 of 4." in out
+
+
+def test_replay_shows_the_annotation_comments(run, tmp_path):
+    note = {"label": "mistake", "tags": ["turned-past"], "comment": "The 4H was playable."}
+    path = _record(tmp_path, "d d", [None, note])
+    out = run(["replay", str(path), "--all"]).stdout
+    assert "mistake [turned-past]: The 4H was playable." in out
+
+
+def test_replay_of_a_missing_record_is_one_line_and_exit_1(run, tmp_path):
+    assert_one_line_error(run(["replay", str(tmp_path / "missing.json")]), "missing.json")
+
+
+def test_replay_of_an_illegal_record_names_the_move(run, tmp_path):
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps({"format": "osmosis-record/1", "variant": "osmosis",
+                                "deal": {"number": 1}, "moves": ["d", "r1"]}))
+    assert_one_line_error(run(["replay", str(path)]), "move 2")

@@ -1,0 +1,174 @@
+"""The rich renderables: cards, positions, deals and hints, as text without colour."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich.console import Console
+
+from tests.conftest import make_deal, position
+from tutor.cards import parse_card
+from tutor.cli.play import waste_fan
+from tutor.deals import deal_for
+from tutor.notation import Move, parse_moves
+from tutor.render import card_text, render_deal, render_hint, render_state
+from tutor.rules import preset
+from tutor.state import State
+
+
+def text_of(renderable, width: int = 80) -> str:
+    console = Console(width=width, no_color=True, record=True, file=open("/dev/null", "w"))
+    console.print(renderable)
+    return console.export_text()
+
+
+def test_card_text_shows_the_symbol_and_colours_red_suits_only():
+    heart = card_text(parse_card("7h"))
+    spade = card_text(parse_card("KS"))
+    assert heart.plain == "7♥"
+    assert "red" in str(heart.style)
+    assert spade.plain == "K♠"
+    assert "red" not in str(spade.style)
+
+
+def test_card_text_without_symbols_uses_the_two_letter_name():
+    assert card_text(parse_card("10d"), symbols=False).plain == "TD"
+
+
+def test_initial_position_shows_reserve_tops_and_backs_for_face_down_cards():
+    out = text_of(render_state(position(1), symbols=False))
+    # Deal 1: reserve tops AD QC KH 3H, each with three face-down cards under it.
+    assert "r1 ▒▒ ▒▒ ▒▒ AD" in out
+    assert "r4 ▒▒ ▒▒ ▒▒ 3H" in out
+    assert "JD" not in out  # face down at the bottom of pile 1
+    assert "Score 1/52" in out
+    assert "Stock 35" in out
+    assert "Moves    d turn" in out
+
+
+def test_reveal_shows_the_face_down_reserve_cards_and_the_stock():
+    out = text_of(render_state(position(1), reveal=True, symbols=False), width=200)
+    assert "r1 JD 5D KD AD" in out
+    assert "KS 9D QD JS" in out  # the stock in turning order
+
+
+def test_peek_shows_every_reserve_card_face_up():
+    out = text_of(render_state(position(1, rules="peek"), symbols=False))
+    assert "r2 2D 7H KC QC" in out
+    assert "▒▒" not in out
+
+
+def test_foundation_rows_line_ranks_up_and_name_the_openers_of_the_next_row():
+    deal = make_deal(["JD 5D KD 2H", "2D 7H KC QC", "9H 7C 9S KH", "JC 5H 5S 3H"], "2S", "AS 3S 4S")
+    state = position(deal, "r1 d w")  # 2H opens row 2; 4S goes to row 1
+    out = text_of(render_state(state, symbols=False))
+    lines = out.splitlines()
+    row1 = next(line for line in lines if line.startswith("  1 S"))
+    row2 = next(line for line in lines if line.startswith("  2 H"))
+    header = next(line for line in lines if line.strip().startswith("A  2  3"))
+    # Each rank sits under its column header, so the osmosis filter is visible.
+    assert row1[header.index("2")] == "2" and row1[header.index("4")] == "4"
+    assert row2[header.index("2")] == "2"
+    assert "opened by 2D or 2C" in out
+    assert "starting rank 2" in out
+
+
+def test_waste_shows_the_cards_of_the_last_turn_and_counts_the_rest():
+    deal = deal_for(1, preset("osmosis"))
+    moves = parse_moves("d d")
+    states = [State.initial(deal, preset("osmosis"))]
+    for m in moves:
+        states.append(states[-1].apply(m))
+    out = text_of(render_state(states[-1], symbols=False, fan=waste_fan(states, moves)))
+    assert "Waste    3 more, then JS AS AH (top)" in out
+
+
+def test_waste_fan_shrinks_as_cards_of_the_turn_are_played_and_resets_on_redeal():
+    deal = make_deal(["JD 5D KD AD", "2D 7H KC QC", "9H 7C 9S KH", "JC 5H 5S 3H"], "2S", "9D 3S 4S")
+    rules = preset("osmosis")
+    states = [State.initial(deal, rules)]
+    moves: list[Move] = []
+
+    def push(token):
+        moves.append(Move.parse(token))
+        states.append(states[-1].apply(moves[-1]))
+
+    push("d")
+    assert waste_fan(states, moves) == 3
+    push("w")  # 4S
+    assert waste_fan(states, moves) == 2
+    push("w")  # 3S
+    assert waste_fan(states, moves) == 1
+    while states[-1].stock:
+        push("d")
+    push("d")  # the redeal: the waste is empty
+    assert states[-1].pos == 0
+    assert waste_fan(states, moves) == 1
+
+
+def test_a_position_fits_an_80_column_terminal():
+    state = position(1, "d d d d d d d d d d d d", rules="peek")
+    narrow = text_of(render_state(state, symbols=True), width=80)
+    wide = text_of(render_state(state, symbols=True), width=200)
+    assert [line.rstrip() for line in narrow.splitlines()] == [line.rstrip() for line in wide.splitlines()]
+
+
+def test_over_position_lists_no_moves_and_says_blocked():
+    deal = make_deal(["JD 5D KD AD", "2D 7H KC QC", "9H 7C 9S KH", "JC 5H 5S 3H"], "2S")
+    state = State.initial(deal, preset("limited"))
+    while not state.over:
+        state = state.apply(state.legal_moves()[0])
+    out = text_of(render_state(state, symbols=False))
+    assert "blocked" in out
+    assert "Moves    none" in out
+
+
+def test_render_deal_hides_the_talon_unless_revealed():
+    deal = deal_for(1, preset("osmosis"))
+    hidden = text_of(render_deal(deal, preset("osmosis"), symbols=False))
+    shown = text_of(render_deal(deal, preset("osmosis"), reveal=True, symbols=False))
+    assert "Base     2S" in hidden and "Deal 1" in hidden
+    assert "35 cards face down" in hidden and "KS" not in hidden
+    assert "KS 9D QD" in shown and "JD 5D KD AD" in shown
+
+
+def test_render_deal_without_reserve():
+    rules = preset("bridesmaids")
+    out = text_of(render_deal(deal_for(1, rules), rules, symbols=False))
+    assert "Reserve" not in out
+    assert "51 cards face down" in out
+
+
+@dataclass
+class _Candidate:
+    move: Move
+    win: float
+    cards: float
+
+
+@dataclass
+class _Hint:
+    best: Move
+    candidates: list
+    reason: str
+
+
+def test_render_hint_lists_the_best_move_first_with_card_win_and_cards():
+    state = position(1, "d d")
+    hint = _Hint(Move.parse("d"), [_Candidate(Move.parse("d"), 0.34, 41.25)], "Nothing is playable: turn the talon.")
+    out = text_of(render_hint(hint, state, symbols=False))
+    assert "Hint: d (turn the talon)" in out
+    row = next(line for line in out.splitlines() if line.startswith("d "))
+    assert "turn" in row and "34%" in row and "41.2" in row
+    assert "Nothing is playable: turn the talon." in out
+
+
+def test_render_hint_orders_candidates_best_first():
+    deal = make_deal(["JD 5D KD AD", "2D 7H KC QC", "9H 7C 9S KH", "JC 5H 5S 2H"], "2S")
+    state = State.initial(deal, preset("osmosis"))
+    r4, d = Move.parse("r4"), Move.parse("d")
+    hint = _Hint(d, [_Candidate(r4, 0.12, 30.0), _Candidate(d, 0.34, 38.0)], "Wait before opening row 2.")
+    lines = text_of(render_hint(hint, state, symbols=False)).splitlines()
+    body = [line for line in lines if line.startswith(("d ", "r4 "))]
+    assert body[0].startswith("d ") and body[1].startswith("r4 ")
+    assert "2H" in body[1] and "12%" in body[1]
