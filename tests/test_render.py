@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from pathlib import Path
 
 from rich.console import Console
 
+import tutor
 from tests.conftest import make_deal, position
 from tutor.cards import parse_card
 from tutor.cli.play import waste_fan
@@ -172,3 +175,11 @@ def test_render_hint_orders_candidates_best_first():
     body = [line for line in lines if line.startswith(("d ", "r4 "))]
     assert body[0].startswith("d ") and body[1].startswith("r4 ")
     assert "2H" in body[1] and "12%" in body[1]
+
+
+def test_only_render_and_the_cli_import_rich_or_click():
+    root = Path(tutor.__file__).parent
+    pattern = re.compile(r"^\s*(import|from)\s+(rich|click)\b", re.MULTILINE)
+    offenders = [p.name for p in root.glob("*.py") if p.name != "render.py" and pattern.search(p.read_text())]
+    assert offenders == []
+    assert pattern.search((root / "render.py").read_text())

@@ -248,7 +248,11 @@ class Session:
         self.show()
         while True:
             self._check_end()
-            line = _read("move> ", self.echo)
+            try:
+                line = _read("move> ", self.echo)
+            except KeyboardInterrupt:
+                line = None
+                self.say("")
             if line is None:
                 self.quit()
                 return
@@ -319,6 +323,7 @@ class Session:
                     return True
             self.game.push(move)
             self.save(self.autosave)
+            self.say("")
             self.say(_move_line(self.game.ply, state, move, self.symbols))
             self.show()
             if self.game.state.over:
