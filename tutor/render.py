@@ -136,7 +136,9 @@ def _foundation_lines(state: State, symbols: bool) -> list[Text]:
             line.append_text(Text(" or ").join(card_text(c, symbols) for c in openers))
         else:
             line.append("-", style=DIM)
+        line.rstrip()
         lines.append(line)
+    header.rstrip()
     return lines
 
 
