@@ -33,7 +33,7 @@ import os
 import re
 import time
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from importlib import resources
 from pathlib import Path
@@ -59,12 +59,12 @@ CARDS_MARGIN = 1.0
 DEFAULT_SAMPLES = 24
 #: The solver's node limit per candidate move in a lesson (positions in
 #: lessons are chosen to be decided well within it).
-SOLVER_NODES = 2_000_000
+SOLVER_NODES = 500_000
 
 _LESSON_KEYS = {"format", "name", "title", "level", "introduction", "summary", "deal", "variant", "steps"}
 _STEP_KEYS = {"text", "deal", "variant", "moves", "continue", "reveal", "question", "expect", "teaches",
               "wrong", "judge", "explain", "tip", "hint", "samples", "win_margin", "cards_margin", "claims"}
-_CLAIM_KEYS = {"legal", "playable", "rows", "start_rank", "score", "pass", "blocked", "can_redeal",
+_CLAIM_KEYS = {"legal", "playable", "rows", "start_rank", "score", "pass", "blocked", "can_redeal", "progress",
                "winnable", "best_cards", "lost_from_start", "cycle", "full_information"}
 
 
@@ -324,7 +324,7 @@ def _parse_step(raw, number: int, lesson: str, source: str, data: dict, default_
 def _parse_claims(step: Step) -> None:
     """Type-check the claims (their truth is :func:`check_step`'s job)."""
     c = step.claims
-    bools = ("blocked", "can_redeal", "winnable", "lost_from_start", "full_information")
+    bools = ("blocked", "can_redeal", "progress", "winnable", "lost_from_start", "full_information")
     for key in bools:
         if key in c and not isinstance(c[key], bool):
             raise step.error(f"claim {key} = {c[key]!r}: expected true or false")
@@ -433,6 +433,8 @@ class Verdict:
     scores: tuple[Score, ...]
     right: frozenset[Move]
     reason: str = ""
+    why: dict = field(default_factory=dict)
+    cards_exact: bool = True
 
     @property
     def best(self) -> Move:
@@ -469,17 +471,33 @@ def rules_verdict(state: State) -> Verdict:
 
 def solver_verdict(state: State, win_margin: float = WIN_MARGIN, cards_margin: float = CARDS_MARGIN,
                    nodes: int = SOLVER_NODES, where: str = "position") -> Verdict:
-    """Full knowledge: every legal move solved exactly. :class:`LessonError` if the solver cannot decide."""
-    from .search import Limit, solve
+    """Full knowledge: every legal move solved exactly. :class:`LessonError` if the solver cannot decide.
 
-    scores = []
+    Winnability first (the fast question); only when no move wins are the
+    best scores compared. A move that leaves the position lost from the
+    start carries the engine's explanation of the trap.
+    """
+    from .search import Limit, lost_from_start, solve
+
+    limit = Limit(nodes=nodes)
+    results = {}
     for move in state.legal_moves():
-        result = solve(state.apply(move), Limit(nodes=nodes))
-        if result.winnable is None:
+        results[move] = solve(state.apply(move), limit, want="win")
+    exact = not any(r.winnable for r in results.values())
+    if exact:
+        results = {move: solve(state.apply(move), limit) for move in results}
+    scores, why = [], {}
+    for move, result in results.items():
+        if result.winnable is None or not result.complete:
             raise LessonError(f"{where}: the solver could not decide {move} within {nodes} nodes: "
                               f"pick a position closer to the end")
         scores.append(Score(move, 1.0 if result.winnable else 0.0, float(result.best_cards)))
-    return _verdict("solver", scores, win_margin, cards_margin)
+        if not result.winnable:
+            trap = lost_from_start(state.apply(move))
+            if trap is not None:
+                why[move] = trap.text()
+    verdict = _verdict("solver", scores, win_margin, cards_margin, why=why)
+    return replace(verdict, cards_exact=exact)
 
 
 def hint_verdict(state: State, samples: int = DEFAULT_SAMPLES, win_margin: float = WIN_MARGIN,
@@ -494,14 +512,19 @@ def hint_verdict(state: State, samples: int = DEFAULT_SAMPLES, win_margin: float
     return _verdict("hint", scores, win_margin, cards_margin, reason=str(result.reason or ""))
 
 
-def _verdict(judge: str, scores: list[Score], win_margin: float, cards_margin: float, reason: str = "") -> Verdict:
+def _verdict(judge: str, scores: list[Score], win_margin: float, cards_margin: float, reason: str = "",
+             why: dict | None = None) -> Verdict:
+    """Order the scores best first and mark the moves within the margins of the best as right.
+
+    A winning move always beats a lost one, whatever the margins.
+    """
     ordered = tuple(sorted(scores, key=lambda s: (-s.win, -s.cards)))
     if not ordered:
-        return Verdict(judge, (), frozenset(), reason)
+        return Verdict(judge, (), frozenset(), reason, why or {})
     best = ordered[0]
     right = frozenset(s.move for s in ordered
                       if best.win - s.win <= win_margin + 1e-9 and best.cards - s.cards <= cards_margin + 1e-9)
-    return Verdict(judge, ordered, right, reason)
+    return Verdict(judge, ordered, right, reason, why or {})
 
 
 def verdict_for(step: Step) -> Verdict:
@@ -567,7 +590,8 @@ def check_step(step: Step, verdict: Verdict | None = None) -> list[str]:
             if c[key] != actual:
                 raise step.error(f"claims {key} {c[key]}, but the engine has {actual}")
             confirmed.append(key)
-    for key, actual in (("blocked", state.blocked), ("can_redeal", state.can_redeal())):
+    for key, actual in (("blocked", state.blocked), ("can_redeal", state.can_redeal()),
+                        ("progress", state.progress)):
         if key in c:
             if c[key] != actual:
                 raise step.error(f"claims {key} = {str(c[key]).lower()}, but the engine says {str(actual).lower()}")
@@ -581,17 +605,20 @@ def check_step(step: Step, verdict: Verdict | None = None) -> list[str]:
             raise step.error(f"claims lost_from_start = {str(c.get('lost_from_start', True)).lower()}, "
                              f"but the engine {'finds a cycle' if lost else 'finds no cycle of needs'}")
         if "cycle" in c:
-            cycle = set(explanation.cycle) if lost else set()
+            cycle = set()
+            parts = [explanation, *explanation.others] if lost else []
+            for part in parts:
+                cycle.update(part.cycle)
             missing = [t.upper() for t in _tokens(c["cycle"], step.where(), "cycle") if parse_card(t) not in cycle]
             if missing:
-                found = " ".join(NAMES[x] for x in explanation.cycle) if lost else "none"
+                found = " ".join(NAMES[x] for x in sorted(cycle)) if lost else "none"
                 raise step.error(f"claims the cycle holds {' '.join(missing)}, but the engine's cycle is {found}")
         confirmed.append("lost_from_start")
     if "winnable" in c or "best_cards" in c:
         from .search import Limit, solve
 
-        result = solve(state, Limit(nodes=SOLVER_NODES))
-        if result.winnable is None:
+        result = solve(state, Limit(nodes=SOLVER_NODES), want="best" if "best_cards" in c else "win")
+        if result.winnable is None or "best_cards" in c and not result.complete:
             raise step.error(f"the solver could not decide the position within {SOLVER_NODES} nodes")
         if "winnable" in c and result.winnable != c["winnable"]:
             raise step.error(f"claims winnable = {str(c['winnable']).lower()}, "
@@ -632,12 +659,14 @@ def _rating(state: State, verdict: Verdict, move: Move) -> str:
         return f"{move} as not legal"
     if verdict.judge == "rules":
         return f"{move} as {'playable' if s.win else 'not a card that can be played'}"
-    return f"{describe_move(state, move)} at {_fmt_score(verdict.judge, s)}"
+    return f"{describe_move(state, move)} at {_fmt_score(verdict, s)}"
 
 
-def _fmt_score(judge: str, s: Score) -> str:
-    if judge == "solver":
-        return "a win" if s.win >= 1 else f"lost, at best {s.cards:.0f} cards"
+def _fmt_score(verdict: Verdict, s: Score) -> str:
+    if verdict.judge == "solver":
+        if s.win >= 1:
+            return "a win"
+        return f"lost, at best {s.cards:.0f} cards" if verdict.cards_exact else "a lost game"
     return f"win {s.win * 100:.0f}%, {s.cards:.1f} cards"
 
 
@@ -714,8 +743,11 @@ def _why_wrong(state: State, verdict: Verdict, move: Move) -> str:
         cards = " ".join(NAMES[state.card_of(m)] for m in sorted(verdict.right, key=str))
         return f"Turning is allowed, but the question asks for a card, and {cards} can be played now."
     label = "the solver (every card is known)" if verdict.judge == "solver" else "the tutor (from the cards you have seen)"
-    return (f"By {label}: {describe_move(state, move)} gives {_fmt_score(verdict.judge, mine)}; "
-            f"{describe_move(state, best.move)} gives {_fmt_score(verdict.judge, best)}.")
+    text = (f"By {label}: {describe_move(state, move)} gives {_fmt_score(verdict, mine)}; "
+            f"{describe_move(state, best.move)} gives {_fmt_score(verdict, best)}.")
+    if move in verdict.why:
+        text += f" After {move}: {verdict.why[move]}"
+    return text
 
 
 # ---- the player's progress --------------------------------------------------------------

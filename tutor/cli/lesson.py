@@ -238,7 +238,8 @@ class Run:
             table.add_column("cards", justify="right")
             for s in verdict.scores:
                 win = ("win" if s.win else "lost") if verdict.judge == "solver" else f"win {s.win * 100:.0f}%"
-                table.add_row(describe_move(state, s.move), win, f"{s.cards:.1f}")
+                known = verdict.cards_exact or s.win >= 1
+                table.add_row(describe_move(state, s.move), win, f"{s.cards:.1f}" if known else "")
         if not self.quiet:
             self.console.print(table)
         if verdict.reason:
