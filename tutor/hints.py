@@ -1,0 +1,406 @@
+"""Scoring the player's candidate moves from what the player has seen.
+
+A hint is computed from an :class:`~tutor.knowledge.Observation` only, never
+from the position itself, so it cannot use a face-down card. Each legal move
+is scored by perfect-information Monte Carlo: deals consistent with the
+observation are sampled (the unseen cards shuffled into the hidden slots),
+the position after the move is solved in each sample with every card of *that
+sample* known, and the results are averaged into a chance to win and an
+expected final score. Every move is scored on the same samples, so the
+comparison is paired and fair. The samples come from the observation's own
+seed and the solver runs on node limits, so the same position always gets the
+same hint, on any machine.
+
+Structure known for certain comes before sampling:
+
+- a forced move (the only legal one) needs no choice;
+- a reserve card that opens no row only adds options (spec section 5), and
+  so does, with one card turned at a time, a waste card that opens no row;
+- with unlimited passes, once a card was played since the last redeal and the
+  waste is in step with the talon's groups (its length a multiple of the turn,
+  or the stock empty), turning keeps every option: the player can come back to
+  exactly this point next pass (the solver's dominance rule says the same);
+- when every reserve card is known (Peek), a row opened in an order whose
+  "must come before" constraints have a cycle loses in every consistent deal.
+
+Such moves are best (or lost) in every consistent deal, whatever the samples
+say, so the hint takes them without spending more samples; the scores still
+list every legal move. When the choice is real, samples are added in batches
+until the leader is clearly ahead of every other move, or equal to it in
+every sample, or the sample budget is spent.
+
+A solve stopped by its node limit is "undecided": it counts as no win in
+``win`` (a lower bound) and is reported in ``undecided``, never hidden.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+
+from .cards import NAMES
+from .constraints import FULL, Needs, row_orders
+from .errors import TutorError
+from .knowledge import Observation, observe
+from .notation import TURN, Move
+from .search import Limit, solve
+from .state import State
+
+DEFAULT_SAMPLES = 24
+"""The sample budget of a hint: the most consistent deals drawn for one decision."""
+
+WIN_NODES = 20_000
+"""Node limit of the winnability search in one sample (cheap: most finish in a few hundred)."""
+
+BEST_NODES = 2_500
+"""Node limit of the best-score search in a lost sample (its score is then the best found)."""
+
+DEFAULT_LIMIT = Limit(nodes=WIN_NODES)
+
+BATCH = 8
+CLEAR_MARGIN = 2.0  # standard errors by which the leader must be ahead to stop early
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """One legal move with its scores.
+
+    ``win``: share of samples won after the move (undecided ones count as not
+    won). ``cards``: mean final score (52 for a win; for a lost sample the best
+    score the search found). ``card``: the card the move plays (None for a
+    turn). ``samples``: samples scored; ``undecided``: how many of them the
+    node limit left undecided. ``certain``: the move keeps the position's
+    value in every consistent deal (a safe play, or a turn that loses
+    nothing). ``lost``: the move loses in every consistent deal. ``opens_row``:
+    the row (1-4) it opens, if any.
+    """
+
+    move: Move
+    win: float
+    cards: float
+    card: int | None = None
+    samples: int = 0
+    undecided: int = 0
+    certain: bool = False
+    lost: bool = False
+    opens_row: int | None = None
+
+    def to_json(self) -> dict:
+        out = {"move": str(self.move), "win": round(self.win, 4), "cards": round(self.cards, 2),
+               "card": NAMES[self.card] if self.card is not None else None,
+               "samples": self.samples, "undecided": self.undecided}
+        if self.opens_row is not None:
+            out["opens_row"] = self.opens_row
+        if self.certain:
+            out["certain"] = True
+        if self.lost:
+            out["lost"] = True
+        return out
+
+
+@dataclass(frozen=True)
+class Hint:
+    """The advice at one position: the best move, every legal move scored, and why.
+
+    ``why``: how the best move was settled: 'forced', 'safe' (a play that only
+    adds options), 'turn' (turning keeps every option), 'exact' (every
+    consistent deal solved) or 'sampled'. ``tips``: ids of :data:`tutor.narrate.TIPS`
+    the reason draws on.
+    """
+
+    best: Move
+    candidates: list[Candidate]
+    reason: str
+    why: str = "sampled"
+    samples: int = 0
+    exact: bool = False
+    seconds: float = 0.0
+    tips: tuple[str, ...] = field(default_factory=tuple)
+
+    def candidate(self, move: Move) -> Candidate:
+        for c in self.candidates:
+            if c.move == move:
+                return c
+        raise TutorError(f"{move} is not a legal move here: expected one of "
+                         + ", ".join(str(c.move) for c in self.candidates))
+
+    def ranked(self) -> list[Candidate]:
+        """The candidates best first (the best move, then by win chance and score)."""
+        return sorted(self.candidates, key=lambda c: (c.move != self.best, -c.win, -c.cards))
+
+    def to_json(self) -> dict:
+        return {"best": str(self.best),
+                "candidates": [c.to_json() for c in self.ranked()],
+                "reason": self.reason,
+                "why": self.why, "samples": self.samples, "exact": self.exact,
+                "tips": list(self.tips)}
+
+
+# ---------------------------------------------------------------- known structure
+
+
+def opens_row(obs: Observation, move: Move) -> int | None:
+    """The row (1-4) that ``move`` would open, or None."""
+    card = obs.card_of(move)
+    if card is None:
+        return None
+    row = obs.destination(card)
+    return row + 1 if row >= len(obs.rows) else None
+
+
+def is_safe(obs: Observation, move: Move) -> bool:
+    """A play that only adds options: a reserve card opening no row; with turn 1, a waste card too."""
+    if move.kind == "r" or (move.kind == "w" and obs.rules.turn == 1):
+        card = obs.card_of(move)
+        return card is not None and 0 <= obs.destination(card) < len(obs.rows)
+    return False
+
+
+def turn_keeps_value(obs: Observation) -> bool:
+    """Turning loses nothing in any deal: unlimited passes, a card played since the
+    redeal, and the waste in step with the groups turned from the start of a pass.
+
+    From such a position the player can turn to the end, redeal (a card was
+    played) and turn back to exactly this point with nothing changed, so every
+    line from here is still open after the turn.
+    """
+    if obs.rules.passes or not obs.progress or not obs.talon_size:
+        return False
+    return obs.pos % obs.rules.turn == 0 or obs.pos == obs.talon_size
+
+
+def certain_moves(obs: Observation, moves: list[Move]) -> list[Move]:
+    """The moves that keep the position's value in every consistent deal, most useful first.
+
+    Safe reserve plays first (they also turn up a hidden card), then safe
+    waste plays, then a turn that keeps every option.
+    """
+    out = [m for m in moves if m.kind == "r" and is_safe(obs, m)]
+    out += [m for m in moves if m.kind == "w" and is_safe(obs, m)]
+    if TURN in moves and turn_keeps_value(obs):
+        out.append(TURN)
+    return out
+
+
+def lost_for_certain(obs: Observation, move: Move) -> bool:
+    """The move opens a row in an order that no consistent deal can win (whole reserve known).
+
+    Only the reserve piles give "must come before" constraints that can form a
+    cycle, so when every reserve card is known the check holds in every
+    consistent deal.
+    """
+    if any(c is None for p in obs.reserves for c in p):
+        return False
+    row = opens_row(obs, move)
+    if row is None:
+        return False
+    card = obs.card_of(move)
+    rows = obs.rows + (card // 13,)
+    found = list(obs.found)
+    found[card // 13] |= 1 << (card % 13)
+    mask = found[0] | found[1] << 13 | found[2] << 26 | found[3] << 39
+    reserves = tuple(tuple(c for c in p if c != card) for p in obs.reserves)
+    needs = Needs(reserves, obs.base % 13)
+    return not any(needs.reachable(mask, o) == FULL for o in row_orders(rows))
+
+
+# ---------------------------------------------------------------- sampling
+
+
+def _solve_sample(state: State, win_nodes: int, best_nodes: int, lost: bool = False) -> tuple[bool | None, int]:
+    """(won?, final score) of one sampled position: True/False/None (undecided) and the score.
+
+    ``lost``: the position is known to be lost, so only its best score is searched.
+    """
+    if state.won:
+        return True, 52
+    if lost:
+        return False, solve(state, Limit(nodes=max(best_nodes, 1)), want="best").best_cards
+    res = solve(state, Limit(nodes=win_nodes), want="win")
+    if res.winnable:
+        return True, 52
+    if res.winnable is None or best_nodes <= 0:
+        return res.winnable, res.best_cards
+    best = solve(state, Limit(nodes=best_nodes), want="best")
+    return False, max(res.best_cards, best.best_cards)
+
+
+class _Scores:
+    """Per move, the outcome in each sample so far (paired by sample index)."""
+
+    def __init__(self, moves: list[Move]) -> None:
+        self.moves = moves
+        self.results: dict[Move, list[tuple[bool | None, int]]] = {m: [] for m in moves}
+
+    def add(self, move: Move, result: tuple[bool | None, int]) -> None:
+        self.results[move].append(result)
+
+    def wins(self, move: Move) -> int:
+        return sum(1 for w, _ in self.results[move] if w)
+
+    def undecided(self, move: Move) -> int:
+        return sum(1 for w, _ in self.results[move] if w is None)
+
+    def utility(self, move: Move) -> list[float]:
+        # Win chance first; the score only breaks ties (52 cards weigh 0.01 of a win).
+        return [(1.0 if w else 0.0) + c / 5200 for w, c in self.results[move]]
+
+    def mean(self, move: Move) -> float:
+        u = self.utility(move)
+        return sum(u) / len(u) if u else 0.0
+
+
+def _clearly_ahead(scores: _Scores, leader: Move, other: Move) -> bool:
+    """The leader beats ``other`` by a clear margin (paired by sample), or equals it in every sample."""
+    diffs = [x - y for x, y in zip(scores.utility(leader), scores.utility(other))]
+    if all(abs(d) < 1e-12 for d in diffs):
+        return True
+    n = len(diffs)
+    mean = sum(diffs) / n
+    if mean <= 0 or n < 2:
+        return False
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    return mean > CLEAR_MARGIN * math.sqrt(var / n)
+
+
+def _preference(obs: Observation, move: Move, certain: list[Move]) -> int:
+    """Tie order: certain moves, then plays that open no row, then the turn, then row openings."""
+    if move in certain:
+        return certain.index(move)
+    if move.kind == "d":
+        # In the first pass a turn shows new cards, which the samples cannot value.
+        return 10 if obs.pass_no == 1 else 12
+    if opens_row(obs, move) is not None:
+        return 13
+    return 11
+
+
+def score_moves(obs: Observation, samples: int | None = None, limit: Limit | None = None,
+                best_nodes: int = BEST_NODES) -> "ScoredPosition":
+    """Score every legal move of ``obs`` (see the module docstring); the scores and how they were settled."""
+    if not isinstance(obs, Observation):
+        raise TutorError("a hint needs what the player has seen (an Observation from observe(state)), "
+                         f"not {type(obs).__name__}")
+    budget = DEFAULT_SAMPLES if samples is None else samples
+    if budget < 1:
+        raise TutorError(f"samples {samples!r} is not allowed: expected a positive number")
+    win_nodes = (limit or DEFAULT_LIMIT).nodes or WIN_NODES
+    moves = obs.legal_moves()
+    if not moves:
+        raise TutorError("the game is over: there is no move to score")
+    certain = certain_moves(obs, moves)
+    lost = {m for m in moves if lost_for_certain(obs, m)}
+    if len(moves) == 1:
+        why = "forced"
+    elif certain:
+        why = "turn" if certain[0] == TURN else "safe"
+    else:
+        why = "sampled"
+
+    # Every certain move keeps the position's value, so one solve per sample covers all of them.
+    solved = [m for m in moves if m not in certain[1:]]
+    first = max(1, min(budget, math.ceil(budget / 3)))
+    exact = obs.consistent_deals() <= budget
+    states = obs.samples(budget)  # seeded from the observation; all of them when few are consistent
+    scores = _Scores(moves)
+    done = 0
+    while done < len(states):
+        size = len(states) - done if exact else (first if done == 0 else min(BATCH, len(states) - done))
+        for state in states[done:done + size]:
+            results = {m: _solve_sample(state.apply(m), win_nodes, best_nodes, m in lost) for m in solved}
+            if certain:
+                # A certain move keeps the position's value, the best of all moves in this deal:
+                # what any move reaches, it reaches too (the searches' limits can hide that).
+                won = [r[0] for r in results.values()]
+                value = (True if True in won else None if None in won else False,
+                         max(r[1] for r in results.values()))
+                for m in certain:
+                    results[m] = value
+            for m in moves:
+                scores.add(m, results[m])
+        done += size
+        if exact or why != "sampled":
+            break
+        ranked = sorted(moves, key=lambda m: (-scores.mean(m), _preference(obs, m, certain)))
+        if all(_clearly_ahead(scores, ranked[0], m) for m in ranked[1:]):
+            break
+    if exact and done == len(states) and why == "sampled":
+        why = "exact"
+    ranked = sorted(moves, key=lambda m: (-scores.mean(m), _preference(obs, m, certain)))
+    best = moves[0] if why == "forced" else certain[0] if certain else ranked[0]
+    candidates = []
+    for m in moves:
+        results = scores.results[m]
+        n = len(results)
+        candidates.append(Candidate(
+            move=m, win=scores.wins(m) / n, cards=sum(c for _, c in results) / n, card=obs.card_of(m),
+            samples=n, undecided=scores.undecided(m), certain=m in certain, lost=m in lost,
+            opens_row=opens_row(obs, m)))
+    return ScoredPosition(best, candidates, why, done, exact and done == len(states))
+
+
+@dataclass(frozen=True)
+class ScoredPosition:
+    best: Move
+    candidates: list[Candidate]
+    why: str
+    samples: int
+    exact: bool
+
+
+def hint(obs: Observation, samples: int | None = None, limit: Limit | None = None) -> Hint:
+    """The hint for the player of ``obs``: every legal move scored, the best one, and why.
+
+    ``samples``: the sample budget (default :data:`DEFAULT_SAMPLES`); ``limit``:
+    the node limit of each winnability search (default :data:`DEFAULT_LIMIT`).
+    """
+    from .narrate import reason_for
+
+    t0 = time.perf_counter()
+    scored = score_moves(obs, samples, limit)
+    text, tips = reason_for(obs, scored)
+    return Hint(scored.best, scored.candidates, text, scored.why, scored.samples, scored.exact,
+                time.perf_counter() - t0, tuple(tips))
+
+
+# ---------------------------------------------------------------- the tutor as a player
+
+
+def choose(obs: Observation, samples: int | None = None, limit: Limit | None = None) -> Move:
+    """The move the tutor plays: a certain one without sampling, else the hint's best."""
+    moves = obs.legal_moves()
+    if not moves:
+        raise TutorError("the game is over: there is no move to choose")
+    if len(moves) == 1:
+        return moves[0]
+    certain = certain_moves(obs, moves)
+    if certain:
+        return certain[0]
+    return score_moves(obs, samples, limit, best_nodes=BEST_NODES).best
+
+
+def play_game(state: State, samples: int | None = None, limit: Limit | None = None,
+              final_nodes: int = 2_000_000) -> tuple[State, list[Move]]:
+    """The tutor plays from ``state`` to the end, seeing only what a player sees.
+
+    Once nothing is hidden any more (the observation is complete), the tutor
+    knows the whole position, like any attentive player, and follows the
+    solver's line from there.
+    """
+    moves: list[Move] = []
+    while not state.over:
+        obs = observe(state)
+        if obs.complete:
+            res = solve(state, Limit(nodes=final_nodes))
+            if res.line:
+                for m in res.line:
+                    state = state.apply(m)
+                    moves.append(m)
+                if state.over or res.winnable:
+                    break
+                continue
+        move = choose(obs, samples, limit)
+        state = state.apply(move)
+        moves.append(move)
+    return state, moves

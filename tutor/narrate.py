@@ -1,0 +1,210 @@
+"""Words for the player: the strategy tips, and the reason behind a hint.
+
+The tips restate the strategy advice of the rules text in our own words, one
+entry per idea, so that hints, the review and the lessons can point at the
+same advice by id (:data:`TIPS`). :func:`reason_for` turns a scored position
+into a sentence or two tied to concrete cards and rows, with the figures that
+back it: "Turn the talon: 7H is playable but would open row 2 for hearts ...
+(win 41% if you wait, 18% if you play it now)."
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .cards import NAMES, RANKS, SUIT_NAMES
+
+
+@dataclass(frozen=True, slots=True)
+class Tip:
+    """One piece of strategy advice: a short id, a title and the advice itself."""
+
+    id: str
+    title: str
+    text: str
+
+
+TIPS: dict[str, Tip] = {t.id: t for t in (
+    Tip("first-row", "Feed the first row",
+        "Row 1 takes its suit in any order, and every rank it gets is a rank the rows below may "
+        "take. Cards of row 1's suit come first: each one frees a rank for three rows."),
+    Tip("track-ranks", "Know which ranks row 1 holds",
+        "A card of a lower row waits until its rank is in every row above. Keep count of the ranks "
+        "row 1 has and of those it lacks: until row 1 is complete, those ranks are stuck everywhere below."),
+    Tip("wait-to-open", "Open a new row late, but not too late",
+        "A starting-rank card of a new suit opens the next row, and that row only takes ranks the rows "
+        "above already hold. Holding it back lets the rows above grow first; but every pass you wait "
+        "is a bet that the talon will still bring what you need."),
+    Tip("dig-reserve", "Dig a reserve pile with a purpose",
+        "Each reserve pile hides three cards. A reserve card that goes to a row already open only adds "
+        "options, so play it; but uncovering a card is not worth opening a row in the wrong order."),
+    Tip("plan-passes", "Plan the passes through the talon",
+        "Turning three cards at a time, taking a card off the waste shifts the groups of three for the "
+        "rest of the talon, so other cards show on the next pass. Before playing from the waste, think "
+        "about which cards the next pass will then show, and which it will bury."),
+    Tip("free-turn", "A turn in step with the talon costs nothing",
+        "With unlimited passes, once a card was played since the last redeal and the waste holds whole "
+        "groups of turned cards, turning on loses nothing: you can come back to this very point next "
+        "pass. In the first pass it also shows you cards you have not seen."),
+    Tip("well-played", "Forty cards is a good game",
+        "When a deal cannot be won, aim for the most cards on the foundations: a lost game with 40 or "
+        "more counts as well played."),
+)}
+
+
+def pct(x: float) -> str:
+    return f"{x * 100:.0f}%"
+
+
+def move_phrase(obs, move, capital: bool = True) -> str:
+    """A move in words: "play 7H from pile 2", "play 4S from the waste", "turn the talon"."""
+    card = obs.card_of(move)
+    if move.kind == "r":
+        text = f"play {NAMES[card]} from pile {move.pile + 1}"
+    elif move.kind == "w":
+        text = f"play {NAMES[card]} from the waste"
+    elif obs.stock:
+        text = "turn the talon"
+    else:
+        text = "turn the waste over for a new pass"
+    return text[0].upper() + text[1:] if capital else text
+
+
+def destination_phrase(obs, card: int) -> str:
+    """Where a card goes: "to row 1 (spades)" or "to open row 2 for hearts"."""
+    row = obs.destination(card)
+    suit = SUIT_NAMES[card // 13]
+    if row >= len(obs.rows):
+        return f"to open row {row + 1} for {suit}"
+    return f"to row {row + 1} ({suit})"
+
+
+def _runner_up(scored):
+    """The strongest move other than the best one (or None)."""
+    others = [c for c in scored.candidates if c.move != scored.best]
+    if not others:
+        return None
+    return max(others, key=lambda c: (c.win, c.cards))
+
+
+def _basis(scored) -> str:
+    if scored.exact:
+        return "every deal consistent with what you have seen was solved"
+    return f"from {scored.samples} deals consistent with what you have seen"
+
+
+def _missing_ranks(obs) -> str:
+    first = obs.found[obs.rows[0]]
+    missing = [RANKS[r] for r in range(13) if not first >> r & 1]
+    return " ".join(missing)
+
+
+def reason_for(obs, scored) -> tuple[str, list[str]]:
+    """The reason for a scored position's best move, and the ids of the tips it draws on."""
+    best = scored.best
+    cand = {c.move: c for c in scored.candidates}
+    top = cand[best]
+    other = _runner_up(scored)
+    tips: list[str] = []
+    parts: list[str] = []
+    card = obs.card_of(best)
+    what = move_phrase(obs, best)
+
+    if scored.why == "forced":
+        parts.append(f"{what}: it is the only move.")
+        parts.append(f"From here: win {pct(top.win)}, about {top.cards:.0f} cards expected ({_basis(scored)}).")
+    elif scored.why == "safe":
+        row = obs.destination(card)
+        text = f"{what} {destination_phrase(obs, card)}: a card that goes to a row already open only adds options"
+        if best.kind == "r" and len(obs.reserves[best.pile]) > 1:
+            below = obs.reserves[best.pile][-2]
+            text += (", and it turns up the card below it" if below is None
+                     else f", and it frees {NAMES[below]} below it")
+            tips.append("dig-reserve")
+        elif best.kind == "w":
+            text += " (turning one card at a time, every talon card shows again each pass)"
+        parts.append(text + ".")
+        if row == 0:
+            parts.append("Every rank row 1 gets is one the rows below may take.")
+            tips.append("first-row")
+        parts.append(f"Win {pct(top.win)} ({_basis(scored)}).")
+    elif scored.why == "turn":
+        text = f"{what}: it loses nothing, since you can come back to this very point next pass"
+        if obs.pass_no == 1:
+            text += ", and it shows you cards you have not seen yet"
+        parts.append(text + ".")
+        tips.append("free-turn")
+        if other is not None and other.move.is_play:
+            ocard = other.card
+            if other.opens_row is not None:
+                parts.append(f"{NAMES[ocard]} is playable but would open row {other.opens_row} for "
+                             f"{SUIT_NAMES[ocard // 13]} (win {pct(top.win)} if you wait, "
+                             f"{pct(other.win)} if you play it now).")
+                tips.append("wait-to-open")
+            elif other.move.kind == "w" and obs.rules.turn > 1:
+                parts.append(f"Playing {NAMES[ocard]} now would shift the groups of three for the rest of the "
+                             f"talon (win {pct(top.win)} if you turn, {pct(other.win)} if you play it now).")
+                tips.append("plan-passes")
+            else:
+                parts.append(f"Win {pct(top.win)}; {pct(other.win)} if you {move_phrase(obs, other.move, False)}.")
+        else:
+            parts.append(f"Win {pct(top.win)} ({_basis(scored)}).")
+    else:
+        parts.extend(_compared(obs, scored, top, other, tips))
+
+    lost = [c for c in scored.candidates if c.lost and c.move != best]
+    for c in lost:
+        parts.append(f"{NAMES[c.card]} would open row {c.opens_row} for {SUIT_NAMES[c.card // 13]}, an order "
+                     "the reserve piles make impossible to complete.")
+    undecided = max((c.undecided for c in scored.candidates), default=0)
+    if undecided:
+        parts.append(f"({undecided} of {scored.samples} samples were too deep to decide within the "
+                     "search limit and count as not won.)")
+    return " ".join(parts), list(dict.fromkeys(tips))
+
+
+def _compared(obs, scored, top, other, tips) -> list[str]:
+    """The reason when the best move was found by comparing samples."""
+    best = scored.best
+    card = top.card
+    what = move_phrase(obs, best)
+    if other is None:  # pragma: no cover - a sampled choice has at least two moves
+        return [f"{what} (win {pct(top.win)})."]
+    if top.win == 0 and other.win == 0:
+        if scored.exact:
+            head = "This position cannot be won any more whatever you do"
+        else:
+            head = f"None of the {scored.samples} deals consistent with what you have seen can be won from here"
+        out = [f"{head}; {move_phrase(obs, best, False)} places the most cards: about {top.cards:.0f} "
+               f"against {other.cards:.0f} if you {move_phrase(obs, other.move, False)}."]
+        tips.append("well-played")
+        return out
+    figures = f"win {pct(top.win)} against {pct(other.win)} if you {move_phrase(obs, other.move, False)}"
+    if best.kind == "d":
+        ocard = other.card
+        if other.opens_row is not None:
+            tips.append("wait-to-open")
+            return [f"{what}: {NAMES[ocard]} is playable but would open row {other.opens_row} for "
+                    f"{SUIT_NAMES[ocard // 13]}, and a new row takes only ranks the rows above hold "
+                    f"(win {pct(top.win)} if you wait, {pct(other.win)} if you play it now; {_basis(scored)})."]
+        if other.move.kind == "w" and obs.rules.turn > 1:
+            tips.append("plan-passes")
+            return [f"{what} rather than play {NAMES[ocard]}: taking it off the waste now shifts the groups "
+                    f"of three and changes what the next pass shows ({figures}; {_basis(scored)})."]
+        return [f"{what} ({figures}; {_basis(scored)})."]
+    if top.opens_row is not None:
+        tips.append("wait-to-open")
+        return [f"{what} {destination_phrase(obs, card)} now: waiting is a bet against the talon, and here "
+                f"it does not pay ({figures}; {_basis(scored)})."]
+    row = obs.destination(card)
+    if row == 0:
+        tips.append("first-row")
+        return [f"{what} to row 1: every rank row 1 gets is one the rows below may take "
+                f"({figures}; {_basis(scored)})."]
+    if best.kind == "w" and obs.rules.turn > 1:
+        tips.append("plan-passes")
+        return [f"{what} {destination_phrase(obs, card)}: taking it now changes which cards the next pass "
+                f"shows, for the better here ({figures}; {_basis(scored)})."]
+    tips.append("track-ranks")
+    return [f"{what} {destination_phrase(obs, card)}, now that its rank is in the row above "
+            f"({figures}; {_basis(scored)}). Row 1 still lacks {_missing_ranks(obs) or 'nothing'}."]
