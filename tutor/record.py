@@ -5,8 +5,10 @@ options), the deal (``{"number": N}`` or the deal inline) and the moves as
 plain tokens. Per-move annotations (a review's label, tags and comment) live
 in a parallel ``annotations`` list, so ``moves`` stays a list of tokens.
 ``result`` is what the moves reach; loading a record replays it, so a
-record with an illegal move, or a result its moves do not reach, is refused
-with an error that says which move and why.
+record with an illegal move is refused with an error that says which move
+and why. A stored result that the moves do not reach (a hand-edited record,
+or one made under other rules) is not trusted: the record keeps the result
+the moves reach and says so in ``warnings``.
 """
 
 from __future__ import annotations
@@ -70,6 +72,7 @@ class Record:
     moves: list[Move] = field(default_factory=list)
     annotations: list[dict | None] = field(default_factory=list)
     result: dict | None = None
+    warnings: list[str] = field(default_factory=list, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         self.moves = [m if isinstance(m, Move) else Move.parse(m) for m in self.moves]
@@ -154,9 +157,11 @@ class Record:
             raise RecordError(f"{source}: 'result' must be an object like {{\"cards\": 31, \"won\": false}}")
         initial = State.initial(deal, rules)
         final = _replay(initial, moves, source)[-1]
-        if result is not None:
-            _check_result(result, final, source)
-        return cls(rules, deal, moves, notes, result)
+        warning = _check_result(result, final, source) if result is not None else None
+        record = cls(rules, deal, moves, notes, result_of(final))
+        if warning:
+            record.warnings.append(warning)
+        return record
 
 
 def _rules_of(value, source: str) -> Rules:
@@ -188,6 +193,8 @@ def _moves_of(value, source: str) -> list[Move]:
         raise RecordError(f"{source}: 'moves' must be a list of move tokens like [\"d\", \"w\", \"r2\"]")
     moves = []
     for i, token in enumerate(value, 1):
+        if isinstance(token, dict) and "move" in token:
+            token = token["move"]  # an annotated move object: {"move": "d", ...}
         try:
             moves.append(Move.parse(token))
         except MoveError:
@@ -206,18 +213,20 @@ def _replay(state: State, moves: list[Move], source: str) -> list[State]:
     return states
 
 
-def _check_result(result: dict, final: State, source: str) -> None:
+def _check_result(result: dict, final: State, source: str) -> str | None:
+    """Type errors are errors; a result the moves do not reach gives a warning."""
     cards, won = result.get("cards"), result.get("won")
     if cards is not None and (isinstance(cards, bool) or not isinstance(cards, int)):
         raise RecordError(f"{source}: result cards {cards!r} is not a whole number")
     if won is not None and not isinstance(won, bool):
         raise RecordError(f"{source}: result won {won!r} is not true or false")
     if cards is not None and cards != final.cards:
-        raise RecordError(f"{source}: the result says {cards} cards but the moves reach {final.cards}: "
-                          "the record does not belong to this deal and variant")
+        return (f"{source}: the result says {cards} cards but the moves reach {final.cards} "
+                "(check the deal and variant); using what the moves reach")
     if won is not None and won != final.won:
-        raise RecordError(f"{source}: the result says won={str(won).lower()} but the moves "
-                          f"{'win' if final.won else 'do not win'}")
+        return (f"{source}: the result says won={str(won).lower()} but the moves "
+                f"{'win' if final.won else 'do not win'}; using what the moves reach")
+    return None
 
 
 def loads_record(text: str, source: str = "record") -> Record:
