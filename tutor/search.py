@@ -38,7 +38,7 @@ from functools import lru_cache
 import networkx as nx
 
 from .cards import NAMES
-from .constraints import Explanation, Needs, lost_from_start
+from .constraints import FULL, Explanation, Needs, lost_from_start, row_orders
 from .errors import TutorError
 from .notation import RESERVE_MOVES, TURN, WASTE, Move
 
@@ -104,8 +104,9 @@ class _Stop(Exception):
 
 
 @lru_cache(maxsize=None)
-def _need_table(rows: tuple[int, ...], base: int) -> tuple[tuple[int, ...], int]:
-    """Per card: the placed-card bit it needs to be playable now (> 0), -1 if it opens a row, 0 never.
+def _need_table(rows: tuple[int, ...], order: tuple[int, ...], base: int) -> tuple[tuple[int, ...], int]:
+    """Per card, under the full row order ``order``: the placed-card bit it needs to be playable
+    now (> 0), -1 if it opens the next row of ``order``, 0 if it cannot be played.
 
     A row-1 card needs the base card (always placed). Also returns a small code of the rows.
     """
@@ -115,9 +116,7 @@ def _need_table(rows: tuple[int, ...], base: int) -> tuple[tuple[int, ...], int]
         for r in range(13):
             table[suit * 13 + r] = 1 << base if k == 0 else 1 << (rows[k - 1] * 13 + r)
     if len(rows) < 4:
-        for suit in range(4):
-            if suit not in rows:
-                table[suit * 13 + start] = -1
+        table[order[len(rows)] * 13 + start] = -1
     code = len(rows)
     for i, s in enumerate(rows):
         code |= s << (3 + 2 * i)
@@ -135,7 +134,12 @@ def _turns_to(length: int, pos: int, target: int, turn: int) -> tuple[int, bool]
 
 
 class _Search:
-    """One search from one position: the state of the hot loop."""
+    """One search from one position: the state of the hot loop.
+
+    The search runs once per full row order still possible. Under a fixed
+    order every reserve play is safe (opening the next row of that order
+    only adds options), so the only branching left is in the talon.
+    """
 
     def __init__(self, state, limit: Limit) -> None:
         rules = state.rules
@@ -151,25 +155,27 @@ class _Search:
         self.root = state
 
     # ------------------------------------------------------------------
-    def run(self, prune: str, best: int = 0, best_line: list | None = None):
-        """Depth-first search; ``prune`` is 'win' (cut lost positions) or 'best' (branch and bound).
+    def run(self, order: tuple[int, ...], prune: str, best: int = 0, best_line: list | None = None):
+        """Depth-first search under one full row order.
 
+        ``prune`` is 'win' (the order is known to have no cycle; stop at a win)
+        or 'best' (branch and bound on the cards outside any cycle).
         Returns (status, best, best_line) with status 'won', 'done' or 'stopped'.
         """
         st = self.root
         turn, passes, single, base = self.turn, self.passes, self.single, self.base
-        needs = self.needs
+        reachable = self.needs.reachable
         max_nodes = self.max_nodes
         deadline = self.deadline
         tt: dict[int, list[int]] = {}
         path: list[tuple[Move, ...]] = []
         npiles = len(st.reserves)
         big = 1 << 30
-        by_win = prune == "win"
+        bound = prune == "best"
         box = [best, list(best_line or [])]
         counter = [self.nodes]
 
-        def dfs(mask, rows, piles, talon, pos, npass, progress, cards, check):
+        def dfs(mask, rows, piles, talon, pos, npass, progress, cards):
             n_nodes = counter[0] + 1
             counter[0] = n_nodes
             if n_nodes > max_nodes:
@@ -177,7 +183,7 @@ class _Search:
             if deadline is not None and not n_nodes & 1023 and time.perf_counter() > deadline:
                 raise _Stop
             mark = len(path)
-            need, code = _need_table(rows, base)
+            need, code = _need_table(rows, order, base)
             # Safe plays: they only add options, so make them without branching.
             again = True
             while again:
@@ -191,12 +197,11 @@ class _Search:
                     if nd > 0:
                         if not mask & nd:
                             continue
-                    elif nd == 0 or len(rows) != 3:
+                    elif nd == 0:
                         continue
                     else:
                         rows = rows + (c // 13,)
-                        need, code = _need_table(rows, base)
-                        check = True
+                        need, code = _need_table(rows, order, base)
                     mask |= 1 << c
                     cards += 1
                     piles = piles[:i] + (pile[:-1],) + piles[i + 1:]
@@ -212,13 +217,12 @@ class _Search:
                             if not mask & nd:
                                 j += 1
                                 continue
-                        elif nd == 0 or len(rows) != 3:
+                        elif nd == 0:
                             j += 1
                             continue
                         else:
                             rows = rows + (c // 13,)
-                            need, code = _need_table(rows, base)
-                            check = True
+                            need, code = _need_table(rows, order, base)
                         k, _ = _turns_to(len(talon), pos, j + 1, 1)
                         path.append((TURN,) * k + (WASTE,))
                         mask |= 1 << c
@@ -233,11 +237,7 @@ class _Search:
                 box[1] = path[:]
                 if cards == 52:
                     raise _Won
-            if by_win:
-                if check and not needs.can_win(mask, rows):
-                    del path[mark:]
-                    return
-            elif needs.upper_bound(mask, rows) <= box[0]:
+            if bound and reachable(mask, order).bit_count() <= box[0]:
                 del path[mark:]
                 return
             # Transpositions and dominance (see the module docstring).
@@ -259,16 +259,8 @@ class _Search:
             if ent[cls] > pos:
                 ent[cls] = pos
 
-            children = []
-            nrows = len(rows)
-            if nrows < 3:
-                for i in range(npiles):
-                    pile = piles[i]
-                    if pile and need[pile[-1]] == -1:
-                        c = pile[-1]
-                        children.append((1, (RESERVE_MOVES[i],), c, piles[:i] + (pile[:-1],) + piles[i + 1:],
-                                         talon, pos, npass))
             # Talon plays: every waste position reachable by turning, this pass or after a redeal.
+            children = []
             if length:
                 q = pos
                 k = 0
@@ -276,7 +268,7 @@ class _Search:
                     c = talon[q - 1]
                     nd = need[c]
                     if (mask & nd) if nd > 0 else nd:
-                        children.append((2, (WASTE,), c, piles, talon[:q - 1] + talon[q:], q - 1, npass))
+                        children.append(((WASTE,), c, talon[:q - 1] + talon[q:], q - 1, npass))
                 while q < length:
                     q += turn
                     if q > length:
@@ -285,8 +277,7 @@ class _Search:
                     c = talon[q - 1]
                     nd = need[c]
                     if (mask & nd) if nd > 0 else nd:
-                        children.append((2, (TURN,) * k + (WASTE,), c, piles, talon[:q - 1] + talon[q:], q - 1,
-                                         npass))
+                        children.append(((TURN,) * k + (WASTE,), c, talon[:q - 1] + talon[q:], q - 1, npass))
                 if progress and (not passes or npass < passes):
                     k += 1
                     q = 0
@@ -300,22 +291,18 @@ class _Search:
                         c = talon[q - 1]
                         nd = need[c]
                         if (mask & nd) if nd > 0 else nd:
-                            children.append((3, (TURN,) * k + (WASTE,), c, piles, talon[:q - 1] + talon[q:],
-                                             q - 1, npass + 1))
-            for _kind, moves, c, cpiles, ctalon, cpos, cpass in children:
-                crow = rows
-                ccheck = False
-                if need[c] == -1:
-                    crow = rows + (c // 13,)
-                    ccheck = True
+                            children.append(((TURN,) * k + (WASTE,), c, talon[:q - 1] + talon[q:], q - 1,
+                                             npass + 1))
+            for moves, c, ctalon, cpos, cpass in children:
+                crows = rows + (c // 13,) if need[c] == -1 else rows
                 path.append(moves)
-                dfs(mask | 1 << c, crow, cpiles, ctalon, cpos, cpass, True, cards + 1, ccheck)
+                dfs(mask | 1 << c, crows, piles, ctalon, cpos, cpass, True, cards + 1)
                 path.pop()
             del path[mark:]
 
         try:
             dfs(st.mask(), tuple(st.rows), tuple(st.reserves), tuple(st.talon), st.pos, st.pass_no,
-                st.progress, st.cards, True)
+                st.progress, st.cards)
             status = "done"
         except _Won:
             status = "won"
@@ -346,18 +333,32 @@ def solve(state, limit: Limit = DEFAULT_LIMIT, want: str = "best") -> SolveResul
     search = _Search(state, limit)
     if limit.seconds is not None:
         search.deadline = t0 + limit.seconds
-    status, best, line = search.run("win")
-    explanation = None
+    mask, rows = state.mask(), tuple(state.rows)
+    reach = {o: search.needs.reachable(mask, o) for o in row_orders(rows)}
+    best, line = state.cards, []
+    status = "done"
+    for order in sorted(reach, key=lambda o: -reach[o].bit_count()):
+        if reach[order] != FULL:
+            continue
+        status, best, line = search.run(order, "win", best, line)
+        if status != "done":
+            break
     if status == "won":
         return SolveResult(True, 52, search.nodes, time.perf_counter() - t0, _flatten(line), True, None)
     if status == "stopped":
         return SolveResult(None, best, search.nodes, time.perf_counter() - t0, _flatten(line), False, None)
-    if not search.needs.can_win(state.mask(), tuple(state.rows)):
+    explanation = None
+    if all(r != FULL for r in reach.values()):
         explanation = lost_from_start(state)
     complete = True
-    if want == "best" and best < 52:
-        status, best, line = search.run("best", best, line)
-        complete = status == "done"
+    if want == "best":
+        for order in sorted(reach, key=lambda o: -reach[o].bit_count()):
+            if reach[order].bit_count() <= best:
+                continue
+            status, best, line = search.run(order, "best", best, line)
+            if status == "stopped":
+                complete = False
+                break
     return SolveResult(False, best, search.nodes, time.perf_counter() - t0, _flatten(line), complete,
                        explanation)
 

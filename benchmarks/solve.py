@@ -1,0 +1,74 @@
+"""Solver benchmark: deals A-B of a variant at a node limit.
+
+Prints the share of deals decided, the median / 99th-percentile / maximum
+time per deal, nodes per second, and peak memory (per worker process).
+
+    python benchmarks/solve.py [--variant osmosis] [--deals 1-1000] [--nodes N]
+                               [--want best|win] [--workers 2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import statistics
+import time
+from multiprocessing import Pool
+
+from tutor.deals import deal_for
+from tutor.rules import preset
+from tutor.search import DEFAULT_LIMIT, Limit, solve
+from tutor.state import State
+
+
+def _one(args):
+    number, variant, nodes, want = args
+    rules = preset(variant)
+    state = State.initial(deal_for(number, rules), rules)
+    t0 = time.perf_counter()
+    result = solve(state, Limit(nodes=nodes), want=want)
+    seconds = time.perf_counter() - t0
+    peak_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return number, result.winnable, result.best_cards, result.complete, result.nodes, seconds, peak_kib
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--variant", default="osmosis")
+    ap.add_argument("--deals", default="1-1000")
+    ap.add_argument("--nodes", type=int, default=DEFAULT_LIMIT.nodes)
+    ap.add_argument("--want", default="best", choices=["best", "win"])
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--slowest", type=int, default=5, help="list this many slowest deals")
+    args = ap.parse_args()
+    a, b = (int(x) for x in args.deals.split("-"))
+    jobs = [(n, args.variant, args.nodes, args.want) for n in range(a, b + 1)]
+    t0 = time.perf_counter()
+    with Pool(args.workers) as pool:
+        rows = pool.map(_one, jobs, chunksize=4)
+    wall = time.perf_counter() - t0
+    times = sorted(r[5] for r in rows)
+    decided = sum(r[1] is not None for r in rows)
+    complete = sum(r[3] for r in rows)
+    wins = sum(r[1] is True for r in rows)
+    nodes = sum(r[4] for r in rows)
+    n = len(rows)
+    p99 = times[min(n - 1, int(round(0.99 * (n - 1))))]
+    print(f"variant {args.variant}, deals {args.deals}, node limit {args.nodes}, want={args.want}, "
+          f"{args.workers} workers")
+    print(f"decided      {decided}/{n} = {100 * decided / n:.2f}%  (complete incl. best score: {complete})")
+    print(f"won          {wins}  lost {decided - wins}  undecided {n - decided}")
+    print(f"time/deal    median {1000 * statistics.median(times):.1f} ms, p99 {1000 * p99:.0f} ms, "
+          f"max {1000 * times[-1]:.0f} ms, mean {1000 * statistics.mean(times):.1f} ms")
+    print(f"nodes        total {nodes}, {nodes / sum(times):,.0f} nodes/s")
+    print(f"peak memory  {max(r[6] for r in rows) / 1024:.0f} MiB (max RSS of a worker)")
+    print(f"wall         {wall:.1f} s")
+    slow = sorted(rows, key=lambda r: -r[5])[: args.slowest]
+    print("slowest      " + ", ".join(f"#{r[0]} {r[5]:.2f}s {r[4]} nodes {r[1]}" for r in slow))
+    undecided = [r[0] for r in rows if r[1] is None]
+    if undecided:
+        print("undecided    " + " ".join(map(str, undecided[:40])))
+
+
+if __name__ == "__main__":
+    main()
