@@ -1,0 +1,236 @@
+"""The full-knowledge solver: verdicts, lines that replay, agreement with a plain search."""
+
+from __future__ import annotations
+
+import random
+import sys
+
+import pytest
+from conftest import make_deal, position
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tutor.cards import parse_cards
+from tutor.deals import deal_for
+from tutor.errors import TutorError
+from tutor.notation import Move
+from tutor.rules import PRESETS, preset
+from tutor.search import DEFAULT_LIMIT, Limit, SolveResult, folded_moves, position_graph, solve
+from tutor.state import State
+
+QUICK = Limit(nodes=20_000)
+
+
+def exhaustive(state: State) -> tuple[bool, int]:
+    """(winnable, best score) by a plain search over atomic moves, memoised on State.key().
+
+    No folding, no safe moves, no dominance, no constraint cuts: the reference.
+    """
+    memo: dict[int, tuple[bool, int]] = {}
+
+    def go(s: State) -> tuple[bool, int]:
+        key = s.key()
+        if key in memo:
+            return memo[key]
+        if s.won:
+            result = (True, 52)
+        else:
+            win, best = False, s.cards
+            for move in s.legal_moves():
+                w, b = go(s.apply(move))
+                win, best = win or w, max(best, b)
+            result = (win, best)
+        memo[key] = result
+        return result
+
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(old, 20_000))
+    try:
+        return go(state)
+    finally:
+        sys.setrecursionlimit(old)
+
+
+def late_positions(rules_name: str, deals, count: int, seed: int, most_left: int = 14):
+    """Late-game positions of real deals: a winning line cut near its end, then a few random moves."""
+    rng = random.Random(seed)
+    rules = preset(rules_name)
+    out = []
+    for n in deals:
+        start = State.initial(deal_for(n, rules), rules)
+        res = solve(start, QUICK, want="win")
+        if not res.winnable:
+            continue
+        line = list(res.line)
+        plays = [i for i, m in enumerate(line) if m.is_play]
+        for _ in range(3):
+            # Cut after the play that leaves between most_left and most_left + 6 cards.
+            k = rng.randrange(max(0, len(plays) - most_left - 6), len(plays) - most_left + 1)
+            s = start.play(line[: plays[k - 1] + 1] if k else [])
+            for _ in range(rng.randrange(0, 12)):
+                moves = s.legal_moves()
+                if not moves:
+                    break
+                s = s.apply(rng.choice(moves))
+            if 52 - s.cards <= most_left + 4:
+                out.append(s)
+        if len(out) >= count:
+            break
+    return out
+
+
+def check_line(state: State, result: SolveResult) -> None:
+    end = state.play(result.line)
+    if result.winnable:
+        assert end.won
+    else:
+        assert end.cards == result.best_cards
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_solver_agrees_with_exhaustive_search_on_late_positions(name):
+    positions = late_positions(name, range(1, 120), count=10, seed=len(name))
+    assert len(positions) >= 5, "too few late positions found to compare"
+    for s in positions:
+        res = solve(s, Limit(nodes=None))
+        assert res.complete
+        assert (res.winnable, res.best_cards) == exhaustive(s)
+        check_line(s, res)
+
+
+def test_late_positions_cover_won_and_lost():
+    outcomes = {solve(s, Limit(nodes=None)).winnable for s in late_positions("osmosis", range(1, 120), 12, 7)}
+    assert outcomes == {True, False}
+
+
+@settings(max_examples=25, deadline=None)
+@given(number=st.integers(1, 31999), name=st.sampled_from(sorted(PRESETS)))
+def test_every_winning_line_replays_to_a_win(number, name):
+    rules = preset(name)
+    start = State.initial(deal_for(number, rules), rules)
+    res = solve(start, QUICK, want="win")
+    if res.winnable:
+        assert start.play(res.line).won
+    else:
+        assert start.play(res.line).cards == res.best_cards
+
+
+@settings(max_examples=15, deadline=None)
+@given(number=st.integers(1, 31999))
+def test_best_score_line_reaches_the_best_score(number):
+    start = position(number)
+    res = solve(start, QUICK)
+    check_line(start, res)
+    assert 1 <= res.best_cards <= 52
+    assert res.winnable is None or res.complete or res.winnable is False
+
+
+def test_deal_known_to_be_won_is_won():
+    # Deal 4 of Osmosis (PySolFC numbering) can be won; the line must say how.
+    start = position(4)
+    res = solve(start)
+    assert res.winnable is True and res.best_cards == 52 and res.complete
+    assert start.play(res.line).won
+    assert res.explanation is None
+
+
+def test_solving_after_some_moves_starts_from_that_position():
+    start = position(4)
+    line = solve(start).line
+    middle = start.play(line[:10])
+    res = solve(middle)
+    assert res.winnable and middle.play(res.line).won
+
+
+def test_deal_lost_from_start_names_the_cycle():
+    # Deal 7: 8H lies above 8S in reserve pile 2 and spades are row 1.
+    res = solve(position(7))
+    assert res.winnable is False and res.complete
+    assert sorted(res.explanation.cycle) == parse_cards("8S 8H")
+    assert "8H lies above 8S in pile 2" in res.explanation.text()
+
+
+def test_hand_built_deal_lost_from_start():
+    # Base 2S: spades are row 1. 5H lies above 5S, so hearts need 5S first in any row order.
+    deal = make_deal(["5S 5H KC QC", "JC TC 9C 8C", "7C 6C 4C 3C", "KD QD JD TD"], "2S")
+    res = solve(State.initial(deal, preset("osmosis")))
+    assert res.winnable is False
+    assert sorted(res.explanation.cycle) == parse_cards("5S 5H")
+
+
+def test_won_position_is_won_with_an_empty_line():
+    start = position(4)
+    end = start.play(solve(start).line)
+    res = solve(end)
+    assert res.winnable and res.line == () and res.best_cards == 52
+
+
+def test_node_limit_gives_undecided_never_a_guess():
+    start = position(1)  # lost, but not from the start: needs a real search
+    res = solve(start, Limit(nodes=5))
+    assert res.winnable is None and not res.complete
+    assert solve(start, DEFAULT_LIMIT).winnable is False
+
+
+def test_want_win_decides_without_the_best_score_search():
+    start = position(1)
+    quick = solve(start, want="win")
+    full = solve(start, want="best")
+    assert quick.winnable is False and full.winnable is False
+    assert quick.best_cards <= full.best_cards
+    assert full.nodes >= quick.nodes
+
+
+def test_bad_limit_or_goal_is_an_error():
+    with pytest.raises(TutorError):
+        Limit(nodes=0)
+    with pytest.raises(TutorError):
+        solve(position(1), want="everything")
+
+
+def test_result_json_has_the_spec_fields():
+    data = solve(position(4)).to_json()
+    assert {"winnable", "best_cards", "nodes", "seconds", "line"} <= set(data)
+    assert data["winnable"] is True and all(isinstance(t, str) for t in data["line"])
+    assert [Move.parse(t) for t in data["line"]]
+
+
+def test_folded_moves_replay_to_the_card_they_name():
+    s = position(1, "d d d d d w")
+    for card, moves in folded_moves(s):
+        t = s.play(moves[:-1])
+        assert t.card_of(moves[-1]) == card
+        assert t.apply(moves[-1]).is_placed(card)
+
+
+def test_single_card_turns_solve_without_branching_on_plays():
+    # With turn 1 every talon card shows each pass; the verdict must still replay.
+    start = position(3, rules="single")
+    res = solve(start)
+    check_line(start, res)
+
+
+def test_position_graph_agrees_with_solve():
+    for s in late_positions("osmosis", range(1, 60), 4, seed=3, most_left=8):
+        g = position_graph(s, Limit(nodes=None))
+        root = g.nodes[g.graph["root"]]
+        res = solve(s, Limit(nodes=None))
+        assert root["win"] == res.winnable and root["best"] == res.best_cards
+        for a, b, data in g.edges(data=True):
+            assert g.nodes[a]["state"].play(data["moves"]).key() == b
+
+
+def test_position_graph_marks_unexplored_nodes_undecided():
+    g = position_graph(position(1), Limit(nodes=3))
+    assert not g.graph["complete"]
+    assert g.nodes[g.graph["root"]]["win"] is None
+
+
+def test_limited_passes_count_redeals():
+    # With one pass a redeal is never allowed: the solver's line must not need one.
+    rules = preset("osmosis").with_options(passes=1)
+    start = State.initial(deal_for(4, rules), rules)
+    res = solve(start, QUICK)
+    check_line(start, res)
+    assert all(s.pass_no == 1 for s in [start.play(res.line)])
+
