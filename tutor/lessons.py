@@ -747,6 +747,8 @@ def _why_wrong(state: State, verdict: Verdict, move: Move) -> str:
             f"{describe_move(state, best.move)} gives {_fmt_score(verdict, best)}.")
     if move in verdict.why:
         text += f" After {move}: {verdict.why[move]}"
+    if verdict.reason:
+        text += f" {verdict.reason}"
     return text
 
 
