@@ -53,3 +53,5 @@ def console_of(ctx: click.Context) -> Console:
 from . import common  # noqa: E402,F401
 from . import play  # noqa: E402,F401
 from . import lesson  # noqa: E402,F401
+from . import review  # noqa: E402,F401
+from . import solve  # noqa: E402,F401

@@ -1,0 +1,144 @@
+"""``osmosis solve`` (full-knowledge solve of a position) and ``osmosis stats`` (win-rate survey)."""
+
+from __future__ import annotations
+
+import json
+
+import click
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.table import Table
+from rich.text import Text
+
+from ..errors import IllegalMoveError
+from ..render import card_text, use_symbols
+from ..search import DEFAULT_LIMIT, Limit, solve as run_solve
+from ..state import State
+from ..survey import POLICIES, parse_range, run_survey
+from . import console_of, main
+from .common import DEAL_NUMBER, MOVES, resolve_deal, rules_from_kwargs, variant_options
+
+
+def limit_from(nodes: int | None, seconds: float | None) -> Limit:
+    """The search limit from --nodes/--seconds; a time limit alone lifts the node limit."""
+    if nodes is None and seconds is None:
+        return DEFAULT_LIMIT
+    if nodes is None:
+        return Limit(nodes=None, seconds=seconds)
+    return Limit(nodes=nodes, seconds=seconds)
+
+
+def position_after(state: State, moves) -> State:
+    """The position after ``moves``; an illegal move names its number."""
+    for i, move in enumerate(moves or [], 1):
+        try:
+            state = state.apply(move)
+        except IllegalMoveError as exc:
+            raise IllegalMoveError(f"move {i} of --moves ({move}): {exc}") from None
+    return state
+
+
+def line_text(state: State, line, symbols: bool) -> Text:
+    """The line as tokens, each play followed by its card: ``d d w 7♠ r2 Q♣``."""
+    out = Text()
+    for move in line:
+        if out:
+            out.append(" ")
+        card = state.card_of(move)
+        out.append(str(move), style="bold" if card is not None else "dim")
+        if card is not None:
+            out.append(" ")
+            out.append_text(card_text(card, symbols))
+        state = state.apply(move)
+    return out
+
+
+@main.command("solve")
+@click.argument("number", type=DEAL_NUMBER, required=False)
+@click.option("--deal-file", type=click.Path(dir_okay=False), default=None, help="A deal file (JSON) instead of a number.")
+@variant_options
+@click.option("--moves", type=MOVES, default=None, help='Solve the position after these moves, e.g. "d w r2".')
+@click.option("--nodes", type=click.IntRange(1), default=None,
+              help=f"Node limit of the search (default {DEFAULT_LIMIT.nodes}).")
+@click.option("--seconds", type=click.FloatRange(0, min_open=True), default=None, help="Time limit of the search.")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@click.pass_context
+def solve_command(ctx, number, deal_file, moves, nodes, seconds, as_json, **kwargs):
+    """Solve a deal (or the position after some moves) with every card known.
+
+    Says whether it can be won, the best score, and a line of moves that wins
+    (or reaches that score). This is hindsight: it sees the face-down cards.
+    """
+    rules = rules_from_kwargs(kwargs)
+    deal = resolve_deal(number, deal_file, rules)
+    state = position_after(State.initial(deal, rules), moves)
+    result = run_solve(state, limit_from(nodes, seconds))
+    if as_json:
+        click.echo(json.dumps(result.to_json()))
+        return
+    console = console_of(ctx)
+    symbols = use_symbols(console)
+    what = f"deal {deal.number}" if deal.number is not None else f"the deal in {deal_file}"
+    if moves:
+        what += f" after {len(moves)} move" + ("s" if len(moves) != 1 else "")
+    head = Text(f"{what.capitalize()} ({rules.describe()}): ")
+    if result.winnable is True:
+        head.append("winnable", style="bold green")
+        plays = sum(m.is_play for m in result.line)
+        head.append(f". A winning line of {len(result.line)} moves ({plays} plays) follows.")
+    elif result.winnable is False:
+        head.append("lost", style="bold red")
+        head.append(f" whatever the player does; at best {result.best_cards} cards reach the foundations"
+                    + ("" if result.complete else " (the best found before the limit; it may be more)") + ".")
+    else:
+        head.append("undecided", style="bold yellow")
+        head.append(f": the search stopped at its limit; the best line found places {result.best_cards} cards.")
+    console.print(head)
+    if result.explanation is not None:
+        console.print(Text("Lost from the start: ", style="bold") + Text(result.explanation.text()))
+    console.print(Text(f"{result.nodes} positions searched in {result.seconds:.2f} s.", style="dim"))
+    if result.line:
+        console.print(Text("Line: ", style="bold") + line_text(state, result.line, symbols))
+
+
+@main.command("stats")
+@variant_options
+@click.option("--deals", "deal_range", required=True, metavar="A-B", help="Deal numbers, e.g. 1-1000.")
+@click.option("--policy", type=click.Choice(POLICIES), default="solver", show_default=True,
+              help="solver: full knowledge; greedy: first playable card, else turn; tutor: follows its hints.")
+@click.option("--workers", type=click.IntRange(1), default=1, show_default=True, help="Worker processes.")
+@click.option("--nodes", type=click.IntRange(1), default=None,
+              help=f"Node limit of each solve (solver policy; default {DEFAULT_LIMIT.nodes}).")
+@click.option("--seconds", type=click.FloatRange(0, min_open=True), default=None, help="Time limit of each solve.")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@click.pass_context
+def stats_command(ctx, deal_range, policy, workers, nodes, seconds, as_json, **kwargs):
+    """Survey the win rate of a variant over a range of deals."""
+    rules = rules_from_kwargs(kwargs)
+    numbers = parse_range(deal_range)
+    limit = limit_from(nodes, seconds)
+    console = console_of(ctx)
+    if console.is_terminal and not as_json:
+        columns = (TextColumn(f"{policy} {rules.name or 'custom'}"), BarColumn(), MofNCompleteColumn(),
+                   TimeElapsedColumn(), TimeRemainingColumn())
+        with Progress(*columns, console=console, transient=True) as bar:
+            task = bar.add_task("deals", total=len(numbers))
+            survey = run_survey(rules, numbers, policy, workers, limit,
+                                progress=lambda done, total: bar.update(task, completed=done))
+    else:
+        survey = run_survey(rules, numbers, policy, workers, limit)
+    if as_json:
+        click.echo(json.dumps(survey.to_json()))
+        return
+    low, high = survey.interval
+    table = Table(title=f"{rules.describe()}, deals {numbers[0]}-{numbers[-1]}, policy {policy}",
+                  show_header=False, title_justify="left")
+    table.add_column(style="bold")
+    table.add_column()
+    table.add_row("deals", str(survey.deals))
+    table.add_row("wins", str(survey.wins))
+    if policy == "solver":
+        table.add_row("undecided", str(survey.unknown))
+    table.add_row("win rate", f"{100 * survey.win_rate:.1f}% (95% interval {100 * low:.1f}%-{100 * high:.1f}%)")
+    table.add_row("mean cards", f"{survey.mean_cards:.2f}")
+    table.add_row("time", f"{survey.seconds:.1f} s")
+    console.print(table)
