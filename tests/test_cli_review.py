@@ -1,0 +1,103 @@
+"""``osmosis review`` through click's CliRunner: the report, --json, --annotate and errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from tutor.cli import main
+from tutor.deals import deal_for
+from tutor.record import Record, load_record, save_record
+from tutor.rules import preset
+from tutor.state import State
+
+
+@pytest.fixture
+def run(tmp_path):
+    runner = CliRunner(env={"NO_COLOR": "1", "COLUMNS": "100", "OSMOSIS_HOME": str(tmp_path / "home")})
+
+    def invoke(args, input=None):
+        return runner.invoke(main, args, input=input, catch_exceptions=False)
+
+    return invoke
+
+
+def first_moves(number: int, variant: str, count: int) -> Record:
+    """A record of the first legal move (plays before turns) for ``count`` moves or to the end."""
+    rules = preset(variant)
+    deal = deal_for(number, rules)
+    state = State.initial(deal, rules)
+    moves = []
+    while not state.over and len(moves) < count:
+        move = state.legal_moves()[0]
+        moves.append(move)
+        state = state.apply(move)
+    return Record(rules, deal, moves)
+
+
+@pytest.fixture(scope="module")
+def lost_record(tmp_path_factory) -> Path:
+    """Deal 7 of osmosis (8H lies above 8S in pile 2: lost from the start), 18 moves."""
+    path = tmp_path_factory.mktemp("rec") / "deal7.json"
+    save_record(first_moves(7, "osmosis", 18), path)
+    return path
+
+
+def test_review_json_follows_the_spec(run, lost_record):
+    result = run(["review", str(lost_record), "--json", "--samples", "3", "--workers", "1"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert set(data) >= {"moves", "accuracy", "hindsight", "result"}
+    assert len(data["moves"]) == 18
+    assert [m["ply"] for m in data["moves"]] == list(range(1, 19))
+    for m in data["moves"]:
+        assert set(m) >= {"ply", "move", "best", "win_before", "win_after", "label", "tags", "comment"}
+        assert m["label"] in ("best", "good", "inaccuracy", "mistake", "blunder")
+    assert data["hindsight"]["winnable"] is False
+    assert data["hindsight"]["lost_at_ply"] is None
+    assert data["result"] == load_record(lost_record).final_result()
+    assert 0 <= data["accuracy"] <= 100
+
+
+def test_review_report_shows_verdict_accuracy_chart_and_cycle(run, lost_record):
+    result = run(["review", str(lost_record), "--samples", "3", "--workers", "1"])
+    assert result.exit_code == 0, result.output
+    out = " ".join(result.output.split())  # the report wraps at the terminal's width
+    assert "Review of deal 7" in out
+    assert "With hindsight (all cards known): the deal could not be won from the start" in out
+    assert "8H lies above 8S in pile 2" in out
+    assert "Accuracy:" in out
+    assert "Win chance, move by move" in out
+    assert any(ch in out for ch in "▁▂▃▄▅▆▇█")
+    assert "Reviewing" not in out  # no progress bar in a pipe
+
+
+def test_annotate_writes_a_record_that_loads_back_and_replays_the_same_game(run, lost_record, tmp_path):
+    out = tmp_path / "annotated.json"
+    result = run(["review", str(lost_record), "--annotate", str(out), "--samples", "3", "--workers", "1"])
+    assert result.exit_code == 0, result.output
+    original = load_record(lost_record)
+    annotated = load_record(out)
+    assert annotated.moves == original.moves
+    assert annotated.replay() == original.replay()
+    assert all(a is not None and a["label"] in ("best", "good", "inaccuracy", "mistake", "blunder")
+               and a["comment"] for a in annotated.annotations)
+    replay = run(["replay", str(out), "--all"])
+    assert replay.exit_code == 0, replay.output
+    assert annotated.annotations[0]["comment"] in " ".join(replay.output.split())
+
+
+def test_bad_thresholds_are_an_input_error(run, lost_record):
+    result = run(["review", str(lost_record), "--thresholds", "10,5"])
+    assert result.exit_code == 1
+    assert "5,10,15" in result.output
+
+
+def test_missing_record_is_one_line_and_exit_1(run, tmp_path):
+    result = run(["review", str(tmp_path / "nope.json")])
+    assert result.exit_code == 1
+    assert "does not exist" in result.output
+    assert "Traceback" not in result.output

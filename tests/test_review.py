@@ -1,0 +1,249 @@
+"""The post-game review: labels, tags, hindsight, accuracy and the JSON shape."""
+
+from __future__ import annotations
+
+import pytest
+
+from tutor import search
+from tutor.deals import deal_for
+from tutor.errors import TutorError
+from tutor.notation import TURN, Move
+from tutor.record import Record
+from tutor.review import (Label, Thresholds, game_accuracy, hindsight, move_accuracy, review,
+                          seen_cards)
+from tutor.rules import preset
+from tutor.state import State
+
+SAMPLES = 4
+LIMIT = search.Limit(nodes=200_000)
+
+
+def _opens_row(state: State, move: Move) -> bool:
+    card = state.card_of(move)
+    return card is not None and card // 13 not in state.rows and state.destination(card) >= 0
+
+
+def early_start_game() -> tuple[Record, int]:
+    """A Peek game that follows a winning line into pass 2, then opens a row with the starting rank
+    where that loses for certain and turning the talon keeps the win.
+
+    Found with the solver, not written down: the first such position on the
+    solver's winning line of the first Peek deal that has one. Returns the
+    record and the 1-based ply of the losing move.
+    """
+    rules = preset("peek")
+    for number in range(1, 60):
+        start = State.initial(deal_for(number, rules), rules)
+        line = search.solve(start, LIMIT, want="win")
+        if not line.winnable:
+            continue
+        state = start
+        for k, move in enumerate(line.line):
+            if state.pass_no >= 2 and TURN in state.legal_moves():
+                for alt in state.legal_moves():
+                    if not _opens_row(state, alt):
+                        continue
+                    if (search.solve(state.apply(alt), LIMIT, want="win").winnable is False
+                            and search.solve(state.apply(TURN), LIMIT, want="win").winnable):
+                        moves = list(line.line[:k]) + [alt, TURN]
+                        return Record(rules, deal_for(number, rules), moves), k + 1
+            state = state.apply(move)
+    raise AssertionError("no Peek deal in 1-59 has an early start that throws away a win")
+
+
+@pytest.fixture(scope="module")
+def early_game():
+    return early_start_game()
+
+
+@pytest.fixture(scope="module")
+def early_start(early_game):
+    record, ply = early_game
+    return record, ply, review(record, samples=SAMPLES, workers=1)
+
+
+# ---- labels and thresholds -------------------------------------------------
+
+def test_labels_are_ordered_from_best_to_blunder():
+    assert Label.BEST < Label.GOOD < Label.INACCURACY < Label.MISTAKE < Label.BLUNDER
+    assert [str(label) for label in Label] == ["best", "good", "inaccuracy", "mistake", "blunder"]
+
+
+def test_default_thresholds_are_lichess_points():
+    th = Thresholds()
+    assert th.label(0) == Label.BEST
+    assert th.label(0.5) == Label.BEST
+    assert th.label(3) == Label.GOOD
+    assert th.label(5) == Label.INACCURACY
+    assert th.label(9.9) == Label.INACCURACY
+    assert th.label(10) == Label.MISTAKE
+    assert th.label(15) == Label.BLUNDER
+    assert th.label(100) == Label.BLUNDER
+
+
+def test_thresholds_parse_and_move_the_labels():
+    th = Thresholds.parse("2,4,8")
+    assert (th.inaccuracy, th.mistake, th.blunder) == (2, 4, 8)
+    assert th.label(5) == Label.MISTAKE
+    assert th.label(8) == Label.BLUNDER
+
+
+@pytest.mark.parametrize("text", ["5,10", "a,b,c", "15,10,5", "5,10,200"])
+def test_bad_thresholds_are_refused_with_the_expected_form(text):
+    with pytest.raises(TutorError, match="5,10,15"):
+        Thresholds.parse(text)
+
+
+# ---- accuracy ----------------------------------------------------------------
+
+def test_move_accuracy_is_100_for_no_drop_and_falls_with_the_drop():
+    assert move_accuracy(0) == 100
+    values = [move_accuracy(d) for d in (1, 5, 10, 20, 50)]
+    assert values == sorted(values, reverse=True)
+    assert 0 < values[-1] < 15
+    assert move_accuracy(100) == 0
+
+
+def test_one_big_error_pulls_the_game_accuracy_far_below_the_plain_mean():
+    accs = [100.0] * 19 + [move_accuracy(60)]
+    wins = [60.0] * 19 + [60.0, 0.0]
+    acc = game_accuracy(wins, accs)
+    assert acc < sum(accs) / len(accs) - 20
+    assert game_accuracy([50.0] * 11, [100.0] * 10) == pytest.approx(100)
+    assert game_accuracy([], []) == 100
+
+
+# ---- what the player saw -------------------------------------------------------
+
+def test_seen_cards_grow_with_turns_and_cover_the_talon_from_pass_two():
+    rules = preset("osmosis")
+    start = State.initial(deal_for(5, rules), rules)
+    seen0 = seen_cards(start)
+    assert len(seen0) == 4 + 1  # four reserve tops and the base card
+    after = start.apply(TURN)
+    assert seen_cards(after) - seen0 == set(after.talon[:3])
+    state = start
+    while state.pass_no == 1:
+        state = state.apply(state.legal_moves()[0])
+    assert set(state.talon) <= seen_cards(state)
+
+
+# ---- hindsight -----------------------------------------------------------------
+
+def test_hindsight_finds_the_move_that_threw_the_win_away(early_game):
+    record, ply = early_game
+    facts = hindsight(record.states(), LIMIT)
+    assert facts.winnable is True
+    assert facts.lost_at_ply == ply
+    assert facts.better == TURN or search.solve(record.states()[ply - 1].apply(facts.better), LIMIT).winnable
+    assert facts.verdict().startswith("With hindsight (all cards known)")
+
+
+def test_hindsight_of_a_lost_deal_names_the_cycle():
+    rules = preset("osmosis")
+    deal = deal_for(7, rules)
+    state = State.initial(deal, rules)
+    record = Record(rules, deal, [state.legal_moves()[-1]] * 3)
+    facts = hindsight(record.states(), LIMIT)
+    assert facts.winnable is False and facts.lost_at_ply is None
+    assert "8H lies above 8S in pile 2" in facts.explanation_text
+    assert set(facts.cycle) == {7, 20}  # 8S and 8H
+    assert "could not be won from the start" in facts.verdict()
+
+
+# ---- the review with the hint machinery ------------------------------------------
+
+def test_early_start_that_throws_away_a_win_is_a_blunder_tagged_early_start(early_start):
+    record, ply, rev = early_start
+    move = rev.moves[ply - 1]
+    assert move.move == record.moves[ply - 1]
+    assert move.label >= Label.MISTAKE
+    assert move.label == Label.BLUNDER
+    assert "early-start" in move.tags
+    assert move.win_before == pytest.approx(1.0) and move.win_after == pytest.approx(0.0)
+    assert move.best != move.move and not _opens_row(record.states()[ply - 1], move.best)
+    assert rev.hindsight.lost_at_ply == ply
+    assert "starting rank" in move.comment and "Tip:" in move.comment
+    assert "With hindsight" in move.comment
+
+
+def test_forced_moves_are_best_and_left_out_of_the_accuracy(early_start):
+    _, _, rev = early_start
+    forced = [m for m in rev.moves if m.forced]
+    assert forced, "a Peek game of this length has forced turns"
+    assert all(m.label == Label.BEST and not m.graded and m.accuracy is None for m in forced)
+    assert 0 <= rev.accuracy < 100  # the blunder counts
+
+
+def test_review_json_has_the_spec_fields(early_start):
+    record, ply, rev = early_start
+    data = rev.to_json()
+    assert set(data) >= {"moves", "accuracy", "hindsight", "result"}
+    assert [m["ply"] for m in data["moves"]] == list(range(1, len(record.moves) + 1))
+    for m in data["moves"]:
+        assert set(m) >= {"ply", "move", "best", "win_before", "win_after", "label", "tags", "comment"}
+        assert m["label"] in {"best", "good", "inaccuracy", "mistake", "blunder"}
+        assert 0 <= m["win_after"] <= m["win_before"] + 1e-9 <= 1 + 1e-9
+        assert Move.parse(m["move"]) and Move.parse(m["best"])
+        assert isinstance(m["tags"], list) and isinstance(m["comment"], str) and m["comment"]
+    assert data["hindsight"] == {**data["hindsight"], "winnable": True, "lost_at_ply": ply}
+    assert data["result"] == record.final_result()
+    assert 0 <= data["accuracy"] <= 100
+    assert data["counts"]["blunder"] >= 1
+
+
+def test_a_game_that_follows_the_tutors_hints_has_no_mistake_or_blunder():
+    from tutor.hints import hint
+    from tutor.knowledge import observe
+
+    rules = preset("peek")
+    deal = deal_for(3, rules)
+    state = State.initial(deal, rules)
+    moves = []
+    while not state.over and len(moves) < 45:
+        move = hint(observe(state), samples=SAMPLES).best
+        moves.append(move)
+        state = state.apply(move)
+    rev = review(Record(rules, deal, moves), samples=SAMPLES, workers=1)
+    assert rev.graded >= 5
+    worst = max(m.label for m in rev.moves)
+    assert worst <= Label.INACCURACY
+    assert all(m.label == Label.BEST for m in rev.moves if m.graded)
+
+
+def test_a_lost_from_start_review_says_so_and_names_the_cycle():
+    rules = preset("osmosis")
+    deal = deal_for(7, rules)
+    state = State.initial(deal, rules)
+    moves = []
+    while not state.over and len(moves) < 20:
+        move = state.legal_moves()[0]
+        moves.append(move)
+        state = state.apply(move)
+    rev = review(Record(rules, deal, moves), samples=SAMPLES, workers=1)
+    assert rev.hindsight.winnable is False and rev.hindsight.lost_at_ply is None
+    data = rev.to_json()
+    assert data["hindsight"]["winnable"] is False
+    assert set(data["hindsight"]["cycle"]) == {"8S", "8H"}
+    assert "8H lies above 8S in pile 2" in rev.hindsight.verdict()
+
+
+def test_luck_is_reported_apart_from_the_players_errors(early_start):
+    _, _, rev = early_start
+    for m in rev.moves:
+        if m.luck is not None and abs(m.luck) * 100 >= rev.thresholds.luck:
+            assert "Luck, not a choice" in m.comment
+    for c in rev.critical:
+        assert c.kind in ("error", "luck")
+        if c.kind == "error":
+            assert rev.moves[c.ply - 1].label >= Label.INACCURACY
+
+
+def test_annotated_record_replays_the_same_game(early_start):
+    record, ply, rev = early_start
+    annotated = rev.annotated()
+    assert annotated.moves == record.moves
+    assert annotated.replay() == record.replay()
+    assert annotated.annotations[ply - 1]["label"] == "blunder"
+    assert "early-start" in annotated.annotations[ply - 1]["tags"]
+    assert Record.from_json(annotated.to_json()).annotations == annotated.annotations

@@ -1,0 +1,831 @@
+"""Post-game review: a grade for every move, tags that name the error, hindsight.
+
+The review does for an Osmosis game what GNU Backgammon's analysis and
+Lichess's game review do for theirs.
+
+**Grades use only what the player knew.** Every unforced move is scored with
+the hint machinery (:func:`tutor.hints.score_moves` on
+:func:`tutor.knowledge.observe` of the position before the move), so a move
+is never blamed for a card the player could not see. The *win chance* of a
+move is the hint's estimated chance to win after it; the *drop* of a played
+move is the best move's win chance minus the played move's, in percentage
+points, and it decides the :class:`Label` (see :class:`Thresholds`).
+
+**Luck is not an error.** When a turn or a reserve card shows new cards, the
+win chance moves with no choice made: that change (the win chance before the
+next decision minus the win chance after the previous one) is the luck of the
+cards that turned up, reported as such and never charged to the player.
+
+**Hindsight is labelled as such.** With every card known (the true deal) the
+solver says whether the deal was winnable at the start, at which move it
+stopped being winnable (``lost_at_ply``) and, when it was lost from the
+start, the cycle of needs that explains why.
+
+**Accuracy** is Lichess's: each graded move scores
+``103.1668 * exp(-0.04354 * drop) - 3.1669 + 1`` clamped to 0..100 (100 for a
+move that loses nothing), and the game's figure is the mean of a
+volatility-weighted mean and the harmonic mean of those. Forced moves (one
+legal move) and free plays (a card that opens no row and can only add
+options, spec section 5) are labelled ``best`` and left out, as gnubg and
+Lichess leave out forced moves.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass, field
+from enum import IntEnum
+from typing import Callable
+
+from .cards import NAMES, RANKS, SUIT_NAMES
+from .errors import TutorError
+from .notation import Move
+from .record import Record
+from .state import State
+
+__all__ = [
+    "Label", "Thresholds", "DEFAULT_THRESHOLDS", "DEFAULT_SAMPLES", "MoveReview", "Hindsight",
+    "Moment", "Review", "review", "hindsight", "move_accuracy", "game_accuracy", "TAGS",
+    "annotate_record", "seen_cards",
+]
+
+#: Samples per graded move. A live hint may spend more; the review grades
+#: every move of a game, so it spends fewer (it is a post-game summary, and the
+#: same samples are used for every candidate move, which keeps the comparison
+#: fair). ``None`` lets the hint machinery choose its own default.
+DEFAULT_SAMPLES = 12
+
+
+class Label(IntEnum):
+    """A move's grade, ordered from best to worst (``Label.BLUNDER > Label.MISTAKE``)."""
+
+    BEST = 0
+    GOOD = 1
+    INACCURACY = 2
+    MISTAKE = 3
+    BLUNDER = 4
+
+    def __str__(self) -> str:
+        return self.name.lower()
+
+    @property
+    def glyph(self) -> str:
+        """The annotation glyph chess and backgammon players know (NAG 6, 2, 4)."""
+        return {Label.INACCURACY: "?!", Label.MISTAKE: "?", Label.BLUNDER: "??"}.get(self, "")
+
+    @classmethod
+    def parse(cls, text: str) -> "Label":
+        try:
+            return cls[str(text).strip().upper()]
+        except KeyError:
+            raise TutorError(f"unknown label {text!r}: expected best, good, inaccuracy, mistake or blunder") from None
+
+
+@dataclass(frozen=True, slots=True)
+class Thresholds:
+    """Where the labels start, as drops in win-chance points (0..100).
+
+    A move whose win chance is within ``best`` points of the best move's is
+    ``best`` (the same value, up to sampling); below ``inaccuracy`` it is
+    ``good``; from ``inaccuracy`` it is an ``inaccuracy``, from ``mistake`` a
+    ``mistake``, from ``blunder`` a ``blunder``. The defaults 5/10/15 are
+    Lichess's post-game thresholds (gnubg's 0.04/0.08/0.16 equity are of the
+    same size). ``luck`` is the swing from cards turning up that the review
+    calls out as luck.
+    """
+
+    inaccuracy: float = 5.0
+    mistake: float = 10.0
+    blunder: float = 15.0
+    best: float = 1.0
+    luck: float = 10.0
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.best <= self.inaccuracy <= self.mistake <= self.blunder <= 100:
+            raise TutorError(
+                f"thresholds {self.inaccuracy:g},{self.mistake:g},{self.blunder:g} (best {self.best:g}) are not "
+                "in order: expected 0 <= best <= inaccuracy <= mistake <= blunder <= 100, e.g. 5,10,15")
+
+    @classmethod
+    def parse(cls, text: str) -> "Thresholds":
+        """``"5,10,15"``: the inaccuracy, mistake and blunder thresholds in win-chance points."""
+        parts = [p for p in str(text).replace(" ", ",").split(",") if p]
+        try:
+            values = [float(p) for p in parts]
+        except ValueError:
+            values = []
+        if len(values) != 3 or any(math.isnan(v) for v in values):
+            raise TutorError(f"thresholds {text!r}: expected three numbers of win-chance points, "
+                             "inaccuracy,mistake,blunder, like 5,10,15")
+        best = min(1.0, values[0])
+        return cls(values[0], values[1], values[2], best=best)
+
+    def label(self, drop: float) -> Label:
+        """The label for a drop of ``drop`` win-chance points."""
+        if drop >= self.blunder:
+            return Label.BLUNDER
+        if drop >= self.mistake:
+            return Label.MISTAKE
+        if drop >= self.inaccuracy:
+            return Label.INACCURACY
+        if drop > self.best:
+            return Label.GOOD
+        return Label.BEST
+
+    def to_json(self) -> dict:
+        return {"inaccuracy": self.inaccuracy, "mistake": self.mistake, "blunder": self.blunder,
+                "best": self.best, "luck": self.luck}
+
+
+DEFAULT_THRESHOLDS = Thresholds()
+
+
+# ---- accuracy (Lichess's formulas) ---------------------------------------
+
+def move_accuracy(drop: float) -> float:
+    """One move's accuracy, 0..100, from its drop in win-chance points (Lichess)."""
+    if drop <= 0:
+        return 100.0
+    raw = 103.1668100711649 * math.exp(-0.04354415386753951 * drop) - 3.166924740191411 + 1
+    return max(0.0, min(100.0, raw))
+
+
+def game_accuracy(wins: list[float], accuracies: list[float]) -> float:
+    """A game's accuracy from the win chances (points) around the graded moves and their accuracies.
+
+    ``wins`` holds ``len(accuracies) + 1`` values: the win chance before each
+    graded move, then after the last. As Lichess does, each move is weighted
+    by the volatility (standard deviation, clamped to 0.5..12) of the win
+    chance in a window around it, and the result is the mean of that weighted
+    mean and the harmonic mean, so a few big errors pull it down hard.
+    """
+    n = len(accuracies)
+    if n == 0:
+        return 100.0
+    if len(wins) != n + 1:
+        raise ValueError(f"expected {n + 1} win chances for {n} moves, got {len(wins)}")
+    size = max(2, min(8, n // 10))
+    size = min(size, len(wins))
+    windows = [wins[:size]] * (size - 2) + [wins[i:i + size] for i in range(len(wins) - size + 1)]
+    weights = []
+    for w in windows[:n]:
+        mean = sum(w) / len(w)
+        sd = math.sqrt(sum((x - mean) ** 2 for x in w) / len(w))
+        weights.append(max(0.5, min(12.0, sd)))
+    weighted = sum(a * w for a, w in zip(accuracies, weights)) / sum(weights)
+    harmonic = n / sum(1 / max(1.0, a) for a in accuracies)  # Lichess counts a move below 1 as 1
+    return (weighted + harmonic) / 2
+
+
+# ---- tags and their tips ---------------------------------------------------
+
+#: Our own words for the strategy tips of the rules text, keyed by topic.
+_OWN_TIPS = {
+    "row-one": "Build the top row first: every rank it gains is a rank that all the rows below may take.",
+    "track-ranks": ("Keep track of the ranks in the top row: a lower row takes only ranks that every row "
+                    "above it already holds, so the order of the suits decides what can ever be played."),
+    "wait-start": ("Wait before opening a row with the starting rank: a row opened early fixes the order of "
+                   "the suits, and waiting lets the top row grow first. Waiting is a bet against the talon, "
+                   "though, so don't wait for ever."),
+    "reserve": ("Don't dig into the reserve for nothing: a reserve card is worth playing when it builds "
+                "something you need or uncovers a card you want."),
+    "passes": ("Plan the talon's passes: with three cards turned at a time, every card you take off the "
+               "waste changes which cards show on the next pass; a card you let go may not show again."),
+}
+
+#: tag -> (topic of the tip, what the tag means)
+TAGS: dict[str, tuple[str, str]] = {
+    "early-start": ("wait-start", "opened a lower row with the starting rank while waiting was better"),
+    "late-start": ("wait-start", "waited while opening the row with the starting rank was better"),
+    "wrong-row": ("track-ranks", "opened a row in a suit that blocks the rows below it"),
+    "turned-past": ("passes", "turned the talon past a playable card that mattered, and it did not come back in time"),
+    "reserve-dig": ("reserve", "played a reserve card that helped nothing while another move mattered"),
+    "talon-shift": ("passes", "took a waste card that helped nothing and shifted the talon, while turning was better"),
+}
+
+#: Our topics -> the ids of :data:`tutor.narrate.TIPS`, the tutor's shared words for the tips.
+_NARRATE_IDS = {"row-one": "first-row", "track-ranks": "track-ranks", "wait-start": "wait-to-open",
+                "reserve": "dig-reserve", "passes": "plan-passes"}
+
+
+def tip(topic: str) -> str:
+    """The strategy tip for a topic: from :data:`tutor.narrate.TIPS` where it has one, else our own words."""
+    try:
+        from .narrate import TIPS
+    except ImportError:  # the review works without the narration module
+        TIPS = {}
+    found = TIPS.get(_NARRATE_IDS.get(topic, topic))
+    text = getattr(found, "text", None)
+    if isinstance(text, str) and text:
+        title = getattr(found, "title", "")
+        return f"{title}: {text}" if title else text
+    return _OWN_TIPS[topic]
+
+
+# ---- results -------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """One legal move's score from the player's point of view."""
+
+    move: Move
+    win: float
+    cards: float
+
+    def to_json(self) -> dict:
+        return {"move": str(self.move), "win": round(self.win, 4), "cards": round(self.cards, 2)}
+
+
+@dataclass(frozen=True, slots=True)
+class MoveReview:
+    """The review of one move.
+
+    ``win_before`` is the best move's win chance, ``win_after`` the played
+    move's, both from what the player knew before the move (0..1).
+    ``graded`` is False for forced moves and free plays, whose win chances are
+    carried over from the last graded move. ``luck`` is the swing (0..1) that
+    the cards turning up after this move caused before the next decision.
+    """
+
+    ply: int
+    move: Move
+    best: Move
+    win_before: float
+    win_after: float
+    label: Label
+    tags: tuple[str, ...]
+    comment: str
+    graded: bool = True
+    forced: bool = False
+    card: int | None = None
+    cards_after: float | None = None
+    candidates: tuple[Candidate, ...] = ()
+    accuracy: float | None = None
+    luck: float | None = None
+    seen: tuple[int, ...] = ()
+
+    @property
+    def drop(self) -> float:
+        """Win-chance points lost against the best move."""
+        return max(0.0, (self.win_before - self.win_after) * 100)
+
+    def to_json(self) -> dict:
+        data = {
+            "ply": self.ply, "move": str(self.move), "best": str(self.best),
+            "win_before": round(self.win_before, 4), "win_after": round(self.win_after, 4),
+            "label": str(self.label), "tags": list(self.tags), "comment": self.comment,
+            "graded": self.graded, "forced": self.forced,
+            "card": NAMES[self.card] if self.card is not None else None,
+            "drop": round(self.drop, 2),
+        }
+        if self.accuracy is not None:
+            data["accuracy"] = round(self.accuracy, 1)
+        if self.candidates:
+            data["candidates"] = [c.to_json() for c in self.candidates]
+        if self.luck is not None:
+            data["luck"] = round(self.luck, 4)
+            data["seen"] = [NAMES[c] for c in self.seen]
+        return data
+
+    def annotation(self) -> dict:
+        """The record annotation of this move: label, tags and comment."""
+        return {"label": str(self.label), "tags": list(self.tags), "comment": self.comment}
+
+
+@dataclass(frozen=True, slots=True)
+class Hindsight:
+    """What the solver says with every card known (hindsight, not fair play).
+
+    ``winnable``: the deal at the start (None: the solver's limit was hit).
+    ``lost_at_ply``: the first move (1-based) after which the true position
+    was no longer winnable while it was before; None if the game was won,
+    never winnable, or still winnable when the record ends. ``better``: a move
+    that would have kept the win at that point. ``explanation``: for a deal
+    lost from the start, the cycle that explains it (``.cycle``, ``.text()``).
+    """
+
+    winnable: bool | None
+    lost_at_ply: int | None
+    better: Move | None = None
+    explanation: object | None = None
+    still_winnable: bool | None = None
+    best_cards: int | None = None
+
+    @property
+    def explanation_text(self) -> str | None:
+        if self.explanation is None:
+            return None
+        text = getattr(self.explanation, "text", None)
+        return text() if callable(text) else str(text if text is not None else self.explanation)
+
+    @property
+    def cycle(self) -> list[int] | None:
+        return list(getattr(self.explanation, "cycle", []) or []) or None
+
+    def verdict(self) -> str:
+        """One sentence, starting with the hindsight caveat."""
+        head = "With hindsight (all cards known): "
+        if self.winnable is None:
+            return head + "the solver could not decide whether the deal was winnable within its limit."
+        if not self.winnable:
+            why = self.explanation_text
+            return head + "the deal could not be won from the start" + (f": {why}" if why else ".")
+        if self.lost_at_ply is not None:
+            alt = f" ({self.better} instead would have kept it)" if self.better is not None else ""
+            return head + f"the deal was winnable, and move {self.lost_at_ply} threw the win away{alt}."
+        if self.still_winnable:
+            return head + "the deal was winnable, and the game could still be won when the record ends."
+        return head + "the deal was winnable, and the game was won."
+
+    def to_json(self) -> dict:
+        return {"winnable": self.winnable, "lost_at_ply": self.lost_at_ply,
+                "better": str(self.better) if self.better is not None else None,
+                "explanation": self.explanation_text,
+                "cycle": [NAMES[c] for c in self.cycle] if self.cycle else None,
+                "best_cards": self.best_cards}
+
+
+@dataclass(frozen=True, slots=True)
+class Moment:
+    """A critical moment: a big swing in the win chance, by the player (``error``) or the cards (``luck``)."""
+
+    ply: int
+    kind: str
+    before: float
+    after: float
+    text: str
+
+    @property
+    def swing(self) -> float:
+        return self.after - self.before
+
+    def to_json(self) -> dict:
+        return {"ply": self.ply, "kind": self.kind, "before": round(self.before, 4),
+                "after": round(self.after, 4), "swing": round(self.swing, 4), "text": self.text}
+
+
+@dataclass(slots=True)
+class Review:
+    """The review of a whole game."""
+
+    record: Record
+    moves: list[MoveReview]
+    accuracy: float
+    hindsight: Hindsight
+    result: dict
+    thresholds: Thresholds = DEFAULT_THRESHOLDS
+    samples: int | None = None
+    critical: list[Moment] = field(default_factory=list)
+
+    @property
+    def counts(self) -> dict[str, int]:
+        """How many moves got each label (forced moves and free plays included as ``best``)."""
+        counts = {str(label): 0 for label in Label}
+        for m in self.moves:
+            counts[str(m.label)] += 1
+        return counts
+
+    @property
+    def graded(self) -> int:
+        return sum(1 for m in self.moves if m.graded)
+
+    def to_json(self) -> dict:
+        """The spec's ``review --json`` object (section 4), plus extra fields."""
+        return {
+            "moves": [m.to_json() for m in self.moves],
+            "accuracy": round(self.accuracy, 1),
+            "hindsight": self.hindsight.to_json(),
+            "result": dict(self.result),
+            "counts": self.counts,
+            "graded": self.graded,
+            "critical": [c.to_json() for c in self.critical],
+            "thresholds": self.thresholds.to_json(),
+            "samples": self.samples,
+            "variant": self.record.rules.to_json(),
+            "deal": self.record.deal.record_ref(),
+        }
+
+    def annotated(self) -> Record:
+        """The record with each move's label, tags and comment as its annotation."""
+        return annotate_record(self.record, self)
+
+
+def annotate_record(record: Record, rev: Review) -> Record:
+    return Record(record.rules, record.deal, list(record.moves), [m.annotation() for m in rev.moves],
+                  record.final_result())
+
+
+# ---- what the player has seen ---------------------------------------------
+
+def seen_cards(state: State) -> frozenset[int]:
+    """Every card the player has seen by ``state`` (a memory-perfect player).
+
+    Placed cards, reserve tops (the whole reserve when it is open), and the
+    talon: in pass 1 the cards turned so far, from pass 2 on all of it.
+    """
+    seen = {c for c in range(52) if state.is_placed(c)}
+    for pile in state.reserves:
+        if state.rules.open_reserve:
+            seen.update(pile)
+        elif pile:
+            seen.add(pile[-1])
+    seen.update(state.talon if state.pass_no > 1 else state.talon[: state.pos])
+    return frozenset(seen)
+
+
+def _opens_row(state: State, card: int | None) -> bool:
+    return card is not None and card // 13 not in state.rows and state.destination(card) >= 0
+
+
+def _is_free(state: State, move: Move) -> bool:
+    """A play that can only add options: a reserve card (or, turning one card, a waste card) opening no row."""
+    if move.kind == "d":
+        return False
+    if move.kind == "w" and state.rules.turn != 1:
+        return False
+    return not _opens_row(state, state.card_of(move))
+
+
+# ---- scoring with the player's knowledge -----------------------------------
+
+#: A scorer maps (position, samples) to (its best move or None, every legal move's Candidate).
+Scorer = Callable[[State, "int | None"], "tuple[Move | None, list[Candidate]]"]
+
+
+def score_position(state: State, samples: int | None = None) -> tuple[Move, list[Candidate]]:
+    """The hint's best move and every legal move's win chance and expected cards, from what the player saw.
+
+    This is the hint machinery: :func:`tutor.hints.score_moves` on
+    :func:`tutor.knowledge.observe`; it never looks at a hidden card.
+    """
+    from .hints import score_moves
+    from .knowledge import observe
+
+    scored = score_moves(observe(state), samples=samples)
+    return scored.best, [Candidate(c.move, float(c.win), float(c.cards)) for c in scored.candidates]
+
+
+def _score_job(job):
+    state, samples = job
+    return score_position(state, samples)
+
+
+# ---- hindsight -----------------------------------------------------------
+
+def hindsight(states: list[State], limit=None) -> Hindsight:
+    """Solve the true positions (every card known): winnable at the start, and where the win was lost.
+
+    Winnability with full knowledge never comes back once lost, so
+    ``lost_at_ply`` is found by bisection over the positions after each move.
+    """
+    from . import search
+
+    lim = limit if limit is not None else search.DEFAULT_LIMIT
+    cache: dict[int, object] = {}
+
+    def solve(k: int):
+        if k not in cache:
+            cache[k] = search.solve(states[k], lim, want="win")
+        return cache[k]
+
+    first = solve(0)
+    winnable = first.winnable
+    best_cards = getattr(first, "best_cards", None)
+    if winnable is False:
+        explanation = getattr(first, "explanation", None) or search.lost_from_start(states[0])
+        return Hindsight(False, None, explanation=explanation, best_cards=best_cards)
+    if winnable is None:
+        return Hindsight(None, None, best_cards=best_cards)
+    n = len(states) - 1
+    final = states[-1]
+    if final.won:
+        return Hindsight(True, None, still_winnable=True, best_cards=best_cards)
+    if not final.over:
+        end = solve(n).winnable
+        if end is True:
+            return Hindsight(True, None, still_winnable=True, best_cards=best_cards)
+        if end is None:
+            return Hindsight(True, None, still_winnable=None, best_cards=best_cards)
+    # states[lo] is winnable, states[hi] is not; find the first k with states[k] not winnable.
+    lo, hi = 0, n
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        verdict = solve(mid).winnable
+        if verdict is None:
+            # Undecided: probe the neighbours for a decided position.
+            for probe in range(mid + 1, hi):
+                verdict = solve(probe).winnable
+                if verdict is not None:
+                    mid = probe
+                    break
+            else:
+                return Hindsight(True, None, still_winnable=False, best_cards=best_cards)
+        if verdict:
+            lo = mid
+        else:
+            hi = mid
+    line = getattr(solve(lo), "line", ()) or ()
+    better = line[0] if line else None
+    return Hindsight(True, hi, better=better, still_winnable=False, best_cards=best_cards)
+
+
+# ---- the review ------------------------------------------------------------
+
+def _pct(x: float) -> str:
+    return f"{x * 100:.0f}%"
+
+
+def _card_name(card: int | None) -> str:
+    return NAMES[card] if card is not None else "?"
+
+
+def review(record: Record, samples: int | None = DEFAULT_SAMPLES, thresholds: Thresholds = DEFAULT_THRESHOLDS,
+           progress: Callable[[int, int], None] | None = None, workers: int | None = None,
+           limit=None, scorer: Scorer | None = None) -> Review:
+    """Review a game record: grade every move, tag the errors, add hindsight and accuracy.
+
+    ``samples``: sampled deals per graded move (fewer than a live hint; None
+    for the hint's own default). ``thresholds``: where the labels start.
+    ``progress(done, total)`` is called as graded moves finish. ``workers``:
+    processes for grading (default: up to 2, the CPUs, when there is enough
+    work). ``limit``: the solver limit for hindsight. ``scorer`` replaces the
+    hint machinery (for experiments; it must use only what the player saw).
+    """
+    states = record.states()
+    moves = list(record.moves)
+    n = len(moves)
+    graded_plies = [i for i in range(n) if len(states[i].legal_moves()) > 1 and not _is_free(states[i], moves[i])]
+    total = len(graded_plies) + 1
+    scores = _score_all(states, graded_plies, samples, progress, total, workers, scorer)
+    facts = hindsight(states, limit)
+    if progress:
+        progress(total, total)
+    return _assemble(record, states, moves, scores, facts, thresholds, samples)
+
+
+def _score_all(states, plies, samples, progress, total, workers, scorer) -> dict:
+    scores: dict = {}
+    if workers is None:
+        workers = min(2, os.cpu_count() or 1) if len(plies) >= 8 and scorer is None else 1
+    if workers > 1 and scorer is None and len(plies) > 1:
+        import concurrent.futures as cf
+        import multiprocessing as mp
+
+        ctx = mp.get_context("forkserver" if "forkserver" in mp.get_all_start_methods() else "spawn")
+        with cf.ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
+            futures = {pool.submit(_score_job, (states[i], samples)): i for i in plies}
+            for done, fut in enumerate(cf.as_completed(futures), 1):
+                scores[futures[fut]] = fut.result()
+                if progress:
+                    progress(done, total)
+        return scores
+    score = scorer or score_position
+    for done, i in enumerate(plies, 1):
+        scores[i] = score(states[i], samples)
+        if progress:
+            progress(done, total)
+    return scores
+
+
+def _assemble(record, states, moves, scores, facts: Hindsight, th: Thresholds, samples) -> Review:
+    n = len(moves)
+    final = states[-1]
+    later_placed = _placement_plies(states, moves)
+    out: list[MoveReview] = []
+    last_value = None  # the win chance the player could expect after the last graded move
+    for i, move in enumerate(moves):
+        state = states[i]
+        card = state.card_of(move)
+        legal = state.legal_moves()
+        scored = scores.get(i)
+        if scored is None:
+            forced = len(legal) == 1
+            value = last_value
+            if value is None:
+                value = _first_value(scores)
+            if i == n - 1 and final.over:
+                value = 1.0 if final.won else 0.0
+            comment = ("The only legal move." if forced else
+                       f"A free play: {_card_name(card)} opens no row, so playing it can only add options.")
+            out.append(MoveReview(i + 1, move, move, value, value, Label.BEST, (), comment,
+                                  graded=False, forced=forced, card=card))
+            last_value = value
+            continue
+        advised, cands = scored
+        by_move = {c.move: c for c in cands}
+        played = by_move.get(move)
+        if played is None:
+            raise TutorError(f"the hint machinery gave no score for move {i + 1} '{move}'")
+        top = max(cands, key=lambda c: (c.win, c.cards))
+        if advised in by_move and by_move[advised].win >= top.win - 1e-9:
+            top = by_move[advised]  # the hint's own choice among the moves of the best chance
+        drop = max(0.0, (top.win - played.win) * 100)
+        label = th.label(drop)
+        best = move if drop <= th.best else top.move
+        win_before = max(top.win, played.win)
+        tags, notes = _tags(i, state, move, card, by_move, played, top, th, later_placed, facts)
+        comment = _comment(i, state, move, card, label, best, by_move, played, top, tags, notes, facts, th)
+        out.append(MoveReview(i + 1, move, best, win_before, played.win, label, tuple(tags), comment,
+                              card=card, cards_after=played.cards, candidates=tuple(sorted(
+                                  cands, key=lambda c: (-c.win, -c.cards))),
+                              accuracy=move_accuracy(drop)))
+        last_value = played.win
+    out = _add_luck(out, states, final, th)
+    graded = [m for m in out if m.graded]
+    wins = [m.win_before * 100 for m in graded] + ([graded[-1].win_after * 100] if graded else [])
+    accuracy = game_accuracy(wins, [m.accuracy for m in graded])
+    critical = _critical(out, th)
+    return Review(record, out, accuracy, facts, {"cards": final.cards, "won": final.won}, th, samples, critical)
+
+
+def _first_value(scores) -> float:
+    if not scores:
+        return 0.0
+    _, first = scores[min(scores)]
+    return max(c.win for c in first)
+
+
+def _placement_plies(states, moves) -> dict[int, int]:
+    """card -> the 0-based ply at which it was placed."""
+    placed = {}
+    for i, move in enumerate(moves):
+        card = states[i].card_of(move)
+        if card is not None:
+            placed[card] = i
+    return placed
+
+
+def _tags(i, state: State, move: Move, card, by_move, played, top, th: Thresholds, placed_at, facts: Hindsight):
+    """The kinds of error this move shows, from the position and the scores; and facts for the comment."""
+    tags: list[str] = []
+    notes: dict[str, object] = {}
+    margin = th.inaccuracy / 100
+    opens = _opens_row(state, card)
+    waiting = [c for m, c in by_move.items() if not _opens_row(state, state.card_of(m))]
+    openers = [c for m, c in by_move.items() if m != move and _opens_row(state, state.card_of(m))]
+    if opens:
+        row = len(state.rows) + 1
+        best_wait = max(waiting, key=lambda c: c.win, default=None)
+        if best_wait is not None and best_wait.win - played.win >= margin:
+            tags.append("early-start")
+            notes["wait"] = best_wait
+        other = max(openers, key=lambda c: c.win, default=None)
+        blocking = _new_cycle(state, move)
+        if other is not None and other.win - played.win >= margin:
+            tags.append("wrong-row")
+            notes["other"] = other
+        elif blocking is not None and (blocking[1] or top.win - played.win >= margin):
+            tags.append("wrong-row")
+            notes["cycle"] = blocking
+        notes["row"] = row
+    else:
+        best_open = max(openers, key=lambda c: c.win, default=None)
+        if best_open is not None and best_open.win - played.win >= margin:
+            tags.append("late-start")
+            notes["open"] = best_open
+    if move.kind == "d" and state.pos and "w" in {str(m) for m in by_move}:
+        top_card = state.waste_top
+        w = by_move.get(Move("w"))
+        if (w is not None and not _opens_row(state, top_card) and w.win - played.win >= margin
+                and (placed_at.get(top_card) is None or facts.lost_at_ply == i + 1)):
+            tags.append("turned-past")
+            notes["past"] = (top_card, w)
+    if move.kind == "r" and not opens and top.win - played.win >= margin:
+        after = state.apply(move)
+        before_cards = {state.card_of(m) for m in state.legal_moves() if m.is_play} - {card}
+        after_cards = {after.card_of(m) for m in after.legal_moves() if m.is_play}
+        if not (after_cards - before_cards):
+            tags.append("reserve-dig")
+    if (move.kind == "w" and state.rules.turn != 1 and not opens and Move("d") in by_move
+            and by_move[Move("d")].win - played.win >= margin):
+        tags.append("talon-shift")
+        notes["turn"] = by_move[Move("d")]
+    return tags, notes
+
+
+def _new_cycle(state: State, move: Move):
+    """The constraint cycle that opening this row creates, and whether the player could see all its cards."""
+    from . import search
+
+    try:
+        if search.lost_from_start(state) is not None:
+            return None
+        expl = search.lost_from_start(state.apply(move))
+    except TutorError:
+        return None
+    if expl is None:
+        return None
+    cycle = list(getattr(expl, "cycle", []) or [])
+    seen = seen_cards(state)
+    return expl, bool(cycle) and all(c in seen for c in cycle)
+
+
+def _comment(i, state, move, card, label, best, by_move, played, top, tags, notes, facts: Hindsight, th) -> str:
+    parts: list[str] = []
+    cname = _card_name(card)
+    what = f"{move} ({cname})" if card is not None else f"{move} (turn)"
+    if label == Label.BEST:
+        parts.append(f"Best move: win {_pct(played.win)}.")
+    elif label == Label.GOOD:
+        parts.append(f"Good: nearly as strong as {best} (win {_pct(played.win)} against {_pct(top.win)}).")
+    else:
+        bc = state.card_of(best)
+        bwhat = f"{best} ({_card_name(bc)})" if bc is not None else f"{best} (turning the talon)"
+        parts.append(f"{str(label).capitalize()}: {bwhat} was better, win {_pct(top.win)} against "
+                     f"{_pct(played.win)} after {what}.")
+    tips: list[str] = []
+    for tag in tags:
+        if tag == "early-start":
+            wait = notes["wait"]
+            parts.append(f"Playing {cname} opened row {notes['row']} for {SUIT_NAMES[card // 13]} with the "
+                         f"starting rank {RANKS[state.start_rank - 1]}; waiting ({wait.move}) kept "
+                         f"{_pct(wait.win)}.")
+        elif tag == "wrong-row":
+            if "other" in notes:
+                other = notes["other"]
+                oc = state.card_of(other.move)
+                parts.append(f"{SUIT_NAMES[card // 13].capitalize()} in row {notes['row']} blocks the rows "
+                             f"below; opening it with {_card_name(oc)} instead kept {_pct(other.win)}.")
+            else:
+                expl, visible = notes["cycle"]
+                text = getattr(expl, "text", None)
+                why = text() if callable(text) else str(expl)
+                prefix = "" if visible else "With hindsight (all cards known): "
+                parts.append(f"{prefix}{SUIT_NAMES[card // 13].capitalize()} in row {notes['row']} "
+                             f"blocks the rows below: {why}")
+        elif tag == "late-start":
+            op = notes["open"]
+            oc = state.card_of(op.move)
+            parts.append(f"Opening the next row with {_card_name(oc)} now was better (win {_pct(op.win)}): "
+                         "waiting lost more than it could gain.")
+        elif tag == "turned-past":
+            pc, w = notes["past"]
+            came = "never came back" if facts.lost_at_ply != i + 1 else "did not come back in time"
+            parts.append(f"Turning past {_card_name(pc)} on the waste (win {_pct(w.win)} if played) gave it "
+                         f"up: it {came}.")
+        elif tag == "reserve-dig":
+            parts.append(f"{cname} from the reserve helped nothing here, while another move mattered.")
+        elif tag == "talon-shift":
+            t = notes["turn"]
+            parts.append(f"Taking {cname} off the waste shifted the talon's threes; turning kept "
+                         f"{_pct(t.win)}.")
+        topic = TAGS[tag][0]
+        if tag == "turned-past" and notes["past"][0] // 13 == state.rows[0]:
+            topic = "row-one"
+        text = tip(topic)
+        if text not in tips:
+            tips.append(text)
+    if tips:
+        parts.append("Tip: " + " ".join(tips))
+    if facts.lost_at_ply == i + 1:
+        alt = f" {facts.better} would have kept it." if facts.better is not None else ""
+        parts.append(f"With hindsight (all cards known), this move threw away a win.{alt}")
+    return " ".join(parts)
+
+
+def _add_luck(out: list[MoveReview], states, final: State, th: Thresholds) -> list[MoveReview]:
+    """Attach to the last move before each decision the swing that the cards turning up caused."""
+    graded = [k for k, m in enumerate(out) if m.graded]
+    result = list(out)
+    marks = []
+    for a, b in zip(graded, graded[1:]):
+        marks.append((a, b - 1, out[a].win_after, out[b].win_before, states[b]))
+    if graded and final.over and graded[-1] < len(out) - 1:
+        a = graded[-1]
+        marks.append((a, len(out) - 1, out[a].win_after, 1.0 if final.won else 0.0, final))
+    for a, end, before, after, later in marks:
+        new = sorted(seen_cards(later) - seen_cards(states[a]))
+        swing = after - before
+        m = result[end]
+        comment = m.comment
+        if abs(swing) * 100 >= th.luck and new:
+            shown = ", ".join(NAMES[c] for c in new[:8]) + (", ..." if len(new) > 8 else "")
+            word = "good luck" if swing > 0 else "bad luck"
+            comment = (f"{comment} Luck, not a choice: the cards that turned up ({shown}) moved the win "
+                       f"chance from {_pct(before)} to {_pct(after)} ({word}).")
+        result[end] = _replace(m, luck=swing, seen=tuple(new), comment=comment)
+    return result
+
+
+def _replace(m: MoveReview, **changes) -> MoveReview:
+    values = {f: getattr(m, f) for f in MoveReview.__slots__}
+    values.update(changes)
+    return MoveReview(**values)
+
+
+def _critical(moves: list[MoveReview], th: Thresholds, count: int = 5) -> list[Moment]:
+    """The largest swings in win chance: the player's drops and the cards' luck."""
+    moments = []
+    for m in moves:
+        if m.graded and m.drop >= th.inaccuracy:
+            moments.append(Moment(m.ply, "error", m.win_before, m.win_after,
+                                  f"{m.move} lost {m.drop:.0f} points against {m.best}"))
+        if m.luck is not None and abs(m.luck) * 100 >= th.luck:
+            shown = ", ".join(NAMES[c] for c in m.seen[:6])
+            moments.append(Moment(m.ply, "luck", m.win_after, m.win_after + m.luck,
+                                  f"luck: {shown or 'the cards'} turned up"
+                                  f" ({'+' if m.luck > 0 else '-'}{abs(m.luck) * 100:.0f} points)"))
+    moments.sort(key=lambda x: (-abs(x.swing), x.ply))
+    return sorted(moments[:count], key=lambda x: x.ply)
+
