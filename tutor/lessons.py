@@ -625,7 +625,7 @@ def check_step(step: Step, verdict: Verdict | None = None) -> list[str]:
                              f"but the solver finds it {'winnable' if result.winnable else 'lost'}")
         if "best_cards" in c and result.best_cards != c["best_cards"]:
             raise step.error(f"claims best_cards = {c['best_cards']}, but the solver reaches {result.best_cards}")
-        confirmed.append("winnable")
+        confirmed.append(" and ".join(k for k in ("winnable", "best_cards") if k in c))
     if step.asks:
         verdict = verdict or verdict_for(step)
         expect = step.resolve(step.expect)
