@@ -101,3 +101,12 @@ def test_missing_record_is_one_line_and_exit_1(run, tmp_path):
     assert result.exit_code == 1
     assert "does not exist" in result.output
     assert "Traceback" not in result.output
+
+
+def test_replay_with_review_comments_every_move_of_an_unannotated_record(run, lost_record):
+    result = run(["replay", str(lost_record), "--all", "--review"])
+    assert result.exit_code == 0, result.output
+    out = " ".join(result.output.split())
+    assert "With hindsight (all cards known): the deal could not be won from the start" in out
+    assert "The only legal move." in out
+    assert out.count("best") >= 10  # one label per move

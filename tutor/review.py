@@ -40,6 +40,7 @@ from typing import Callable
 
 from .cards import NAMES, RANKS, SUIT_NAMES
 from .errors import TutorError
+from .hints import DEFAULT_SAMPLES as HINT_SAMPLES
 from .notation import Move
 from .record import Record
 from .state import State
@@ -50,11 +51,13 @@ __all__ = [
     "annotate_record", "seen_cards",
 ]
 
-#: Samples per graded move. A live hint may spend more; the review grades
-#: every move of a game, so it spends fewer (it is a post-game summary, and the
-#: same samples are used for every candidate move, which keeps the comparison
-#: fair). ``None`` lets the hint machinery choose its own default.
-DEFAULT_SAMPLES = 12
+#: Samples per graded move: the live hint's own budget, so that a move the
+#: hint advised is graded on exactly the scores the hint showed (a game that
+#: follows the hints has no error). A whole game of 100-150 moves still takes
+#: well under a minute on two cores (benchmarks/review.py): forced moves and
+#: free plays are not graded, and the hint stops sampling early once one move
+#: is clearly ahead.
+DEFAULT_SAMPLES = HINT_SAMPLES
 
 
 class Label(IntEnum):

@@ -446,10 +446,16 @@ def play_command(ctx: click.Context, number, deal_file, tutor, threshold, save_p
 @main.command("replay")
 @click.argument("record_path", metavar="RECORD")
 @click.option("--all", "show_all", is_flag=True, help="Print every position without waiting.")
+@click.option("--review", "with_review", is_flag=True,
+              help="Comment every move with the post-game review (computed unless the record is annotated).")
 @click.pass_context
-def replay_command(ctx: click.Context, record_path: str, show_all: bool) -> None:
+def replay_command(ctx: click.Context, record_path: str, show_all: bool, with_review: bool = False) -> None:
     """Step through a game record: Enter shows the next move, q stops."""
     record = load_record(record_path)
+    if with_review:
+        from .review import annotate_for_replay
+
+        record = annotate_for_replay(ctx, record)
     console = console_of(ctx)
     symbols = use_symbols(console)
     states = record.states()
