@@ -172,8 +172,9 @@ class Run:
             self.say()
             self.say(Text(f"Step {step.number} of {total}", style="bold"))
             if not self.quiet:
+                # A question's position hides the list of legal moves: it would give the answer away.
                 self.console.print(render_state(step.state, reveal=step.reveal, symbols=self.symbols,
-                                                fan=_fan(step)))
+                                                fan=_fan(step), moves=not step.asks))
             self.say(step.text, markup=False)
             if not step.asks:
                 if answers is None and self.interactive:

@@ -1,0 +1,196 @@
+"""``osmosis lesson``: the list, --json, --check, --answers and a lesson taken through piped input."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from tutor.cli import main
+from tutor.lessons import LESSON_FORMAT, lesson_files
+
+
+@pytest.fixture
+def home(tmp_path) -> Path:
+    return tmp_path / "home"
+
+
+@pytest.fixture
+def run(home):
+    runner = CliRunner(env={"NO_COLOR": "1", "COLUMNS": "100", "OSMOSIS_HOME": str(home)})
+
+    def invoke(args, input=None):
+        return runner.invoke(main, args, input=input, catch_exceptions=False)
+
+    return invoke
+
+
+def listing(run) -> dict:
+    result = run(["lesson", "--json"])
+    assert result.exit_code == 0, result.output
+    return {entry["name"]: entry for entry in json.loads(result.stdout)}
+
+
+def test_json_list_has_name_title_steps_and_done_for_every_lesson(run):
+    result = run(["lesson", "--json"])
+    assert result.exit_code == 0
+    data = json.loads(result.stdout)
+    assert [e["name"] for e in data][:3] == ["layout", "osmosis-filter", "starting-rank"]
+    assert len(data) == len(lesson_files()) >= 8
+    for entry in data:
+        assert set(entry) == {"name", "title", "steps", "done"}
+        assert isinstance(entry["steps"], int) and entry["steps"] > 0
+        assert entry["done"] is False
+
+
+def test_list_shows_titles_and_how_many_are_done(run):
+    result = run(["lesson"])
+    assert result.exit_code == 0
+    assert "The osmosis filter" in result.stdout
+    assert "0 of " in result.stdout and "lessons done" in result.stdout
+
+
+def test_scripted_run_gives_right_and_wrong_feedback_and_marks_the_lesson_done(run, home):
+    result = run(["lesson", "osmosis-filter", "--answers", "QC qc 3d"])
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "Lesson 2: The osmosis filter" in out
+    assert "Step 4 of 4" in out
+    # Step 1: QC is wrong, with the engine's reason and the step's tip.
+    assert "Not quite: QS goes to row 1" in out
+    assert "QC cannot be played now: it is on top of reserve pile 2, but row 2 (clubs) takes a Q only" in out
+    assert "Tip: Row 2 takes only the ranks that row 1 already has." in out
+    # Steps 2 and 3 are right.
+    assert "Right: with QS in row 1, row 2 (clubs) accepts QC" in out
+    assert "Right: 3D goes to row 1" in out
+    assert "Lesson 2 (osmosis-filter) done. 2 of 3 answers right." in out
+    assert "Steps to look at again: 1" in out
+    assert listing(run)["osmosis-filter"]["done"] is True
+    saved = json.loads((home / "progress.json").read_text(encoding="utf-8"))
+    assert saved["lessons"]["osmosis-filter"]["last"] == {"right": 2, "asked": 3, "finished": True}
+
+
+def test_scripted_run_as_json(run):
+    result = run(["lesson", "layout", "--answers", "d w", "--json"])
+    assert result.exit_code == 0
+    data = json.loads(result.stdout)
+    assert data["lesson"] == "layout" and data["done"] is True
+    assert data["right"] == 2 and data["asked"] == 2
+    assert [a["best"] for a in data["answers"]] == ["d", "w"]
+
+
+def test_wrong_number_of_answers_is_an_input_error(run):
+    result = run(["lesson", "layout", "--answers", "d"])
+    assert result.exit_code == 1
+    assert result.stderr.strip() == ("error: 1 answer(s) given but lesson 'layout' asks 2 question(s): "
+                                     "give one answer per question, in order")
+
+
+def test_an_answer_that_is_no_move_is_an_input_error(run):
+    result = run(["lesson", "layout", "--answers", "d zz"])
+    assert result.exit_code == 1
+    assert "unknown move 'zz'" in result.stderr
+
+
+def test_check_of_a_shipped_lesson_exits_zero(run):
+    result = run(["lesson", "starting-rank", "--check"])
+    assert result.exit_code == 0, result.output
+    assert "4 of 4 steps confirmed by the engine" in result.stdout
+
+
+def test_check_of_a_lesson_with_a_false_claim_exits_one_naming_the_step(run, tmp_path):
+    path = tmp_path / "false-claim.toml"
+    path.write_text(textwrap.dedent(f"""
+        format = "{LESSON_FORMAT}"
+        name = "false-claim"
+        title = "A lesson that is wrong"
+        level = 20
+        introduction = "It claims too much."
+        deal = 1
+
+        [[steps]]
+        text = "The start of deal 1."
+        [steps.claims]
+        start_rank = "2"
+
+        [[steps]]
+        moves = "d d d d d"
+        text = "7S is on the waste."
+        question = "What now?"
+        expect = "d"
+        judge = "rules"
+        teaches = "turn, because nothing can be played"
+        """), encoding="utf-8")
+    result = run(["lesson", str(path), "--check"])
+    assert result.exit_code == 1
+    assert "ok   false-claim step 1" in result.stdout
+    assert "FAIL lesson file" in result.stdout and "step 2: expects d" in result.stdout
+    assert "1 of 2 steps confirmed by the engine; 1 failed" in result.stdout
+    assert result.stderr.strip() == "error: lesson 'false-claim' step 2 does not check out"
+
+
+def test_check_json_reports_every_step(run):
+    result = run(["lesson", "layout", "--check", "--json"])
+    assert result.exit_code == 0
+    data = json.loads(result.stdout)
+    assert [r["step"] for r in data] == [1, 2, 3, 4, 5, 6]
+    assert all(r["ok"] for r in data)
+
+
+def test_piped_lesson_with_hints_a_wrong_and_a_right_answer(run):
+    # Piped input is read only at questions (text steps do not wait): h (the
+    # step's nudge), h (the engine's view), a bad token, a wrong answer, an
+    # empty line (asked again), then the right answer to the second question.
+    answers = ["h", "h", "zz", "r1", "", "7s"]
+    result = run(["lesson", "layout"], input="\n".join(answers) + "\n")
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "Hint: Look for a spade or a 2" in out
+    assert "By the rules:" in out
+    assert "unknown move 'zz'" in out
+    assert "Not quite: no card fits yet" in out
+    assert "Right: 7S is a spade" in out
+    assert "Lesson 1 (layout) done. 1 of 2 answers right." in out
+    assert listing(run)["layout"]["done"] is True
+
+
+def test_quitting_part_way_does_not_mark_the_lesson_done(run):
+    result = run(["lesson", "layout"], input="q\n")
+    assert result.exit_code == 0
+    assert "Stopped at step 2: 0 of 0 answers right so far." in result.stdout
+    assert listing(run)["layout"]["done"] is False
+
+
+def test_end_of_input_stops_the_lesson_without_a_traceback(run):
+    result = run(["lesson", "waiting"], input="")
+    assert result.exit_code == 0
+    assert "Stopped at step 1" in result.stdout
+
+
+def test_broken_progress_file_is_reported_in_one_line_and_set_aside(run, home):
+    home.mkdir(parents=True)
+    (home / "progress.json").write_text("{oops", encoding="utf-8")
+    result = run(["lesson", "--json"])
+    assert result.exit_code == 0
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("warning: progress file")
+    assert "set aside" in lines[0]
+    assert json.loads(result.stdout)[0]["done"] is False
+    assert [p.name.startswith("progress.json.broken-") for p in home.iterdir()] == [True]
+    again = run(["lesson", "--json"])
+    assert again.stderr == ""
+
+
+def test_unknown_lesson_is_one_line_and_exit_one(run):
+    result = run(["lesson", "no-such-lesson"])
+    assert result.exit_code == 1
+    assert result.stderr.startswith("error: no lesson called 'no-such-lesson'")
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_answers_without_a_name_is_a_usage_error(run):
+    result = run(["lesson", "--answers", "d"])
+    assert result.exit_code == 2

@@ -1,0 +1,370 @@
+"""The lesson format: loading, validation errors, claims confirmed by the engine, the judge, progress."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from tutor.deals import deal_for
+from tutor.errors import LessonError, MoveError
+from tutor.lessons import (LESSON_FORMAT, Progress, all_lessons, check_lesson, check_step, find_lesson,
+                           full_information, judge_answer, lesson_files, load_lesson_file, load_progress,
+                           parse_lesson)
+from tutor.notation import Move
+from tutor.rules import preset
+
+from tests.conftest import position
+
+SHIPPED = [name for name, _ in lesson_files()]
+
+# Deal 1 after five turns: 7S on top of the waste, nothing else playable.
+SEVEN_SPADES = "d d d d d"
+# Deal 78 in Peek at the end of its first pass: QD on pile 3 would open
+# diamonds above clubs, and pile 1 holds 9C above 9D, so r3 loses.
+PEEK_78 = "r1 r2 r2 r2 d w w w d d d d w d d d d d d d"
+
+
+def lesson_text(steps: str, head: str = "") -> str:
+    """A lesson file around the given [[steps]] tables."""
+    return (f'format = "{LESSON_FORMAT}"\nname = "sample"\ntitle = "A sample"\nlevel = 9\n'
+            f'introduction = "For the tests."\n{head}\n' + textwrap.dedent(steps))
+
+
+def write_lesson(tmp_path: Path, steps: str, head: str = "") -> Path:
+    path = tmp_path / "sample.toml"
+    path.write_text(lesson_text(steps, head), encoding="utf-8")
+    return path
+
+
+# ---- the shipped lessons ------------------------------------------------------
+
+def test_at_least_eight_lessons_ship_in_teaching_order():
+    lessons = all_lessons()
+    assert len(lessons) >= 8
+    levels = [lesson.level for lesson in lessons]
+    assert levels == sorted(levels) and len(set(levels)) == len(levels)
+    assert [lesson.name for lesson in lessons[:8]] == [
+        "layout", "osmosis-filter", "starting-rank", "first-row", "waiting", "reserve-traps",
+        "turning-three", "variants"]
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_every_shipped_lesson_checks_out_against_the_engine(name):
+    lesson = find_lesson(name)
+    results = check_lesson(lesson)
+    failures = [r.message for r in results if not r.ok]
+    assert not failures, failures
+    assert lesson.questions >= 1
+
+
+def test_every_shipped_question_lists_a_wrong_answer_the_engine_rejects():
+    # A question whose every answer is right teaches nothing; the check
+    # confirms each listed wrong answer, so there must be one.
+    for lesson in all_lessons():
+        for step in lesson.steps:
+            if step.asks:
+                assert step.wrong, f"{lesson.name} step {step.number}"
+
+
+def test_solver_judged_steps_show_the_player_every_card_they_judge_with():
+    for lesson in all_lessons():
+        for step in lesson.steps:
+            if step.judge == "solver":
+                assert step.reveal or full_information(step.state), f"{lesson.name} step {step.number}"
+
+
+def test_lesson_found_by_level_number_and_unknown_name_lists_the_lessons():
+    assert find_lesson("2").name == "osmosis-filter"
+    with pytest.raises(LessonError, match="no lesson called 'nope'.*layout"):
+        find_lesson("nope")
+
+
+# ---- claims the engine does not confirm -----------------------------------------
+
+def test_false_expected_move_fails_the_check_naming_file_and_step(tmp_path):
+    path = write_lesson(tmp_path, f"""
+        [[steps]]
+        text = "fine"
+        deal = 1
+
+        [[steps]]
+        deal = 78
+        variant = "peek"
+        moves = "{PEEK_78}"
+        text = "Open diamonds?"
+        question = "QD or turn?"
+        expect = "r3"
+        teaches = "open diamonds at once"
+        """)
+    lesson = load_lesson_file(path)
+    results = check_lesson(lesson)
+    assert results[0].ok
+    assert not results[1].ok
+    assert "sample.toml', step 2" in results[1].message
+    assert "expects r3" in results[1].message and "solver" in results[1].message
+
+
+def test_a_wrong_answer_the_engine_accepts_fails_the_check(tmp_path):
+    path = write_lesson(tmp_path, f"""
+        [[steps]]
+        deal = 1
+        moves = "{SEVEN_SPADES}"
+        text = "7S is on the waste."
+        question = "Play it?"
+        expect = "7S"
+        judge = "rules"
+        teaches = "row 1 takes any spade"
+        wrong = ["w"]
+        """)
+    [result] = check_lesson(load_lesson_file(path))
+    assert not result.ok
+    assert "step 1" in result.message and "claims w is wrong" in result.message
+
+
+@pytest.mark.parametrize("claims, problem", [
+    ('rows = ["S", "H"]', "claims the rows are S H, but they are S"),
+    ('start_rank = "3"', "claims the starting rank is 3, but it is 2"),
+    ('legal = ["d", "w"]', "claims the legal moves are d w"),
+    ("blocked = true", "claims blocked = true"),
+    ("lost_from_start = true", "finds no cycle"),
+    ("winnable = true", "finds it lost"),
+])
+def test_each_kind_of_false_claim_is_caught(tmp_path, claims, problem):
+    path = write_lesson(tmp_path, f"""
+        [[steps]]
+        deal = 1
+        text = "Deal 1."
+        [steps.claims]
+        {claims}
+        """)
+    step = load_lesson_file(path).steps[0]
+    with pytest.raises(LessonError, match="step 1") as info:
+        check_step(step)
+    assert problem in str(info.value)
+
+
+def test_true_claims_about_a_trapped_deal_are_confirmed(tmp_path):
+    path = write_lesson(tmp_path, """
+        [[steps]]
+        deal = 7
+        variant = "peek"
+        text = "8H lies on 8S."
+        [steps.claims]
+        lost_from_start = true
+        cycle = ["8H", "8S"]
+        start_rank = "7"
+        """)
+    assert "lost_from_start" in check_step(load_lesson_file(path).steps[0])
+
+
+def test_a_cycle_claim_naming_cards_outside_the_cycle_fails(tmp_path):
+    path = write_lesson(tmp_path, """
+        [[steps]]
+        deal = 7
+        variant = "peek"
+        text = "Trap."
+        [steps.claims]
+        cycle = ["8H", "KD"]
+        """)
+    with pytest.raises(LessonError, match="cycle holds KD"):
+        check_step(load_lesson_file(path).steps[0])
+
+
+# ---- malformed files ----------------------------------------------------------------
+
+def test_invalid_toml_names_the_file(tmp_path):
+    path = tmp_path / "broken.toml"
+    path.write_text('format = "osmosis-lesson/1"\nname = \n', encoding="utf-8")
+    with pytest.raises(LessonError, match=r"lesson file '.*broken.toml': not valid TOML"):
+        load_lesson_file(path)
+
+
+def test_unknown_format_version_is_refused(tmp_path):
+    path = tmp_path / "sample.toml"
+    path.write_text(lesson_text("").replace(LESSON_FORMAT, "osmosis-lesson/9"), encoding="utf-8")
+    with pytest.raises(LessonError, match="format 'osmosis-lesson/9' is not supported"):
+        load_lesson_file(path)
+
+
+def test_missing_step_field_names_file_step_and_field(tmp_path):
+    path = write_lesson(tmp_path, """
+        [[steps]]
+        deal = 1
+        text = "ok"
+
+        [[steps]]
+        deal = 1
+        """)
+    with pytest.raises(LessonError, match=r"sample.toml', step 2: missing field 'text'"):
+        load_lesson_file(path)
+
+
+def test_missing_title_names_the_file(tmp_path):
+    path = tmp_path / "sample.toml"
+    path.write_text(lesson_text('[[steps]]\ndeal = 1\ntext = "x"\n').replace('title = "A sample"\n', ""),
+                    encoding="utf-8")
+    with pytest.raises(LessonError, match=r"sample.toml': missing field 'title'"):
+        load_lesson_file(path)
+
+
+@pytest.mark.parametrize("step, problem", [
+    ('deal = 1\ntext = "x"\nsay = "typo"', "unknown field(s) say"),
+    ('text = "x"', "missing field 'deal'"),
+    ('deal = 1\ntext = "x"\nmoves = "d x9"', "unknown move 'x9'"),
+    ('deal = 1\ntext = "x"\nmoves = "w"', "setup move 1 (w) does not replay"),
+    ('deal = 1\ntext = "x"\nvariant = "nope"', "unknown variant 'nope'"),
+    ('deal = 1\ntext = "x"\nquestion = "?"', "has no 'expect'"),
+    ('deal = 1\ntext = "x"\nquestion = "?"\nexpect = "d"', "has no 'teaches'"),
+    ('deal = 1\ntext = "x"\nexpect = "d"', "need a 'question'"),
+    ('deal = 1\ntext = "x"\nquestion = "?"\nexpect = "1X"\nteaches = "t"', "unknown move '1X'"),
+    ('deal = 1\ntext = "x"\njudge = "oracle"', "judge 'oracle' is unknown"),
+    ('deal = 1\ntext = "x"\njudge = "solver"', "would use cards the player has not seen"),
+    ('deal = 1\ntext = "x"\n[steps.claims]\nsunny = true', "unknown claim(s) sunny"),
+    ('deal = 1\ntext = "x"\n[steps.claims]\nrows = ["X"]', "'X' is not a suit"),
+    ('deal = 1\ntext = "x"\n[steps.claims]\nscore = "ten"', "expected a whole number"),
+    ('continue = true\ntext = "x"', "no previous step"),
+])
+def test_malformed_step_gives_lesson_error_naming_file_and_step(tmp_path, step, problem):
+    path = write_lesson(tmp_path, "[[steps]]\n" + step + "\n")
+    with pytest.raises(LessonError) as info:
+        load_lesson_file(path)
+    message = str(info.value)
+    assert "sample.toml', step 1" in message
+    assert problem in message
+
+
+def test_file_name_must_match_the_lesson_name(tmp_path):
+    path = tmp_path / "other.toml"
+    path.write_text(lesson_text('[[steps]]\ndeal = 1\ntext = "x"\n'), encoding="utf-8")
+    with pytest.raises(LessonError, match="does not match the file name: expected 'other'"):
+        load_lesson_file(path)
+
+
+def test_inline_deal_and_continued_steps(tmp_path):
+    data = deal_for(1, preset("osmosis")).to_json()  # deal 1, written out inline
+    inline = ", ".join(f"{k} = {json.dumps(v)}" for k, v in data.items())
+    path = write_lesson(tmp_path, f"""
+        [[steps]]
+        text = "an inline deal"
+        moves = "d d"
+        deal = {{ {inline} }}
+
+        [[steps]]
+        continue = true
+        moves = "d d d"
+        text = "five turns in"
+        [steps.claims]
+        playable = ["7S"]
+        """)
+    lesson = load_lesson_file(path)
+    assert lesson.steps[1].moves == tuple(Move.parse("d") for _ in range(5))
+    assert lesson.steps[1].state == position(1, SEVEN_SPADES)
+    assert all(r.ok for r in check_lesson(lesson))
+
+
+# ---- judging answers ------------------------------------------------------------------
+
+def test_rules_question_right_and_wrong_answers_get_the_engine_reason_and_the_tip():
+    step = find_lesson("osmosis-filter").steps[0]
+    right = judge_answer(step, "qs")
+    assert right.right and right.move == Move.parse("w")
+    assert right.lines[0].startswith("Right:")
+    same = judge_answer(step, "w")
+    assert same.right
+    wrong = judge_answer(step, "QC")
+    assert not wrong.right and wrong.move is None
+    assert wrong.lines[0].startswith("Not quite:")
+    assert any("row 2 (clubs) takes a Q only once row 1 (spades) holds one" in line for line in wrong.lines)
+    assert any(line.startswith("Tip: Row 2 takes only the ranks") for line in wrong.lines)
+
+
+def test_turning_when_a_card_is_asked_for_is_explained():
+    step = find_lesson("osmosis-filter").steps[0]
+    feedback = judge_answer(step, "d")
+    assert not feedback.right
+    assert any("the question asks for a card, and QS can be played now" in line for line in feedback.lines)
+
+
+def test_solver_question_wrong_answer_names_the_trap_it_springs():
+    step = find_lesson("starting-rank").steps[3]
+    assert step.judge == "solver"
+    wrong = judge_answer(step, "r3")
+    assert not wrong.right
+    text = " ".join(wrong.lines)
+    assert "r3 (play TH from reserve pile 3) gives a lost game" in text
+    assert "w (play TS from the waste) gives a win" in text
+    assert "8S can only be played after 8H" in text
+    assert judge_answer(step, "ts").right
+
+
+def test_hint_judged_question_uses_the_tutors_scores():
+    step = find_lesson("waiting").steps[4]
+    assert step.judge == "hint" and not full_information(step.state)
+    wrong = judge_answer(step, "d")
+    assert not wrong.right
+    assert "By the tutor (from the cards you have seen)" in " ".join(wrong.lines)
+    assert judge_answer(step, "6c", wrong.verdict).right
+
+
+def test_an_answer_that_is_no_move_or_card_is_refused():
+    step = find_lesson("layout").steps[1]
+    with pytest.raises(MoveError, match="unknown move 'x'"):
+        judge_answer(step, "x")
+
+
+# ---- progress -----------------------------------------------------------------------------
+
+def test_progress_round_trips_through_an_atomic_file(tmp_path):
+    path = tmp_path / "progress.json"
+    progress = load_progress(path)
+    assert progress.lessons == {} and progress.warning is None
+    progress.record("layout", 2, 2, finished=True)
+    progress.record("waiting", 1, 3, finished=False)
+    progress.save()
+    again = load_progress(path)
+    assert again.done("layout") and not again.done("waiting")
+    assert again.lessons["layout"]["last"] == {"right": 2, "asked": 2, "finished": True}
+    assert [p.name for p in tmp_path.iterdir()] == ["progress.json"]
+
+
+def test_a_finished_lesson_stays_done_after_an_unfinished_retry(tmp_path):
+    progress = Progress(tmp_path / "progress.json")
+    progress.record("layout", 2, 2, finished=True)
+    progress.record("layout", 0, 1, finished=False)
+    assert progress.done("layout")
+    assert progress.lessons["layout"]["best_right"] == 2
+
+
+@pytest.mark.parametrize("content", ["{not json", '{"format": "other", "lessons": {}}', "[1, 2]"])
+def test_broken_progress_file_is_set_aside_and_reported(tmp_path, content):
+    path = tmp_path / "progress.json"
+    path.write_text(content, encoding="utf-8")
+    progress = load_progress(path)
+    assert progress.lessons == {}
+    assert progress.warning and "progress file" in progress.warning and "set aside" in progress.warning
+    assert not path.exists()
+    [aside] = [p for p in tmp_path.iterdir() if p.name.startswith("progress.json.broken-")]
+    assert aside.read_text(encoding="utf-8") == content
+    progress.record("layout", 1, 2, finished=True)
+    progress.save()
+    assert load_progress(path).done("layout")
+
+
+def test_progress_path_follows_osmosis_home(monkeypatch, tmp_path):
+    from tutor.lessons import progress_path
+
+    monkeypatch.setenv("OSMOSIS_HOME", str(tmp_path / "h"))
+    assert progress_path() == tmp_path / "h" / "progress.json"
+    monkeypatch.delenv("OSMOSIS_HOME")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    assert progress_path() == tmp_path / "xdg" / "osmosis-tutor" / "progress.json"
+
+
+def test_lessons_are_read_from_the_source_tree_when_not_installed_as_package_data():
+    names = dict(lesson_files())
+    assert "layout" in names
+    assert Path(str(names["layout"])).parent.name == "lessons"
+    assert parse_lesson(Path(str(names["layout"])).read_text(encoding="utf-8"), "x", "layout").name == "layout"
