@@ -266,3 +266,95 @@ def test_replay_of_an_illegal_record_names_the_move(run, tmp_path):
     path.write_text(json.dumps({"format": "osmosis-record/1", "variant": "osmosis",
                                 "deal": {"number": 1}, "moves": ["d", "r1"]}))
     assert_one_line_error(run(["replay", str(path)]), "move 2")
+
+
+# ---- resuming, hints and tutor mode ------------------------------------------
+def _greedy_record(tmp_path, number: int, rules: str, plies: int) -> Path:
+    """A record of the first ``plies`` greedy moves of a deal."""
+    rules_ = preset(rules)
+    state = State.initial(deal_for(number, rules_), rules_)
+    moves = []
+    for _ in range(plies):
+        move = state.legal_moves()[0]
+        moves.append(move)
+        state = state.apply(move)
+    path = tmp_path / f"deal-{number}.json"
+    save_record(Record(rules_, deal_for(number, rules_), moves), path)
+    return path
+
+
+# Peek deal 3 after 24 greedy moves: TD tops the waste and opens row 2. Every
+# deal consistent with what the player has seen is solved: w wins, d loses.
+PEEK3_PLIES = 24
+
+
+def test_resume_goes_on_with_a_saved_game_and_saves_back_to_it(run, tmp_path):
+    path = _greedy_record(tmp_path, 3, "peek", PEEK3_PLIES)
+    result = run(["play", "--resume", str(path)], input="w\nq\n")
+    assert "after move 24" in result.stdout
+    assert "Move 25: w TD" in result.stdout
+    record = load_record(path)
+    assert len(record.moves) == PEEK3_PLIES + 1 and record.rules == preset("peek")
+
+
+def test_resume_refuses_a_deal_number_too(run, tmp_path):
+    path = _greedy_record(tmp_path, 3, "peek", 2)
+    result = run(["play", "3", "--resume", str(path)])
+    assert result.exit_code == 2
+
+
+def test_hint_shows_every_move_best_first_with_the_reason(run, tmp_path):
+    path = _greedy_record(tmp_path, 3, "peek", PEEK3_PLIES)
+    out = run(["play", "--resume", str(path)], input="h\nq\n").stdout
+    assert "Hint: w (TD)" in out
+    lines = out.splitlines()
+    w_row = next(i for i, line in enumerate(lines) if line.startswith("w ") and "100%" in line)
+    d_row = next(i for i, line in enumerate(lines) if line.startswith("d ") and "0%" in line)
+    assert w_row < d_row
+    assert "open row 2" in out
+
+
+def test_tutor_warns_before_a_losing_move_and_does_not_play_it_on_no(run, tmp_path):
+    path = _greedy_record(tmp_path, 3, "peek", PEEK3_PLIES)
+    out = run(["play", "--resume", str(path), "--tutor"], input="d\nn\nq\n").stdout
+    assert "That may be a mistake: win 0% against 100% for w (TD)." in out
+    assert "Play it anyway? [y/N]" in out
+    assert "Move not played." in out
+    assert len(load_record(path).moves) == PEEK3_PLIES
+
+
+def test_tutor_plays_the_questioned_move_on_yes(run, tmp_path):
+    path = _greedy_record(tmp_path, 3, "peek", PEEK3_PLIES)
+    out = run(["play", "--resume", str(path), "--tutor"], input="d\ny\nq\n").stdout
+    assert "Move 25: d turn" in out
+    assert str(load_record(path).moves[-1]) == "d"
+
+
+def test_tutor_stays_quiet_on_the_best_move(run, tmp_path):
+    path = _greedy_record(tmp_path, 3, "peek", PEEK3_PLIES)
+    out = run(["play", "--resume", str(path), "--tutor"], input="w\nq\n").stdout
+    assert "mistake" not in out
+    assert "Move 25: w TD" in out
+
+
+def test_tutor_threshold_above_the_drop_keeps_it_quiet(run, tmp_path):
+    path = _greedy_record(tmp_path, 3, "peek", PEEK3_PLIES)
+    out = run(["play", "--resume", str(path), "--tutor", "--threshold", "100"], input="w\nq\n").stdout
+    assert "mistake" not in out
+
+
+def test_tutor_computes_no_hint_for_a_forced_move(run, monkeypatch):
+    import tutor.hints
+
+    calls = []
+    real = tutor.hints.hint
+
+    def counting(*args, **kwargs):
+        calls.append(args)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(tutor.hints, "hint", counting)
+    # Deal 1 starts with nothing playable: d is the only move three times.
+    out = run(["play", "1", "--tutor"], input="d\nd\nd\nq\n").stdout
+    assert "Move 3: d turn" in out
+    assert calls == []

@@ -18,7 +18,6 @@ from ..errors import IllegalMoveError, MoveError, RecordError, TutorError
 from ..notation import Move, parse_input
 from ..record import Game, Record, load_record, save_record
 from ..render import card_text, describe_move, render_deal, render_hint, render_state, use_symbols
-from ..rules import Rules
 from ..state import State
 from . import console_of, main
 from .common import DEAL_NUMBER, resolve_deal, rules_from_kwargs, variant_options
@@ -358,8 +357,8 @@ class Session:
     def hint_for(self, state: State):
         """The hint at ``state`` from what the player has seen (cached per position)."""
         if state not in self._hints:
-            from ...hints import hint
-            from ...knowledge import observe
+            from ..hints import hint
+            from ..knowledge import observe
 
             def compute():
                 return hint(observe(state))
@@ -400,12 +399,10 @@ class Session:
 
 def offer_review(ctx: click.Context, record: Record) -> None:
     """At the end of a game on a terminal, offer the post-game review."""
-    try:
-        from .review import review_after_play
-    except ImportError:
-        return
     answer = _read("Review this game? [y/N] ", echo=False)
     if answer and answer.strip().lower() in ("y", "yes"):
+        from .review import review_after_play
+
         review_after_play(ctx, record)
 
 
@@ -418,24 +415,33 @@ def offer_review(ctx: click.Context, record: Record) -> None:
               help="Tutor mode warns when a move's win chance is this many points below the best.")
 @click.option("--save", "save_path", metavar="PATH", default=None,
               help="Also save the record here (on s, at the end and on quit).")
+@click.option("--resume", "resume_path", metavar="RECORD", default=None,
+              help="Go on with a saved game; it is saved back to the same file as you play.")
 @click.pass_context
-def play_command(ctx: click.Context, number, deal_file, tutor, threshold, save_path, **kwargs) -> None:
+def play_command(ctx: click.Context, number, deal_file, tutor, threshold, save_path, resume_path, **kwargs) -> None:
     """Play a deal in the terminal (no argument: a random deal number).
 
     Type r1-r4, w, d or a card name to move; u undo, h hint, s save, q quit,
     ? help. The game is saved after every move.
     """
-    rules: Rules = rules_from_kwargs(kwargs)
     console = console_of(ctx)
-    if number is None and deal_file is None:
-        number = random_deal_number()
-        _say(console, f"Deal {number} (a random deal; play it again with: osmosis play {number})")
-    deal = resolve_deal(number, deal_file, rules)
-    game = Game(rules, deal)
-    path = autosave_path(deal)
-    save_record(game.to_record(), path)
-    title = f"Deal {deal.number}" if deal.number is not None else f"Deal from {deal_file}"
-    _say(console, f"{title}, {rules.describe()}.")
+    if resume_path is not None:
+        if number is not None or deal_file is not None or any(v is not None for v in kwargs.values()):
+            raise click.UsageError("--resume takes the deal and the variant from the record: "
+                                   "give no deal number, --deal-file or variant option with it")
+        game = Game.from_record(load_record(resume_path))
+        deal, rules, path = game.deal, game.rules, Path(resume_path)
+    else:
+        rules = rules_from_kwargs(kwargs)
+        if number is None and deal_file is None:
+            number = random_deal_number()
+            _say(console, f"Deal {number} (a random deal; play it again with: osmosis play {number})")
+        deal = resolve_deal(number, deal_file, rules)
+        game = Game(rules, deal)
+        path = autosave_path(deal)
+        save_record(game.to_record(), path)
+    title = f"Deal {deal.number}" if deal.number is not None else "A deal given in full"
+    _say(console, f"{title}, {rules.describe()}" + (f", after move {game.ply}." if game.ply else "."))
     _say(console, f"The game is saved as you play in {path}. Type ? for help.")
     if tutor:
         _say(console, f"Tutor mode: moves {threshold:g} or more points below the best are questioned.")
