@@ -41,7 +41,7 @@ from typing import Callable
 from .cards import NAMES, RANKS, SUIT_NAMES
 from .errors import TutorError
 from .hints import DEFAULT_SAMPLES as HINT_SAMPLES
-from .notation import Move
+from .notation import TURN, Move
 from .record import Record
 from .state import State
 
@@ -235,9 +235,18 @@ class Candidate:
     move: Move
     win: float
     cards: float
+    samples: int = 0
 
     def to_json(self) -> dict:
-        return {"move": str(self.move), "win": round(self.win, 4), "cards": round(self.cards, 2)}
+        return {"move": str(self.move), "win": round(self.win, 4), "cards": round(self.cards, 2),
+                "samples": self.samples}
+
+    def variance(self) -> float:
+        """The sampling variance of ``win`` (Laplace-smoothed binomial; 0 when not sampled)."""
+        if self.samples <= 0:
+            return 0.0
+        p = (self.win * self.samples + 1) / (self.samples + 2)
+        return p * (1 - p) / self.samples
 
 
 @dataclass(frozen=True, slots=True)
@@ -247,8 +256,9 @@ class MoveReview:
     ``win_before`` is the best move's win chance, ``win_after`` the played
     move's, both from what the player knew before the move (0..1).
     ``graded`` is False for forced moves and free plays, whose win chances are
-    carried over from the last graded move. ``luck`` is the swing (0..1) that
-    the cards turning up after this move caused before the next decision.
+    carried over from the last graded move. ``luck``: when the cards that
+    turned up after this move (``seen``) moved the win chance clearly before
+    the next decision, that swing (-1..1); else None.
     """
 
     ply: int
@@ -466,7 +476,8 @@ def score_position(state: State, samples: int | None = None) -> tuple[Move, list
     from .knowledge import observe
 
     scored = score_moves(observe(state), samples=samples)
-    return scored.best, [Candidate(c.move, float(c.win), float(c.cards)) for c in scored.candidates]
+    return scored.best, [Candidate(c.move, float(c.win), float(c.cards), int(c.samples))
+                         for c in scored.candidates]
 
 
 def _score_job(job):
@@ -748,14 +759,15 @@ def _comment(i, state, move, card, label, best, by_move, played, top, tags, note
             if "other" in notes:
                 other = notes["other"]
                 oc = state.card_of(other.move)
-                parts.append(f"{SUIT_NAMES[card // 13].capitalize()} in row {notes['row']} blocks the rows "
+                parts.append(f"Putting {SUIT_NAMES[card // 13]} in row {notes['row']} blocks the rows "
                              f"below; opening it with {_card_name(oc)} instead kept {_pct(other.win)}.")
             else:
                 expl, visible = notes["cycle"]
                 text = getattr(expl, "text", None)
                 why = text() if callable(text) else str(expl)
                 prefix = "" if visible else "With hindsight (all cards known): "
-                parts.append(f"{prefix}{SUIT_NAMES[card // 13].capitalize()} in row {notes['row']} "
+                put = "putting" if prefix else "Putting"
+                parts.append(f"{prefix}{put} {SUIT_NAMES[card // 13]} in row {notes['row']} "
                              f"blocks the rows below: {why}")
         elif tag == "late-start":
             op = notes["open"]
@@ -780,7 +792,7 @@ def _comment(i, state, move, card, label, best, by_move, played, top, tags, note
         if text not in tips:
             tips.append(text)
     if tips:
-        parts.append("Tip: " + " ".join(tips))
+        parts.append("Tip: " + tips[0])  # the first tag's tip: one piece of advice at a time
     if facts.lost_at_ply == i + 1:
         alt = f" {facts.better} would have kept it." if facts.better is not None else ""
         parts.append(f"With hindsight (all cards known), this move threw away a win.{alt}")
@@ -788,27 +800,45 @@ def _comment(i, state, move, card, label, best, by_move, played, top, tags, note
 
 
 def _add_luck(out: list[MoveReview], states, final: State, th: Thresholds) -> list[MoveReview]:
-    """Attach to the last move before each decision the swing that the cards turning up caused."""
+    """Attach the luck of the cards that turned up to the last move before the next decision.
+
+    The swing between the win chance after one graded move and the best
+    chance at the next decision is luck only if new cards were seen in
+    between, it reaches ``th.luck`` points, and it is more than twice its
+    sampling error (two estimates from different samples differ a little
+    anyway).
+    """
     graded = [k for k, m in enumerate(out) if m.graded]
     result = list(out)
     marks = []
     for a, b in zip(graded, graded[1:]):
-        marks.append((a, b - 1, out[a].win_after, out[b].win_before, states[b]))
+        marks.append((a, b - 1, _played(out[a]), _top(out[b]), states[b]))
     if graded and final.over and graded[-1] < len(out) - 1:
         a = graded[-1]
-        marks.append((a, len(out) - 1, out[a].win_after, 1.0 if final.won else 0.0, final))
+        marks.append((a, len(out) - 1, _played(out[a]), Candidate(TURN, 1.0 if final.won else 0.0, final.cards),
+                      final))
     for a, end, before, after, later in marks:
         new = sorted(seen_cards(later) - seen_cards(states[a]))
-        swing = after - before
+        swing = after.win - before.win
+        noise = 2 * math.sqrt(before.variance() + after.variance())
+        if not new or abs(swing) * 100 < th.luck or abs(swing) <= noise:
+            continue
         m = result[end]
-        comment = m.comment
-        if abs(swing) * 100 >= th.luck and new:
-            shown = ", ".join(NAMES[c] for c in new[:8]) + (", ..." if len(new) > 8 else "")
-            word = "good luck" if swing > 0 else "bad luck"
-            comment = (f"{comment} Luck, not a choice: the cards that turned up ({shown}) moved the win "
-                       f"chance from {_pct(before)} to {_pct(after)} ({word}).")
+        shown = ", ".join(NAMES[c] for c in new[:8]) + (", ..." if len(new) > 8 else "")
+        word = "good luck" if swing > 0 else "bad luck"
+        comment = (f"{m.comment} Luck, not a choice: the cards that turned up ({shown}) moved the win "
+                   f"chance from {_pct(before.win)} to {_pct(after.win)} ({word}).")
         result[end] = _replace(m, luck=swing, seen=tuple(new), comment=comment)
     return result
+
+
+def _played(m: MoveReview) -> Candidate:
+    return next(c for c in m.candidates if c.move == m.move)
+
+
+def _top(m: MoveReview) -> Candidate:
+    return next((c for c in m.candidates if c.move == m.best and c.win >= m.win_before - 1e-9),
+                max(m.candidates, key=lambda c: c.win))
 
 
 def _replace(m: MoveReview, **changes) -> MoveReview:
@@ -824,10 +854,10 @@ def _critical(moves: list[MoveReview], th: Thresholds, count: int = 5) -> list[M
         if m.graded and m.drop >= th.inaccuracy:
             moments.append(Moment(m.ply, "error", m.win_before, m.win_after,
                                   f"{m.move} lost {m.drop:.0f} points against {m.best}"))
-        if m.luck is not None and abs(m.luck) * 100 >= th.luck:
-            shown = ", ".join(NAMES[c] for c in m.seen[:6])
+        if m.luck is not None:
+            shown = ", ".join(NAMES[c] for c in m.seen[:6]) + (", ..." if len(m.seen) > 6 else "")
             moments.append(Moment(m.ply, "luck", m.win_after, m.win_after + m.luck,
-                                  f"luck: {shown or 'the cards'} turned up"
+                                  f"luck: {shown} turned up"
                                   f" ({'+' if m.luck > 0 else '-'}{abs(m.luck) * 100:.0f} points)"))
     moments.sort(key=lambda x: (-abs(x.swing), x.ply))
     return sorted(moments[:count], key=lambda x: x.ply)
