@@ -265,15 +265,21 @@ def _clearly_ahead(scores: _Scores, leader: Move, other: Move) -> bool:
 
 
 def _preference(obs: Observation, move: Move, certain: list[Move]) -> int:
-    """Tie order: certain moves, then plays that open no row, then the turn, then row openings."""
+    """Order among moves the samples cannot tell apart: the one that reveals most, commits least.
+
+    The samples are solved with every card known, so they give information no
+    value; on a tie the hint prefers a move that shows a hidden card. Certain
+    moves come first; in the first pass a turn (it shows new talon cards)
+    comes before a play; later a turn shows nothing new, so it comes last.
+    """
     if move in certain:
         return certain.index(move)
+    reveals = move.kind == "r" and len(obs.reserves[move.pile]) > 1 and obs.reserves[move.pile][-2] is None
+    opens = opens_row(obs, move) is not None
     if move.kind == "d":
-        # In the first pass a turn shows new cards, which the samples cannot value.
-        return 10 if obs.pass_no == 1 else 12
-    if opens_row(obs, move) is not None:
-        return 13
-    return 11
+        return 10 if obs.pass_no == 1 and obs.stock and obs.stock[0] is None else 20
+    rank = 11 if obs.pass_no == 1 else 10
+    return rank + (0 if reveals else 2) + (3 if opens else 0)
 
 
 def score_moves(obs: Observation, samples: int | None = None, limit: Limit | None = None,
@@ -300,7 +306,7 @@ def score_moves(obs: Observation, samples: int | None = None, limit: Limit | Non
 
     # Every certain move keeps the position's value, so one solve per sample covers all of them.
     solved = [m for m in moves if m not in certain[1:]]
-    first = max(1, min(budget, math.ceil(budget / 3)))
+    first = min(budget, max(BATCH, math.ceil(budget / 3)))
     exact = obs.consistent_deals() <= budget
     states = obs.samples(budget)  # seeded from the observation; all of them when few are consistent
     scores = _Scores(moves)
@@ -367,6 +373,10 @@ def hint(obs: Observation, samples: int | None = None, limit: Limit | None = Non
 # ---------------------------------------------------------------- the tutor as a player
 
 
+POLICY_BEST_NODES = 600
+"""Node limit of the best-score searches when the tutor plays (scores only break ties there)."""
+
+
 def choose(obs: Observation, samples: int | None = None, limit: Limit | None = None) -> Move:
     """The move the tutor plays: a certain one without sampling, else the hint's best."""
     moves = obs.legal_moves()
@@ -377,7 +387,7 @@ def choose(obs: Observation, samples: int | None = None, limit: Limit | None = N
     certain = certain_moves(obs, moves)
     if certain:
         return certain[0]
-    return score_moves(obs, samples, limit, best_nodes=BEST_NODES).best
+    return score_moves(obs, samples, limit, best_nodes=POLICY_BEST_NODES).best
 
 
 def play_game(state: State, samples: int | None = None, limit: Limit | None = None,

@@ -70,6 +70,13 @@ def move_phrase(obs, move, capital: bool = True) -> str:
     return text[0].upper() + text[1:] if capital else text
 
 
+def move_gerund(obs, move) -> str:
+    """A move as the subject of a sentence: "playing 7H from pile 2", "turning the talon"."""
+    text = move_phrase(obs, move, False)
+    verb, _, rest = text.partition(" ")
+    return {"play": "playing", "turn": "turning"}[verb] + " " + rest
+
+
 def destination_phrase(obs, card: int) -> str:
     """Where a card goes: "to row 1 (spades)" or "to open row 2 for hearts"."""
     row = obs.destination(card)
@@ -91,6 +98,16 @@ def _basis(scored) -> str:
     if scored.exact:
         return "every deal consistent with what you have seen was solved"
     return f"from {scored.samples} deals consistent with what you have seen"
+
+
+def _versus(top, other, mine: str, theirs: str) -> str:
+    """The figures behind a choice: "win 41% if you wait, 18% if you play it now"."""
+    if round(top.win * 100) != round(other.win * 100):
+        return f"win {pct(top.win)} {mine}, {pct(other.win)} {theirs}"
+    if round(top.cards) != round(other.cards):
+        return (f"win {pct(top.win)} either way, but about {top.cards:.0f} cards {mine} "
+                f"against {other.cards:.0f} {theirs}")
+    return f"win {pct(top.win)} either way, about {top.cards:.0f} cards"
 
 
 def _missing_ranks(obs) -> str:
@@ -130,23 +147,23 @@ def reason_for(obs, scored) -> tuple[str, list[str]]:
         parts.append(f"Win {pct(top.win)} ({_basis(scored)}).")
     elif scored.why == "turn":
         text = f"{what}: it loses nothing, since you can come back to this very point next pass"
-        if obs.pass_no == 1:
+        if obs.stock and obs.stock[0] is None:
             text += ", and it shows you cards you have not seen yet"
         parts.append(text + ".")
         tips.append("free-turn")
-        if other is not None and other.move.is_play:
+        if other is not None and other.move.is_play and not other.lost:
             ocard = other.card
             if other.opens_row is not None:
                 parts.append(f"{NAMES[ocard]} is playable but would open row {other.opens_row} for "
-                             f"{SUIT_NAMES[ocard // 13]} (win {pct(top.win)} if you wait, "
-                             f"{pct(other.win)} if you play it now).")
+                             f"{SUIT_NAMES[ocard // 13]} ({_versus(top, other, 'if you wait', 'if you play it now')}).")
                 tips.append("wait-to-open")
             elif other.move.kind == "w" and obs.rules.turn > 1:
                 parts.append(f"Playing {NAMES[ocard]} now would shift the groups of three for the rest of the "
-                             f"talon (win {pct(top.win)} if you turn, {pct(other.win)} if you play it now).")
+                             f"talon ({_versus(top, other, 'if you turn', 'if you play it now')}).")
                 tips.append("plan-passes")
             else:
-                parts.append(f"Win {pct(top.win)}; {pct(other.win)} if you {move_phrase(obs, other.move, False)}.")
+                parts.append(_versus(top, other, "if you turn", f"if you {move_phrase(obs, other.move, False)}")
+                             .capitalize() + ".")
         else:
             parts.append(f"Win {pct(top.win)} ({_basis(scored)}).")
     else:
@@ -175,19 +192,19 @@ def _compared(obs, scored, top, other, tips) -> list[str]:
             head = "This position cannot be won any more whatever you do"
         else:
             head = f"None of the {scored.samples} deals consistent with what you have seen can be won from here"
-        out = [f"{head}; {move_phrase(obs, best, False)} places the most cards: about {top.cards:.0f} "
+        out = [f"{head}; {move_gerund(obs, best)} places the most cards: about {top.cards:.0f} "
                f"against {other.cards:.0f} if you {move_phrase(obs, other.move, False)}."]
         tips.append("well-played")
         return out
-    figures = f"win {pct(top.win)} against {pct(other.win)} if you {move_phrase(obs, other.move, False)}"
+    figures = _versus(top, other, "this way", f"if you {move_phrase(obs, other.move, False)}")
     if best.kind == "d":
         ocard = other.card
-        if other.opens_row is not None:
+        if other.opens_row is not None and not other.lost:
             tips.append("wait-to-open")
             return [f"{what}: {NAMES[ocard]} is playable but would open row {other.opens_row} for "
                     f"{SUIT_NAMES[ocard // 13]}, and a new row takes only ranks the rows above hold "
-                    f"(win {pct(top.win)} if you wait, {pct(other.win)} if you play it now; {_basis(scored)})."]
-        if other.move.kind == "w" and obs.rules.turn > 1:
+                    f"({_versus(top, other, 'if you wait', 'if you play it now')}; {_basis(scored)})."]
+        if other.move.kind == "w" and obs.rules.turn > 1 and not other.lost:
             tips.append("plan-passes")
             return [f"{what} rather than play {NAMES[ocard]}: taking it off the waste now shifts the groups "
                     f"of three and changes what the next pass shows ({figures}; {_basis(scored)})."]

@@ -1,0 +1,162 @@
+"""Hint latency and the tutor policy's strength.
+
+    python benchmarks/hints.py latency [--deals 1-40] [--every 6] [--samples K]
+    python benchmarks/hints.py policy [--variant osmosis] [--deals 1-200] [--workers 2] [--out FILE]
+
+``latency``: positions from real games (greedy play of each deal, every
+``--every``-th position with a choice to make), one hint each at the default
+sample count, single process; prints the median, 90th percentile and worst
+time, and how often the solver's node limit left a sample undecided.
+
+``policy``: for each deal, the full-knowledge solver's verdict, the greedy
+policy (plays the first playable card, else turns) and the tutor policy
+(follows its own hints, seeing only what a player sees) play it out; prints
+win rates, the tutor's share of the deals the solver shows winnable, mean
+scores and time. Deals run in parallel processes (``--workers``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from multiprocessing import Pool
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from tutor.deals import deal_for  # noqa: E402
+from tutor.hints import DEFAULT_SAMPLES, hint, play_game  # noqa: E402
+from tutor.knowledge import observe  # noqa: E402
+from tutor.rules import preset  # noqa: E402
+from tutor.search import DEFAULT_LIMIT, solve  # noqa: E402
+from tutor.state import State  # noqa: E402
+
+
+def deal_range(text: str) -> range:
+    a, _, b = text.partition("-")
+    return range(int(a), int(b or a) + 1)
+
+
+def greedy(state: State) -> State:
+    """Play the first playable card (reserve piles, then the waste), else turn."""
+    while True:
+        moves = state.legal_moves()
+        if not moves:
+            return state
+        state = state.apply(moves[0])
+
+
+def greedy_positions(state: State, every: int) -> list[State]:
+    out = []
+    k = 0
+    while True:
+        moves = state.legal_moves()
+        if not moves:
+            return out
+        if len(moves) > 1:
+            if k % every == 0:
+                out.append(state)
+            k += 1
+        state = state.apply(moves[0])
+
+
+def latency(args) -> None:
+    rules = preset(args.variant)
+    positions = []
+    for n in deal_range(args.deals):
+        positions.extend(greedy_positions(State.initial(deal_for(n, rules), rules), args.every))
+    times, samples, undecided, whys = [], [], 0, {}
+    for st in positions:
+        t0 = time.perf_counter()
+        h = hint(observe(st), samples=args.samples)
+        times.append(time.perf_counter() - t0)
+        samples.append(h.samples)
+        undecided += any(c.undecided for c in h.candidates)
+        whys[h.why] = whys.get(h.why, 0) + 1
+    times.sort()
+    n = len(times)
+    print(f"hint latency, {args.variant}, deals {args.deals}, {n} positions with a choice "
+          f"(every {args.every}th of greedy play), samples budget {args.samples or DEFAULT_SAMPLES}")
+    print(f"  median {statistics.median(times):.2f} s   p90 {times[int(0.9 * (n - 1))]:.2f} s   "
+          f"worst {times[-1]:.2f} s   mean {statistics.mean(times):.2f} s")
+    print(f"  samples used: mean {statistics.mean(samples):.1f}; hints with an undecided sample: "
+          f"{undecided} ({100 * undecided / n:.1f}%)")
+    print("  settled by: " + ", ".join(f"{k} {v}" for k, v in sorted(whys.items())))
+
+
+def _one(job):
+    variant, number, samples = job
+    rules = preset(variant)
+    start = State.initial(deal_for(number, rules), rules)
+    t0 = time.perf_counter()
+    res = solve(start, DEFAULT_LIMIT)
+    t1 = time.perf_counter()
+    g = greedy(start)
+    final, moves = play_game(start, samples=samples)
+    t2 = time.perf_counter()
+    return {"deal": number, "solver": res.winnable, "solver_cards": res.best_cards,
+            "greedy": g.won, "greedy_cards": g.cards, "tutor": final.won, "tutor_cards": final.cards,
+            "tutor_moves": len(moves), "solve_seconds": round(t1 - t0, 3), "tutor_seconds": round(t2 - t1, 2)}
+
+
+def policy(args) -> None:
+    jobs = [(args.variant, n, args.samples) for n in deal_range(args.deals)]
+    t0 = time.time()
+    rows = []
+    out = open(args.out, "w") if args.out else None
+    with Pool(args.workers) as pool:
+        for i, row in enumerate(pool.imap_unordered(_one, jobs), 1):
+            rows.append(row)
+            if out:
+                out.write(json.dumps(row) + "\n")
+                out.flush()
+            if args.progress and i % 10 == 0:
+                print(f"  {i}/{len(jobs)} deals, {time.time() - t0:.0f} s", file=sys.stderr, flush=True)
+    wall = time.time() - t0
+    rows.sort(key=lambda r: r["deal"])
+    n = len(rows)
+    solver_w = sum(1 for r in rows if r["solver"])
+    undecided = sum(1 for r in rows if r["solver"] is None)
+    greedy_w = sum(1 for r in rows if r["greedy"])
+    tutor_w = sum(1 for r in rows if r["tutor"])
+    tutor_of_winnable = sum(1 for r in rows if r["tutor"] and r["solver"])
+    print(f"{args.variant}, deals {args.deals} ({n} deals), samples budget {args.samples or DEFAULT_SAMPLES}, "
+          f"{args.workers} workers, {wall:.0f} s wall")
+    print(f"  solver (full knowledge): {solver_w} won ({100 * solver_w / n:.1f}%), {undecided} undecided")
+    print(f"  greedy:                  {greedy_w} won ({100 * greedy_w / n:.1f}%), "
+          f"mean {statistics.mean(r['greedy_cards'] for r in rows):.1f} cards")
+    print(f"  tutor (sees what a player sees): {tutor_w} won ({100 * tutor_w / n:.1f}%), "
+          f"mean {statistics.mean(r['tutor_cards'] for r in rows):.1f} cards")
+    if solver_w:
+        print(f"  tutor wins {tutor_of_winnable} of the {solver_w} solver-winnable deals "
+              f"({100 * tutor_of_winnable / solver_w:.1f}%)")
+    times = sorted(r["tutor_seconds"] for r in rows)
+    print(f"  tutor seconds per game: median {statistics.median(times):.1f}, worst {times[-1]:.1f}")
+    missed = [r["deal"] for r in rows if r["solver"] and not r["tutor"]]
+    print(f"  winnable deals the tutor lost: {missed}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="what", required=True)
+    lat = sub.add_parser("latency")
+    lat.add_argument("--variant", default="osmosis")
+    lat.add_argument("--deals", default="1-40")
+    lat.add_argument("--every", type=int, default=6)
+    lat.add_argument("--samples", type=int, default=None)
+    pol = sub.add_parser("policy")
+    pol.add_argument("--variant", default="osmosis")
+    pol.add_argument("--deals", default="1-200")
+    pol.add_argument("--workers", type=int, default=2)
+    pol.add_argument("--samples", type=int, default=None)
+    pol.add_argument("--out", default=None, help="write one JSON line per deal here")
+    pol.add_argument("--progress", action="store_true")
+    args = ap.parse_args()
+    {"latency": latency, "policy": policy}[args.what](args)
+
+
+if __name__ == "__main__":
+    main()

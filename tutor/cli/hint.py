@@ -1,0 +1,76 @@
+"""``osmosis hint``: the best move for the player, from the cards the player has seen."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from ..errors import IllegalMoveError, TutorError
+from ..hints import DEFAULT_SAMPLES, hint as compute_hint
+from ..knowledge import observe
+from ..record import load_record
+from ..render import render_hint, render_state, use_symbols
+from ..state import State
+from . import console_of, main
+from .common import DEAL_NUMBER, MOVES, resolve_deal, rules_from_kwargs, variant_options
+
+
+def _after(state: State, moves, what: str) -> State:
+    """The position after ``moves``; an illegal one names its number."""
+    for i, move in enumerate(moves or [], 1):
+        try:
+            state = state.apply(move)
+        except IllegalMoveError as exc:
+            raise IllegalMoveError(f"move {i} of {what} ({move}): {exc}") from None
+    return state
+
+
+@main.command("hint")
+@click.argument("number", type=DEAL_NUMBER, required=False)
+@click.option("--deal-file", type=click.Path(dir_okay=False), default=None, help="A deal file (JSON) instead of a number.")
+@click.option("--record", "record_path", type=click.Path(dir_okay=False), default=None,
+              help="A game record: the hint is for the position after its moves.")
+@variant_options
+@click.option("--moves", type=MOVES, default=None, help='Moves to play first (after the record\'s), e.g. "d w r2".')
+@click.option("--samples", type=click.IntRange(1), default=None,
+              help=f"Most deals to sample from what you have seen (default {DEFAULT_SAMPLES}); more is slower and steadier.")
+@click.option("--json", "as_json", is_flag=True, help="Print the hint as JSON.")
+@click.pass_context
+def hint_command(ctx, number, deal_file, record_path, moves, samples, as_json, **kwargs):
+    """The best move for the player, who sees only the face-up cards.
+
+    Every legal move gets its chance to win and its expected final score,
+    estimated from deals consistent with what you have seen (the face-down
+    cards are never looked at), and the best one comes with the reason.
+    """
+    if record_path is not None:
+        if number is not None or deal_file is not None or any(v is not None for v in kwargs.values()):
+            raise click.UsageError("--record takes the deal and the variant from the record: "
+                                   "give no deal number, --deal-file or variant option with it")
+        state = load_record(record_path).replay()
+    else:
+        if number is None and deal_file is None:
+            raise click.UsageError("give a deal number, --deal-file or --record")
+        rules = rules_from_kwargs(kwargs)
+        state = State.initial(resolve_deal(number, deal_file, rules), rules)
+    state = _after(state, moves, "--moves")
+    if not state.legal_moves():
+        raise TutorError(f"the game is over ({'won' if state.won else 'blocked'} with {state.cards} cards): "
+                         "there is no move to hint")
+    console = console_of(ctx)
+    obs = observe(state)
+    if as_json or not console.is_terminal:
+        result = compute_hint(obs, samples=samples)
+    else:
+        with console.status("Thinking..."):
+            result = compute_hint(obs, samples=samples)
+    if as_json:
+        click.echo(json.dumps(result.to_json()))
+        return
+    symbols = use_symbols(console)
+    console.print(render_state(state, symbols=symbols))
+    console.print()
+    console.print(render_hint(result, state, symbols=symbols))
+    basis = "every consistent deal solved" if result.exact else f"{result.samples} sampled deals"
+    console.print(f"[dim]({basis}, {result.seconds:.1f} s; only cards you have seen were used)[/dim]")
