@@ -151,6 +151,19 @@ def test_hindsight_of_a_lost_deal_names_the_cycle():
     assert "could not be won from the start" in facts.verdict()
 
 
+def test_hindsight_of_a_won_game_and_of_an_unfinished_winnable_one(early_game):
+    record, ply = early_game
+    line = search.solve(record.initial(), LIMIT).line
+    won = Record(record.rules, record.deal, list(line))
+    facts = hindsight(won.states(), LIMIT)
+    assert (facts.winnable, facts.lost_at_ply, facts.won) == (True, None, True)
+    assert facts.verdict().endswith("the game was won.")
+    unfinished = Record(record.rules, record.deal, list(line[:10]))
+    facts = hindsight(unfinished.states(), LIMIT)
+    assert (facts.winnable, facts.lost_at_ply, facts.still_winnable) == (True, None, True)
+    assert "could still be won when the record ends" in facts.verdict()
+
+
 # ---- the review with the hint machinery ------------------------------------------
 
 def test_early_start_that_throws_away_a_win_is_a_blunder_tagged_early_start(early_start):

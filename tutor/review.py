@@ -323,7 +323,8 @@ class Hindsight:
     better: Move | None = None
     explanation: object | None = None
     still_winnable: bool | None = None
-    best_cards: int | None = None
+    undecided: bool = False
+    won: bool = False
 
     @property
     def explanation_text(self) -> str | None:
@@ -344,19 +345,24 @@ class Hindsight:
         if not self.winnable:
             why = self.explanation_text
             return head + "the deal could not be won from the start" + (f": {why}" if why else ".")
+        if self.won:
+            return head + "the deal was winnable, and the game was won."
         if self.lost_at_ply is not None:
             alt = f" ({self.better} instead would have kept it)" if self.better is not None else ""
             return head + f"the deal was winnable, and move {self.lost_at_ply} threw the win away{alt}."
-        if self.still_winnable:
-            return head + "the deal was winnable, and the game could still be won when the record ends."
-        return head + "the deal was winnable, and the game was won."
+        if self.undecided:
+            return head + ("the deal was winnable and the win was lost, but the solver could not pin down "
+                           "the move within its limit.")
+        if self.still_winnable is None:
+            return head + ("the deal was winnable; whether it still was when the record ends, the solver "
+                           "could not decide within its limit.")
+        return head + "the deal was winnable, and the game could still be won when the record ends."
 
     def to_json(self) -> dict:
-        return {"winnable": self.winnable, "lost_at_ply": self.lost_at_ply,
+        return {"winnable": self.winnable, "lost_at_ply": self.lost_at_ply, "still_winnable": self.still_winnable,
                 "better": str(self.better) if self.better is not None else None,
                 "explanation": self.explanation_text,
-                "cycle": [NAMES[c] for c in self.cycle] if self.cycle else None,
-                "best_cards": self.best_cards}
+                "cycle": [NAMES[c] for c in self.cycle] if self.cycle else None}
 
 
 @dataclass(frozen=True, slots=True)
@@ -505,43 +511,42 @@ def hindsight(states: list[State], limit=None) -> Hindsight:
 
     first = solve(0)
     winnable = first.winnable
-    best_cards = getattr(first, "best_cards", None)
     if winnable is False:
         explanation = getattr(first, "explanation", None) or search.lost_from_start(states[0])
-        return Hindsight(False, None, explanation=explanation, best_cards=best_cards)
+        return Hindsight(False, None, explanation=explanation)
     if winnable is None:
-        return Hindsight(None, None, best_cards=best_cards)
+        return Hindsight(None, None)
     n = len(states) - 1
     final = states[-1]
     if final.won:
-        return Hindsight(True, None, still_winnable=True, best_cards=best_cards)
+        return Hindsight(True, None, still_winnable=True, won=True)
     if not final.over:
         end = solve(n).winnable
         if end is True:
-            return Hindsight(True, None, still_winnable=True, best_cards=best_cards)
+            return Hindsight(True, None, still_winnable=True)
         if end is None:
-            return Hindsight(True, None, still_winnable=None, best_cards=best_cards)
+            return Hindsight(True, None, still_winnable=None)
     # states[lo] is winnable, states[hi] is not; find the first k with states[k] not winnable.
     lo, hi = 0, n
     while hi - lo > 1:
         mid = (lo + hi) // 2
         verdict = solve(mid).winnable
         if verdict is None:
-            # Undecided: probe the neighbours for a decided position.
-            for probe in range(mid + 1, hi):
+            # Undecided at the limit: try a few neighbours for a decided position.
+            for probe in [p for d in range(1, 4) for p in (mid + d, mid - d) if lo < p < hi]:
                 verdict = solve(probe).winnable
                 if verdict is not None:
                     mid = probe
                     break
             else:
-                return Hindsight(True, None, still_winnable=False, best_cards=best_cards)
+                return Hindsight(True, None, still_winnable=False, undecided=True)
         if verdict:
             lo = mid
         else:
             hi = mid
     line = getattr(solve(lo), "line", ()) or ()
     better = line[0] if line else None
-    return Hindsight(True, hi, better=better, still_winnable=False, best_cards=best_cards)
+    return Hindsight(True, hi, better=better, still_winnable=False)
 
 
 # ---- the review ------------------------------------------------------------
