@@ -1,0 +1,107 @@
+"""``osmosis hint``: the JSON contract, the position it is asked about, and clear errors."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from tutor.cli import main
+from tutor.deals import deal_for, save_deal
+from tutor.record import Record, save_record
+from tutor.rules import preset
+
+ENV = {"NO_COLOR": "1", "COLUMNS": "100"}
+
+
+def run(*args):
+    return CliRunner().invoke(main, list(args), env=ENV)
+
+
+def test_json_has_the_spec_fields_and_every_legal_move():
+    result = run("hint", "5", "--samples", "3", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert set(data) >= {"best", "candidates", "reason"}
+    assert data["best"] == "r4"
+    assert sorted(c["move"] for c in data["candidates"]) == ["d", "r3", "r4"]
+    for c in data["candidates"]:
+        assert set(c) >= {"move", "win", "cards"}
+        assert isinstance(c["win"], float) and isinstance(c["cards"], float)
+
+
+def test_samples_option_changes_the_reported_effort():
+    few = json.loads(run("hint", "1", "--moves", "d d d d d", "--samples", "2", "--json").output)
+    more = json.loads(run("hint", "1", "--moves", "d d d d d", "--samples", "9", "--json").output)
+    assert few["samples"] == 2 and more["samples"] >= 8
+
+
+def test_the_hint_is_for_the_position_after_the_moves():
+    data = json.loads(run("hint", "1", "--moves", "d d d d d", "--samples", "2", "--json").output)
+    assert sorted(c["move"] for c in data["candidates"]) == ["d", "w"]
+    assert "7S" in data["reason"]
+
+
+def test_record_gives_the_position_after_its_moves_and_then_moves(tmp_path):
+    rules = preset("osmosis")
+    path = tmp_path / "game.json"
+    save_record(Record(rules, deal_for(1, rules), ["d", "d", "d", "d"]), path)
+    from_record = run("hint", "--record", str(path), "--moves", "d", "--samples", "2", "--json")
+    direct = run("hint", "1", "--moves", "d d d d d", "--samples", "2", "--json")
+    assert from_record.exit_code == 0, from_record.output
+    assert json.loads(from_record.output) == json.loads(direct.output)
+
+
+def test_deal_file_and_variant(tmp_path):
+    path = tmp_path / "deal.json"
+    save_deal(deal_for(5, preset("peek")), path)
+    result = run("hint", "--deal-file", str(path), "--variant", "peek", "--samples", "2", "--json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["best"] == "r4"
+
+
+def test_terminal_output_shows_the_table_and_the_reason():
+    result = run("hint", "5", "--samples", "2")
+    assert result.exit_code == 0, result.output
+    assert "Hint" in result.output and "r4" in result.output and "4S" in result.output
+    assert "options" in result.output  # the reason: a safe play only adds options
+
+
+@pytest.mark.parametrize("args, message", [
+    (["hint", "1", "--moves", "r1"], "move 1 of --moves"),
+    (["hint", "1", "--moves", "x9"], "unknown move"),
+    (["hint", "1", "--variant", "nosuch"], "unknown variant"),
+    (["hint", "--deal-file", "/nonexistent/deal.json"], "does not exist"),
+    (["hint", "--record", "/nonexistent/game.json"], "game.json"),
+])
+def test_input_errors_exit_1_with_one_line(args, message):
+    result = run(*args)
+    assert result.exit_code == 1
+    assert message in result.output
+    assert "Traceback" not in result.output
+
+
+def test_a_finished_game_has_no_hint(tmp_path):
+    rules = preset("osmosis")
+    # deal 1 played greedily to its end
+    from tutor.state import State
+
+    state = State.initial(deal_for(1, rules), rules)
+    moves = []
+    while state.legal_moves():
+        m = state.legal_moves()[0]
+        moves.append(m)
+        state = state.apply(m)
+    path = tmp_path / "over.json"
+    save_record(Record(rules, deal_for(1, rules), moves), path)
+    result = run("hint", "--record", str(path))
+    assert result.exit_code == 1 and "game is over" in result.output
+
+
+def test_usage_errors_exit_2(tmp_path):
+    assert run("hint").exit_code == 2
+    path = tmp_path / "g.json"
+    rules = preset("osmosis")
+    save_record(Record(rules, deal_for(1, rules), ["d"]), path)
+    assert run("hint", "--record", str(path), "--variant", "peek").exit_code == 2
