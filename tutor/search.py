@@ -65,6 +65,9 @@ class Limit:
 
 DEFAULT_LIMIT = Limit()
 
+FIRST_BUDGET = 2000
+"""Node budget of each row order in the first round of the win search (then x4 each round)."""
+
 
 @dataclass(frozen=True)
 class SolveResult:
@@ -100,6 +103,10 @@ class _Won(Exception):
 
 
 class _Stop(Exception):
+    pass
+
+
+class _Ceiling(Exception):
     pass
 
 
@@ -154,24 +161,32 @@ class _Search:
         self.nodes = 0
         self.root = state
 
+    def _late(self) -> bool:
+        return self.deadline is not None and time.perf_counter() > self.deadline
+
     # ------------------------------------------------------------------
-    def run(self, order: tuple[int, ...], prune: str, best: int = 0, best_line: list | None = None):
+    def run(self, order: tuple[int, ...], best: int = 0, best_line: list | None = None,
+            budget: int | None = None):
         """Depth-first search under one full row order.
 
-        ``prune`` is 'win' (the order is known to have no cycle; stop at a win)
-        or 'best' (branch and bound on the cards outside any cycle).
-        Returns (status, best, best_line) with status 'won', 'done' or 'stopped'.
+        It stops at a win, or once the best score reaches the cards outside any
+        cycle (no line can place more under this order).
+        ``budget``: nodes this run may use before it pauses (the overall limit still applies).
+        Returns (status, best, best_line) with status 'won', 'done', 'paused' (budget used)
+        or 'stopped' (the limit was hit).
         """
         st = self.root
         turn, passes, single, base = self.turn, self.passes, self.single, self.base
-        reachable = self.needs.reachable
+        # Under this order the cards outside any cycle never change as cards are placed
+        # (a card is only played once its needs are met), so their count caps the score.
+        ceiling = self.needs.reachable(st.mask(), order).bit_count()
         max_nodes = self.max_nodes
+        if budget is not None:
+            max_nodes = min(max_nodes, self.nodes + budget)
         deadline = self.deadline
         tt: dict[int, list[int]] = {}
         path: list[tuple[Move, ...]] = []
         npiles = len(st.reserves)
-        big = 1 << 30
-        bound = prune == "best"
         box = [best, list(best_line or [])]
         counter = [self.nodes]
 
@@ -237,47 +252,30 @@ class _Search:
                 box[1] = path[:]
                 if cards == 52:
                     raise _Won
-            if bound and reachable(mask, order).bit_count() <= box[0]:
-                del path[mark:]
-                return
-            # Transpositions and dominance (see the module docstring).
+                if cards >= ceiling:
+                    raise _Ceiling
+            # The children: every waste position q reachable by turning (this pass, then after a
+            # redeal) whose card is playable. Their set decides everything below this node.
             length = len(talon)
-            cls = pos % turn
-            if passes:
-                key = mask | code << 52 | npass << 62
-                dominated_by_any = pos == length and progress
-            else:
-                key = mask | code << 52
-                dominated_by_any = (cls == 0 or pos == length) and progress
-            ent = tt.get(key)
-            if ent is None:
-                ent = [big] * turn
-                tt[key] = ent
-            elif dominated_by_any or ent[cls] <= pos:
-                del path[mark:]
-                return
-            if ent[cls] > pos:
-                ent[cls] = pos
-
-            # Talon plays: every waste position reachable by turning, this pass or after a redeal.
-            children = []
+            targets = []
+            seen = 0
             if length:
                 q = pos
                 k = 0
                 if q:
-                    c = talon[q - 1]
-                    nd = need[c]
+                    nd = need[talon[q - 1]]
                     if (mask & nd) if nd > 0 else nd:
-                        children.append(((WASTE,), c, talon[:q - 1] + talon[q:], q - 1, npass))
+                        targets.append((q, 0, 0))
+                        seen = 1 << q
                 while q < length:
                     q += turn
                     if q > length:
                         q = length
                     k += 1
-                    c = talon[q - 1]
-                    nd = need[c]
+                    nd = need[talon[q - 1]]
                     if (mask & nd) if nd > 0 else nd:
-                        children.append(((TURN,) * k + (WASTE,), c, talon[:q - 1] + talon[q:], q - 1, npass))
+                        targets.append((q, k, 0))
+                        seen |= 1 << q
                 if progress and (not passes or npass < passes):
                     k += 1
                     q = 0
@@ -288,15 +286,32 @@ class _Search:
                         k += 1
                         if q >= pos and (q == length or (q - pos) % turn == 0):
                             continue
-                        c = talon[q - 1]
-                        nd = need[c]
+                        nd = need[talon[q - 1]]
                         if (mask & nd) if nd > 0 else nd:
-                            children.append(((TURN,) * k + (WASTE,), c, talon[:q - 1] + talon[q:], q - 1,
-                                             npass + 1))
-            for moves, c, ctalon, cpos, cpass in children:
+                            targets.append((q, k, 1))
+                            # With limited passes a play after a redeal is a different child.
+                            seen |= 1 << (q + 64 if passes else q)
+            if not targets:
+                del path[mark:]
+                return
+            # Transpositions and dominance: a node whose children are a subset of those of a node
+            # already searched (same cards placed, same rows) has nothing new below it.
+            key = mask | code << 52 | npass << 64 if passes else mask | code << 52
+            ent = tt.get(key)
+            if ent is None:
+                tt[key] = [seen]
+            else:
+                for other in ent:
+                    if not seen & ~other:
+                        del path[mark:]
+                        return
+                ent.append(seen)
+            for q, k, redeal in targets:
+                c = talon[q - 1]
                 crows = rows + (c // 13,) if need[c] == -1 else rows
-                path.append(moves)
-                dfs(mask | 1 << c, crows, piles, ctalon, cpos, cpass, True, cards + 1)
+                path.append((TURN,) * k + (WASTE,))
+                dfs(mask | 1 << c, crows, piles, talon[:q - 1] + talon[q:], q - 1, npass + redeal, True,
+                    cards + 1)
                 path.pop()
             del path[mark:]
 
@@ -306,8 +321,10 @@ class _Search:
             status = "done"
         except _Won:
             status = "won"
+        except _Ceiling:
+            status = "done"
         except _Stop:
-            status = "stopped"
+            status = "paused" if counter[0] <= self.max_nodes and not self._late() else "stopped"
         self.nodes = counter[0]
         return status, box[0], box[1]
 
@@ -335,27 +352,33 @@ def solve(state, limit: Limit = DEFAULT_LIMIT, want: str = "best") -> SolveResul
         search.deadline = t0 + limit.seconds
     mask, rows = state.mask(), tuple(state.rows)
     reach = {o: search.needs.reachable(mask, o) for o in row_orders(rows)}
+    by_ceiling = sorted(reach, key=lambda o: -reach[o].bit_count())
     best, line = state.cards, []
-    status = "done"
-    for order in sorted(reach, key=lambda o: -reach[o].bit_count()):
-        if reach[order] != FULL:
-            continue
-        status, best, line = search.run(order, "win", best, line)
-        if status != "done":
-            break
-    if status == "won":
-        return SolveResult(True, 52, search.nodes, time.perf_counter() - t0, _flatten(line), True, None)
-    if status == "stopped":
-        return SolveResult(None, best, search.nodes, time.perf_counter() - t0, _flatten(line), False, None)
+    # Win search: the row orders without a cycle, in rounds with a growing node budget so
+    # that one order with a huge lost search does not hide a quick win under another.
+    pending = [o for o in by_ceiling if reach[o] == FULL]
+    budget = FIRST_BUDGET
+    while pending:
+        for order in list(pending):
+            status, best, line = search.run(order, best, line, None if len(pending) == 1 else budget)
+            if status == "won":
+                return SolveResult(True, 52, search.nodes, time.perf_counter() - t0, _flatten(line), True, None)
+            if status == "stopped":
+                return SolveResult(None, best, search.nodes, time.perf_counter() - t0, _flatten(line), False,
+                                   None)
+            if status == "done":
+                pending.remove(order)
+        budget *= 4
     explanation = None
     if all(r != FULL for r in reach.values()):
         explanation = lost_from_start(state)
     complete = True
     if want == "best":
-        for order in sorted(reach, key=lambda o: -reach[o].bit_count()):
-            if reach[order].bit_count() <= best:
+        # The orders with a cycle were skipped by the win search; their best may still be higher.
+        for order in by_ceiling:
+            if reach[order] == FULL or reach[order].bit_count() <= best:
                 continue
-            status, best, line = search.run(order, "best", best, line)
+            status, best, line = search.run(order, best, line)
             if status == "stopped":
                 complete = False
                 break
