@@ -220,6 +220,11 @@ class Session:
         self.tutor = tutor
         self.threshold = threshold
         self.interactive = sys.stdin.isatty()
+        if self.interactive:
+            try:  # line editing and history for the prompt, where the platform has it
+                import readline  # noqa: F401
+            except ImportError:
+                pass
         self.echo = not self.interactive
         self._hints: dict[State, object] = {}
         self._ended = False
