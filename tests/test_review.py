@@ -7,7 +7,7 @@ import pytest
 from tutor import search
 from tutor.deals import deal_for
 from tutor.errors import TutorError
-from tutor.notation import TURN, Move
+from tutor.notation import TURN, WASTE, Move
 from tutor.record import Record
 from tutor.review import (Label, Thresholds, game_accuracy, hindsight, move_accuracy, review,
                           seen_cards)
@@ -23,13 +23,18 @@ def _opens_row(state: State, move: Move) -> bool:
     return card is not None and card // 13 not in state.rows and state.destination(card) >= 0
 
 
-def early_start_game() -> tuple[Record, int]:
-    """A Peek game that follows a winning line into pass 2, then opens a row with the starting rank
-    where that loses for certain and turning the talon keeps the win.
+def _wins(state: State, move: Move) -> bool | None:
+    return search.solve(state.apply(move), LIMIT, want="win").winnable
 
-    Found with the solver, not written down: the first such position on the
-    solver's winning line of the first Peek deal that has one. Returns the
-    record and the 1-based ply of the losing move.
+
+def peek_blunder(pick) -> tuple[Record, int]:
+    """A Peek game that follows the solver's winning line into pass 2 (the whole talon seen, so the
+    player knows every card), then plays a move that loses for certain where another move wins.
+
+    ``pick(state)`` names that losing move in a position, or None. Found with
+    the solver, not written down: the first such position on the winning line
+    of the first Peek deal that has one. Returns the record (one more move
+    after the losing one) and the 1-based ply of the losing move.
     """
     rules = preset("peek")
     for number in range(1, 60):
@@ -39,16 +44,52 @@ def early_start_game() -> tuple[Record, int]:
             continue
         state = start
         for k, move in enumerate(line.line):
-            if state.pass_no >= 2 and TURN in state.legal_moves():
-                for alt in state.legal_moves():
-                    if not _opens_row(state, alt):
-                        continue
-                    if (search.solve(state.apply(alt), LIMIT, want="win").winnable is False
-                            and search.solve(state.apply(TURN), LIMIT, want="win").winnable):
-                        moves = list(line.line[:k]) + [alt, TURN]
-                        return Record(rules, deal_for(number, rules), moves), k + 1
+            if state.pass_no >= 2 and len(state.legal_moves()) > 1:
+                bad = pick(state)
+                if bad is not None:
+                    after = state.apply(bad)
+                    tail = [after.legal_moves()[-1]] if after.legal_moves() else []
+                    return Record(rules, deal_for(number, rules), list(line.line[:k]) + [bad] + tail), k + 1
             state = state.apply(move)
-    raise AssertionError("no Peek deal in 1-59 has an early start that throws away a win")
+    raise AssertionError("no Peek deal in 1-59 has such a position")
+
+
+def pick_early_start(state: State) -> Move | None:
+    """A row opening that loses while turning the talon keeps the win."""
+    if TURN not in state.legal_moves() or not _wins(state, TURN):
+        return None
+    return next((m for m in state.legal_moves() if _opens_row(state, m) and _wins(state, m) is False), None)
+
+
+def pick_turned_past(state: State) -> Move | None:
+    """Turning past a waste card (that opens no row) loses, while playing it keeps the win."""
+    moves = state.legal_moves()
+    if WASTE in moves and TURN in moves and not _opens_row(state, WASTE):
+        if _wins(state, WASTE) and _wins(state, TURN) is False:
+            return TURN
+    return None
+
+
+def pick_talon_shift(state: State) -> Move | None:
+    """Taking a waste card (that opens no row) loses, while turning keeps the win."""
+    moves = state.legal_moves()
+    if WASTE in moves and TURN in moves and not _opens_row(state, WASTE):
+        if _wins(state, TURN) and _wins(state, WASTE) is False:
+            return WASTE
+    return None
+
+
+def pick_late_start(state: State) -> Move | None:
+    """Turning loses, while opening a row now keeps the win."""
+    moves = state.legal_moves()
+    if TURN in moves and any(_opens_row(state, m) and _wins(state, m) for m in moves):
+        if _wins(state, TURN) is False:
+            return TURN
+    return None
+
+
+def early_start_game() -> tuple[Record, int]:
+    return peek_blunder(pick_early_start)
 
 
 @pytest.fixture(scope="module")
@@ -178,6 +219,18 @@ def test_early_start_that_throws_away_a_win_is_a_blunder_tagged_early_start(earl
     assert rev.hindsight.lost_at_ply == ply
     assert "starting rank" in move.comment and "Tip:" in move.comment
     assert "With hindsight" in move.comment
+
+
+@pytest.mark.parametrize("pick, tag", [(pick_turned_past, "turned-past"), (pick_talon_shift, "talon-shift"),
+                                       (pick_late_start, "late-start")])
+def test_each_kind_of_error_gets_its_tag_and_a_comment_with_a_tip(pick, tag):
+    record, ply = peek_blunder(pick)
+    rev = review(record, samples=SAMPLES, workers=1)
+    move = rev.moves[ply - 1]
+    assert move.label == Label.BLUNDER
+    assert tag in move.tags
+    assert "Tip:" in move.comment
+    assert rev.hindsight.lost_at_ply == ply
 
 
 def test_forced_moves_are_best_and_left_out_of_the_accuracy(early_start):

@@ -710,12 +710,15 @@ def _tags(i, state: State, move: Move, card, by_move, played, top, th: Threshold
                 and (placed_at.get(top_card) is None or facts.lost_at_ply == i + 1)):
             tags.append("turned-past")
             notes["past"] = (top_card, w)
-    if move.kind == "r" and not opens and top.win - played.win >= margin:
+    if move.kind == "r" and top.win - played.win >= margin:
+        # Only a reserve card that opens a row is ever graded (any other one only adds options).
         after = state.apply(move)
         before_cards = {state.card_of(m) for m in state.legal_moves() if m.is_play} - {card}
         after_cards = {after.card_of(m) for m in after.legal_moves() if m.is_play}
         if not (after_cards - before_cards):
             tags.append("reserve-dig")
+            pile = after.reserves[move.pile]
+            notes["under"] = pile[-1] if pile else None
     if (move.kind == "w" and state.rules.turn != 1 and not opens and Move("d") in by_move
             and by_move[Move("d")].win - played.win >= margin):
         tags.append("talon-shift")
@@ -757,9 +760,11 @@ def _comment(i, state, move, card, label, best, by_move, played, top, tags, note
     for tag in tags:
         if tag == "early-start":
             wait = notes["wait"]
+            wc = state.card_of(wait.move)
+            how = (f"holding it back and playing {wait.move} ({_card_name(wc)})" if wc is not None
+                   else "holding it back and turning the talon")
             parts.append(f"Playing {cname} opened row {notes['row']} for {SUIT_NAMES[card // 13]} with the "
-                         f"starting rank {RANKS[state.start_rank - 1]}; waiting ({wait.move}) kept "
-                         f"{_pct(wait.win)}.")
+                         f"starting rank {RANKS[state.start_rank - 1]}; {how} kept {_pct(wait.win)}.")
         elif tag == "wrong-row":
             if "other" in notes:
                 other = notes["other"]
@@ -785,7 +790,13 @@ def _comment(i, state, move, card, label, best, by_move, played, top, tags, note
             parts.append(f"Turning past {_card_name(pc)} on the waste (win {_pct(w.win)} if played) gave it "
                          f"up: it {came}.")
         elif tag == "reserve-dig":
-            parts.append(f"{cname} from the reserve helped nothing here, while another move mattered.")
+            under = notes["under"]
+            if under is None:
+                parts.append(f"Playing {cname} emptied reserve pile {move.pile + 1} and made no new card "
+                             "playable: digging the reserve helped nothing here.")
+            else:
+                parts.append(f"Playing {cname} uncovered {NAMES[under]}, which could not be played: "
+                             "digging the reserve helped nothing here.")
         elif tag == "talon-shift":
             t = notes["turn"]
             parts.append(f"Taking {cname} off the waste shifted the talon's threes; turning kept "
