@@ -88,6 +88,17 @@ def pick_late_start(state: State) -> Move | None:
     return None
 
 
+def pick_wrong_row(state: State) -> Move | None:
+    """Opening the row with one suit loses, while opening it with another suit keeps the win."""
+    openers = [m for m in state.legal_moves() if _opens_row(state, m)]
+    if len(openers) < 2:
+        return None
+    verdicts = {m: _wins(state, m) for m in openers}
+    if any(verdicts.values()):
+        return next((m for m in openers if verdicts[m] is False), None)
+    return None
+
+
 def early_start_game() -> tuple[Record, int]:
     return peek_blunder(pick_early_start)
 
@@ -222,7 +233,7 @@ def test_early_start_that_throws_away_a_win_is_a_blunder_tagged_early_start(earl
 
 
 @pytest.mark.parametrize("pick, tag", [(pick_turned_past, "turned-past"), (pick_talon_shift, "talon-shift"),
-                                       (pick_late_start, "late-start")])
+                                       (pick_late_start, "late-start"), (pick_wrong_row, "wrong-row")])
 def test_each_kind_of_error_gets_its_tag_and_a_comment_with_a_tip(pick, tag):
     record, ply = peek_blunder(pick)
     rev = review(record, samples=SAMPLES, workers=1)
