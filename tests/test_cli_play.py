@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from tests.conftest import make_deal
+from conftest import make_deal
 from tutor.cli import main
 from tutor.deals import deal_for, save_deal
 from tutor.notation import Move
