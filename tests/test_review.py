@@ -324,3 +324,9 @@ def test_annotated_record_replays_the_same_game(early_start):
     assert annotated.annotations[ply - 1]["label"] == "blunder"
     assert "early-start" in annotated.annotations[ply - 1]["tags"]
     assert Record.from_json(annotated.to_json()).annotations == annotated.annotations
+
+
+def test_two_worker_processes_give_the_same_review(early_start):
+    record, _, rev = early_start
+    assert rev.graded >= 8
+    assert review(record, samples=SAMPLES, workers=2).to_json() == rev.to_json()

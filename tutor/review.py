@@ -584,6 +584,7 @@ def review(record: Record, samples: int | None = DEFAULT_SAMPLES, thresholds: Th
 
 
 def _score_all(states, plies, samples, progress, total, workers, scorer) -> dict:
+    """Score the graded plies, in worker processes when there is enough work (the results are the same)."""
     scores: dict = {}
     if workers is None:
         workers = min(2, os.cpu_count() or 1) if len(plies) >= 8 and scorer is None else 1
@@ -592,18 +593,27 @@ def _score_all(states, plies, samples, progress, total, workers, scorer) -> dict
         import multiprocessing as mp
 
         ctx = mp.get_context("forkserver" if "forkserver" in mp.get_all_start_methods() else "spawn")
-        with cf.ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
-            futures = {pool.submit(_score_job, (states[i], samples)): i for i in plies}
-            for done, fut in enumerate(cf.as_completed(futures), 1):
-                scores[futures[fut]] = fut.result()
-                if progress:
-                    progress(done, total)
-        return scores
+        try:
+            pool = cf.ProcessPoolExecutor(max_workers=workers, mp_context=ctx)
+        except (OSError, ValueError):  # no processes here: grade in this one
+            pool = None
+        if pool is not None:
+            try:
+                futures = {pool.submit(_score_job, (states[i], samples)): i for i in plies}
+                for fut in cf.as_completed(futures):
+                    scores[futures[fut]] = fut.result()
+                    if progress:
+                        progress(len(scores), total)
+            except cf.process.BrokenProcessPool:
+                pass  # a worker died: the plies it left are graded below, in this process
+            finally:
+                pool.shutdown(wait=True, cancel_futures=True)
     score = scorer or score_position
-    for done, i in enumerate(plies, 1):
-        scores[i] = score(states[i], samples)
-        if progress:
-            progress(done, total)
+    for i in plies:
+        if i not in scores:
+            scores[i] = score(states[i], samples)
+            if progress:
+                progress(len(scores), total)
     return scores
 
 
