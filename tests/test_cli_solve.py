@@ -1,0 +1,122 @@
+"""``osmosis solve`` and ``osmosis stats`` through click's CliRunner."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+from conftest import make_deal
+
+from tutor.cli import main
+from tutor.deals import deal_for, save_deal
+from tutor.rules import preset
+from tutor.state import State
+
+
+@pytest.fixture
+def run(tmp_path):
+    runner = CliRunner(env={"NO_COLOR": "1", "COLUMNS": "100", "OSMOSIS_HOME": str(tmp_path / "home")})
+
+    def invoke(args):
+        return runner.invoke(main, args, catch_exceptions=False)
+
+    return invoke
+
+
+def start(number: int, variant: str = "osmosis") -> State:
+    rules = preset(variant)
+    return State.initial(deal_for(number, rules), rules)
+
+
+def test_solve_json_gives_a_winning_line_that_replays(run):
+    result = run(["solve", "4", "--json"])
+    assert result.exit_code == 0
+    data = json.loads(result.output)
+    assert data["winnable"] is True and data["best_cards"] == 52
+    assert isinstance(data["nodes"], int) and isinstance(data["seconds"], float)
+    assert start(4).play(data["line"]).won
+
+
+def test_solve_after_moves_starts_from_that_position(run):
+    first = json.loads(run(["solve", "4", "--json"]).output)["line"]
+    moves = first[:6]
+    data = json.loads(run(["solve", "4", "--moves", " ".join(moves), "--json"]).output)
+    assert data["winnable"] is True
+    assert start(4).play(moves + data["line"]).won
+
+
+def test_solve_lost_deal_reports_best_score_line(run):
+    data = json.loads(run(["solve", "1", "--json"]).output)
+    assert data["winnable"] is False
+    assert start(1).play(data["line"]).cards == data["best_cards"]
+
+
+def test_solve_explains_a_deal_lost_from_the_start(run):
+    result = run(["solve", "7"])
+    assert result.exit_code == 0
+    assert "lost" in result.output
+    assert "8H lies above 8S in pile 2" in " ".join(result.output.split())
+
+
+def test_solve_on_a_terminal_shows_the_verdict_and_the_line(run):
+    result = run(["solve", "4"])
+    assert result.exit_code == 0
+    assert "winnable" in result.output and "Line:" in result.output
+
+
+def test_solve_stopped_by_its_limit_is_undecided(run):
+    data = json.loads(run(["solve", "1", "--nodes", "2", "--json"]).output)
+    assert data["winnable"] is None and data["complete"] is False
+    text = run(["solve", "1", "--nodes", "2"]).output
+    assert "undecided" in text
+
+
+def test_solve_takes_a_deal_file_and_a_variant(run, tmp_path):
+    deal = make_deal(["5S 5H KC QC", "JC TC 9C 8C", "7C 6C 4C 3C", "KD QD JD TD"], "2S")
+    path = tmp_path / "lost.json"
+    save_deal(deal, path)
+    data = json.loads(run(["solve", "--deal-file", str(path), "--json"]).output)
+    assert data["winnable"] is False
+    assert sorted(data["explanation"]["cycle"]) == ["5H", "5S"]
+    single = json.loads(run(["solve", "3", "--variant", "single", "--json"]).output)
+    assert start(3, "single").play(single["line"]).cards == single["best_cards"]
+
+
+def test_solve_illegal_move_is_one_line_error(run):
+    result = run(["solve", "4", "--moves", "w"])
+    assert result.exit_code == 1
+    assert result.stderr.strip().count("\n") == 0 and "move 1 of --moves (w)" in result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_solve_needs_a_deal(run):
+    assert run(["solve"]).exit_code == 2
+
+
+def test_stats_json_has_the_spec_fields(run):
+    data = json.loads(run(["stats", "--deals", "1-6", "--json"]).output)
+    assert {"variant", "policy", "deals", "wins", "unknown", "win_rate", "mean_cards"} <= set(data)
+    assert data["variant"] == "osmosis" and data["policy"] == "solver" and data["deals"] == 6
+    assert data["win_rate"] == pytest.approx(data["wins"] / 6, abs=1e-4)
+    low, high = data["ci95"]
+    assert 0 <= low <= data["win_rate"] <= high <= 1
+
+
+def test_stats_with_two_workers_equals_one_worker(run):
+    one = json.loads(run(["stats", "--deals", "1-8", "--workers", "1", "--json"]).output)
+    two = json.loads(run(["stats", "--deals", "1-8", "--workers", "2", "--json"]).output)
+    one.pop("seconds"), two.pop("seconds")
+    assert one == two
+
+
+def test_stats_greedy_policy_and_table(run):
+    result = run(["stats", "--variant", "peek", "--deals", "1-20", "--policy", "greedy"])
+    assert result.exit_code == 0
+    assert "win rate" in result.output and "mean cards" in result.output
+
+
+def test_stats_bad_range_is_an_input_error(run):
+    result = run(["stats", "--deals", "9-3"])
+    assert result.exit_code == 1
+    assert "'9-3'" in result.stderr
