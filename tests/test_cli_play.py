@@ -358,3 +358,16 @@ def test_tutor_computes_no_hint_for_a_forced_move(run, monkeypatch):
     out = run(["play", "1", "--tutor"], input="d\nd\nd\nq\n").stdout
     assert "Move 3: d turn" in out
     assert calls == []
+
+
+def test_play_goes_on_when_the_games_directory_cannot_be_made(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory")
+    runner = CliRunner(env={"NO_COLOR": "1", "COLUMNS": "100", "OSMOSIS_HOME": str(blocker)})
+    target = tmp_path / "kept.json"
+    result = runner.invoke(main, ["play", "1"], input=f"d\ns\ns {target}\nq\n")
+    assert result.exit_code == 0
+    assert "cannot be saved as you play" in result.stdout
+    assert "there is no file to save to" in result.stdout
+    assert [str(m) for m in load_record(target).moves] == ["d"]
+    assert f"The game is saved in {target}" in result.stdout

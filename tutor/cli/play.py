@@ -209,7 +209,7 @@ def deal_command(ctx: click.Context, number, deal_file, as_json, reveal, **kwarg
 class Session:
     """One game at the terminal: the game, where it is saved, and the tutor's settings."""
 
-    def __init__(self, ctx: click.Context, game: Game, autosave: Path, save_path: str | None,
+    def __init__(self, ctx: click.Context, game: Game, autosave: Path | None, save_path: str | None,
                  tutor: bool, threshold: float) -> None:
         self.ctx = ctx
         self.console = console_of(ctx)
@@ -246,6 +246,19 @@ class Session:
 
     def save(self, path) -> None:
         save_record(self.record(), path)
+
+    def autosave_now(self) -> None:
+        """Save to the autosave file; a failure is reported and the game goes on."""
+        if self.autosave is None:
+            return
+        try:
+            self.save(self.autosave)
+        except RecordError as exc:
+            self.say(f"Autosave failed: {exc}")
+
+    def where_saved(self) -> str:
+        where = self.save_path or self.autosave
+        return f"in {where}" if where else "nowhere (type s FILE to save it)"
 
     # -- the loop
     def run(self) -> None:
@@ -295,16 +308,16 @@ class Session:
         self.say(Text(end_message(state), style="bold green" if state.won else "bold"))
         if self.save_path:
             self.save(self.save_path)
-        self.say(f"Saved to {self.save_path or self.autosave}. u takes back moves, q quits.")
+        self.say(f"The game is saved {self.where_saved()}. u takes back moves, q quits.")
         if self.interactive:
             offer_review(self.ctx, self.record())
 
     def quit(self) -> None:
         if self.save_path:
             self.save(self.save_path)
-        where = self.save_path or self.autosave
         ply, score = self.game.ply, self.game.state.score
-        self.say(f"The game is saved in {where} ({_plural(ply, 'move')}, {_plural(score, 'card')} on the foundations).")
+        self.say(f"The game is saved {self.where_saved()} "
+                 f"({_plural(ply, 'move')}, {_plural(score, 'card')} on the foundations).")
 
     def play_line(self, words: list[str]) -> bool:
         """Play each word of a line as a move; stop at the first that fails. False means quit."""
@@ -326,7 +339,7 @@ class Session:
                     self.say("Move not played.")
                     return True
             self.game.push(move)
-            self.save(self.autosave)
+            self.autosave_now()
             self.say("")
             self.say(_move_line(self.game.ply, state, move, self.symbols))
             self.show()
@@ -348,14 +361,18 @@ class Session:
             raise MoveError(f"u {count}: expected a number of moves of at least 1")
         count = min(count, self.game.ply)
         taken = self.game.undo(count)
-        self.save(self.autosave)
+        self.autosave_now()
         words = " ".join(str(m) for m in reversed(taken))
         self.say(f"Took back {count} move{'s' if count != 1 else ''} ({words}).")
         self.show()
 
     def save_command(self, arg: str) -> None:
         path = arg or self.save_path or self.autosave
+        if path is None:
+            raise RecordError("there is no file to save to: type s and a file name, like s game.json")
         self.save(path)
+        if self.autosave is None and self.save_path is None:
+            self.save_path = path  # with no autosave, this file keeps the game from now on
         self.say(f"Saved to {path}.")
 
     # -- hints and the tutor
@@ -443,11 +460,17 @@ def play_command(ctx: click.Context, number, deal_file, tutor, threshold, save_p
             _say(console, f"Deal {number} (a random deal; play it again with: osmosis play {number})")
         deal = resolve_deal(number, deal_file, rules)
         game = Game(rules, deal)
-        path = autosave_path(deal)
-        save_record(game.to_record(), path)
+        try:
+            path = autosave_path(deal)
+            save_record(game.to_record(), path)
+        except RecordError as exc:
+            _say(console, f"The game cannot be saved as you play: {exc}. Type s FILE to save it.")
+            path = None
     title = f"Deal {deal.number}" if deal.number is not None else "A deal given in full"
     _say(console, f"{title}, {rules.describe()}" + (f", after move {game.ply}." if game.ply else "."))
-    _say(console, f"The game is saved as you play in {path}. Type ? for help.")
+    if path is not None:
+        _say(console, f"The game is saved as you play in {path}.")
+    _say(console, "Type ? for help.")
     if tutor:
         _say(console, f"Tutor mode: moves {threshold:g} or more points below the best are questioned.")
     Session(ctx, game, path, save_path, tutor, threshold).run()
