@@ -371,3 +371,11 @@ def test_play_goes_on_when_the_games_directory_cannot_be_made(tmp_path):
     assert "there is no file to save to" in result.stdout
     assert [str(m) for m in load_record(target).moves] == ["d"]
     assert f"The game is saved in {target}" in result.stdout
+
+
+def test_replay_with_piped_input_that_ends_prints_the_rest(run, tmp_path):
+    path = _record(tmp_path, "d d d d")
+    out = run(["replay", str(path)], input="\n").stdout
+    assert "Move 4: d turn" in out
+    assert "Stopped" not in out
+    assert "the game was not finished" in out

@@ -484,7 +484,10 @@ def play_command(ctx: click.Context, number, deal_file, tutor, threshold, save_p
               help="Comment every move with the post-game review (computed unless the record is annotated).")
 @click.pass_context
 def replay_command(ctx: click.Context, record_path: str, show_all: bool, with_review: bool = False) -> None:
-    """Step through a game record: Enter shows the next move, q stops."""
+    """Step through a game record: Enter shows the next move, q stops.
+
+    When the input is not a terminal and ends, the rest of the game is printed.
+    """
     record = load_record(record_path)
     if with_review:
         from .review import annotate_for_replay
@@ -501,7 +504,9 @@ def replay_command(ctx: click.Context, record_path: str, show_all: bool, with_re
     for i, move in enumerate(moves):
         if not show_all:
             answer = _read("Enter: next move, q: stop ", echo)
-            if answer is None or answer.strip().lower() in ("q", "quit"):
+            if answer is None and echo:
+                show_all = True  # input from a pipe or file that ended: print the rest
+            elif answer is None or answer.strip().lower() in ("q", "quit"):
                 _say(console, f"Stopped after move {i} of {len(moves)}.")
                 return
         _say(console, _move_line(i + 1, states[i], move, symbols))
