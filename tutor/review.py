@@ -564,8 +564,8 @@ def review(record: Record, samples: int | None = DEFAULT_SAMPLES, thresholds: Th
            limit=None, scorer: Scorer | None = None) -> Review:
     """Review a game record: grade every move, tag the errors, add hindsight and accuracy.
 
-    ``samples``: sampled deals per graded move (fewer than a live hint; None
-    for the hint's own default). ``thresholds``: where the labels start.
+    ``samples``: sampled deals per graded move (default: the live hint's
+    budget; None also means the hint's default). ``thresholds``: where the labels start.
     ``progress(done, total)`` is called as graded moves finish. ``workers``:
     processes for grading (default: up to 2, the CPUs, when there is enough
     work). ``limit``: the solver limit for hindsight. ``scorer`` replaces the
