@@ -330,3 +330,29 @@ def test_two_worker_processes_give_the_same_review(early_start):
     record, _, rev = early_start
     assert rev.graded >= 8
     assert review(record, samples=SAMPLES, workers=2).to_json() == rev.to_json()
+
+
+def test_grades_do_not_depend_on_cards_the_player_never_saw():
+    from tutor.deals import Deal
+
+    rules = preset("osmosis")
+    deal = deal_for(11, rules)
+    state = State.initial(deal, rules)
+    moves = []
+    while len(moves) < 12:
+        move = state.legal_moves()[0]
+        moves.append(move)
+        state = state.apply(move)
+    unseen = sorted(set(range(52)) - seen_cards(state))
+    a, b = unseen[0], unseen[-1]
+    swap = {a: b, b: a}
+    other = Deal(tuple(tuple(swap.get(c, c) for c in pile) for pile in deal.reserves), deal.base,
+                 tuple(swap.get(c, c) for c in deal.talon))
+    first = review(Record(rules, deal, moves), samples=SAMPLES, workers=1)
+    second = review(Record(rules, other, moves), samples=SAMPLES, workers=1)
+    assert first.graded >= 3
+
+    def grades(rev):
+        return [(m.best, m.win_before, m.win_after, m.label, m.luck) for m in rev.moves]
+
+    assert grades(first) == grades(second)
