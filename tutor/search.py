@@ -193,7 +193,7 @@ class _Search:
         if budget is not None:
             max_nodes = min(max_nodes, self.nodes + budget)
         deadline = self.deadline
-        tt: dict[int, int] = {}
+        tt: dict = {}
         path: list[tuple[Move, ...]] = []
         npiles = len(st.reserves)
         box = [best, list(best_line or [])]
@@ -299,7 +299,7 @@ class _Search:
                         if (mask & nd) if nd > 0 else nd:
                             targets.append((q, k, 1))
                             # With limited passes a play after a redeal is a different child.
-                            seen |= 1 << (q + 64 if passes else q)
+                            seen |= 1 << q
             if not targets:
                 del path[mark:]
                 return
@@ -307,14 +307,36 @@ class _Search:
             # child is fixed by the cards placed and the waste position it is played from. So per
             # (cards placed, rows) keep the union of the children already searched, and search
             # only the new ones (none: the node is a transposition or dominated).
-            key = mask | code << 52 | npass << 64 if passes else mask | code << 52
-            done = tt.get(key, 0)
-            if not seen & ~done:
-                del path[mark:]
-                return
-            tt[key] = done | seen
-            if done:
-                targets = [t for t in targets if not (1 << (t[0] + 64 * t[2] if passes else t[0])) & done]
+            key = mask | code << 52
+            if passes:
+                # A child is fixed by its waste position and its pass; the same child in an
+                # earlier pass is at least as good (it has passes to spare).
+                done = tt.get(key)
+                if done is None:
+                    done = tt[key] = [0] * (passes + 2)
+                fresh = []
+                for t in targets:
+                    bit = 1 << t[0]
+                    cp = npass + t[2]
+                    for m in range(1, cp + 1):
+                        if done[m] & bit:
+                            break
+                    else:
+                        fresh.append(t)
+                if not fresh:
+                    del path[mark:]
+                    return
+                for t in fresh:
+                    done[npass + t[2]] |= 1 << t[0]
+                targets = fresh
+            else:
+                done = tt.get(key, 0)
+                if not seen & ~done:
+                    del path[mark:]
+                    return
+                tt[key] = done | seen
+                if done:
+                    targets = [t for t in targets if not (1 << t[0]) & done]
             if late_first and len(targets) > 1:
                 # This pass before a redeal, and in each the deepest waste position first: wins
                 # are found sooner with unlimited passes (measured in benchmarks/solve.py).
