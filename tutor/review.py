@@ -664,7 +664,7 @@ def _assemble(record, states, moves, scores, facts: Hindsight, th: Thresholds, s
     graded = [m for m in out if m.graded]
     wins = [m.win_before * 100 for m in graded] + ([graded[-1].win_after * 100] if graded else [])
     accuracy = game_accuracy(wins, [m.accuracy for m in graded])
-    critical = _critical(out, th)
+    critical = _critical(out, states, th)
     return Review(record, out, accuracy, facts, {"cards": final.cards, "won": final.won}, th, samples, critical)
 
 
@@ -873,13 +873,19 @@ def _replace(m: MoveReview, **changes) -> MoveReview:
     return MoveReview(**values)
 
 
-def _critical(moves: list[MoveReview], th: Thresholds, count: int = 5) -> list[Moment]:
+def _critical(moves: list[MoveReview], states, th: Thresholds, count: int = 5) -> list[Moment]:
     """The largest swings in win chance: the player's drops and the cards' luck."""
+    def what(state: State, move: Move) -> str:
+        card = state.card_of(move)
+        return f"{move} ({NAMES[card]})" if card is not None else f"{move} (turn)"
+
     moments = []
     for m in moves:
         if m.graded and m.drop >= th.inaccuracy:
+            state = states[m.ply - 1]
             moments.append(Moment(m.ply, "error", m.win_before, m.win_after,
-                                  f"{m.move} lost {m.drop:.0f} points against {m.best}"))
+                                  f"{what(state, m.move)} lost {m.drop:.0f} points against "
+                                  f"{what(state, m.best)}"))
         if m.luck is not None:
             shown = ", ".join(NAMES[c] for c in m.seen[:6]) + (", ..." if len(m.seen) > 6 else "")
             moments.append(Moment(m.ply, "luck", m.win_after, m.win_after + m.luck,
