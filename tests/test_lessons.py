@@ -307,7 +307,7 @@ def test_hint_judged_question_uses_the_tutors_scores():
     wrong = judge_answer(step, "d")
     assert not wrong.right
     assert "By the tutor (from the cards you have seen)" in " ".join(wrong.lines)
-    assert judge_answer(step, "6c", wrong.verdict).right
+    assert judge_answer(step, "qh", wrong.verdict).right
 
 
 def test_an_answer_that_is_no_move_or_card_is_refused():
