@@ -364,8 +364,24 @@ def test_progress_path_follows_osmosis_home(monkeypatch, tmp_path):
     assert progress_path() == tmp_path / "xdg" / "osmosis-tutor" / "progress.json"
 
 
-def test_lessons_are_read_from_the_source_tree_when_not_installed_as_package_data():
+def test_lessons_are_found_in_the_package_or_the_source_tree():
     names = dict(lesson_files())
     assert "layout" in names
     assert Path(str(names["layout"])).parent.name == "lessons"
     assert parse_lesson(Path(str(names["layout"])).read_text(encoding="utf-8"), "x", "layout").name == "layout"
+
+
+def test_lessons_shipped_inside_the_package_come_first(monkeypatch, tmp_path):
+    # An installed wheel carries the lessons as tutor/lessons (see pyproject.toml).
+    package = tmp_path / "tutor"
+    (package / "lessons").mkdir(parents=True)
+    source = dict(lesson_files())["layout"]
+    (package / "lessons" / "layout.toml").write_text(Path(str(source)).read_text(encoding="utf-8"),
+                                                      encoding="utf-8")
+    import tutor.lessons as lessons_module
+
+    monkeypatch.setattr(lessons_module.resources, "files", lambda name: package)
+    found = lesson_files()
+    assert [name for name, _ in found] == ["layout"]
+    assert Path(str(found[0][1])).parent == package / "lessons"
+    assert [lesson.name for lesson in all_lessons()] == ["layout"]
