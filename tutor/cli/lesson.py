@@ -30,7 +30,7 @@ HINT = ("h", "hint")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON (the list, a check or a run).")
 @click.pass_context
 def lesson_command(ctx: click.Context, name: str | None, check: bool, answers: str | None, as_json: bool) -> None:
-    """List the lessons, or take lesson NAME (a name or a level number).
+    """List the lessons, or take lesson NAME (a name, a level number or a lesson file).
 
     In a lesson, answer with a move (r1-r4, w, d) or a card (7h); h asks for
     a hint and q quits. Progress is kept in the data directory
