@@ -110,3 +110,19 @@ def test_replay_with_review_comments_every_move_of_an_unannotated_record(run, lo
     assert "With hindsight (all cards known): the deal could not be won from the start" in out
     assert "The only legal move." in out
     assert out.count("best") >= 10  # one label per move
+
+
+def test_review_json_rates_an_early_start_that_throws_a_win_away(run, tmp_path):
+    from tests.test_review import early_start_game
+
+    record, ply = early_start_game()
+    path = tmp_path / "peek.json"
+    save_record(record, path)
+    result = run(["review", str(path), "--json", "--samples", "4", "--workers", "1"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    move = data["moves"][ply - 1]
+    assert move["label"] == "blunder"
+    assert "early-start" in move["tags"]
+    assert move["best"] != move["move"]
+    assert data["hindsight"] == {**data["hindsight"], "winnable": True, "lost_at_ply": ply}
