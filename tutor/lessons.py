@@ -23,6 +23,34 @@ Three judges:
     what the player has seen and nothing more: the moves are scored by
     :func:`tutor.hints.hint` on an observation of the position.
 
+The file, in short (``lessons/*.toml`` are worked examples)::
+
+    format = "osmosis-lesson/1"
+    name = "waiting"                # the file's stem
+    title = "..."   level = 5   introduction = "..."   summary = "..." (optional)
+    deal = 214   variant = "peek"   # defaults for the steps (optional)
+
+    [[steps]]
+    deal = 4                        # a deal number, or an inline table like a deal file
+    variant = "peek"                # a preset, or { preset = "bridesmaids", passes = 1 }
+    moves = "r2 d w"                # setup moves from the deal; continue = true adds
+                                    # them to the previous step's position instead
+    reveal = false                  # show the face-down cards and the stock
+    text = "..."
+    question = "..."                # the step asks; then expect and teaches are needed
+    expect = "6H"                   # the move (or card) it teaches; must be rated right
+    teaches = "..."                 # shown with the verdict
+    wrong = ["d"]                   # answers the engine must rate wrong
+    judge = "solver"                # rules | solver | hint (default: solver when the
+                                    # player has seen every card, else hint)
+    hint = "..."   tip = "..."   explain = "..."   samples = 24
+    win_margin = 0.05   cards_margin = 1.0
+    [steps.claims]                  # each one confirmed by the engine
+    legal = ["w", "d"]   playable = ["6H"]   rows = ["D", "C"]   start_rank = "6"
+    score = 15   pass = 3   blocked = false   can_redeal = true   progress = false
+    winnable = true   best_cards = 17   lost_from_start = true   cycle = ["8H", "8S"]
+    full_information = true
+
 This module draws nothing; the ``lesson`` command renders its values.
 """
 
