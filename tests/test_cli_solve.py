@@ -66,9 +66,9 @@ def test_solve_on_a_terminal_shows_the_verdict_and_the_line(run):
 
 
 def test_solve_stopped_by_its_limit_is_undecided(run):
-    data = json.loads(run(["solve", "1", "--nodes", "2", "--json"]).output)
+    data = json.loads(run(["solve", "3", "--nodes", "2", "--json"]).output)
     assert data["winnable"] is None and data["complete"] is False
-    text = run(["solve", "1", "--nodes", "2"]).output
+    text = run(["solve", "3", "--nodes", "2"]).output
     assert "undecided" in text
 
 

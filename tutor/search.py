@@ -69,7 +69,7 @@ def _pass_then_late(target):
     return target[2], -target[0]
 
 
-OPTIONS = {"late_first": True, "rounds": True, "cut_cycles": True}
+OPTIONS = {"late_first": True, "rounds": True, "cut_cycles": True, "dominance": True, "buried": True}
 """Switches of the search, for benchmarks/solve.py to measure what each idea buys."""
 
 FIRST_BUDGET = 2000
@@ -173,12 +173,14 @@ class _Search:
 
     # ------------------------------------------------------------------
     def run(self, order: tuple[int, ...], best: int = 0, best_line: list | None = None,
-            budget: int | None = None):
+            budget: int | None = None, win_only: bool = False):
         """Depth-first search under one full row order.
 
         It stops at a win, or once the best score reaches the cards outside any
         cycle (no line can place more under this order).
         ``budget``: nodes this run may use before it pauses (the overall limit still applies).
+        ``win_only``: cut every position that cannot be won (else only those that cannot
+        beat the best score found).
         Returns (status, best, best_line) with status 'won', 'done', 'paused' (budget used)
         or 'stopped' (the limit was hit).
         """
@@ -189,6 +191,11 @@ class _Search:
         ceiling = self.needs.reachable(st.mask(), order).bit_count()
         # With limited passes a card skipped now costs a pass: keep the talon's order there.
         late_first = OPTIONS["late_first"] and not passes
+        buried = turn > 1 and OPTIONS["buried"]
+        caps: dict[int, int] = {}
+        reachable = self.needs.reachable
+        root_mask = st.mask()
+        plain_tt = not OPTIONS["dominance"]
         max_nodes = self.max_nodes
         if budget is not None:
             max_nodes = min(max_nodes, self.nodes + budget)
@@ -263,6 +270,17 @@ class _Search:
                     raise _Won
                 if cards >= ceiling:
                     raise _Ceiling
+            # The first talon card shows only when the waste is down to it, which takes playing the
+            # card just above it first (unless it shows now or is the last one). If that card needs
+            # it, both are stuck for good: see what that costs.
+            if buried and len(talon) > 1 and pos != 1:
+                pair = talon[0] | talon[1] << 6
+                cap = caps.get(pair)
+                if cap is None:
+                    cap = caps[pair] = reachable(root_mask, order, (talon[0], 1 << talon[1])).bit_count()
+                if cap <= box[0] or (win_only and cap < 52):
+                    del path[mark:]
+                    return
             # The children: every waste position q reachable by turning (this pass, then after a
             # redeal) whose card is playable. Their set decides everything below this node.
             length = len(talon)
@@ -308,7 +326,14 @@ class _Search:
             # (cards placed, rows) keep the union of the children already searched, and search
             # only the new ones (none: the node is a transposition or dominated).
             key = mask | code << 52
-            if passes:
+            if plain_tt:
+                # Without dominance (for measurements): a plain table of exact positions.
+                key |= pos << 64 | npass << 72
+                if key in tt:
+                    del path[mark:]
+                    return
+                tt[key] = 1
+            elif passes:
                 # A child is fixed by its waste position and its pass; the same child in an
                 # earlier pass is at least as good (it has passes to spare).
                 done = tt.get(key)
@@ -391,11 +416,12 @@ def solve(state, limit: Limit = DEFAULT_LIMIT, want: str = "best") -> SolveResul
     best, line = state.cards, []
     # Win search: the row orders without a cycle, in rounds with a growing node budget so
     # that one order with a huge lost search does not hide a quick win under another.
-    pending = [o for o in by_ceiling if reach[o] == FULL]
+    pending = [o for o in by_ceiling if reach[o] == FULL or not OPTIONS["cut_cycles"]]
     budget = FIRST_BUDGET
     while pending:
         for order in list(pending):
-            status, best, line = search.run(order, best, line, None if len(pending) == 1 else budget)
+            rounds = OPTIONS["rounds"] and len(pending) > 1
+            status, best, line = search.run(order, best, line, budget if rounds else None, win_only=True)
             if status == "won":
                 return SolveResult(True, 52, search.nodes, time.perf_counter() - t0, _flatten(line), True, None)
             if status == "stopped":
@@ -409,9 +435,10 @@ def solve(state, limit: Limit = DEFAULT_LIMIT, want: str = "best") -> SolveResul
         explanation = lost_from_start(state)
     complete = True
     if want == "best":
-        # The orders with a cycle were skipped by the win search; their best may still be higher.
+        # The win search cut every position that cannot be won (and skipped the orders with a
+        # cycle): search again, cutting only what cannot beat the best score found.
         for order in by_ceiling:
-            if reach[order] == FULL or reach[order].bit_count() <= best:
+            if reach[order].bit_count() <= best:
                 continue
             status, best, line = search.run(order, best, line)
             if status == "stopped":
