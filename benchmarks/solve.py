@@ -40,6 +40,7 @@ def main() -> None:
     ap.add_argument("--want", default="best", choices=["best", "win"])
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--slowest", type=int, default=5, help="list this many slowest deals")
+    ap.add_argument("--graph", action="store_true", help="also compare the hot loop with networkx objects")
     args = ap.parse_args()
     a, b = (int(x) for x in args.deals.split("-"))
     jobs = [(n, args.variant, args.nodes, args.want) for n in range(a, b + 1)]
@@ -60,7 +61,9 @@ def main() -> None:
     print(f"won          {wins}  lost {decided - wins}  undecided {n - decided}")
     print(f"time/deal    median {1000 * statistics.median(times):.1f} ms, p99 {1000 * p99:.0f} ms, "
           f"max {1000 * times[-1]:.0f} ms, mean {1000 * statistics.mean(times):.1f} ms")
-    print(f"nodes        total {nodes}, {nodes / sum(times):,.0f} nodes/s")
+    counts = sorted(r[4] for r in rows)
+    print(f"nodes        total {nodes}, {nodes / sum(times):,.0f} nodes/s; per deal median "
+          f"{counts[n // 2]}, p90 {counts[int(0.9 * (n - 1))]}, p99 {counts[int(0.99 * (n - 1))]}, max {counts[-1]}")
     print(f"peak memory  {max(r[6] for r in rows) / 1024:.0f} MiB (max RSS of a worker)")
     print(f"wall         {wall:.1f} s")
     slow = sorted(rows, key=lambda r: -r[5])[: args.slowest]
@@ -68,6 +71,33 @@ def main() -> None:
     undecided = [r[0] for r in rows if r[1] is None]
     if undecided:
         print("undecided    " + " ".join(map(str, undecided[:40])))
+    if args.graph:
+        graph_comparison(args.variant)
+
+
+def graph_comparison(variant: str, deals=range(1, 51), nodes: int = 20_000) -> None:
+    """The hot loop's choice: plain ints and tuples against networkx graph objects."""
+    import networkx as nx
+
+    from tutor.search import position_graph
+
+    rules = preset(variant)
+    starts = [State.initial(deal_for(n, rules), rules) for n in deals]
+    t0 = time.perf_counter()
+    visits = sum(solve(s, Limit(nodes=nodes), want="win").nodes for s in starts)
+    plain = visits / (time.perf_counter() - t0)
+    t0 = time.perf_counter()
+    graph_nodes = sum(position_graph(s, Limit(nodes=nodes)).number_of_nodes() for s in starts)
+    graph = graph_nodes / (time.perf_counter() - t0)
+    g = nx.DiGraph()
+    t0 = time.perf_counter()
+    for i in range(200_000):
+        g.add_node(i, win=None, best=0)
+        g.add_edge(i // 2, i, card=i % 52)
+    per_node = (time.perf_counter() - t0) / 200_000
+    print(f"hot loop     plain search {plain:,.0f} nodes/s; position_graph (networkx DiGraph + State) "
+          f"{graph:,.0f} nodes/s; networkx add_node+add_edge alone {1e6 * per_node:.2f} us per node "
+          f"(= {1 / per_node:,.0f}/s)")
 
 
 if __name__ == "__main__":

@@ -88,18 +88,17 @@ class Needs:
             self._cards[order] = table
         return table
 
-    def reachable(self, mask: int, order: tuple[int, ...], extra: tuple[int, int] | None = None) -> int:
+    def reachable(self, mask: int, order: tuple[int, ...], extra: dict[int, int] | None = None) -> int:
         """The placed cards plus every card whose needs can all be met, as a mask.
 
-        ``extra``: (card, mask) adds a need of that card for this call (the
+        ``extra``: {card: mask} adds needs to some cards for this call (the
         search adds what the talon's order imposes).
         """
         table = self._table(order)
         have = mask
         todo = [t for t in table if not mask & t[1]]
-        if extra is not None:
-            card, bits = extra
-            todo = [(c, b, n | bits) if c == card else (c, b, n) for c, b, n in todo]
+        if extra:
+            todo = [(c, b, n | extra[c]) if c in extra else (c, b, n) for c, b, n in todo]
         while todo:
             rest = []
             for t in todo:

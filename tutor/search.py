@@ -270,14 +270,15 @@ class _Search:
                     raise _Won
                 if cards >= ceiling:
                     raise _Ceiling
-            # The first talon card shows only when the waste is down to it, which takes playing the
-            # card just above it first (unless it shows now or is the last one). If that card needs
-            # it, both are stuck for good: see what that costs.
-            if buried and len(talon) > 1 and pos != 1:
-                pair = talon[0] | talon[1] << 6
+            # The first talon cards show only as the waste is played down to them: with turn 3,
+            # card 1 needs card 2 played first, and card 2 needs card 3 (card 1 cannot go before
+            # it), unless one of them shows now. Where that order is stuck, see what it costs.
+            if buried and len(talon) >= turn and (pos == 0 or pos >= turn):
+                pair = talon[0] | talon[1] << 6 | talon[2] << 12 if turn == 3 else talon[0] | talon[1] << 6
                 cap = caps.get(pair)
                 if cap is None:
-                    cap = caps[pair] = reachable(root_mask, order, (talon[0], 1 << talon[1])).bit_count()
+                    extra = {talon[i]: 1 << talon[i + 1] for i in range(turn - 1)}
+                    cap = caps[pair] = reachable(root_mask, order, extra).bit_count()
                 if cap <= box[0] or (win_only and cap < 52):
                     del path[mark:]
                     return
