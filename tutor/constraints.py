@@ -126,10 +126,6 @@ class Needs:
 # ---------------------------------------------------------------- explanation
 
 
-def _card_label(card: int) -> str:
-    return NAMES[card]
-
-
 def constraint_graph(state, order: tuple[int, ...]) -> nx.DiGraph:
     """The "must come before" graph of the cards not yet placed, for a full row order.
 

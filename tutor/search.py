@@ -1,32 +1,45 @@
 """The full-knowledge solver: can this position be won, and how many cards at best?
 
-The search runs on *folded* moves: turning the talon is folded into the play
-it leads to ("turn until X shows, then play X"), so every edge places a card
-and the graph of positions is acyclic, at most 51 plays deep. From a waste
-position ``p`` with turn ``t`` and ``L`` talon cards left, the cards that can
-show without another play are those at positions ``p, p+t, p+2t, ..., L`` and,
-after a redeal (if one is allowed), ``t, 2t, ..., L``.
+**Folded moves.** Turning the talon is folded into the play it leads to
+("turn until X shows, then play X"), so every edge places a card and the
+graph of positions is acyclic, at most 51 plays deep. From waste position
+``p`` with turn ``t`` and ``L`` talon cards left, the cards that can show
+without another play are those at positions ``p, p+t, p+2t, ..., L`` and,
+after a redeal (if one is allowed), ``t, 2t, ..., L``. The winning line is
+expanded back into atomic moves, every ``d`` included.
 
-Moves that only add options are made at once without branching: a reserve
-card that opens no row, and with turn 1 and unlimited passes any talon card
-that opens no row (the last row's opening card too: its row is forced).
+**One search per row order.** The search runs once for each full row order
+(suits of rows 1-4) still possible. Under a fixed order every reserve play
+is safe: it only adds options, opening the next row of that order included.
+With turn 1 and unlimited passes every talon card shows each pass, so talon
+plays are safe too and the search is a single sweep. What is left to branch
+on is which talon card to play, and when (turn 3 shifts later alignment).
 
-Positions are keyed on the placed cards (which determine the reserve and the
-talon), the row order and the waste position. With unlimited passes a
-position dominates one with the same cards whose waste position is later
-by a multiple of the turn: it can show everything that one can show. A
-position whose waste position is a multiple of the turn (or at the end of the
-talon) shows only what the redeal shows, so it is dominated by any position
-with the same cards placed.
+**Cuts.** (:mod:`tutor.constraints`) Under a fixed order a card needs the card
+above it in its pile, the same rank in the row above and its row's starting
+card. An order whose needs have a cycle cannot be won; if every order has
+one, the position is lost from the start, and the cycle is the explanation.
+The cards outside any cycle never change along the search (a card is played
+only once its needs are met), so they cap the score under that order. With
+turn 3 the first talon card only shows once the card above it is played,
+and the second once the third is: these needs, added per position, cut the
+positions where the talon's order leaves cards stuck for good.
 
-A position where every row order still allowed has a cycle of "must come
-before" constraints cannot be won (:mod:`tutor.constraints`); the win search
-cuts there, and the best-score search cuts where even the cards outside any
-cycle cannot beat the best score found so far.
+**Transpositions and dominance.** Below a position there is nothing but its
+children, and a child is fixed by the cards placed and the waste position
+it is played from (and the pass, with limited passes). So per (cards
+placed, rows) the search keeps the union of the children already searched
+and searches only new ones: transpositions and dominated talon positions
+cost one lookup.
 
-The hot loop works on plain ints and tuples: networkx is used for the
-explained constraint graph and for :func:`position_graph`, the explored DAG
-that hints and the review read.
+**Order.** Row orders are searched in rounds with growing node budgets, so a
+big lost search under one order does not hide a quick win under another;
+with unlimited passes the deepest waste position is tried first.
+
+The hot loop works on plain ints and tuples (bit masks of placed cards);
+networkx is used for the explained constraint graph and for
+:func:`position_graph`, the explored DAG that hints and the review read.
+``benchmarks/solve.py`` measures the choice and what each idea buys.
 """
 
 from __future__ import annotations
@@ -37,7 +50,6 @@ from functools import lru_cache
 
 import networkx as nx
 
-from .cards import NAMES
 from .constraints import FULL, Explanation, Needs, lost_from_start, row_orders
 from .errors import TutorError
 from .notation import RESERVE_MOVES, TURN, WASTE, Move
@@ -164,7 +176,6 @@ class _Search:
         self.needs = Needs(state.reserves, state.base % 13)
         self.max_nodes = limit.nodes if limit.nodes is not None else float("inf")
         self.deadline = None
-        self.limit = limit
         self.nodes = 0
         self.root = state
 
@@ -540,16 +551,3 @@ def position_graph(state, limit: Limit = DEFAULT_LIMIT) -> nx.DiGraph:
     visit(state)
     g.graph["complete"] = not stopped[0]
     return g
-
-
-def describe_card_line(state, line) -> list[str]:
-    """The cards a line of atomic moves plays, in order (for display)."""
-    out = []
-    st = state
-    for m in line:
-        card = st.card_of(m)
-        st = st.apply(m)
-        if card is not None:
-            out.append(NAMES[card])
-    return out
-

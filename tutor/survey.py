@@ -26,7 +26,6 @@ from typing import Callable, Iterable
 
 from .deals import deal_for
 from .errors import TutorError
-from .notation import TURN
 from .rules import Rules
 from .search import DEFAULT_LIMIT, Limit, solve
 from .state import State
