@@ -105,3 +105,16 @@ def test_usage_errors_exit_2(tmp_path):
     rules = preset("osmosis")
     save_record(Record(rules, deal_for(1, rules), ["d"]), path)
     assert run("hint", "--record", str(path), "--variant", "peek").exit_code == 2
+
+
+def test_tutor_mode_warns_on_a_known_bad_move_and_not_on_the_best(tmp_path):
+    # Peek deal 11 after r2 d d: 8C on the waste would open row 2 for clubs in an order the
+    # known reserve piles make impossible; turning is best. r2 (a safe play) draws no warning.
+    env = dict(ENV, OSMOSIS_HOME=str(tmp_path))
+    script = "r2\nd\nd\nw\nn\nd\nq\n"
+    result = CliRunner().invoke(main, ["play", "11", "--variant", "peek", "--tutor"], input=script, env=env)
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert out.count("That may be a mistake") == 1
+    assert "win 0% against" in out
+    assert "Move 4: d" in out  # the warned move was not played; the turn was

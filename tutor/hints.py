@@ -265,21 +265,25 @@ def _clearly_ahead(scores: _Scores, leader: Move, other: Move) -> bool:
 
 
 def _preference(obs: Observation, move: Move, certain: list[Move]) -> int:
-    """Order among moves the samples cannot tell apart: the one that reveals most, commits least.
+    """Order among moves the samples cannot tell apart: the one that reveals most and commits least.
 
     The samples are solved with every card known, so they give information no
-    value; on a tie the hint prefers a move that shows a hidden card. Certain
-    moves come first; in the first pass a turn (it shows new talon cards)
-    comes before a play; later a turn shows nothing new, so it comes last.
+    value and cannot see a commitment's risk. On a tie: certain moves; a
+    reserve play that turns up a face-down card; a turn (it keeps the talon as
+    it is, and in the first pass shows new cards); a waste play (with three
+    cards turned at a time it shifts the talon's groups for good); a play that
+    opens a row last.
     """
     if move in certain:
         return certain.index(move)
-    reveals = move.kind == "r" and len(obs.reserves[move.pile]) > 1 and obs.reserves[move.pile][-2] is None
-    opens = opens_row(obs, move) is not None
+    if opens_row(obs, move) is not None:
+        return 30
+    if move.kind == "r":
+        pile = obs.reserves[move.pile]
+        return 10 if len(pile) > 1 and pile[-2] is None else 12
     if move.kind == "d":
-        return 10 if obs.pass_no == 1 and obs.stock and obs.stock[0] is None else 20
-    rank = 11 if obs.pass_no == 1 else 10
-    return rank + (0 if reveals else 2) + (3 if opens else 0)
+        return 11
+    return 13
 
 
 def score_moves(obs: Observation, samples: int | None = None, limit: Limit | None = None,

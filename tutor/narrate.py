@@ -197,6 +197,14 @@ def _compared(obs, scored, top, other, tips) -> list[str]:
         tips.append("well-played")
         return out
     figures = _versus(top, other, "this way", f"if you {move_phrase(obs, other.move, False)}")
+    if round(top.win * 100) == round(other.win * 100) and round(top.cards) == round(other.cards):
+        text = (f"{what}, or {move_phrase(obs, other.move, False)}: they score the same "
+                f"({figures}; {_basis(scored)}).")
+        if best.kind == "d" and obs.stock and obs.stock[0] is None:
+            text += " Turning first shows you more cards before you commit to anything."
+        elif best.kind == "r" and len(obs.reserves[best.pile]) > 1 and obs.reserves[best.pile][-2] is None:
+            text += " The reserve play also turns up a face-down card, and knowing more is worth something."
+        return [text]
     if best.kind == "d":
         ocard = other.card
         if other.opens_row is not None and not other.lost:
