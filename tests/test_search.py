@@ -234,3 +234,14 @@ def test_limited_passes_count_redeals():
     check_line(start, res)
     assert all(s.pass_no == 1 for s in [start.play(res.line)])
 
+
+
+def test_first_talon_card_under_a_card_that_needs_it_is_stuck():
+    # Talon 5S 5H ...: 5S shows only once 5H above it is played, and 5H needs 5S (spades are row 1).
+    deal = make_deal(["KC QC JC TC", "9C 8C 7C 6C", "KD QD JD TD", "9D 8D 7D 6D"], "2S", "5S 5H")
+    start = State.initial(deal, preset("osmosis"))
+    res = solve(start)
+    assert res.winnable is False and res.complete
+    assert res.explanation is None  # no cycle in the reserve: the talon's order does it
+    assert res.best_cards <= 48  # 5S, 5H and the fives below them never reach a row
+    check_line(start, res)
