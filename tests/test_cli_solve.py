@@ -95,7 +95,7 @@ def test_solve_needs_a_deal(run):
 
 
 def test_stats_json_has_the_spec_fields(run):
-    data = json.loads(run(["stats", "--deals", "1-6", "--json"]).output)
+    data = json.loads(run(["stats", "--deals", "1-6", "--nodes", "20000", "--json"]).output)
     assert {"variant", "policy", "deals", "wins", "unknown", "win_rate", "mean_cards"} <= set(data)
     assert data["variant"] == "osmosis" and data["policy"] == "solver" and data["deals"] == 6
     assert data["win_rate"] == pytest.approx(data["wins"] / 6, abs=1e-4)
@@ -104,8 +104,9 @@ def test_stats_json_has_the_spec_fields(run):
 
 
 def test_stats_with_two_workers_equals_one_worker(run):
-    one = json.loads(run(["stats", "--deals", "1-8", "--workers", "1", "--json"]).output)
-    two = json.loads(run(["stats", "--deals", "1-8", "--workers", "2", "--json"]).output)
+    args = ["stats", "--deals", "1-8", "--nodes", "20000", "--json"]
+    one = json.loads(run(args + ["--workers", "1"]).output)
+    two = json.loads(run(args + ["--workers", "2"]).output)
     one.pop("seconds"), two.pop("seconds")
     assert one == two
 
