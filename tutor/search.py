@@ -65,7 +65,7 @@ class Limit:
     A node limit gives the same answer on every machine; a time limit does not.
     """
 
-    nodes: int | None = 300_000
+    nodes: int | None = 200_000
     seconds: float | None = None
 
     def __post_init__(self) -> None:
