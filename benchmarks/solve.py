@@ -72,32 +72,49 @@ def main() -> None:
     if undecided:
         print("undecided    " + " ".join(map(str, undecided[:40])))
     if args.graph:
-        graph_comparison(args.variant)
+        graph_comparison(args.variant, rows)
 
 
-def graph_comparison(variant: str, deals=range(1, 51), nodes: int = 20_000) -> None:
-    """The hot loop's choice: plain ints and tuples against networkx graph objects."""
+def graph_comparison(variant: str, rows, count: int = 20, nodes: int = 20_000) -> None:
+    """The hot loop's choice: plain ints, tuples and dicts against networkx graph objects.
+
+    On the deals that needed the most nodes: the solver's positions per second,
+    :func:`position_graph`'s (a networkx DiGraph of State objects), and the
+    transposition table's own operations in a dict and as DiGraph node attributes.
+    """
     import networkx as nx
 
     from tutor.search import position_graph
 
     rules = preset(variant)
-    starts = [State.initial(deal_for(n, rules), rules) for n in deals]
+    hard = [r[0] for r in sorted(rows, key=lambda r: -r[4])[:count]]
+    starts = [State.initial(deal_for(n, rules), rules) for n in hard]
     t0 = time.perf_counter()
     visits = sum(solve(s, Limit(nodes=nodes), want="win").nodes for s in starts)
     plain = visits / (time.perf_counter() - t0)
     t0 = time.perf_counter()
     graph_nodes = sum(position_graph(s, Limit(nodes=nodes)).number_of_nodes() for s in starts)
     graph = graph_nodes / (time.perf_counter() - t0)
+    keys = [(i * 2654435761) % (1 << 60) for i in range(200_000)]
+    table: dict[int, int] = {}
+    t0 = time.perf_counter()
+    for k in keys:
+        done = table.get(k, 0)
+        table[k] = done | 5
+    in_dict = (time.perf_counter() - t0) / len(keys)
     g = nx.DiGraph()
     t0 = time.perf_counter()
-    for i in range(200_000):
-        g.add_node(i, win=None, best=0)
-        g.add_edge(i // 2, i, card=i % 52)
-    per_node = (time.perf_counter() - t0) / 200_000
-    print(f"hot loop     plain search {plain:,.0f} nodes/s; position_graph (networkx DiGraph + State) "
-          f"{graph:,.0f} nodes/s; networkx add_node+add_edge alone {1e6 * per_node:.2f} us per node "
-          f"(= {1 / per_node:,.0f}/s)")
+    for i, k in enumerate(keys):
+        if k in g:
+            g.nodes[k]["done"] |= 5
+        else:
+            g.add_node(k, done=5)
+        g.add_edge(keys[i // 2], k)
+    in_graph = (time.perf_counter() - t0) / len(keys)
+    print(f"hot loop     on the {count} hardest deals: solver {plain:,.0f} positions/s; position_graph "
+          f"(networkx DiGraph + State) {graph:,.0f} positions/s")
+    print(f"             table per position: dict {1e6 * in_dict:.2f} us, networkx node+edge "
+          f"{1e6 * in_graph:.2f} us ({in_graph / in_dict:.0f}x)")
 
 
 if __name__ == "__main__":
