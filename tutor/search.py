@@ -45,8 +45,8 @@ networkx is used for the explained constraint graph and for
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
-from functools import lru_cache
+from dataclasses import dataclass, field
+from functools import cached_property, lru_cache
 
 import networkx as nx
 
@@ -98,7 +98,9 @@ class SolveResult:
     from the position (every ``d`` included) that win, or reach ``best_cards``.
     ``nodes``: positions expanded. ``complete``: both answers are exact.
     ``explanation``: when the position is lost whatever the player does
-    because of a cycle of constraints, what that cycle is.
+    because of a cycle of constraints, what that cycle is (built on first
+    use from ``lost_position``, so that callers who never read it, like the
+    hints' many sample solves, do not pay for the networkx graph).
     """
 
     winnable: bool | None
@@ -107,7 +109,11 @@ class SolveResult:
     seconds: float
     line: tuple[Move, ...]
     complete: bool
-    explanation: Explanation | None = None
+    lost_position: object = field(default=None, repr=False, compare=False)
+
+    @cached_property
+    def explanation(self) -> Explanation | None:
+        return lost_from_start(self.lost_position) if self.lost_position is not None else None
 
     def to_json(self) -> dict:
         out = {"winnable": self.winnable, "best_cards": self.best_cards, "nodes": self.nodes,
@@ -184,7 +190,7 @@ class _Search:
 
     # ------------------------------------------------------------------
     def run(self, order: tuple[int, ...], best: int = 0, best_line: list | None = None,
-            budget: int | None = None, win_only: bool = False):
+            budget: int | None = None, win_only: bool = False, ceiling: int | None = None):
         """Depth-first search under one full row order.
 
         It stops at a win, or once the best score reaches the cards outside any
@@ -199,7 +205,8 @@ class _Search:
         turn, passes, single, base = self.turn, self.passes, self.single, self.base
         # Under this order the cards outside any cycle never change as cards are placed
         # (a card is only played once its needs are met), so their count caps the score.
-        ceiling = self.needs.reachable(st.mask(), order).bit_count()
+        if ceiling is None:
+            ceiling = self.needs.reachable(st.mask(), order).bit_count()
         # With limited passes a card skipped now costs a pass: keep the talon's order there.
         late_first = OPTIONS["late_first"] and not passes
         buried = turn > 1 and OPTIONS["buried"]
@@ -433,7 +440,8 @@ def solve(state, limit: Limit = DEFAULT_LIMIT, want: str = "best") -> SolveResul
     while pending:
         for order in list(pending):
             rounds = OPTIONS["rounds"] and len(pending) > 1
-            status, best, line = search.run(order, best, line, budget if rounds else None, win_only=True)
+            status, best, line = search.run(order, best, line, budget if rounds else None, win_only=True,
+                                            ceiling=52)
             if status == "won":
                 return SolveResult(True, 52, search.nodes, time.perf_counter() - t0, _flatten(line), True, None)
             if status == "stopped":
@@ -442,9 +450,7 @@ def solve(state, limit: Limit = DEFAULT_LIMIT, want: str = "best") -> SolveResul
             if status == "done":
                 pending.remove(order)
         budget *= 4
-    explanation = None
-    if all(r != FULL for r in reach.values()):
-        explanation = lost_from_start(state)
+    lost_position = state if all(r != FULL for r in reach.values()) else None
     complete = True
     if want == "best":
         # The win search cut every position that cannot be won (and skipped the orders with a
@@ -452,12 +458,12 @@ def solve(state, limit: Limit = DEFAULT_LIMIT, want: str = "best") -> SolveResul
         for order in by_ceiling:
             if reach[order].bit_count() <= best:
                 continue
-            status, best, line = search.run(order, best, line)
+            status, best, line = search.run(order, best, line, ceiling=reach[order].bit_count())
             if status == "stopped":
                 complete = False
                 break
     return SolveResult(False, best, search.nodes, time.perf_counter() - t0, _flatten(line), complete,
-                       explanation)
+                       lost_position)
 
 
 # ---------------------------------------------------------------- the explored DAG
