@@ -121,3 +121,8 @@ def test_stats_bad_range_is_an_input_error(run):
     result = run(["stats", "--deals", "9-3"])
     assert result.exit_code == 1
     assert "'9-3'" in result.stderr
+
+
+def test_solve_with_a_time_limit_only(run):
+    data = json.loads(run(["solve", "4", "--seconds", "30", "--json"]).output)
+    assert data["winnable"] is True and start(4).play(data["line"]).won

@@ -9,7 +9,7 @@ from tutor.errors import TutorError
 from tutor.rules import preset
 from tutor.search import Limit, solve
 from tutor.state import State
-from tutor.survey import parse_range, play_deal, play_greedy, run_survey, wilson
+from tutor.survey import parse_range, play_deal, play_greedy, play_tutor, run_survey, wilson
 
 OSMOSIS = preset("osmosis")
 
@@ -74,3 +74,12 @@ def test_progress_is_reported_per_deal():
 def test_unknown_policy_is_an_error():
     with pytest.raises(TutorError):
         run_survey(OSMOSIS, [1], "random")
+
+
+def test_tutor_policy_follows_its_hints_to_the_end():
+    # Near the end of a won deal the tutor's own hints must finish the game.
+    start = State.initial(deal_for(4, OSMOSIS), OSMOSIS)
+    line = solve(start).line
+    near_end = start.play(line[:-6])
+    end = play_tutor(near_end)
+    assert end.over and end.won
