@@ -126,3 +126,19 @@ def test_stats_bad_range_is_an_input_error(run):
 def test_solve_with_a_time_limit_only(run):
     data = json.loads(run(["solve", "4", "--seconds", "30", "--json"]).output)
     assert data["winnable"] is True and start(4).play(data["line"]).won
+
+
+def test_stats_on_a_terminal_draws_progress_then_the_table():
+    import io
+
+    from rich.console import Console
+
+    out = io.StringIO()
+    console = Console(file=out, force_terminal=True, width=100, color_system=None)
+    runner = CliRunner(env={"NO_COLOR": "1", "COLUMNS": "100"})
+    result = runner.invoke(main, ["stats", "--deals", "1-5", "--policy", "greedy"], obj={"console": console},
+                           catch_exceptions=False)
+    assert result.exit_code == 0
+    text = out.getvalue()
+    assert "greedy osmosis" in text  # the progress bar's label, drawn on the terminal
+    assert "win rate" in text and "mean cards" in text
