@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 
 import click
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
@@ -105,7 +106,8 @@ def solve_command(ctx, number, deal_file, moves, nodes, seconds, as_json, **kwar
 @click.option("--deals", "deal_range", required=True, metavar="A-B", help="Deal numbers, e.g. 1-1000.")
 @click.option("--policy", type=click.Choice(POLICIES), default="solver", show_default=True,
               help="solver: full knowledge; greedy: first playable card, else turn; tutor: follows its hints.")
-@click.option("--workers", type=click.IntRange(1), default=1, show_default=True, help="Worker processes.")
+@click.option("--workers", type=click.IntRange(1), default=None,
+              help="Worker processes (default: one per CPU). Results do not depend on it.")
 @click.option("--nodes", type=click.IntRange(1), default=None,
               help=f"Node limit of each solve (solver policy; default {DEFAULT_LIMIT.nodes}).")
 @click.option("--seconds", type=click.FloatRange(0, min_open=True), default=None, help="Time limit of each solve.")
@@ -115,6 +117,7 @@ def stats_command(ctx, deal_range, policy, workers, nodes, seconds, as_json, **k
     """Survey the win rate of a variant over a range of deals."""
     rules = rules_from_kwargs(kwargs)
     numbers = parse_range(deal_range)
+    workers = workers or os.cpu_count() or 1
     limit = limit_from(nodes, seconds)
     console = console_of(ctx)
     if console.is_terminal and not as_json:
