@@ -2,6 +2,7 @@
 
     python benchmarks/hints.py latency [--deals 1-40] [--every 6] [--samples K]
     python benchmarks/hints.py policy [--variant osmosis] [--deals 1-200] [--workers 2] [--out FILE]
+    python benchmarks/hints.py misses [--variant osmosis] --deals 10,20,22 [--workers 2]
 
 ``latency``: positions from real games (greedy play of each deal, every
 ``--every``-th position with a choice to make), one hint each at the default
@@ -139,6 +140,45 @@ def policy(args) -> None:
     print(f"  winnable deals the tutor lost: {missed}")
 
 
+def _miss(job):
+    """Where the tutor let a win go: the first move after which the true position is lost."""
+    variant, number, samples = job
+    from tutor.hints import opens_row, score_moves
+    from tutor.search import Limit
+
+    rules = preset(variant)
+    start = State.initial(deal_for(number, rules), rules)
+    final, moves = play_game(start, samples=samples)
+    lim = Limit(nodes=300_000)
+    st = start
+    for ply, move in enumerate(moves, 1):
+        after = st.apply(move)
+        if solve(after, lim).winnable is False and solve(st, lim).winnable:
+            obs = observe(st)
+            scored = score_moves(obs, samples=samples)
+            truth = {str(m): solve(st.apply(m), lim).winnable for m in st.legal_moves()}
+            kind = ("opens a row" if opens_row(obs, move) is not None else
+                    {"d": "turn", "w": "waste play", "r": "reserve play"}[move.kind])
+            return {"deal": number, "ply": ply, "move": str(move), "kind": kind, "pass": st.pass_no,
+                    "cards": st.cards, "why": scored.why, "samples": scored.samples,
+                    "estimates": {str(c.move): round(c.win, 2) for c in scored.candidates}, "truth": truth,
+                    "hidden": len(obs.unseen_cards()), "final_cards": final.cards}
+        st = after
+    return {"deal": number, "ply": None, "final_cards": final.cards}
+
+
+def misses(args) -> None:
+    numbers = [int(x) for x in args.deals.split(",")]
+    with Pool(args.workers) as pool:
+        rows = pool.map(_miss, [(args.variant, n, args.samples) for n in numbers])
+    kinds: dict[str, int] = {}
+    for r in rows:
+        print(json.dumps(r))
+        if r["ply"]:
+            kinds[r["kind"]] = kinds.get(r["kind"], 0) + 1
+    print("wins let go, by the kind of move: " + ", ".join(f"{k} {v}" for k, v in sorted(kinds.items())))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="what", required=True)
@@ -154,8 +194,13 @@ def main() -> None:
     pol.add_argument("--samples", type=int, default=None)
     pol.add_argument("--out", default=None, help="write one JSON line per deal here")
     pol.add_argument("--progress", action="store_true")
+    mis = sub.add_parser("misses")
+    mis.add_argument("--variant", default="osmosis")
+    mis.add_argument("--deals", required=True, help="deal numbers separated by commas")
+    mis.add_argument("--workers", type=int, default=2)
+    mis.add_argument("--samples", type=int, default=None)
     args = ap.parse_args()
-    {"latency": latency, "policy": policy}[args.what](args)
+    {"latency": latency, "policy": policy, "misses": misses}[args.what](args)
 
 
 if __name__ == "__main__":
