@@ -14,7 +14,7 @@ from tutor.cards import parse_cards
 from tutor.deals import deal_for
 from tutor.errors import TutorError
 from tutor.notation import Move
-from tutor.rules import PRESETS, preset
+from tutor.rules import PRESETS, Rules, preset
 from tutor.search import DEFAULT_LIMIT, Limit, SolveResult, folded_moves, position_graph, solve
 from tutor.state import State
 
@@ -51,10 +51,10 @@ def exhaustive(state: State) -> tuple[bool, int]:
         sys.setrecursionlimit(old)
 
 
-def late_positions(rules_name: str, deals, count: int, seed: int, most_left: int = 14):
+def late_positions(rules: str | Rules, deals, count: int, seed: int, most_left: int = 14):
     """Late-game positions of real deals: a winning line cut near its end, then a few random moves."""
     rng = random.Random(seed)
-    rules = preset(rules_name)
+    rules = preset(rules) if isinstance(rules, str) else rules
     out = []
     for n in deals:
         start = State.initial(deal_for(n, rules), rules)
@@ -87,9 +87,10 @@ def check_line(state: State, result: SolveResult) -> None:
         assert end.cards == result.best_cards
 
 
-@pytest.mark.parametrize("name", sorted(PRESETS))
+@pytest.mark.parametrize("name", sorted(PRESETS) + ["turn-1-three-passes"])
 def test_solver_agrees_with_exhaustive_search_on_late_positions(name):
-    positions = late_positions(name, range(1, 120), count=10, seed=len(name))
+    rules = Rules(turn=1, passes=3) if name == "turn-1-three-passes" else preset(name)
+    positions = late_positions(rules, range(1, 120), count=10, seed=len(name))
     assert len(positions) >= 5, "too few late positions found to compare"
     for s in positions:
         res = solve(s, Limit(nodes=None))

@@ -111,6 +111,27 @@ class Needs:
             todo = rest
         return have
 
+    def ancestors(self, order: tuple[int, ...]) -> list[int]:
+        """Per card, every card it needs, directly or through others, under ``order`` (a mask)."""
+        direct = [0] * 52
+        for c, _bit, need in self._table(order):
+            direct[c] = need
+        anc = direct[:]
+        changed = True
+        while changed:
+            changed = False
+            for c in range(52):
+                acc = anc[c]
+                rest = acc
+                while rest:
+                    low = rest & -rest
+                    acc |= anc[low.bit_length() - 1]
+                    rest ^= low
+                if acc != anc[c]:
+                    anc[c] = acc
+                    changed = True
+        return anc
+
     def can_win(self, mask: int, rows: tuple[int, ...]) -> bool:
         """Some row order still allowed leaves no cycle among the cards to place."""
         for order in row_orders(rows):

@@ -23,7 +23,10 @@ The cards outside any cycle never change along the search (a card is played
 only once its needs are met), so they cap the score under that order. With
 turn 3 the first talon card only shows once the card above it is played,
 and the second once the third is: these needs, added per position, cut the
-positions where the talon's order leaves cards stuck for good.
+positions where the talon's order leaves cards stuck for good. In the last
+of a limited number of passes the waste is a stack and each turn pushes a
+group of cards on it: a card needed by a card above it in the waste (or in
+its group) is stuck, and so is the position.
 
 **Transpositions and dominance.** Below a position there is nothing but its
 children, and a child is fixed by the cards placed and the waste position
@@ -81,7 +84,8 @@ def _pass_then_late(target):
     return target[2], -target[0]
 
 
-OPTIONS = {"late_first": True, "rounds": True, "cut_cycles": True, "dominance": True, "buried": True}
+OPTIONS = {"late_first": True, "rounds": True, "cut_cycles": True, "dominance": True, "buried": True,
+           "last_pass": True}
 """Switches of the search, for benchmarks/solve.py to measure what each idea buys."""
 
 FIRST_BUDGET = 2000
@@ -210,6 +214,8 @@ class _Search:
         # With limited passes a card skipped now costs a pass: keep the talon's order there.
         late_first = OPTIONS["late_first"] and not passes
         buried = turn > 1 and OPTIONS["buried"]
+        last_pass = bool(passes) and OPTIONS["last_pass"]
+        ancestors = self.needs.ancestors(order) if last_pass and win_only else None
         caps: dict[int, int] = {}
         reachable = self.needs.reachable
         root_mask = st.mask()
@@ -300,6 +306,46 @@ class _Search:
                 if cap <= box[0] or (win_only and cap < 52):
                     del path[mark:]
                     return
+            # In the last pass the waste is a stack and each turn pushes the next few cards on it:
+            # a card comes free only once the cards above it in the waste, or in its own group of
+            # the stock, are played. Where that leaves cards stuck for good, see what it costs.
+            if last_pass and npass >= passes:
+                length = len(talon)
+                if win_only:
+                    # Cheap form: a card needed (through any chain) by a card above it is stuck.
+                    stuck = False
+                    acc = 0
+                    for i in range(pos - 1, -1, -1):
+                        c = talon[i]
+                        if acc >> c & 1:
+                            stuck = True
+                            break
+                        acc |= ancestors[c]
+                    q = pos
+                    while q < length and not stuck:
+                        top = min(q + turn, length)
+                        acc = 0
+                        for i in range(top - 1, q - 1, -1):
+                            c = talon[i]
+                            if acc >> c & 1:
+                                stuck = True
+                                break
+                            acc |= ancestors[c]
+                        q = top
+                    if stuck:
+                        del path[mark:]
+                        return
+                else:
+                    extra = {talon[i]: 1 << talon[i + 1] for i in range(pos - 1)}
+                    q = pos
+                    while q < length:
+                        top = min(q + turn, length)
+                        for i in range(q, top - 1):
+                            extra[talon[i]] = 1 << talon[i + 1]
+                        q = top
+                    if reachable(mask, order, extra).bit_count() <= box[0]:
+                        del path[mark:]
+                        return
             # The children: every waste position q reachable by turning (this pass, then after a
             # redeal) whose card is playable. Their set decides everything below this node.
             length = len(talon)
