@@ -215,7 +215,7 @@ class _Search:
         late_first = OPTIONS["late_first"] and not passes
         buried = turn > 1 and OPTIONS["buried"]
         last_pass = bool(passes) and OPTIONS["last_pass"]
-        ancestors = self.needs.ancestors(order) if last_pass and win_only else None
+        ancestors = self.needs.ancestors(order) if last_pass else None
         caps: dict[int, int] = {}
         reachable = self.needs.reachable
         root_mask = st.mask()
@@ -310,32 +310,32 @@ class _Search:
             # a card comes free only once the cards above it in the waste, or in its own group of
             # the stock, are played. Where that leaves cards stuck for good, see what it costs.
             if last_pass and npass >= passes:
+                # A card needed (through any chain) by a card above it is stuck.
                 length = len(talon)
-                if win_only:
-                    # Cheap form: a card needed (through any chain) by a card above it is stuck.
-                    stuck = False
+                stuck = False
+                acc = 0
+                for i in range(pos - 1, -1, -1):
+                    c = talon[i]
+                    if acc >> c & 1:
+                        stuck = True
+                        break
+                    acc |= ancestors[c]
+                q = pos
+                while q < length and not stuck:
+                    top = min(q + turn, length)
                     acc = 0
-                    for i in range(pos - 1, -1, -1):
+                    for i in range(top - 1, q - 1, -1):
                         c = talon[i]
                         if acc >> c & 1:
                             stuck = True
                             break
                         acc |= ancestors[c]
-                    q = pos
-                    while q < length and not stuck:
-                        top = min(q + turn, length)
-                        acc = 0
-                        for i in range(top - 1, q - 1, -1):
-                            c = talon[i]
-                            if acc >> c & 1:
-                                stuck = True
-                                break
-                            acc |= ancestors[c]
-                        q = top
-                    if stuck:
+                    q = top
+                if stuck:
+                    if win_only:
                         del path[mark:]
                         return
-                else:
+                    # How many cards could still be placed with these needs added?
                     extra = {talon[i]: 1 << talon[i + 1] for i in range(pos - 1)}
                     q = pos
                     while q < length:
