@@ -1,13 +1,14 @@
 """Hint latency and the tutor policy's strength.
 
-    python benchmarks/hints.py latency [--deals 1-40] [--every 6] [--samples K]
+    python benchmarks/hints.py latency [--deals 1-40] [--every 6] [--source tutor|greedy] [--samples K]
     python benchmarks/hints.py policy [--variant osmosis] [--deals 1-200] [--workers 2] [--out FILE]
     python benchmarks/hints.py misses [--variant osmosis] --deals 10,20,22 [--workers 2]
 
-``latency``: positions from real games (greedy play of each deal, every
-``--every``-th position with a choice to make), one hint each at the default
-sample count, single process; prints the median, 90th percentile and worst
-time, and how often the solver's node limit left a sample undecided.
+``latency``: positions from real games (the tutor's own games by default,
+or greedy play; every ``--every``-th position with a choice to make), one
+hint each at the default sample count, timed in a single process; prints
+the median, 90th percentile and worst time, and how often the solver's node
+limit left a sample undecided.
 
 ``policy``: for each deal, the full-knowledge solver's verdict, the greedy
 policy (plays the first playable card, else turns) and the tutor policy
@@ -64,11 +65,32 @@ def greedy_positions(state: State, every: int) -> list[State]:
         state = state.apply(moves[0])
 
 
+def _tutor_positions(job):
+    variant, number, every, first = job
+    rules = preset(variant)
+    state = State.initial(deal_for(number, rules), rules)
+    _, moves = play_game(state)
+    out, k = [], 0
+    for move in moves:
+        if len(state.legal_moves()) > 1:
+            if k % every == 0:
+                out.append(state)
+            k += 1
+        state = state.apply(move)
+    return out[:first] if first else out
+
+
 def latency(args) -> None:
     rules = preset(args.variant)
     positions = []
-    for n in deal_range(args.deals):
-        positions.extend(greedy_positions(State.initial(deal_for(n, rules), rules), args.every))
+    if args.source == "greedy":
+        for n in deal_range(args.deals):
+            positions.extend(greedy_positions(State.initial(deal_for(n, rules), rules), args.every))
+    else:
+        with Pool(args.workers) as pool:
+            for found in pool.map(_tutor_positions, [(args.variant, n, args.every, args.first)
+                                                      for n in deal_range(args.deals)]):
+                positions.extend(found)
     times, samples, undecided, whys = [], [], 0, {}
     for st in positions:
         t0 = time.perf_counter()
@@ -80,7 +102,8 @@ def latency(args) -> None:
     times.sort()
     n = len(times)
     print(f"hint latency, {args.variant}, deals {args.deals}, {n} positions with a choice "
-          f"(every {args.every}th of greedy play), samples budget {args.samples or DEFAULT_SAMPLES}")
+          f"(every {args.every}th of {args.source} play{f', the first {args.first} of each game' if args.first else ''}), samples budget {args.samples or DEFAULT_SAMPLES}, "
+          "one process")
     print(f"  median {statistics.median(times):.2f} s   p90 {times[int(0.9 * (n - 1))]:.2f} s   "
           f"worst {times[-1]:.2f} s   mean {statistics.mean(times):.2f} s")
     print(f"  samples used: mean {statistics.mean(samples):.1f}; hints with an undecided sample: "
@@ -187,6 +210,9 @@ def main() -> None:
     lat.add_argument("--deals", default="1-40")
     lat.add_argument("--every", type=int, default=6)
     lat.add_argument("--samples", type=int, default=None)
+    lat.add_argument("--source", choices=["tutor", "greedy"], default="tutor")
+    lat.add_argument("--first", type=int, default=0, help="only the first N such positions of each tutor game")
+    lat.add_argument("--workers", type=int, default=2, help="processes playing the games (timing is serial)")
     pol = sub.add_parser("policy")
     pol.add_argument("--variant", default="osmosis")
     pol.add_argument("--deals", default="1-200")
