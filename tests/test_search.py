@@ -246,3 +246,15 @@ def test_first_talon_card_under_a_card_that_needs_it_is_stuck():
     assert res.explanation is None  # no cycle in the reserve: the talon's order does it
     assert res.best_cards <= 48  # 5S, 5H and the fives below them never reach a row
     check_line(start, res)
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_finished_game_solves_to_its_own_score(name):
+    from tutor.survey import play_greedy
+
+    rules = preset(name)
+    for n in range(1, 8):
+        end = play_greedy(State.initial(deal_for(n, rules), rules))
+        res = solve(end)
+        assert res.complete and res.line == ()
+        assert res.winnable == end.won and res.best_cards == end.cards
