@@ -80,6 +80,7 @@ class Limit:
 
 DEFAULT_LIMIT = Limit()
 
+
 def _pass_then_late(target):
     return target[2], -target[0]
 
@@ -100,7 +101,8 @@ class SolveResult:
     ``best_cards``: the most cards on the foundations reachable (52 when won);
     exact when ``complete``, else the best found so far. ``line``: atomic moves
     from the position (every ``d`` included) that win, or reach ``best_cards``.
-    ``nodes``: positions expanded. ``complete``: both answers are exact.
+    ``nodes``: positions visited (transpositions and dominated ones included,
+    each costs a lookup). ``complete``: both answers are exact.
     ``explanation``: when the position is lost whatever the player does
     because of a cycle of constraints, what that cycle is (built on first
     use from ``lost_position``, so that callers who never read it, like the
