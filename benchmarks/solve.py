@@ -4,17 +4,22 @@ Prints the share of deals decided, the median / 99th-percentile / maximum
 time per deal, nodes per second, and peak memory (per worker process).
 
     python benchmarks/solve.py [--variant osmosis] [--deals 1-1000] [--nodes N]
-                               [--want best|win] [--workers 2]
+                               [--want best|win] [--workers 2] [--graph] [--options JSON]
+
+``--options '{"buried": false}'`` switches one idea of the search off, to
+measure what it buys (the switches are in ``tutor.search.OPTIONS``).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import resource
 import statistics
 import time
 from multiprocessing import Pool
 
+from tutor import search
 from tutor.deals import deal_for
 from tutor.rules import preset
 from tutor.search import DEFAULT_LIMIT, Limit, solve
@@ -41,7 +46,14 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--slowest", type=int, default=5, help="list this many slowest deals")
     ap.add_argument("--graph", action="store_true", help="also compare the hot loop with networkx objects")
+    ap.add_argument("--options", default="{}",
+                    help='switch ideas off to measure them, e.g. \'{"buried": false}\' (see tutor.search.OPTIONS)')
     args = ap.parse_args()
+    options = json.loads(args.options)
+    unknown = set(options) - set(search.OPTIONS)
+    if unknown:
+        ap.error(f"unknown option(s) {sorted(unknown)}: expected some of {sorted(search.OPTIONS)}")
+    search.OPTIONS.update(options)  # the worker processes fork after this and inherit it
     a, b = (int(x) for x in args.deals.split("-"))
     jobs = [(n, args.variant, args.nodes, args.want) for n in range(a, b + 1)]
     t0 = time.perf_counter()
@@ -56,7 +68,7 @@ def main() -> None:
     n = len(rows)
     p99 = times[min(n - 1, int(round(0.99 * (n - 1))))]
     print(f"variant {args.variant}, deals {args.deals}, node limit {args.nodes}, want={args.want}, "
-          f"{args.workers} workers")
+          f"{args.workers} workers" + (f", options {options}" if options else ""))
     print(f"decided      {decided}/{n} = {100 * decided / n:.2f}%  (complete incl. best score: {complete})")
     print(f"won          {wins}  lost {decided - wins}  undecided {n - decided}")
     print(f"time/deal    median {1000 * statistics.median(times):.1f} ms, p99 {1000 * p99:.0f} ms, "
