@@ -250,7 +250,8 @@ def _step_text(g: nx.DiGraph, a: int, b: int, order: tuple[int, ...], all_orders
                 f"{SUIT_NAMES[suit_b]} row")
     if all_orders and order.index(suit_a) == 0:
         return (f"{NAMES[b]} can only be played after {NAMES[a]} ({SUIT_NAMES[suit_a]} are row 1, "
-                f"and a lower row takes a {RANKS[b % 13]} only once every row above has one)")
+                f"and a lower row takes {'an' if RANKS[b % 13] in 'A8' else 'a'} {RANKS[b % 13]} "
+                f"only once every row above has one)")
     if all_orders:
         return (f"{NAMES[b]} can only be played after {NAMES[a]} (with {SUIT_NAMES[suit_a]} in a row "
                 f"above {SUIT_NAMES[suit_b]})")
