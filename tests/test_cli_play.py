@@ -379,3 +379,27 @@ def test_replay_with_piped_input_that_ends_prints_the_rest(run, tmp_path):
     assert "Move 4: d turn" in out
     assert "Stopped" not in out
     assert "the game was not finished" in out
+
+
+def test_variants_lists_every_preset_with_its_aliases():
+    from click.testing import CliRunner
+
+    from tutor.cli import main
+
+    result = CliRunner().invoke(main, ["variants", "--json"], env={"NO_COLOR": "1"})
+    assert result.exit_code == 0
+    data = {v["name"]: v for v in json.loads(result.output)}
+    assert set(data) == {"osmosis", "peek", "single", "limited", "bridesmaids"}
+    assert data["osmosis"]["aliases"] == ["treasure-trove"]
+    assert (data["limited"]["passes"], data["single"]["turn"], data["bridesmaids"]["reserve_piles"]) == (3, 1, 0)
+
+
+def test_single_pass_bridesmaids_warns_that_it_is_almost_never_winnable(tmp_path):
+    from click.testing import CliRunner
+
+    from tutor.cli import main
+
+    result = CliRunner().invoke(main, ["play", "5", "--variant", "bridesmaids", "--passes", "1"], input="q\n",
+                                env={"NO_COLOR": "1", "OSMOSIS_HOME": str(tmp_path)})
+    assert result.exit_code == 0
+    assert "almost never winnable" in result.output

@@ -468,6 +468,8 @@ def play_command(ctx: click.Context, number, deal_file, tutor, threshold, save_p
             path = None
     title = f"Deal {deal.number}" if deal.number is not None else "A deal given in full"
     _say(console, f"{title}, {rules.describe()}" + (f", after move {game.ply}." if game.ply else "."))
+    if rules.warning():
+        _say(console, f"Note: {rules.warning()}.")
     if path is not None:
         _say(console, f"The game is saved as you play in {path}.")
     _say(console, "Type ? for help.")
