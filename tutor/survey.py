@@ -139,13 +139,15 @@ def play_greedy(state: State) -> State:
 
 
 def play_tutor(state: State) -> State:
-    """Follow the tutor's hint, built only from what the player has seen, until the game is over."""
-    from .hints import hint
-    from .knowledge import observe
+    """Follow the tutor's hints, built only from what the player has seen, until the game is over.
 
-    while state.legal_moves():
-        state = state.apply(hint(observe(state)).best)
-    return state
+    :func:`tutor.hints.play_game` makes the hint's choices (with a cheaper
+    search for the expected-cards tie-break), so a survey costs less than
+    asking for a full hint at every move.
+    """
+    from .hints import play_game
+
+    return play_game(state)[0]
 
 
 def play_deal(number: int, rules: Rules, policy: str, limit: Limit = DEFAULT_LIMIT) -> DealOutcome:
