@@ -113,7 +113,7 @@ def test_replay_with_review_comments_every_move_of_an_unannotated_record(run, lo
 
 
 def test_review_json_rates_an_early_start_that_throws_a_win_away(run, tmp_path):
-    from tests.test_review import early_start_game
+    from test_review import early_start_game
 
     record, ply = early_start_game()
     path = tmp_path / "peek.json"
