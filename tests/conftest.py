@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
+from click.testing import CliRunner
 
 from tutor.cards import parse_card, parse_cards
+from tutor.cli import main
 from tutor.deals import Deal, deal_for
 from tutor.rules import Rules, preset
 from tutor.state import State
@@ -35,3 +39,20 @@ def position(deal: Deal | int, moves: str = "", rules: Rules | str = "osmosis") 
 def deal_one() -> Deal:
     """PySolFC Osmosis deal 1: base 2S, pile 1 JD 5D KD AD."""
     return deal_for(1, preset("osmosis"))
+
+
+@pytest.fixture
+def home(tmp_path) -> Path:
+    """A fresh data directory ($OSMOSIS_HOME) for one test."""
+    return tmp_path / "home"
+
+
+@pytest.fixture
+def run(home):
+    """Invoke the osmosis command with plain output, a fixed width and a fresh data directory."""
+    runner = CliRunner(env={"NO_COLOR": "1", "COLUMNS": "100", "OSMOSIS_HOME": str(home)})
+
+    def invoke(args, input=None):
+        return runner.invoke(main, args, input=input, catch_exceptions=False)
+
+    return invoke

@@ -4,28 +4,10 @@ from __future__ import annotations
 
 import json
 import textwrap
-from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from tutor.cli import main
 from tutor.lessons import LESSON_FORMAT, lesson_files
-
-
-@pytest.fixture
-def home(tmp_path) -> Path:
-    return tmp_path / "home"
-
-
-@pytest.fixture
-def run(home):
-    runner = CliRunner(env={"NO_COLOR": "1", "COLUMNS": "100", "OSMOSIS_HOME": str(home)})
-
-    def invoke(args, input=None):
-        return runner.invoke(main, args, input=input, catch_exceptions=False)
-
-    return invoke
 
 
 def listing(run) -> dict:

@@ -18,21 +18,6 @@ from tutor.rules import preset
 from tutor.state import State
 
 
-@pytest.fixture
-def home(tmp_path) -> Path:
-    return tmp_path / "home"
-
-
-@pytest.fixture
-def run(home):
-    runner = CliRunner(env={"NO_COLOR": "1", "COLUMNS": "100", "OSMOSIS_HOME": str(home)})
-
-    def invoke(args, input=None):
-        return runner.invoke(main, args, input=input, catch_exceptions=False)
-
-    return invoke
-
-
 def greedy_line(number: int, rules: str = "osmosis") -> tuple[list[Move], State]:
     """Play the first legal move (plays come before the turn) until the game is over."""
     rules_ = preset(rules)
