@@ -482,13 +482,15 @@ def play_command(ctx: click.Context, number, deal_file, tutor, threshold, save_p
 @main.command("replay")
 @click.argument("record_path", metavar="RECORD")
 @click.option("--all", "show_all", is_flag=True, help="Print every position without waiting.")
-@click.option("--review", "with_review", is_flag=True,
-              help="Comment every move with the post-game review (computed unless the record is annotated).")
+@click.option("--review/--no-review", "with_review", default=True, show_default=True,
+              help="Comment every move with the post-game review (computed unless the record is "
+                   "annotated; --no-review shows only the record's own annotations).")
 @click.pass_context
-def replay_command(ctx: click.Context, record_path: str, show_all: bool, with_review: bool = False) -> None:
-    """Step through a game record: Enter shows the next move, q stops.
+def replay_command(ctx: click.Context, record_path: str, show_all: bool, with_review: bool = True) -> None:
+    """Step through a game record with commentary: Enter shows the next move, q stops.
 
-    When the input is not a terminal and ends, the rest of the game is printed.
+    Each move gets the post-game review's label and comment. When the input
+    is not a terminal and ends, the rest of the game is printed.
     """
     record = load_record(record_path)
     if with_review:
