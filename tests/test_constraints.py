@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import networkx as nx
 from conftest import make_deal, position
 from hypothesis import given, settings
@@ -9,8 +11,8 @@ from hypothesis import strategies as st
 
 from tutor.cards import parse_card, parse_cards
 from tutor.constraints import FULL, Needs, constraint_graph, lost_from_start, row_orders
-from tutor.deals import deal_for
-from tutor.rules import preset
+from tutor.deals import Deal, deal_for
+from tutor.rules import Rules, preset
 from tutor.state import State
 
 OSMOSIS = preset("osmosis")
@@ -95,3 +97,79 @@ def test_upper_bound_counts_cards_outside_any_cycle():
     needs = Needs(s.reserves, s.base % 13)
     # 5S never comes free, and no five can go below it: the four fives stay out, nothing else.
     assert needs.upper_bound(s.mask(), s.rows) == 48
+
+
+BRIDESMAIDS = preset("bridesmaids")
+
+
+def test_talon_order_keeps_a_buried_opener_and_its_suit_out():
+    # No reserve, spades are row 1 (base 2S). 2H lies 4th in the talon: a turn of three never stops
+    # right after it until a card before it is played, else 6H and 7H above it must go first; but
+    # every one of those cards is a heart, and hearts need 2H to open their row.
+    s = State.initial(make_deal([], "2S", "3H 4H 5H 2H 6H 7H"), BRIDESMAIDS)
+    needs = Needs(s.reserves, s.base % 13)
+    hearts = sum(1 << c for c in parse_cards("AH 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH"))
+    for order in row_orders(s.rows):
+        assert needs.reachable(s.mask(), order) == FULL
+        placeable = needs.talon_reachable(s.mask(), order, s.talon, s.pos, 3)
+        assert placeable & hearts == 0
+
+
+def test_talon_order_frees_a_card_a_turn_stops_at():
+    # The same talon with 2H third: the first turn shows it, so nothing is held back.
+    s = State.initial(make_deal([], "2S", "3H 4H 2H 5H 6H 7H"), BRIDESMAIDS)
+    needs = Needs(s.reserves, s.base % 13)
+    assert all(needs.talon_reachable(s.mask(), o, s.talon, s.pos, 3) == FULL for o in row_orders(s.rows))
+
+
+def placed_on_some_line(state: State) -> int:
+    """Every card that some line of play from ``state`` places (plain search over atomic moves)."""
+    seen: set[int] = set()
+    union = state.mask()
+    todo = [state]
+    while todo:
+        s = todo.pop()
+        for move in s.legal_moves():
+            t = s.apply(move)
+            if t.key() not in seen:
+                seen.add(t.key())
+                union |= t.mask()
+                todo.append(t)
+    return union
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10**6), left=st.integers(6, 11),
+       passes=st.sampled_from([0, 2]), pos_pick=st.integers(0, 2), reserve=st.booleans())
+def test_talon_order_never_keeps_out_a_card_some_line_places(seed, left, passes, pos_pick, reserve):
+    # Late positions built by placing random playable cards, then any waste position: every card
+    # that some line places is in the talon-order bound of the row order that line follows.
+    rng = random.Random(seed)
+    turn = 3
+    rules = Rules(turn=turn, passes=passes, reserve_piles=1 if reserve else 0)
+    cards = list(range(52))
+    rng.shuffle(cards)
+    n = 4 if reserve else 0
+    s = State.initial(Deal((tuple(cards[:n]),) if reserve else (), cards[n], tuple(cards[n + 1:])), rules)
+    while 52 - s.cards > left:
+        options = [(c, s.reserves, s.talon[:i] + s.talon[i + 1:]) for i, c in enumerate(s.talon)
+                   if s.destination(c) >= 0]
+        if s.reserves and s.reserves[0] and s.destination(s.reserves[0][-1]) >= 0:
+            options.append((s.reserves[0][-1], (s.reserves[0][:-1],), s.talon))
+        if not options:
+            break
+        card, reserves, talon = rng.choice(options)
+        s = s._place(card, s.destination(card), reserves, talon, 0)
+    length = len(s.talon)
+    pos = [0, length, rng.randint(0, length)][pos_pick]
+    s = s._replace(pos=pos, pass_no=1, progress=True)
+    needs = Needs(s.reserves, s.base % 13)
+    bounds = [needs.talon_reachable(s.mask(), o, s.talon, s.pos, turn) for o in row_orders(s.rows)]
+    for b, o in zip(bounds, row_orders(s.rows)):
+        assert b & ~needs.reachable(s.mask(), o) == 0  # never looser than the plain needs
+    union_of_bounds = 0
+    for b in bounds:
+        union_of_bounds |= b
+    assert placed_on_some_line(s) & ~union_of_bounds == 0
+    if len(s.rows) == 4:
+        assert placed_on_some_line(s) & ~bounds[0] == 0

@@ -258,3 +258,24 @@ def test_finished_game_solves_to_its_own_score(name):
         res = solve(end)
         assert res.complete and res.line == ()
         assert res.winnable == end.won and res.best_cards == end.cards
+
+
+@pytest.mark.parametrize("number", [65, 84, 227, 318, 385, 2001])
+def test_bridesmaids_deals_the_talon_order_loses_are_decided(number):
+    # Without a reserve the talon is all there is; these deals were undecided at the default limit
+    # before the search bounded what each talon card needs played before it.
+    rules = preset("bridesmaids")
+    start = State.initial(deal_for(number, rules), rules)
+    res = solve(start)
+    assert res.winnable is False
+    check_line(start, res)
+
+
+def test_opener_buried_under_its_own_suit_loses_without_a_reserve():
+    # 2H lies 4th, under three hearts and before two more: no turn of three shows it before one of
+    # them is played, and every heart needs 2H to open its row.
+    start = State.initial(make_deal([], "2S", "3H 4H 5H 2H 6H 7H"), preset("bridesmaids"))
+    res = solve(start)
+    assert res.winnable is False and res.complete
+    assert res.best_cards <= 39
+    check_line(start, res)

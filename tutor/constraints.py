@@ -14,6 +14,11 @@ every row order that is still possible (the rows already opened are fixed)
 has a cycle, the position is lost whatever the player does: the tutor says
 so, naming the cards of a cycle.
 
+The talon's order adds needs of its own when turning three cards at a time
+(a card shows only at a stop of a turn, or once the cards above it are
+played): :meth:`Needs.talon_reachable` bounds the cards that can still be
+placed with them.
+
 Two forms live here: a fast bit-mask form for the search's hot loop
 (:class:`Needs`), and a networkx graph for explanations
 (:func:`constraint_graph`, :func:`lost_from_start`).
@@ -110,6 +115,106 @@ class Needs:
                 break
             todo = rest
         return have
+
+    def talon_reachable(self, mask: int, order: tuple[int, ...], talon, pos: int, turn: int) -> int:
+        """Like :meth:`reachable`, with what the talon's order imposes when turning ``turn`` cards.
+
+        ``talon``: the cards not yet played in turning order, ``talon[:pos]`` the waste.
+
+        Why it is sound (the result holds every card any line of play can place). Take a talon
+        card ``x`` at index ``j`` now, ``A`` the cards after it in the talon (in order) and ``B``
+        the ``j`` cards before it. Cards never enter the talon and plays keep its order, so ``A``
+        and ``B`` only lose cards. ``x`` is played from the waste top, so just before, the waste
+        pointer sits right after ``x``. Within one pass the cards ahead of the pointer never
+        change, so the turns stop right after every ``turn``-th card counted from where the pass
+        began, and after the last card; any other position is reached only by playing the card
+        just below the pointer. Hence ``x`` is played in a pass in which the ``m`` cards after
+        ``x`` up to the next stop (or all cards after it, if fewer) are played before ``x``:
+
+        - in the pass now under way: ``m = pos-1-j`` if ``x`` is in the waste (dig down to it),
+          else ``m = (turn-1) - (j-pos) % turn``;
+        - in a later pass (it starts at the talon's first card), with ``d`` cards of ``B``
+          placed before that pass began: ``m = (turn-1) - (j-d) % turn``, and ``d`` is at most
+          the number of ``B`` cards placed before ``x``.
+
+        The first ``m`` cards after ``x`` at the start of that pass are a prefix of the cards of
+        ``A`` not yet placed then; together with the ``A`` cards placed before the pass, the
+        whole prefix of ``A`` up to them is placed before ``x``, so in particular the first
+        ``min(m, len(A))`` cards of ``A`` (in today's order). So ``x`` needs, besides its other
+        needs: for the smallest ``m`` over the choices above (``d`` from 0 to the count of ``B``
+        cards placed), the first ``m`` cards of ``A`` placed. Every condition is monotone in the
+        set of placed cards, so the fixpoint from ``mask`` contains every card any real line
+        places (by induction over its plays, each meeting its conditions when made).
+        """
+        need_of = self._need_list(order)
+        have = mask
+        length = len(talon)
+        span = turn - 1
+        bits = [1 << c for c in talon]
+        needs = [need_of[c] for c in talon]
+        before = [0] * length
+        acc = 0
+        for j in range(length):
+            before[j] = acc
+            acc |= bits[j]
+        # Cards not in the talon (reserve cards) have only their usual needs.
+        others = [(b, n) for _c, b, n in self._table(order) if not (mask | acc) & b]
+        # Talon cards from the last to the first: a card's talon needs lie after it, so one sweep
+        # settles most of them.
+        pending = list(range(length - 1, -1, -1))
+        changed = True
+        while changed:
+            changed = False
+            if others:
+                rest_o = []
+                for b, n in others:
+                    if n & ~have:
+                        rest_o.append((b, n))
+                    else:
+                        have |= b
+                        changed = True
+                others = rest_o
+            rest = []
+            for j in pending:
+                if needs[j] & ~have:
+                    rest.append(j)
+                    continue
+                m = pos - 1 - j if j < pos else span - (j - pos) % turn
+                if m:
+                    md = span - j % turn
+                    if md < m:
+                        m = md
+                    if m:
+                        nb = (have & before[j]).bit_count()
+                        if nb >= span:
+                            m = 0
+                        else:
+                            for d in range(1, nb + 1):
+                                md = span - (j - d) % turn
+                                if md < m:
+                                    m = md
+                        if m:
+                            k = j + 1
+                            top = min(j + m, length - 1)
+                            while k <= top and have & bits[k]:
+                                k += 1
+                            if k <= top:
+                                rest.append(j)
+                                continue
+                have |= bits[j]
+                changed = True
+            pending = rest
+        return have
+
+    def _need_list(self, order):
+        key = ("list", order)
+        out = self._cards.get(key)
+        if out is None:
+            out = [0] * 52
+            for c, _b, n in self._table(order):
+                out[c] = n
+            self._cards[key] = out
+        return out
 
     def ancestors(self, order: tuple[int, ...]) -> list[int]:
         """Per card, every card it needs, directly or through others, under ``order`` (a mask)."""

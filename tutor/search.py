@@ -23,7 +23,10 @@ The cards outside any cycle never change along the search (a card is played
 only once its needs are met), so they cap the score under that order. With
 turn 3 the first talon card only shows once the card above it is played,
 and the second once the third is: these needs, added per position, cut the
-positions where the talon's order leaves cards stuck for good. In the last
+positions where the talon's order leaves cards stuck for good. Where no
+reserve is left (always in Bridesmaids), every talon card gets such needs:
+the cards between it and the next stop of a turn, in the pass that plays it
+(:meth:`Needs.talon_reachable`). In the last
 of a limited number of passes the waste is a stack and each turn pushes a
 group of cards on it: a card needed by a card above it in the waste (or in
 its group) is stuck, and so is the position.
@@ -86,7 +89,7 @@ def _pass_then_late(target):
 
 
 OPTIONS = {"late_first": True, "rounds": True, "cut_cycles": True, "dominance": True, "buried": True,
-           "last_pass": True}
+           "last_pass": True, "talon_order": True}
 """Switches of the search, for benchmarks/solve.py to measure what each idea buys."""
 
 FIRST_BUDGET = 2000
@@ -216,6 +219,11 @@ class _Search:
         # With limited passes a card skipped now costs a pass: keep the talon's order there.
         late_first = OPTIONS["late_first"] and not passes
         buried = turn > 1 and OPTIONS["buried"]
+        # The talon's order, card by card: it pays off where the talon is all there is (no reserve
+        # left); with a reserve the search is quick anyway and the check costs more than it saves
+        # (measured in benchmarks/solve.py on osmosis deals: 3x fewer nodes, 2x the time).
+        talon_order = turn > 1 and OPTIONS["talon_order"] and not any(st.reserves)
+        talon_reachable = self.needs.talon_reachable
         last_pass = bool(passes) and OPTIONS["last_pass"]
         ancestors = self.needs.ancestors(order) if last_pass else None
         caps: dict[int, int] = {}
@@ -306,6 +314,13 @@ class _Search:
                     extra = {talon[i]: 1 << talon[i + 1] for i in range(turn - 1)}
                     cap = caps[pair] = reachable(root_mask, order, extra).bit_count()
                 if cap <= box[0] or (win_only and cap < 52):
+                    del path[mark:]
+                    return
+            # Every talon card needs the cards between it and the next turn stop played first, in
+            # the pass that plays it (Needs.talon_reachable has the argument): see what that costs.
+            if talon_order:
+                cap = talon_reachable(mask, order, talon, pos, turn)
+                if (cap != FULL) if win_only else cap.bit_count() <= box[0]:
                     del path[mark:]
                     return
             # In the last pass the waste is a stack and each turn pushes the next few cards on it:
