@@ -388,3 +388,12 @@ def test_single_pass_bridesmaids_warns_that_it_is_almost_never_winnable(tmp_path
                                 env={"NO_COLOR": "1", "OSMOSIS_HOME": str(tmp_path)})
     assert result.exit_code == 0
     assert "almost never winnable" in result.output
+
+
+def test_a_deal_file_without_reserve_is_played_as_bridesmaids_unless_a_variant_says_otherwise(run, tmp_path):
+    path = tmp_path / "b5.json"
+    save_deal(deal_for(5, preset("bridesmaids")), path)
+    shown = run(["deal", "--deal-file", str(path)])
+    assert shown.exit_code == 0 and "no reserve" in shown.output
+    refused = CliRunner().invoke(main, ["deal", "--deal-file", str(path), "--variant", "osmosis"])
+    assert refused.exit_code == 1 and "0 reserve piles" in refused.output

@@ -32,10 +32,20 @@ def rules_from(variant: str | None, turn=None, passes=None, open_reserve=None, r
                              open_reserve=open_reserve, reserve_piles=reserve_piles)
 
 
-def rules_from_kwargs(kwargs: dict, default: Rules | None = None) -> Rules:
-    """Pop the variant options out of a command's kwargs and build the rules."""
-    return rules_from(kwargs.pop("variant", None), kwargs.pop("turn", None), kwargs.pop("passes", None),
-                      kwargs.pop("open_reserve", None), kwargs.pop("reserve_piles", None), default=default)
+def rules_from_kwargs(kwargs: dict, default: Rules | None = None, deal_file: str | None = None) -> Rules:
+    """Pop the variant options out of a command's kwargs and build the rules.
+
+    A deal file with another number of reserve piles (a Bridesmaids deal has
+    none) sets that number, unless --variant or --reserve-piles says otherwise.
+    """
+    explicit = kwargs.get("variant") is not None or kwargs.get("reserve_piles") is not None
+    rules = rules_from(kwargs.pop("variant", None), kwargs.pop("turn", None), kwargs.pop("passes", None),
+                       kwargs.pop("open_reserve", None), kwargs.pop("reserve_piles", None), default=default)
+    if deal_file is not None and not explicit:
+        piles = load_deal(deal_file).reserve_piles
+        if piles != rules.reserve_piles:
+            rules = rules.with_options(reserve_piles=piles)
+    return rules
 
 
 def resolve_deal(number: int | None, deal_file: str | None, rules: Rules) -> Deal:

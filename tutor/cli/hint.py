@@ -52,7 +52,7 @@ def hint_command(ctx, number, deal_file, record_path, moves, samples, as_json, *
     else:
         if number is None and deal_file is None:
             raise click.UsageError("give a deal number, --deal-file or --record")
-        rules = rules_from_kwargs(kwargs)
+        rules = rules_from_kwargs(kwargs, deal_file=deal_file)
         state = State.initial(resolve_deal(number, deal_file, rules), rules)
     state = _after(state, moves, "--moves")
     if not state.legal_moves():

@@ -196,7 +196,7 @@ def deal_json(deal: Deal) -> str:
 @click.pass_context
 def deal_command(ctx: click.Context, number, deal_file, as_json, reveal, **kwargs) -> None:
     """Show deal NUMBER's layout (PySolFC's numbering), or print it as a deal file."""
-    rules = rules_from_kwargs(kwargs)
+    rules = rules_from_kwargs(kwargs, deal_file=deal_file)
     deal = resolve_deal(number, deal_file, rules)
     if as_json:
         click.echo(deal_json(deal))
@@ -454,7 +454,7 @@ def play_command(ctx: click.Context, number, deal_file, tutor, threshold, save_p
         game = Game.from_record(load_record(resume_path))
         deal, rules, path = game.deal, game.rules, Path(resume_path)
     else:
-        rules = rules_from_kwargs(kwargs)
+        rules = rules_from_kwargs(kwargs, deal_file=deal_file)
         if number is None and deal_file is None:
             number = random_deal_number()
             _say(console, f"Deal {number} (a random deal; play it again with: osmosis play {number})")

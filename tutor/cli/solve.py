@@ -69,7 +69,7 @@ def solve_command(ctx, number, deal_file, moves, nodes, seconds, as_json, **kwar
     Says whether it can be won, the best score, and a line of moves that wins
     (or reaches that score). This is hindsight: it sees the face-down cards.
     """
-    rules = rules_from_kwargs(kwargs)
+    rules = rules_from_kwargs(kwargs, deal_file=deal_file)
     deal = resolve_deal(number, deal_file, rules)
     state = position_after(State.initial(deal, rules), moves)
     result = run_solve(state, limit_from(nodes, seconds))
