@@ -96,7 +96,9 @@ def test_a_finished_game_has_no_hint(tmp_path):
     path = tmp_path / "over.json"
     save_record(Record(rules, deal_for(1, rules), moves), path)
     result = run("hint", "--record", str(path))
-    assert result.exit_code == 1 and "game is over" in result.output
+    assert result.exit_code == 0 and "game is over" in result.output
+    data = json.loads(run("hint", "--record", str(path), "--json").output)
+    assert data["best"] is None and data["candidates"] == [] and "game is over" in data["reason"]
 
 
 def test_usage_errors_exit_2(tmp_path):

@@ -142,3 +142,16 @@ def test_stats_on_a_terminal_draws_progress_then_the_table():
     text = out.getvalue()
     assert "greedy osmosis" in text  # the progress bar's label, drawn on the terminal
     assert "win rate" in text and "mean cards" in text
+
+
+def test_stats_json_names_a_custom_variant_in_words_and_gives_its_options():
+    from click.testing import CliRunner
+
+    from tutor.cli import main
+
+    result = CliRunner().invoke(main, ["stats", "--variant", "bridesmaids", "--passes", "1", "--deals", "1-3",
+                                       "--policy", "greedy", "--workers", "1", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert isinstance(data["variant"], str) and "1 pass" in data["variant"]
+    assert data["options"] == {"turn": 3, "passes": 1, "open_reserve": False, "reserve_piles": 0}

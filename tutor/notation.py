@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from .cards import parse_card
 from .errors import CardError, MoveError
 
-_EXPECTED = "expected r1-r4 (a reserve pile), w (the waste), d (turn the talon) or a card like 7h"
+_EXPECTED = "expected r1-r4 (a reserve pile), w (the waste) or d (turn the talon)"
+_EXPECTED_INPUT = "expected r1-r4 (a reserve pile), w (the waste), d (turn the talon) or a card like 7h"
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,4 +81,4 @@ def parse_input(text: str) -> Move | int:
     try:
         return parse_card(text)
     except CardError:
-        raise MoveError(f"unknown move {text!r}: {_EXPECTED}") from None
+        raise MoveError(f"unknown move {text!r}: {_EXPECTED_INPUT}") from None

@@ -83,7 +83,9 @@ class Survey:
     def to_json(self) -> dict:
         low, high = self.interval
         return {
-            "variant": self.rules.to_json(),
+            "variant": self.rules.name or self.rules.describe(),
+            "options": {"turn": self.rules.turn, "passes": self.rules.passes,
+                        "open_reserve": self.rules.open_reserve, "reserve_piles": self.rules.reserve_piles},
             "policy": self.policy,
             "deals": self.deals,
             "wins": self.wins,

@@ -55,10 +55,16 @@ def hint_command(ctx, number, deal_file, record_path, moves, samples, as_json, *
         rules = rules_from_kwargs(kwargs, deal_file=deal_file)
         state = State.initial(resolve_deal(number, deal_file, rules), rules)
     state = _after(state, moves, "--moves")
-    if not state.legal_moves():
-        raise TutorError(f"the game is over ({'won' if state.won else 'blocked'} with {state.cards} cards): "
-                         "there is no move to hint")
     console = console_of(ctx)
+    if not state.legal_moves():
+        # A finished game is a valid position with nothing to choose: say so, in JSON too.
+        reason = (f"The game is over ({'won' if state.won else 'blocked'} with {state.cards} cards on the "
+                  "foundations): there is no move to hint.")
+        if as_json:
+            click.echo(json.dumps({"best": None, "candidates": [], "reason": reason, "over": True}))
+        else:
+            console.print(reason)
+        return
     obs = observe(state)
     if as_json or not console.is_terminal:
         result = compute_hint(obs, samples=samples)
