@@ -58,7 +58,7 @@ def hint_command(ctx, number, deal_file, record_path, moves, samples, as_json, *
     console = console_of(ctx)
     if not state.legal_moves():
         # A finished game is a valid position with nothing to choose: say so, in JSON too.
-        reason = (f"The game is over ({'won' if state.won else 'blocked'} with {state.cards} cards on the "
+        reason = (f"The game is over ({'won' if state.won else 'blocked'} with {state.cards} card{'s' if state.cards != 1 else ''} on the "
                   "foundations): there is no move to hint.")
         if as_json:
             click.echo(json.dumps({"best": None, "candidates": [], "reason": reason, "over": True}))

@@ -94,6 +94,8 @@ def solve_command(ctx, number, deal_file, moves, nodes, seconds, as_json, **kwar
         head.append("undecided", style="bold yellow")
         head.append(f": the search stopped at its limit; the best line found places {result.best_cards} cards.")
     console.print(head)
+    if state.rules.warning():
+        console.print(f"Note: {state.rules.warning()}.")
     if result.explanation is not None:
         console.print(Text("Lost from the start: ", style="bold") + Text(result.explanation.text()))
     console.print(Text(f"{result.nodes} positions searched in {result.seconds:.2f} s.", style="dim"))
