@@ -5,7 +5,9 @@ from __future__ import annotations
 import click
 
 from ..deals import Deal, check_rules, deal_for, load_deal
+from ..errors import IllegalMoveError
 from ..notation import Move, parse_moves
+from ..state import State
 from ..rules import Rules, preset
 
 
@@ -59,6 +61,16 @@ def resolve_deal(number: int | None, deal_file: str | None, rules: Rules) -> Dea
     if number is None:
         raise click.UsageError("give a deal number or --deal-file")
     return deal_for(number, rules)
+
+
+def position_after(state: State, moves) -> State:
+    """The position after ``--moves``; an illegal move names its number."""
+    for i, move in enumerate(moves or [], 1):
+        try:
+            state = state.apply(move)
+        except IllegalMoveError as exc:
+            raise IllegalMoveError(f"move {i} of --moves ({move}): {exc}") from None
+    return state
 
 
 class MovesType(click.ParamType):

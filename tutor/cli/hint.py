@@ -6,24 +6,13 @@ import json
 
 import click
 
-from ..errors import IllegalMoveError, TutorError
 from ..hints import DEFAULT_SAMPLES, hint as compute_hint
 from ..knowledge import observe
 from ..record import load_record
 from ..render import render_hint, render_state, use_symbols
 from ..state import State
 from . import console_of, main
-from .common import DEAL_NUMBER, MOVES, resolve_deal, rules_from_kwargs, variant_options
-
-
-def _after(state: State, moves, what: str) -> State:
-    """The position after ``moves``; an illegal one names its number."""
-    for i, move in enumerate(moves or [], 1):
-        try:
-            state = state.apply(move)
-        except IllegalMoveError as exc:
-            raise IllegalMoveError(f"move {i} of {what} ({move}): {exc}") from None
-    return state
+from .common import DEAL_NUMBER, MOVES, position_after, resolve_deal, rules_from_kwargs, variant_options
 
 
 @main.command("hint")
@@ -54,7 +43,7 @@ def hint_command(ctx, number, deal_file, record_path, moves, samples, as_json, *
             raise click.UsageError("give a deal number, --deal-file or --record")
         rules = rules_from_kwargs(kwargs, deal_file=deal_file)
         state = State.initial(resolve_deal(number, deal_file, rules), rules)
-    state = _after(state, moves, "--moves")
+    state = position_after(state, moves)
     console = console_of(ctx)
     if not state.legal_moves():
         # A finished game is a valid position with nothing to choose: say so, in JSON too.

@@ -10,13 +10,12 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
-from ..errors import IllegalMoveError
 from ..render import card_text, use_symbols
 from ..search import DEFAULT_LIMIT, Limit, solve as run_solve
 from ..state import State
 from ..survey import POLICIES, parse_range, run_survey
 from . import console_of, main
-from .common import DEAL_NUMBER, MOVES, resolve_deal, rules_from_kwargs, variant_options
+from .common import DEAL_NUMBER, MOVES, position_after, resolve_deal, rules_from_kwargs, variant_options
 
 
 def limit_from(nodes: int | None, seconds: float | None) -> Limit:
@@ -26,16 +25,6 @@ def limit_from(nodes: int | None, seconds: float | None) -> Limit:
     if nodes is None:
         return Limit(nodes=None, seconds=seconds)
     return Limit(nodes=nodes, seconds=seconds)
-
-
-def position_after(state: State, moves) -> State:
-    """The position after ``moves``; an illegal move names its number."""
-    for i, move in enumerate(moves or [], 1):
-        try:
-            state = state.apply(move)
-        except IllegalMoveError as exc:
-            raise IllegalMoveError(f"move {i} of --moves ({move}): {exc}") from None
-    return state
 
 
 def line_text(state: State, line, symbols: bool) -> Text:
