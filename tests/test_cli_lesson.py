@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import textwrap
 
-import pytest
 
 from tutor.lessons import LESSON_FORMAT, lesson_files
 

@@ -6,7 +6,6 @@ import json
 import re
 from pathlib import Path
 
-import pytest
 from click.testing import CliRunner
 
 from conftest import make_deal

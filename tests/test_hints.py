@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from tutor.deals import Deal, deal_for
 from tutor.errors import TutorError
-from tutor.hints import (Hint, certain_moves, hint, is_safe, lost_for_certain, play_game, score_moves,
+from tutor.hints import (certain_moves, hint, is_safe, lost_for_certain, play_game, score_moves,
                          turn_keeps_value)
 from tutor.knowledge import observe
 from tutor.narrate import TIPS

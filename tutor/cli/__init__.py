@@ -7,7 +7,6 @@ on stderr and exit status 1, never a traceback.
 
 from __future__ import annotations
 
-import sys
 
 import click
 from rich.console import Console
