@@ -45,6 +45,15 @@ def card_text(card: int, symbols: bool = True, style: str = "") -> Text:
     return Text(name, style=" ".join(s for s in (colour, style) if s))
 
 
+
+def _reserve_cell(card: int, face_up: bool, reveal: bool, symbols: bool) -> Text:
+    """A reserve card: shown when face up, dimmed when revealed, else a card back."""
+    if face_up:
+        return card_text(card, symbols)
+    if reveal:
+        return card_text(card, symbols, DIM)
+    return Text(BACK, style=BACK_STYLE)
+
 def suit_text(suit: int, symbols: bool = True) -> Text:
     return Text(SUIT_SYMBOLS[suit] if symbols else SUITS[suit], style=RED if suit in RED_SUITS else "")
 
@@ -96,12 +105,7 @@ def _reserve_lines(state: State, reveal: bool, symbols: bool) -> list[Text]:
             continue
         parts = []
         for depth, card in enumerate(reversed(pile)):
-            if state.face_up(i, depth):
-                parts.append(card_text(card, symbols))
-            elif reveal:
-                parts.append(card_text(card, symbols, DIM))
-            else:
-                parts.append(Text(BACK, style=BACK_STYLE))
+            parts.append(_reserve_cell(card, state.face_up(i, depth), reveal, symbols))
         line.append_text(Text(" ").join(reversed(parts)))
     return [line]
 
@@ -212,12 +216,7 @@ def render_deal(deal: Deal, rules: Rules, reveal: bool = False, symbols: bool = 
             row = _label(f"  r{i + 1}  ")
             cells = []
             for depth, card in enumerate(reversed(pile)):
-                if depth == 0 or rules.open_reserve:
-                    cells.append(card_text(card, symbols))
-                elif reveal:
-                    cells.append(card_text(card, symbols, DIM))
-                else:
-                    cells.append(Text(BACK, style=BACK_STYLE))
+                cells.append(_reserve_cell(card, depth == 0 or rules.open_reserve, reveal, symbols))
             row.append_text(Text(" ").join(reversed(cells)))
             parts.append(row)
     base = _label("Base     ")
