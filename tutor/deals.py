@@ -13,11 +13,11 @@ from __future__ import annotations
 import json
 import os
 import random
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 from .cards import NAMES, parse_card
+from .storage import atomic_write_text
 from .errors import CardError, DealError
 from .rules import PILE_SIZE, Rules
 
@@ -177,25 +177,6 @@ def load_deal(path: str | os.PathLike) -> Deal:
     except json.JSONDecodeError as exc:
         raise DealError(f"deal file '{p}' is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
     return Deal.from_json(data, source=f"deal file '{p}'")
-
-
-def atomic_write_text(path: str | os.PathLike, text: str) -> None:
-    """Write a file through a temporary file and a rename, so a failure never truncates it."""
-    p = Path(path)
-    directory = p.parent if str(p.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, p)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
 
 
 def save_deal(deal: Deal, path: str | os.PathLike) -> None:

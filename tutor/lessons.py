@@ -67,7 +67,8 @@ from importlib import resources
 from pathlib import Path
 
 from .cards import NAMES, RANKS, SUITS, parse_card
-from .deals import Deal, atomic_write_text, check_rules, deal_for
+from .deals import Deal, check_rules, deal_for
+from .storage import atomic_write_text, data_dir, progress_path
 from .errors import CardError, DealError, IllegalMoveError, LessonError, MoveError, RulesError
 from .notation import TURN, Move, parse_input, parse_moves
 from .rules import Rules
@@ -781,19 +782,6 @@ def _why_wrong(state: State, verdict: Verdict, move: Move) -> str:
 
 
 # ---- the player's progress --------------------------------------------------------------
-
-def data_dir() -> Path:
-    """The user's data folder: ``$OSMOSIS_HOME``, else ``~/.local/share/osmosis-tutor``."""
-    home = os.environ.get("OSMOSIS_HOME")
-    if home:
-        return Path(home)
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "osmosis-tutor"
-
-
-def progress_path() -> Path:
-    return data_dir() / "progress.json"
-
 
 @dataclass
 class Progress:

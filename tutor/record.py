@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .cards import NAMES
-from .deals import Deal, atomic_write_text, check_rules, deal_for
+from .deals import Deal, check_rules, deal_for
+from .storage import atomic_write_text
 from .errors import DealError, IllegalMoveError, MoveError, RecordError, RulesError
 from .notation import Move
 from .rules import Rules, preset

@@ -19,6 +19,7 @@ from ..notation import Move, parse_input
 from ..record import Game, Record, load_record, save_record
 from ..render import card_text, describe_move, render_deal, render_hint, render_state, use_symbols
 from ..state import State
+from ..storage import data_dir
 from . import console_of, main
 from .common import DEAL_NUMBER, resolve_deal, rules_from_kwargs, variant_options
 
@@ -38,19 +39,6 @@ Other:  u      undo the last move (u 3: the last three)
 
 
 # ---- where games are kept ------------------------------------------------
-def data_dir() -> Path:
-    """The tutor's data directory.
-
-    ``$OSMOSIS_HOME``, else ``$XDG_DATA_HOME/osmosis-tutor``, else ``~/.local/share/osmosis-tutor``.
-    """
-    home = os.environ.get("OSMOSIS_HOME")
-    if home:
-        return Path(home)
-    xdg = os.environ.get("XDG_DATA_HOME")
-    base = Path(xdg) if xdg else Path.home() / ".local" / "share"
-    return base / "osmosis-tutor"
-
-
 def autosave_path(deal: Deal, when: float | None = None) -> Path:
     """A new file under the data directory's ``games/`` for a game of ``deal``."""
     games = data_dir() / "games"
