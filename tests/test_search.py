@@ -15,7 +15,8 @@ from tutor.deals import deal_for
 from tutor.errors import TutorError
 from tutor.notation import Move
 from tutor.rules import PRESETS, Rules, preset
-from tutor.search import DEFAULT_LIMIT, Limit, SolveResult, folded_moves, position_graph, solve
+from tutor.graph import position_graph
+from tutor.search import DEFAULT_LIMIT, Limit, SolveResult, folded_moves, solve
 from tutor.state import State
 
 QUICK = Limit(nodes=20_000)

@@ -43,8 +43,8 @@ big lost search under one order does not hide a quick win under another;
 with unlimited passes the deepest waste position is tried first.
 
 The hot loop works on plain ints and tuples (bit masks of placed cards);
-networkx is used for the explained constraint graph and for
-:func:`position_graph`, the explored DAG that hints and the review read.
+networkx is used for the explained constraint graph; :mod:`tutor.graph`
+builds the explored DAG as a networkx graph for export and for the review.
 ``benchmarks/solve.py`` measures the choice and what each idea buys.
 """
 
@@ -54,13 +54,12 @@ import time
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 
-import networkx as nx
 
 from .constraints import FULL, Explanation, Needs, lost_from_start, row_orders
 from .errors import TutorError
 from .notation import RESERVE_MOVES, TURN, WASTE, Move
 
-__all__ = ["Limit", "DEFAULT_LIMIT", "SolveResult", "solve", "lost_from_start", "position_graph",
+__all__ = ["Limit", "DEFAULT_LIMIT", "SolveResult", "solve", "lost_from_start",
            "Explanation"]
 
 
@@ -566,57 +565,3 @@ def folded_moves(state) -> list[tuple[int, tuple[Move, ...]]]:
             k, _ = _turns_to(length, pos, q, turn)
             out.append((card, (TURN,) * k + (WASTE,)))
     return out
-
-
-def position_graph(state, limit: Limit = DEFAULT_LIMIT) -> nx.DiGraph:
-    """The explored DAG of folded positions from ``state``.
-
-    Nodes are :meth:`State.key` values with attributes ``state`` (the
-    :class:`~tutor.state.State`), ``cards``, ``win`` (True, False, or None when
-    the limit cut the exploration below it) and ``best`` (the best score
-    reachable, exact when ``win`` is not None). Edges carry ``card`` (the card
-    played) and ``moves`` (the atomic moves, turns included). Every play is an
-    edge here (nothing is collapsed), so each legal first play from the root
-    has its own child. ``graph.graph['root']`` is the root's key and
-    ``graph.graph['complete']`` whether the limit was never hit.
-    """
-    g = nx.DiGraph()
-    root = state.key()
-    g.graph["root"] = root
-    max_nodes = limit.nodes if limit.nodes is not None else float("inf")
-    deadline = None if limit.seconds is None else time.perf_counter() + limit.seconds
-    count = [0]
-    stopped = [False]
-
-    def visit(st) -> None:
-        key = st.key()
-        if key in g and "win" in g.nodes[key]:
-            return
-        g.add_node(key, state=st, cards=st.cards)
-        count[0] += 1
-        if count[0] > max_nodes or (deadline is not None and time.perf_counter() > deadline):
-            stopped[0] = True
-            g.nodes[key].update(win=None, best=st.cards)
-            return
-        if st.won:
-            g.nodes[key].update(win=True, best=52)
-            return
-        win: bool | None = False
-        best = st.cards
-        for card, moves in folded_moves(st):
-            child = st.play(moves)
-            ckey = child.key()
-            if ckey not in g or "win" not in g.nodes[ckey]:
-                visit(child)
-            g.add_edge(key, ckey, card=card, moves=moves)
-            cw, cb = g.nodes[ckey]["win"], g.nodes[ckey]["best"]
-            best = max(best, cb)
-            if cw:
-                win = True
-            elif cw is None and win is False:
-                win = None
-        g.nodes[key].update(win=win, best=best)
-
-    visit(state)
-    g.graph["complete"] = not stopped[0]
-    return g
