@@ -173,3 +173,35 @@ def test_talon_order_never_keeps_out_a_card_some_line_places(seed, left, passes,
     assert placed_on_some_line(s) & ~union_of_bounds == 0
     if len(s.rows) == 4:
         assert placed_on_some_line(s) & ~bounds[0] == 0
+
+
+def _random_positions(count: int, seed: int):
+    rng = random.Random(seed)
+    rules = preset("osmosis")
+    for n in range(1, count + 1):
+        s = State.initial(deal_for(n, rules), rules)
+        for _ in range(30):
+            moves = s.legal_moves()
+            if not moves:
+                break
+            plays = [m for m in moves if m.is_play]
+            s = s.apply(rng.choice(plays) if plays and rng.random() < 0.7 else rng.choice(moves))
+            if lost_from_start(s):
+                yield s
+                break
+
+
+def test_lost_order_explanation_never_contradicts_its_scope():
+    checked = 0
+    for s in _random_positions(200, seed=1):
+        expl = lost_from_start(s)
+        for part in [expl, *expl.others]:
+            for order in part.orders:
+                g = constraint_graph(s, order)
+                cyc = part.cycle
+                assert all(g.has_edge(cyc[i], cyc[(i + 1) % len(cyc)]) for i in range(len(cyc)))
+            if part.every_order and len(part.orders) > 1:
+                checked += 1
+                # A reason that depends on the row order cannot stand beside "whatever the order".
+                assert not any("in a row above" in step or step.startswith("with ") for step in part.steps)
+    assert checked >= 5

@@ -275,10 +275,11 @@ def constraint_graph(state, order: tuple[int, ...]) -> nx.DiGraph:
                 continue
             for j in range(k):
                 other = order[j] * 13 + r
-                if not placed >> other & 1:
+                # A pile edge is the same under every order: keep it as the reason.
+                if not placed >> other & 1 and not g.has_edge(other, card):
                     g.add_edge(other, card, why="row", rows=(j + 1, k + 1))
             opener = suit * 13 + start
-            if r != start and not placed >> opener & 1:
+            if r != start and not placed >> opener & 1 and not g.has_edge(opener, card):
                 g.add_edge(opener, card, why="start", row=k + 1)
     return g
 
@@ -344,8 +345,14 @@ def _orders_phrase(orders) -> str:
     return "with " + " or ".join(parts) if parts else ""
 
 
-def _step_text(g: nx.DiGraph, a: int, b: int, order: tuple[int, ...], all_orders: bool) -> str:
-    """One edge ``a -> b`` (a before b) in words."""
+def _step_text(g: nx.DiGraph, a: int, b: int, order: tuple[int, ...], orders, rows) -> str:
+    """One edge ``a -> b`` (a before b) in words, true of every order in ``orders``.
+
+    A filter edge holds under an order that puts ``a``'s suit above ``b``'s.
+    The reason given is what all the covered orders share: a row already
+    taken, row 1, or (when they differ) the relation itself, which the
+    explanation's scope then names.
+    """
     data = g.edges[a, b]
     if data["why"] == "pile":
         return f"{NAMES[a]} lies above {NAMES[b]} in pile {data['pile']}"
@@ -353,16 +360,25 @@ def _step_text(g: nx.DiGraph, a: int, b: int, order: tuple[int, ...], all_orders
     if data["why"] == "start":
         return (f"{NAMES[b]} can only be played after {NAMES[a]}, which opens the "
                 f"{SUIT_NAMES[suit_b]} row")
-    if all_orders and order.index(suit_a) == 0:
+    rank = f"{'an' if RANKS[b % 13] in 'A8' else 'a'} {RANKS[b % 13]}"
+    rows_a = {o.index(suit_a) for o in orders}
+    rows_b = {o.index(suit_b) for o in orders}
+    if rows_a == {0}:
         return (f"{NAMES[b]} can only be played after {NAMES[a]} ({SUIT_NAMES[suit_a]} are row 1, "
-                f"and a lower row takes {'an' if RANKS[b % 13] in 'A8' else 'a'} {RANKS[b % 13]} "
-                f"only once every row above has one)")
-    if all_orders:
-        return (f"{NAMES[b]} can only be played after {NAMES[a]} (with {SUIT_NAMES[suit_a]} in a row "
-                f"above {SUIT_NAMES[suit_b]})")
-    ka, kb = order.index(suit_a) + 1, order.index(suit_b) + 1
-    return (f"with {SUIT_NAMES[suit_a]} in row {ka} and {SUIT_NAMES[suit_b]} in row {kb}, "
-            f"{NAMES[b]} can only be played after {NAMES[a]}")
+                f"and a lower row takes {rank} only once every row above has one)")
+    if len(rows_a) == 1 and len(rows_b) == 1:
+        ka, kb = rows_a.pop() + 1, rows_b.pop() + 1
+        if suit_a in rows and suit_b in rows:
+            return (f"{NAMES[b]} can only be played after {NAMES[a]} ({SUIT_NAMES[suit_a]} are row {ka} "
+                    f"and {SUIT_NAMES[suit_b]} row {kb})")
+        return (f"with {SUIT_NAMES[suit_a]} in row {ka} and {SUIT_NAMES[suit_b]} in row {kb}, "
+                f"{NAMES[b]} can only be played after {NAMES[a]}")
+    if suit_a in rows and suit_b not in rows:
+        return (f"{NAMES[b]} can only be played after {NAMES[a]} ({SUIT_NAMES[suit_a]} already have row "
+                f"{rows.index(suit_a) + 1}, so the {SUIT_NAMES[suit_b]} row will be below it and takes "
+                f"{rank} only once the rows above have one)")
+    return (f"{NAMES[b]} can only be played after {NAMES[a]} (with {SUIT_NAMES[suit_a]} in a row "
+            f"above {SUIT_NAMES[suit_b]})")
 
 
 def _explain(g, cycle, order, orders, rows, every_order) -> Explanation:
@@ -372,7 +388,7 @@ def _explain(g, cycle, order, orders, rows, every_order) -> Explanation:
         if g.edges[cycle[i], cycle[(i + 1) % n]]["why"] == "pile":
             cycle = cycle[i:] + cycle[:i]
             break
-    steps = [_step_text(g, cycle[i], cycle[(i + 1) % n], order, len(orders) > 1) for i in range(n)]
+    steps = [_step_text(g, cycle[i], cycle[(i + 1) % n], order, orders, rows) for i in range(n)]
     return Explanation(cycle=list(cycle), rows=tuple(rows), orders=list(orders), steps=steps,
                        every_order=every_order)
 
