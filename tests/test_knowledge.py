@@ -152,3 +152,22 @@ def test_a_sample_is_a_full_position_consistent_with_the_observation(state, seed
         for d, c in enumerate(pile):
             if c is None:
                 assert sample.reserves[i][d] not in seen
+
+
+def test_a_typed_face_down_card_gets_the_same_answer_whatever_lies_there():
+    from tutor.errors import IllegalMoveError
+    from tutor.knowledge import move_for_card
+
+    rules = preset("osmosis")
+    deal = deal_for(1, rules)
+    pile = deal.reserves[0]
+    a, b = pile[0], pile[1]  # two face-down cards of pile 1
+    answers = []
+    for d in (deal, swapped(deal, a, b)):
+        state = State.initial(d, rules)
+        try:
+            move_for_card(state, a)
+        except IllegalMoveError as exc:
+            answers.append(str(exc))
+    assert len(answers) == 2 and answers[0] == answers[1]
+    assert "under the top card" not in answers[0] and "pile 1" not in answers[0]

@@ -385,3 +385,22 @@ def test_lessons_shipped_inside_the_package_come_first(monkeypatch, tmp_path):
     assert [name for name, _ in found] == ["layout"]
     assert Path(str(found[0][1])).parent == package / "lessons"
     assert [lesson.name for lesson in all_lessons()] == ["layout"]
+
+
+def test_typing_a_card_never_seen_does_not_say_where_it_lies():
+    from tutor.cards import NAMES
+    from tutor.knowledge import seen_cards
+    from tutor.lessons import verdict_for
+
+    for lesson in all_lessons():
+        for step in lesson.steps:
+            if not step.asks or full_information(step.state):
+                continue
+            hidden = [c for p in step.state.reserves for c in p[:-1]]
+            hidden = [c for c in hidden if c not in seen_cards(step.state)]
+            verdict = verdict_for(step)
+            for card in hidden[:3]:
+                text = " ".join(judge_answer(step, NAMES[card], verdict).lines)
+                assert "under the top card" not in text and "pile 1" not in text.split("Tip:")[0], text
+            return
+    raise AssertionError("no lesson step with face-down cards")

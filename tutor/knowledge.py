@@ -30,7 +30,8 @@ from itertools import permutations
 from math import factorial
 
 from .cards import NAMES
-from .errors import TutorError
+from .errors import IllegalMoveError, TutorError
+from .notation import Move
 from .rules import Rules
 from .state import State
 
@@ -205,3 +206,32 @@ def observe(state: State) -> Observation:
         stock = (None,) * len(stock)
     return Observation(rules, state.base, state.rows, state.found, reserves, state.talon[: state.pos],
                        tuple(stock), state.pass_no, state.progress, state.cards)
+
+
+# ---- the one rule for what the player has seen -------------------------------
+# Every text path (hint, review comment and tags, lesson feedback, play
+# messages, tutor warnings) asks these, never the State's hidden cards.
+
+def seen_cards(state: State) -> frozenset[int]:
+    """Every card the player of ``state`` has seen (a memory-perfect player).
+
+    Placed cards, reserve tops (the whole reserve when it is open), and the
+    talon: in pass 1 the cards turned so far, from pass 2 on all of it.
+    """
+    return observe(state).seen_cards()
+
+
+def has_seen_everything(state: State) -> bool:
+    """Whether nothing of ``state`` is hidden from its player (full-knowledge advice is then fair)."""
+    return observe(state).complete
+
+
+def move_for_card(state: State, card: int) -> Move:
+    """The move that plays a typed ``card``; the error never tells where an unseen card lies."""
+    try:
+        return state.move_for_card(card)
+    except IllegalMoveError:
+        if card in seen_cards(state):
+            raise
+        raise IllegalMoveError(f"{NAMES[card]} cannot be played now: it is not on top of a reserve pile "
+                               "or the waste") from None

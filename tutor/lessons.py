@@ -73,6 +73,7 @@ from .errors import CardError, DealError, IllegalMoveError, LessonError, MoveErr
 from .notation import TURN, Move, parse_input, parse_moves
 from .rules import Rules
 from .state import State
+from .knowledge import has_seen_everything as full_information, move_for_card
 
 LESSON_FORMAT = "osmosis-lesson/1"
 PROGRESS_FORMAT = "osmosis-progress/1"
@@ -166,17 +167,6 @@ class Lesson:
     @property
     def questions(self) -> int:
         return sum(1 for s in self.steps if s.asks)
-
-
-def full_information(state: State) -> bool:
-    """Whether the player has seen every card of the position.
-
-    Every reserve card is face up (Peek, or piles played down to one card),
-    and the whole talon has been turned (a later pass, or the stock is empty).
-    """
-    reserve_seen = state.rules.open_reserve or all(len(p) <= 1 for p in state.reserves)
-    talon_seen = state.pass_no >= 2 or state.pos == len(state.talon)
-    return reserve_seen and talon_seen
 
 
 def _require(table: dict, key: str, kind, where: str, what: str):
@@ -745,7 +735,7 @@ def judge_answer(step: Step, answer: str, verdict: Verdict | None = None) -> Fee
             move = None
     else:
         try:
-            move = state.move_for_card(parsed)
+            move = move_for_card(state, parsed)
         except IllegalMoveError as exc:
             lines.append(f"{exc}.")
             move = None
