@@ -245,6 +245,9 @@ def review_command(ctx: click.Context, record_path: str, as_json: bool, annotate
     record = load_record(record_path)
     console = console_of(ctx)
     rev = compute_review(console, record, samples, thresholds, workers, quiet=as_json)
+    from .history import note_review  # stored with the game; one line of the history after the report
+
+    note_review(ctx, record, record_path, rev, quiet=as_json)
     if annotate_path:
         annotated = rev.annotated()
         save_record(annotated, annotate_path)
