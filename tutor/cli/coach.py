@@ -21,7 +21,8 @@ from . import history_render as words
 from .history import open_for_command, store_review
 
 
-def review_pending(console, history, samples: int | None, limit: int | None = None, quiet: bool = False) -> int:
+def review_pending(console, history, samples: int | None, limit: int | None = None, quiet: bool = False,
+                   workers: int | None = None) -> int:
     """Review the games that have no current review, oldest first; returns how many were reviewed."""
     from .review import compute_review
 
@@ -33,7 +34,7 @@ def review_pending(console, history, samples: int | None, limit: int | None = No
 
     def one(game) -> None:
         record = record_of(game)
-        rev = compute_review(console, record, samples, quiet=True)
+        rev = compute_review(console, record, samples, workers=workers, quiet=True)
         store_review(record, None, rev, history=history)
 
     if quiet or not console.is_terminal:
@@ -56,14 +57,16 @@ def review_pending(console, history, samples: int | None, limit: int | None = No
               help="Review the games not reviewed yet first (each is reviewed once and kept).")
 @click.option("--samples", type=click.IntRange(1, 1000), default=DEFAULT_SAMPLES, show_default=True, metavar="K",
               help="Sampled deals per graded move for the reviews made on the way.")
+@click.option("--workers", type=click.IntRange(1, 64), default=None, metavar="N",
+              help="Processes for each review (default: up to 2; 1 is quicker for short games).")
 @click.option("--examples", type=click.IntRange(0, 50), default=3, show_default=True, metavar="N",
               help="Worst examples shown for each kind of error.")
 @click.option("--losses", type=click.IntRange(0, 200), default=10, show_default=True, metavar="N",
               help="How many of the biggest single losses to list.")
 @click.option("--json", "as_json", is_flag=True, help="Print the coach's figures as JSON.")
 @click.pass_context
-def coach_command(ctx: click.Context, tag: str | None, do_review: bool, samples: int, examples: int, losses: int,
-                  as_json: bool) -> None:
+def coach_command(ctx: click.Context, tag: str | None, do_review: bool, samples: int, workers: int | None,
+                  examples: int, losses: int, as_json: bool) -> None:
     """The kinds of error that keep coming back in your games: how often, what they cost, the lesson for each.
 
     Each kind is a review tag (early-start, late-start, wrong-row,
@@ -77,7 +80,7 @@ def coach_command(ctx: click.Context, tag: str | None, do_review: bool, samples:
     console = console_of(ctx)
     with open_for_command(console) as history:
         if do_review:
-            done = review_pending(console, history, samples, quiet=as_json)
+            done = review_pending(console, history, samples, quiet=as_json, workers=workers)
             if done and not as_json:
                 console.print(f"Reviewed {done} game{'s' if done != 1 else ''} not reviewed before "
                               f"({samples} samples a move).", soft_wrap=True, markup=False)

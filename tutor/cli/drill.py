@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import sys
+from dataclasses import replace
 
 import click
 from rich.text import Text
@@ -21,6 +22,7 @@ from ..history import drill as drills
 from ..history.games import record_of
 from ..knowledge import observe
 from ..lessons import describe_move, judge_answer
+from ..notation import Move
 from ..render import render_state, use_symbols
 from ..review import TAGS, tip
 from . import console_of, main
@@ -38,9 +40,10 @@ def tip_for(tags) -> str:
     return ""
 
 
-def _read(prompt: str, echo: bool) -> str | None:
+def _read(prompt: str, echo: bool, quiet: bool = False) -> str | None:
+    """A line of input (None at its end); piped lines are echoed, and with --json nothing is printed."""
     try:
-        line = input(prompt)
+        line = input("" if quiet else prompt)
     except EOFError:
         if echo:
             click.echo("")
@@ -119,8 +122,6 @@ def _ask(console, history, d, index: int, total: int, symbols: bool, echo: bool,
     state = states[-1]
     step = drills.step_for(record, d, tip=tip_for(d.tags))
     step, verdict = drills.verdict_for_drill(step)
-    from ..notation import Move
-
     played = Move.parse(d.played)
     if played in verdict.right or not verdict.scores:
         drills.retire(history, d, f"the {verdict.judge} judge rates {d.played} within its margin of the best")
@@ -130,8 +131,6 @@ def _ask(console, history, d, index: int, total: int, symbols: bool, echo: bool,
     teaches = (f"{describe_move(state, best.move)} was the move here "
                + (f"(win {best.win * 100:.0f}%)." if verdict.judge == "hint" else
                   "(with every card seen, the solver's best)."))
-    from dataclasses import replace
-
     step = replace(step, teaches=teaches)
     say("")
     if not quiet:
@@ -142,7 +141,7 @@ def _ask(console, history, d, index: int, total: int, symbols: bool, echo: bool,
     while True:
         if not quiet:
             console.print(Text("Find a better move.", style="bold"))
-        line = _read("answer (q stops)> ", echo and not quiet)
+        line = _read("answer (q stops)> ", echo and not quiet, quiet)
         if line is None or line.strip().lower() in QUIT:
             return None
         if not line.strip():

@@ -9,13 +9,11 @@ that cannot be written costs the player one warning line, never the game.
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import click
 from rich.console import Console
 
-from ..errors import TutorError
 from ..history import games as hgames
 from ..history.db import History, HistoryError
 from ..history.stats import figures, summary
@@ -38,11 +36,15 @@ def open_for_command(console: Console | None = None) -> History:
     return history
 
 
-def _warn_once(say, what: str, exc: BaseException) -> None:
-    if what in _warned:
+def _warn_once(say, what: str, exc: BaseException | None) -> None:
+    """One warning line per problem and history file in a session."""
+    from ..history.db import db_path
+
+    key = f"{db_path()}: {what}"
+    if key in _warned:
         return
-    _warned.add(what)
-    text = f"warning: {what} ({exc}); play goes on"
+    _warned.add(key)
+    text = f"warning: {what} ({exc}); play goes on" if exc is not None else f"warning: {what}"
     if say is not None:
         say(text)
     else:
@@ -55,8 +57,12 @@ def note_game(record, path, say=None) -> None:
     """Put the game just autosaved into the history. Never raises."""
     try:
         hgames.note_game(record, path)
+        damaged = hgames.take_warning()
     except Exception as exc:  # noqa: BLE001 - a history failure must never break a game
         _warn_once(say, "the game could not be added to your history", exc)
+        return
+    if damaged:
+        _warn_once(say, damaged, None)
 
 
 def after_game(record, path, say) -> None:
@@ -198,7 +204,7 @@ def export_command(ctx: click.Context, file: Path | None) -> None:
     with open_for_command() as history:
         text = export_text(history)
     if file is None:
-        sys.stdout.write(text)
+        click.echo(text, nl=False)
         return
     try:
         atomic_write_text(file, text)

@@ -80,12 +80,69 @@ def add_record(history: History, record: Record, *, key: str | None = None, sour
             source=source, started_at=begun, played_at=played_at or now)
 
 
+#: The connection a game in play keeps open between its moves: opening and closing the file
+#: for every move would cost a checkpoint each time. Keyed by the file; dropped when the
+#: file was replaced or an error came up.
+_kept: dict[Path, tuple[History, tuple[int, int]]] = {}
+
+
+def _file_id(path: Path) -> tuple[int, int] | None:
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return (st.st_dev, st.st_ino)
+
+
+def _kept_history(history_path: Path, clock) -> History:
+    kept = _kept.get(history_path)
+    if kept is not None:
+        history, ident = kept
+        if ident == _file_id(history_path) and history.clock is clock:
+            return history
+        _drop(history_path)
+    history = open_history(history_path, clock=clock)
+    _kept[history_path] = (history, _file_id(history_path))
+    return history
+
+
+def _drop(history_path: Path) -> None:
+    kept = _kept.pop(history_path, None)
+    if kept is not None:
+        try:
+            kept[0].close()
+        except Exception:  # noqa: BLE001 - it is being thrown away
+            pass
+
+
+def take_warning(history_path: Path | None = None) -> str | None:
+    """The note about a damaged file set aside by the kept connection, once."""
+    kept = _kept.get(Path(history_path or db_path()))
+    if kept is None or not kept[0].warning:
+        return None
+    warning, kept[0].warning = kept[0].warning, None
+    return warning
+
+
 def note_game(record: Record, path: str | Path | None, history_path: Path | None = None,
               clock: Callable[[], float] = time.time) -> int:
-    """Store a game as it is played (the record just autosaved to ``path``); returns its id."""
-    with open_history(history_path, clock=clock) as history:
-        key = key_for_path(path) if path is not None else None
-        return add_record(history, record, key=key, source=str(path) if path is not None else None)
+    """Store a game as it is played (the record just autosaved to ``path``); returns its id.
+
+    The connection stays open for the next move; a failure closes it and is
+    retried once on a fresh one (which sets a damaged file aside).
+    """
+    history_path = Path(history_path or db_path())
+    key = key_for_path(path) if path is not None else None
+    source = str(path) if path is not None else None
+    for attempt in (1, 2):
+        history = _kept_history(history_path, clock)
+        try:
+            return add_record(history, record, key=key, source=source)
+        except Exception:
+            _drop(history_path)
+            if attempt == 2:
+                raise
+    raise AssertionError("unreachable")  # pragma: no cover
 
 
 def add_file(history: History, path: Path, keyed: bool = True) -> int:
