@@ -255,3 +255,28 @@ def test_a_history_that_cannot_be_written_never_breaks_a_game(run, home):
     assert result.exit_code == 0
     assert result.output.count("could not be added to your history") == 1
     assert "Blocked: 9 cards" in result.output
+
+
+def test_the_review_offered_at_the_end_of_play_is_kept_in_the_history(home, monkeypatch):
+    import io
+
+    import click
+    from rich.console import Console
+
+    from tutor.cli import main
+    from tutor.cli.review import review_after_play
+    from tutor.record import Record
+
+    monkeypatch.setenv("OSMOSIS_HOME", str(home))
+    rules = preset("peek")
+    rec = Record(rules, deal_for(30, rules), greedy(30).split())
+    out = io.StringIO()
+    with click.Context(main, obj={"console": Console(file=out, width=100)}) as ctx:
+        review_after_play(ctx, rec)
+    from tutor.history.coach import coach
+    from tutor.history.games import open_history
+
+    with open_history() as h:
+        c = coach(h)
+    assert c.games_reviewed == 1 and "early-start" in {t.tag for t in c.tags}
+    assert "Review of deal 30" in out.getvalue()

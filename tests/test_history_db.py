@@ -290,9 +290,14 @@ def test_a_drill_needs_a_real_drop_by_the_reviews_own_numbers():
                           ({"move": "w", "win": best_win, "samples": samples},
                            {"move": "d", "win": played_win, "samples": samples}))
 
-    assert drills.clear_mistake(m("blunder", 0.9, 0.1, 24))
-    assert not drills.clear_mistake(m("blunder", 0.5, 0.3, 4))   # 20 points, but within the noise of 4 samples
-    assert not drills.clear_mistake(m("inaccuracy", 0.9, 0.1, 24))
+    assert drills.clear_mistake(m("blunder", 0.9, 0.1, 24), 24)
+    # 20 points at the full budget of 24 samples: within twice the sampling error
+    assert not drills.clear_mistake(m("blunder", 0.5, 0.3, 24), 24)
+    # the hint stopped at 8 of 24 samples: its paired test found the leader clearly ahead
+    assert drills.clear_mistake(m("blunder", 0.5, 0.3, 8), 24)
+    assert not drills.clear_mistake(m("blunder", 0.5, 0.3, 8), 8)
+    assert not drills.clear_mistake(m("inaccuracy", 0.9, 0.1, 24), 24)
+    assert not drills.clear_mistake(m("blunder", 0.3, 0.5, 8), 24)
 
 
 def test_the_history_package_draws_nothing():

@@ -91,8 +91,9 @@ def _after_game_line(record, path) -> str | None:
     return None
 
 
-def note_review(ctx: click.Context, record, path, rev, quiet: bool = False) -> None:
-    """Store a review with its game; after the command's output, one line of what the history shows.
+def note_review(ctx: click.Context, record, path, rev, quiet: bool = False, later: bool = True) -> None:
+    """Store a review with its game; one line of what the history shows, after the command's output
+    (``later``) or now.
 
     Never raises: the review itself is already done.
     """
@@ -100,12 +101,13 @@ def note_review(ctx: click.Context, record, path, rev, quiet: bool = False) -> N
     try:
         line = store_review(record, path, rev)
     except Exception as exc:  # noqa: BLE001
-        if not quiet:
-            ctx.call_on_close(lambda: console.print(f"warning: the review was not added to your history ({exc})",
-                                                    soft_wrap=True, markup=False))
+        line = f"warning: the review was not added to your history ({exc})"
+    if not line or quiet:
         return
-    if line and not quiet:
+    if later:
         ctx.call_on_close(lambda: console.print(line, soft_wrap=True, markup=False))
+    else:
+        console.print(line, soft_wrap=True, markup=False)
 
 
 def store_review(record, path, rev, history: History | None = None) -> str | None:

@@ -153,7 +153,9 @@ def example_text(e) -> str:
 def render_coaching(c, meanings: dict[str, str]) -> Group:
     """``osmosis coach``: each recurring kind of error, then the biggest single losses."""
     if not c.games_reviewed:
-        return Group(Text("No reviewed game yet: osmosis coach --review reviews your games first."))
+        return Group(Text("No reviewed game yet: play a game (osmosis play), and osmosis coach reviews it "
+                          "on the way." if not c.unreviewed else
+                          f"No reviewed game yet: osmosis coach --review reviews your {c.unreviewed} games."))
     head = Text()
     head.append(f"{c.games_reviewed} reviewed game{'s' if c.games_reviewed != 1 else ''}", style="bold")
     head.append(f", {c.moves_graded} graded moves: " +

@@ -66,7 +66,11 @@ def run_review(ctx_or_console, record: Record, samples: int | None = DEFAULT_SAM
 
 def review_after_play(ctx, record: Record) -> Review:
     """The review offered at the end of ``osmosis play``."""
-    return run_review(ctx, record)
+    rev = run_review(ctx, record)
+    from .history import note_review  # kept with the game in the player's history
+
+    note_review(ctx, record, None, rev, later=False)
+    return rev
 
 
 def annotate_for_replay(ctx_or_console, record: Record, samples: int | None = DEFAULT_SAMPLES) -> Record:

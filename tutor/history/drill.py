@@ -2,8 +2,7 @@
 
 A reviewed move becomes a drill when the review labelled it a mistake or a
 blunder, another move was better, and the drop is real by the review's own
-numbers: more than twice the sampling error of the two win chances (as the
-review's luck test asks of a swing). The question is the position before
+numbers (:func:`clear_mistake`). The question is the position before
 that move, as the player saw it, and the answer is judged by the lessons'
 engine (:func:`tutor.lessons.judge_answer`): a drill is a lesson step built
 from the player's game. If the engine, asked afresh, rates the move that was
@@ -20,6 +19,7 @@ import json
 import math
 from dataclasses import dataclass, replace
 
+from ..hints import DEFAULT_SAMPLES
 from ..record import Record
 from .db import History, iso, parse_iso
 from .reviews import StoredMove, reviews
@@ -46,8 +46,16 @@ def _variance(win: float, samples: int) -> float:
     return p * (1 - p) / samples
 
 
-def clear_mistake(m: StoredMove) -> bool:
-    """A mistake or blunder with a better move whose lead is more than twice its sampling error."""
+def clear_mistake(m: StoredMove, budget: int | None = None) -> bool:
+    """A mistake or blunder with a better move that is clearly better by the review's own numbers.
+
+    The review's scores are the hint's, and the hint stops sampling before
+    its budget only when its leader is clearly ahead of every other move by
+    a paired test over the same samples, is certain to lose nothing, or
+    every consistent deal was solved. So fewer samples than the budget
+    means the lead is real; at the full budget the lead must be more than
+    twice the sampling error of the two win chances.
+    """
     if not m.graded or m.label not in DRILL_LABELS or m.best == m.move:
         return False
     by_move = {c.get("move"): c for c in m.candidates}
@@ -55,9 +63,14 @@ def clear_mistake(m: StoredMove) -> bool:
     if best is None or played is None:
         return m.drop > 0  # no candidates stored: the label is all there is
     lead = float(best["win"]) - float(played["win"])
-    noise = 2 * math.sqrt(_variance(float(best["win"]), int(best.get("samples") or 0))
+    if lead <= 0:
+        return False
+    n = int(best.get("samples") or 0)
+    if n and n < (budget or DEFAULT_SAMPLES):
+        return True
+    noise = 2 * math.sqrt(_variance(float(best["win"]), n)
                           + _variance(float(played["win"]), int(played.get("samples") or 0)))
-    return lead > 0 and lead > noise
+    return lead > noise
 
 
 @dataclass(frozen=True)
@@ -87,7 +100,7 @@ def sync_drills(history: History) -> int:
     rows = []
     for game_id, rev in reviews(history).items():
         for m in rev.moves:
-            if clear_mistake(m):
+            if clear_mistake(m, rev.samples):
                 rows.append((game_id, m.ply, m.move, m.best, m.label, json.dumps(list(m.tags)), m.drop, now, now))
     if not rows:
         return 0
