@@ -15,11 +15,11 @@ import pytest
 import tutor
 from tutor.deals import deal_for
 from tutor.history import db as hdb
-from tutor.history.db import History, HistoryError
 from tutor.history import drill as drills
 from tutor.history.coach import TAG_LESSONS, coach, recurring
+from tutor.history.db import History, HistoryError
 from tutor.history.games import add_record, content_of, note_game, open_history
-from tutor.history.reviews import store_review, reviews
+from tutor.history.reviews import store_review
 from tutor.history.stats import streaks, summary, wilson
 from tutor.history.transfer import export_text, import_file
 from tutor.lessons import find_lesson

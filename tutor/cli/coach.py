@@ -10,7 +10,13 @@ from __future__ import annotations
 import json
 
 import click
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+)
 
 from ..history.coach import check_tag, coach
 from ..history.games import record_of

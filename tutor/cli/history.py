@@ -113,7 +113,8 @@ def note_review(ctx: click.Context, record, path, rev, quiet: bool = False, late
 def store_review(record, path, rev, history: History | None = None) -> str | None:
     """Store the review of a record (adding the game if the history lacks it); the line to say, if any."""
     from ..history.coach import recurring
-    from ..history.reviews import review_data, reviews, store_review as store
+    from ..history.reviews import review_data, reviews
+    from ..history.reviews import store_review as store
 
     own = history is None
     history = history or hgames.open_history()
@@ -216,5 +217,7 @@ def export_command(ctx: click.Context, file: Path | None) -> None:
     click.echo(f"Exported {n} game{'s' if n != 1 else ''} to {file}.", err=True)
 
 
-from . import coach  # noqa: E402,F401  (registers coach and drill)
-from . import drill  # noqa: E402,F401
+from . import (
+    coach,  # noqa: F401  (registers coach and drill)
+    drill,  # noqa: F401
+)

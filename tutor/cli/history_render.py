@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 
 from rich.console import Group
+from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
@@ -132,6 +133,10 @@ def render_summary(s, width: int = 80) -> Group:
     return Group(*parts)
 
 
+def _indent(renderable, by: int = 2) -> Padding:
+    return Padding(renderable, (0, 0, 0, by), expand=False)
+
+
 def lesson_text(ref) -> str:
     return f"lesson {ref.level} ({ref.name})" if ref is not None else "no lesson yet"
 
@@ -175,14 +180,15 @@ def render_coaching(c, meanings: dict[str, str]) -> Group:
                     f"{t.mean_drop:.1f} win points lost on average")
         parts.append(line)
         if t.tag in meanings:
-            parts.append(Text(f"  You {meanings[t.tag]}.", style="dim"))
-        parts.append(Text(f"  {trend_text(t)}"))
+            parts.append(_indent(Text(f"You {meanings[t.tag]}.", style="dim")))
+        parts.append(_indent(Text(trend_text(t))))
         if t.lesson:
-            parts.append(Text(f"  Lesson {t.lesson.level} teaches it: osmosis lesson {t.lesson.name}"))
+            parts.append(_indent(Text(f"Lesson {t.lesson.level} teaches it: osmosis lesson {t.lesson.name}")))
         for e in t.examples:
-            parts.append(Text(f"  - {example_text(e)}"))
+            parts.append(_indent(Text(f"- {example_text(e)}")))
             if e.source:
-                parts.append(Text(f"    osmosis replay {e.source}", style="dim", overflow="ignore", no_wrap=True))
+                parts.append(_indent(Text(f"osmosis replay {e.source}", style="dim", overflow="ignore",
+                                          no_wrap=True), 4))
     if c.losses:
         parts.append(Text(""))
         title = "Biggest single losses" + (f" ({c.tag_filter})" if c.tag_filter else "")

@@ -11,7 +11,7 @@ drop, as GTO Wizard sorts a session's decisions by their loss.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from ..errors import TutorError
 from .db import GameRow, History

@@ -20,12 +20,12 @@ import os
 import re
 import sqlite3
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterator
 
 from ..errors import TutorError
-from ..storage import data_dir, games_dir
+from ..storage import data_dir
 
 DB_NAME = "history.sqlite3"
 BUSY_MS = 15000
@@ -169,7 +169,7 @@ class GameRow:
     updated_at: str
 
     @classmethod
-    def from_sql(cls, row: sqlite3.Row) -> "GameRow":
+    def from_sql(cls, row: sqlite3.Row) -> GameRow:
         return cls(row["id"], row["game_key"], json.loads(row["record"]), row["variant"], row["deal_number"],
                    row["moves"], row["cards"], bool(row["won"]), bool(row["over"]), row["source"],
                    row["started_at"], row["played_at"], row["updated_at"])
@@ -273,7 +273,7 @@ class History:
     def close(self) -> None:
         self.conn.close()
 
-    def __enter__(self) -> "History":
+    def __enter__(self) -> History:
         return self
 
     def __exit__(self, *exc) -> None:
@@ -282,7 +282,7 @@ class History:
     def now(self) -> float:
         return self.clock()
 
-    def write(self) -> "_Write":
+    def write(self) -> _Write:
         """A write transaction (``BEGIN IMMEDIATE``): ``with history.write(): ...``."""
         return _Write(self.conn)
 

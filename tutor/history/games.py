@@ -11,11 +11,11 @@ from __future__ import annotations
 import hashlib
 import json
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
-from ..record import Record, load_record
 from ..errors import TutorError
+from ..record import Record, load_record
 from ..storage import games_dir
 from .db import History, db_path, file_started_at, iso
 

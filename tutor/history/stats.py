@@ -8,22 +8,11 @@ count and a 95% Wilson interval.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 
+from ..survey import wilson
 from .db import GameRow, History
 from .reviews import StoredReview, reviews
-
-
-def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95% Wilson score interval of k successes in n trials."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = k / n
-    den = 1 + z * z / n
-    mid = (p + z * z / (2 * n)) / den
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
-    return (max(0.0, mid - half), min(1.0, mid + half))
 
 
 @dataclass(frozen=True)

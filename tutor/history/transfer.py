@@ -11,9 +11,9 @@ the same history, and a second import changes nothing.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator
 
 from ..errors import RecordError, TutorError
 from ..record import Record
