@@ -280,3 +280,26 @@ def test_the_review_offered_at_the_end_of_play_is_kept_in_the_history(home, monk
         c = coach(h)
     assert c.games_reviewed == 1 and "early-start" in {t.tag for t in c.tags}
     assert "Review of deal 30" in out.getvalue()
+
+
+def test_a_drill_the_engine_no_longer_calls_a_mistake_is_retired_not_asked(run, home, monkeypatch):
+    """The stored label is not the judge: the lessons' engine, asked afresh, is."""
+    from tutor.history.games import add_record, open_history
+    from tutor.history.reviews import store_review
+    from tutor.record import Record
+
+    monkeypatch.setenv("OSMOSIS_HOME", str(home))
+    rules = preset("osmosis")
+    with open_history() as h:
+        g = add_record(h, Record(rules, deal_for(2, rules), ["r2", "d"]), key="games/two.json")
+        # a review that claims r2 at move 1 was a blunder; the engine rates r2, r3 and d alike there
+        store_review(h, g, {"moves_reviewed": 2, "accuracy": 10.0, "graded": 1, "samples": 24, "thresholds": {},
+                            "hindsight": {}, "moves": [
+                                {"ply": 1, "move": "r2", "best": "d", "label": "blunder", "tags": ["reserve-dig"],
+                                 "drop": 80.0, "win_before": 0.9, "win_after": 0.1, "graded": True, "comment": "",
+                                 "candidates": [{"move": "d", "win": 0.9, "samples": 8},
+                                                {"move": "r2", "win": 0.1, "samples": 8}]}]})
+    result = run(["drill", "--json"], input="d\n")
+    assert result.exit_code == 0
+    assert json.loads(result.stdout)["asked"] == 0
+    assert json.loads(run(["drill", "--list", "--json"]).stdout) == []

@@ -19,7 +19,7 @@ from tutor.history import drill as drills
 from tutor.history.coach import TAG_LESSONS, coach, recurring
 from tutor.history.db import History, HistoryError
 from tutor.history.games import add_record, content_of, note_game, open_history
-from tutor.history.reviews import store_review
+from tutor.history.reviews import reviews, store_review
 from tutor.history.stats import streaks, summary, wilson
 from tutor.history.transfer import export_text, import_file
 from tutor.lessons import find_lesson
@@ -308,3 +308,23 @@ def test_the_history_package_draws_nothing():
 
 def test_content_is_the_same_wherever_the_game_is_kept():
     assert content_of(record(2, "d d")) == content_of(record(2, "d d")) != content_of(record(2, "d"))
+
+
+def test_a_review_of_other_moves_is_not_current_even_with_the_same_count(db):
+    from tutor.history.reviews import review_data
+
+    class Rev:  # the parts of tutor.review.Review that the history keeps
+        def __init__(self, rec):
+            self.record, self.moves, self.accuracy, self.graded, self.samples = rec, [], 90.0, 0, 8
+            self.thresholds, self.hindsight = {}, {}
+
+    with open_history() as h:
+        g = add_record(h, record(2, "r2 d"), key="games/g.json")
+        store_review(h, g, review_data(Rev(record(2, "r2 d"))))
+        assert list(reviews(h)) == [g]
+        add_record(h, record(2, "r2"), key="games/g.json")  # an undo
+        assert reviews(h) == {}
+        add_record(h, record(2, "r2 r3"), key="games/g.json")  # two moves again, not the same ones
+        assert reviews(h) == {}
+        add_record(h, record(2, "r2 d"), key="games/g.json")  # back to the reviewed game
+        assert list(reviews(h)) == [g]

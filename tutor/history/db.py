@@ -128,6 +128,11 @@ MIGRATIONS: list[str] = [
         box_after INTEGER NOT NULL
     );
     """,
+    # 5: which game a review is of: an undo and other moves can bring a game back to the same
+    # number of moves, so the count alone cannot tell a current review from a stale one.
+    """
+    ALTER TABLE reviews ADD COLUMN content TEXT;
+    """,
 ]
 VERSION = len(MIGRATIONS)
 OUR_TABLES = {"games", "meta", "reviews", "review_moves", "drills", "drill_answers", "schema_version"}

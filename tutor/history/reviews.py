@@ -49,11 +49,13 @@ class StoredReview:
     hindsight: dict
     reviewed_at: str
     moves: tuple[StoredMove, ...]
+    content: str | None = None
 
     def to_json(self) -> dict:
         return {"moves_reviewed": self.moves_reviewed, "accuracy": self.accuracy, "graded": self.graded,
                 "samples": self.samples, "thresholds": self.thresholds, "hindsight": self.hindsight,
-                "reviewed_at": self.reviewed_at, "moves": [m.to_json() for m in self.moves]}
+                "reviewed_at": self.reviewed_at, "content": self.content,
+                "moves": [m.to_json() for m in self.moves]}
 
 
 def review_data(rev) -> dict:
@@ -67,7 +69,10 @@ def review_data(rev) -> dict:
                       "graded": bool(m.graded), "comment": m.comment, "candidates": cands})
     thresholds = rev.thresholds.to_json() if hasattr(rev.thresholds, "to_json") else dict(rev.thresholds)
     hindsight = rev.hindsight.to_json() if hasattr(rev.hindsight, "to_json") else dict(rev.hindsight)
-    return {"moves_reviewed": len(rev.record.moves), "accuracy": round(float(rev.accuracy), 2),
+    from .games import content_of
+
+    return {"moves_reviewed": len(rev.record.moves), "content": content_of(rev.record),
+            "accuracy": round(float(rev.accuracy), 2),
             "graded": int(rev.graded), "samples": rev.samples, "thresholds": thresholds,
             "hindsight": hindsight, "moves": moves}
 
@@ -79,9 +84,10 @@ def store_review(history: History, game_id: int, data: dict, reviewed_at: str | 
         conn.execute("DELETE FROM reviews WHERE game_id = ?", (game_id,))
         cur = conn.execute(
             "INSERT INTO reviews (game_id, moves_reviewed, accuracy, graded, samples, thresholds, hindsight, "
-            "reviewed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            "reviewed_at, content) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (game_id, int(data["moves_reviewed"]), float(data["accuracy"]), int(data["graded"]), data.get("samples"),
-             json.dumps(data.get("thresholds") or {}), json.dumps(data.get("hindsight") or {}), when))
+             json.dumps(data.get("thresholds") or {}), json.dumps(data.get("hindsight") or {}), when,
+             data.get("content")))
         review_id = cur.lastrowid
         conn.executemany(
             "INSERT INTO review_moves (review_id, ply, move, best, label, tags, drop_points, win_before, win_after, "
@@ -98,26 +104,28 @@ def _moves_of(history: History, review_id: int, game_id: int) -> tuple[StoredMov
                             tuple(json.loads(r["candidates"]))) for r in rows)
 
 
-def review_of(history: History, game_id: int) -> StoredReview | None:
-    row = history.query("SELECT * FROM reviews WHERE game_id = ?", (game_id,))
-    if not row:
-        return None
-    r = row[0]
-    return StoredReview(game_id, r["moves_reviewed"], r["accuracy"], r["graded"], r["samples"],
+def _stored(history: History, r) -> StoredReview:
+    return StoredReview(r["game_id"], r["moves_reviewed"], r["accuracy"], r["graded"], r["samples"],
                         json.loads(r["thresholds"]), json.loads(r["hindsight"]), r["reviewed_at"],
-                        _moves_of(history, r["id"], game_id))
+                        _moves_of(history, r["id"], r["game_id"]), r["content"])
+
+
+def review_of(history: History, game_id: int) -> StoredReview | None:
+    """The game's review, current or not."""
+    rows = history.query("SELECT * FROM reviews WHERE game_id = ?", (game_id,))
+    return _stored(history, rows[0]) if rows else None
 
 
 def reviews(history: History) -> dict[int, StoredReview]:
     """Every current review (of the game's moves as they stand), by game id."""
     out = {}
-    for r in history.query("SELECT reviews.*, games.moves AS game_moves FROM reviews "
-                           "JOIN games ON games.id = reviews.game_id"):
+    for r in history.query("SELECT reviews.*, games.moves AS game_moves, games.content AS game_content "
+                           "FROM reviews JOIN games ON games.id = reviews.game_id"):
         if r["moves_reviewed"] != r["game_moves"]:
-            continue  # the game went on after this review
-        out[r["game_id"]] = StoredReview(r["game_id"], r["moves_reviewed"], r["accuracy"], r["graded"], r["samples"],
-                                         json.loads(r["thresholds"]), json.loads(r["hindsight"]), r["reviewed_at"],
-                                         _moves_of(history, r["id"], r["game_id"]))
+            continue  # the game went on (or was taken back) after this review
+        if r["content"] is not None and r["content"] != r["game_content"]:
+            continue  # the same number of moves, but other ones
+        out[r["game_id"]] = _stored(history, r)
     return out
 
 
