@@ -20,6 +20,7 @@ from rich.text import Text
 from ..errors import MoveError
 from ..history import drill as drills
 from ..history.games import record_of
+from ..history.reviews import reviews
 from ..knowledge import observe
 from ..lessons import describe_move, judge_answer
 from ..notation import Move
@@ -115,8 +116,8 @@ def _ask(console, history, d, index: int, total: int, symbols: bool, echo: bool,
     game = history.game(d.game_id)
     record = record_of(game)
     found = drills.position(record, d)
-    if found is None:
-        drills.retire(history, d, "the game no longer reaches this move")
+    if found is None or d.game_id not in reviews(history):
+        drills.retire(history, d, "the game changed after the review this drill came from")
         return {}
     states, moves = found
     state = states[-1]

@@ -120,7 +120,7 @@ def render_summary(s, width: int = 80) -> Group:
     parts.append(Text(""))
     parts.append(Text("Recent games (newest first)", style="bold"))
     table = Table(box=None, pad_edge=False, header_style="bold")
-    for col, just in (("game", "right"), ("played", "left"), ("deal", "right"), ("variant", "left"),
+    for col, just in (("game", "right"), ("played (UTC)", "left"), ("deal", "right"), ("variant", "left"),
                       ("moves", "right"), ("cards", "right"), ("result", "left"), ("accuracy", "right")):
         table.add_column(col, justify=just)
     for g in s.recent:

@@ -168,9 +168,9 @@ def seconds_until(history: History, when: str) -> float:
 
 def position(record: Record, d: Drill):
     """The states up to the drill's position (before the move in question) and the moves to it."""
-    states = record.states()
-    if d.ply < 1 or d.ply > len(record.moves):
+    if d.ply < 1 or d.ply > len(record.moves) or str(record.moves[d.ply - 1]) != d.played:
         return None
+    states = record.states()
     return states[: d.ply], list(record.moves[: d.ply - 1])
 
 
