@@ -73,7 +73,7 @@ def review_pending(console, history, samples: int | None, limit: int | None = No
 @click.pass_context
 def coach_command(ctx: click.Context, tag: str | None, do_review: bool, samples: int, workers: int | None,
                   examples: int, losses: int, as_json: bool) -> None:
-    """The kinds of error that keep coming back in your games: how often, what they cost, the lesson for each.
+    """Your recurring kinds of error: how often, their cost, the lesson for each.
 
     Each kind is a review tag (early-start, late-start, wrong-row,
     turned-past, talon-shift, reserve-dig): how often it happened, the mean

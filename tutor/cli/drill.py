@@ -62,7 +62,10 @@ def _read(prompt: str, echo: bool, quiet: bool = False) -> str | None:
 @click.option("--json", "as_json", is_flag=True, help="Print the answers (or with --list the drills) as JSON.")
 @click.pass_context
 def drill_command(ctx: click.Context, count: int, tag: str | None, list_only: bool, as_json: bool) -> None:
-    """Positions from your own reviewed games where you made a mistake, asked again.
+    """Your own mistakes asked again, with spaced repetition.
+
+    The positions come from your reviewed games, where the review found a
+    mistake or a blunder and a clearly better move.
 
     Answer with a move or a card; q stops. Right answers come back later and
     later, wrong ones soon. Review games first (osmosis review or osmosis

@@ -148,7 +148,9 @@ def store_review(record, path, rev, history: History | None = None) -> str | Non
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
 @click.pass_context
 def history_command(ctx: click.Context, last_n: int, variant: str | None, as_json: bool) -> None:
-    """Your games: wins, win rate and mean cards overall, over the last N and per variant; streaks; accuracy.
+    """Your games: win rate, mean cards, streaks, accuracy over time.
+
+    The figures over all your games, over the last N and per variant.
 
     Every game played with osmosis play goes into the history as it is
     played ($OSMOSIS_HOME/history.sqlite3); saved games are imported on
@@ -171,7 +173,9 @@ def history_command(ctx: click.Context, last_n: int, variant: str | None, as_jso
 @click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=Path))
 @click.pass_context
 def import_command(ctx: click.Context, files: tuple[Path, ...]) -> None:
-    """Bring game records (osmosis-record/1) or an export (JSON lines) into your history.
+    """Bring game records or an export (JSON lines) into your history.
+
+    FILE is a game record (osmosis-record/1) or what osmosis export wrote.
 
     The same game imported twice is kept once. A file that cannot be read
     is named and the others still go in; the exit status is then 1.
@@ -200,7 +204,10 @@ def import_command(ctx: click.Context, files: tuple[Path, ...]) -> None:
 @click.argument("file", required=False, type=click.Path(dir_okay=False, path_type=Path))
 @click.pass_context
 def export_command(ctx: click.Context, file: Path | None) -> None:
-    """Write your history as JSON lines (to FILE, or to the output); osmosis import reads them back."""
+    """Write your history as JSON lines (osmosis import reads them back).
+
+    To FILE, or to the output.
+    """
     from ..history.transfer import export_text
     from ..storage import atomic_write_text
 
