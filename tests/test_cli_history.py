@@ -123,7 +123,7 @@ def test_coach_reviews_the_games_and_finds_the_recurring_error(run, coached):
     again = run(["coach", "--json"])
     assert json.loads(again.stdout)["tags"] == data["tags"]
     text = run(["coach", "--tag", "early-start", "--no-review"]).output
-    assert "early-start  3 times in 3 games" in text and "osmosis lesson waiting" in text
+    assert "early-start  3 times in 3 games\n" in text and "osmosis lesson waiting" in text
     assert "wrong-row  " not in text
     assert json.loads(run(["history", "--json"]).stdout)["accuracy"] is not None
 

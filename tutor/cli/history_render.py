@@ -176,11 +176,13 @@ def render_coaching(c, meanings: dict[str, str]) -> Group:
         parts.append(Text(""))
         line = Text()
         line.append(t.tag, style="bold")
-        line.append(f"  {t.count} time{'s' if t.count != 1 else ''} in {t.games} game{'s' if t.games != 1 else ''}, "
-                    f"{t.mean_drop:.1f} win points lost on average")
+        line.append(f"  {t.count} time{'s' if t.count != 1 else ''} in {t.games} game{'s' if t.games != 1 else ''}")
         parts.append(line)
+        cost = f"Cost: {t.mean_drop:.1f} win points a time on average"
+        cost += f" (95% interval {t.interval[0]:.1f}-{t.interval[1]:.1f})." if t.interval else "."
         if t.tag in meanings:
             parts.append(_indent(Text(f"You {meanings[t.tag]}.", style="dim")))
+        parts.append(_indent(Text(cost)))
         parts.append(_indent(Text(trend_text(t))))
         if t.lesson:
             parts.append(_indent(Text(f"Lesson {t.lesson.level} teaches it: osmosis lesson {t.lesson.name}")))

@@ -11,6 +11,7 @@ drop, as GTO Wizard sorts a session's decisions by their loss.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from ..errors import TutorError
@@ -100,6 +101,15 @@ class TagFigures:
     newer: tuple[int, int]
     lesson: LessonRef | None
     examples: list[Example]
+    sd: float = 0.0  # the spread of the drops (sample standard deviation)
+
+    @property
+    def interval(self) -> tuple[float, float] | None:
+        """A 95% interval of the mean drop (normal approximation over the occurrences; None for one)."""
+        if self.count < 2:
+            return None
+        half = 1.96 * self.sd / math.sqrt(self.count)
+        return (max(0.0, self.mean_drop - half), min(100.0, self.mean_drop + half))
 
     @property
     def trend(self) -> str | None:
@@ -112,6 +122,7 @@ class TagFigures:
 
     def to_json(self) -> dict:
         return {"tag": self.tag, "count": self.count, "games": self.games, "mean_drop": round(self.mean_drop, 1),
+                "interval": [round(x, 1) for x in self.interval] if self.interval else None,
                 "total_drop": round(self.total_drop, 1), "trend": self.trend,
                 "older": {"count": self.older[0], "games": self.older[1]},
                 "newer": {"count": self.newer[0], "games": self.newer[1]},
@@ -175,9 +186,11 @@ def coach(history: History, tag: str | None = None, examples: int = 3, losses: i
         drops = [m.drop for _, m in hits]
         old = sum(1 for g, _ in hits if g.id in older_ids)
         worst = sorted(hits, key=lambda gm: (-gm[1].drop, gm[0].id, gm[1].ply))[:examples]
-        figures.append(TagFigures(t, len(hits), len({g.id for g, _ in hits}), sum(drops) / len(drops), sum(drops),
+        mean = sum(drops) / len(drops)
+        sd = math.sqrt(sum((d - mean) ** 2 for d in drops) / (len(drops) - 1)) if len(drops) > 1 else 0.0
+        figures.append(TagFigures(t, len(hits), len({g.id for g, _ in hits}), mean, sum(drops),
                                   (old, n_old), (len(hits) - old, n_new), lesson_for(t),
-                                  [_example(g, m) for g, m in worst]))
+                                  [_example(g, m) for g, m in worst], sd))
     figures.sort(key=lambda f: (-f.total_drop, -f.count, f.tag))
     pool = [(g, m) for g, m in graded if m.drop > 0 and (tag is None or tag in m.tags)]
     pool.sort(key=lambda gm: (-gm[1].drop, gm[0].id, gm[1].ply))
