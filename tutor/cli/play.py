@@ -243,6 +243,10 @@ class Session:
             self.save(self.autosave)
         except RecordError as exc:
             self.say(f"Autosave failed: {exc}")
+            return
+        from .history import note_game  # the game goes into the player's history as it is played
+
+        note_game(self.record(), self.autosave, self.say)
 
     def where_saved(self) -> str:
         where = self.save_path or self.autosave
@@ -297,6 +301,9 @@ class Session:
         if self.save_path:
             self.save(self.save_path)
         self.say(f"The game is saved {self.where_saved()}. u takes back moves, q quits.")
+        from .history import after_game  # one line of what the player's history shows
+
+        after_game(self.record(), self.autosave, self.say)
         if self.interactive:
             offer_review(self.ctx, self.record())
 

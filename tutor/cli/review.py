@@ -66,7 +66,11 @@ def run_review(ctx_or_console, record: Record, samples: int | None = DEFAULT_SAM
 
 def review_after_play(ctx, record: Record) -> Review:
     """The review offered at the end of ``osmosis play``."""
-    return run_review(ctx, record)
+    rev = run_review(ctx, record)
+    from .history import note_review  # kept with the game in the player's history
+
+    note_review(ctx, record, None, rev, later=False)
+    return rev
 
 
 def annotate_for_replay(ctx_or_console, record: Record, samples: int | None = DEFAULT_SAMPLES) -> Record:
@@ -245,6 +249,9 @@ def review_command(ctx: click.Context, record_path: str, as_json: bool, annotate
     record = load_record(record_path)
     console = console_of(ctx)
     rev = compute_review(console, record, samples, thresholds, workers, quiet=as_json)
+    from .history import note_review  # stored with the game; one line of the history after the report
+
+    note_review(ctx, record, record_path, rev, quiet=as_json)
     if annotate_path:
         annotated = rev.annotated()
         save_record(annotated, annotate_path)

@@ -1,0 +1,305 @@
+"""``osmosis history``, ``coach``, ``drill``, ``import`` and ``export`` on games played through ``osmosis play``."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+from tutor.deals import deal_for
+from tutor.rules import preset
+from tutor.state import State
+
+# Peek games of the greedy player (any playable card, else turn): short, quick to review, and
+# each but the won one opens a row too early (the review's early-start).
+GAMES = (30, 20, 23, 11)
+
+
+def greedy(n: int, variant: str = "peek") -> str:
+    rules = preset(variant)
+    s = State.initial(deal_for(n, rules), rules)
+    moves = []
+    while not s.over:
+        legal = s.legal_moves()
+        plays = [m for m in legal if m.is_play]
+        move = plays[0] if plays else legal[0]
+        moves.append(str(move))
+        s = s.apply(move)
+    return " ".join(moves)
+
+
+def play(run, n: int):
+    result = run(["play", str(n), "--variant", "peek"], input=greedy(n) + "\n")
+    assert result.exit_code == 0, result.output
+    return result
+
+
+COACH = ["coach", "--json", "--samples", "8", "--workers", "1"]
+
+
+@pytest.fixture(scope="module")
+def played_home(tmp_path_factory):
+    """A data folder after four games played through ``osmosis play`` with piped input (made once)."""
+    from click.testing import CliRunner
+
+    from tutor.cli import main
+
+    home = tmp_path_factory.mktemp("played") / "home"
+    runner = CliRunner(env={"NO_COLOR": "1", "COLUMNS": "100", "OSMOSIS_HOME": str(home)})
+    outputs = []
+    for n in GAMES:
+        result = runner.invoke(main, ["play", str(n), "--variant", "peek"], input=greedy(n) + "\n",
+                               catch_exceptions=False)
+        assert result.exit_code == 0, result.output
+        outputs.append(result.output)
+    return home, outputs
+
+
+@pytest.fixture(scope="module")
+def coached_home(played_home, tmp_path_factory):
+    """The same folder after ``osmosis coach`` reviewed the four games (made once)."""
+    from click.testing import CliRunner
+
+    from tutor.cli import main
+
+    home = tmp_path_factory.mktemp("coached") / "home"
+    shutil.copytree(played_home[0], home)
+    runner = CliRunner(env={"NO_COLOR": "1", "COLUMNS": "100", "OSMOSIS_HOME": str(home)})
+    result = runner.invoke(main, COACH, catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return home, json.loads(result.stdout)
+
+
+def _copy(src, home) -> None:
+    shutil.copytree(src, home)  # games are keyed by their name in the games folder, so a copy is the same history
+
+
+@pytest.fixture
+def played(played_home, home):
+    _copy(played_home[0], home)
+    return played_home[1]
+
+
+@pytest.fixture
+def coached(coached_home, home):
+    _copy(coached_home[0], home)
+    return coached_home[1]
+
+
+def test_history_shows_the_games_played_through_play(run, played):
+    result = run(["history", "--json", "--last", "2"])
+    assert result.exit_code == 0
+    data = json.loads(result.stdout)
+    assert (data["games"], data["wins"], data["mean_cards"]) == (4, 1, 25.25)  # 9, 19, 52 and 21 cards
+    assert data["accuracy"] is None  # nothing reviewed yet
+    assert [(g["deal"], g["variant"], g["cards"], g["won"]) for g in data["recent"]] == \
+        [(11, "peek", 21, False), (23, "peek", 52, True)]
+    assert [g["moves"] for g in data["recent"]] == [len(greedy(11).split()), len(greedy(23).split())]
+    assert all(g["played_at"].endswith("Z") for g in data["recent"])
+    assert data["last"]["games"] == 2 and data["last"]["wins"] == 1
+    assert data["variants"]["peek"]["games"] == 4 and data["streaks"] == \
+        {"current": -1, "longest_wins": 1, "longest_losses": 2}
+    text = run(["history"]).output
+    assert "All games: 1 of 4 won (25%; 95% interval" in text and "Recent games" in text
+
+
+def test_the_end_of_a_game_says_what_the_history_shows(played):
+    assert "History:" not in played[0]  # one game: nothing to say yet
+    assert "History: 2 games of peek, 0 of 2 won" in played[1]
+
+
+def test_coach_reviews_the_games_and_finds_the_recurring_error(run, coached):
+    data = coached
+    assert data["games_reviewed"] == 4
+    tags = {t["tag"]: t for t in data["tags"]}
+    early = tags["early-start"]
+    assert (early["count"], early["games"], early["lesson"]) == (3, 3, "waiting")
+    assert early["mean_drop"] > 10
+    worst = early["examples"][0]
+    assert worst["deal"] in (30, 20, 11) and worst["move"] != worst["best"] and worst["record"].endswith(".json")
+    assert data["losses"][0]["drop"] >= data["losses"][-1]["drop"]
+    # kept: a second run reviews nothing and says the same
+    again = run(["coach", "--json"])
+    assert json.loads(again.stdout)["tags"] == data["tags"]
+    text = run(["coach", "--tag", "early-start", "--no-review"]).output
+    assert "early-start  3 times in 3 games\n" in text and "osmosis lesson waiting" in text
+    assert "wrong-row  " not in text
+    assert json.loads(run(["history", "--json"]).stdout)["accuracy"] is not None
+
+
+def test_coach_without_review_leaves_games_unreviewed(run, played):
+    data = json.loads(run(["coach", "--json", "--no-review"]).stdout)
+    assert (data["games_reviewed"], data["unreviewed"], data["tags"]) == (0, 4, [])
+
+
+def test_coach_rejects_an_unknown_tag(run, home):
+    result = run(["coach", "--tag", "sloppy"])
+    assert result.exit_code == 1
+    assert result.stderr.startswith("error: unknown tag 'sloppy': expected one of early-start")
+
+
+def test_review_stores_the_review_and_says_what_the_history_shows(run, played, home):
+    files = sorted((home / "games").glob("*.json"))
+    said = []
+    for f in files[:3]:  # deals 11, 20, 23 (sorted by name): early-start in 11 and 20
+        result = run(["review", str(f), "--samples", "8", "--workers", "1"])
+        assert result.exit_code == 0
+        said.append([line for line in result.stdout.splitlines() if line.startswith("History:")])
+    assert said[0] == []  # the first review: nothing to compare with
+    assert said[1] == ["History: early-start in 2 of your last 2 reviewed games: see lesson 5 "
+                       "(osmosis lesson waiting)."]
+    assert said[2][0].startswith("History: accuracy ") and "over your 2 reviewed games" in said[2][0]
+    data = json.loads(run(["coach", "--json", "--no-review"]).stdout)
+    assert data["games_reviewed"] == 3 and data["unreviewed"] == 1
+    quiet = run(["review", str(files[3]), "--samples", "8", "--workers", "1", "--json"])
+    json.loads(quiet.stdout)  # the history's line stays out of the JSON
+    assert json.loads(run(["coach", "--json", "--no-review"]).stdout)["games_reviewed"] == 4
+
+
+def test_drill_asks_the_players_own_mistakes_judged_by_the_engine(run, coached):
+    listed = json.loads(run(["drill", "--list", "--json"]).stdout)
+    assert len(listed) >= 3 and all(d["label"] in ("mistake", "blunder") for d in listed)
+    first = listed[0]
+    # the move played in the game is wrong, the review's better move is right
+    result = run(["drill", "--json", "--count", "2"], input=f"{first['played']}\n{listed[1]['best']}\n")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert [a["right"] for a in data["answers"]] == [False, True]
+    wrong, right = data["answers"]
+    assert wrong["judge"] in ("hint", "solver") and wrong["box"] == 0
+    assert any("By the tutor (from the cards you have seen)" in line or "By the solver" in line
+               for line in wrong["feedback"])
+    assert any(line.startswith("Tip: ") for line in wrong["feedback"])
+    assert right["box"] == 1 and right["due_at"] > wrong["due_at"]
+    # the right one is not due again now; the wrong one waits ten minutes
+    rest = json.loads(run(["drill", "--list", "--json"]).stdout)
+    boxes = {d["id"]: (d["box"], d["answers"]) for d in rest}
+    assert boxes[wrong["drill"]] == (0, 1) and boxes[right["drill"]] == (1, 1)
+
+
+def test_drill_in_text_shows_the_position_as_the_player_saw_it(run, coached):
+    result = run(["drill", "--count", "1"], input="q\n")
+    assert result.exit_code == 0
+    assert "Drill 1 of 1" in result.output and "Foundations" in result.output
+    assert "were still face down" in result.output and "Find a better move." in result.output
+    assert "0 of 0 right" in result.output
+
+
+def test_drill_with_no_reviewed_games_says_how_to_get_some(run, home):
+    result = run(["drill"])
+    assert result.exit_code == 0 and "No drills yet" in result.output
+
+
+def test_export_and_import_round_trip_through_the_cli(run, coached, home, tmp_path):
+    out = tmp_path / "all.jsonl"
+    assert run(["export", str(out)]).exit_code == 0
+    first = out.read_text()
+    assert len(first.splitlines()) == 4
+    assert run(["export"]).stdout == first
+    from click.testing import CliRunner
+
+    from tutor.cli import main
+
+    other = CliRunner(env={"NO_COLOR": "1", "COLUMNS": "100", "OSMOSIS_HOME": str(tmp_path / "elsewhere")})
+    result = other.invoke(main, ["import", str(out)])
+    assert result.exit_code == 0 and "Imported 4 games, 4 reviews" in result.stdout
+    assert other.invoke(main, ["export"]).stdout == first
+    again = json.loads(other.invoke(main, ["coach", "--json", "--no-review"]).stdout)
+    assert again["games_reviewed"] == 4 and again["tags"] == coached["tags"]
+
+
+def test_import_names_a_bad_file_and_still_takes_the_good_ones(run, tmp_path):
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps({"format": "osmosis-record/1", "variant": "osmosis", "deal": {"number": 1},
+                                "moves": ["d", "d", "d", "d", "d"]}))
+    bad = tmp_path / "bad.json"
+    bad.write_text("{ not json")
+    result = run(["import", str(bad), str(good)])
+    assert result.exit_code == 1
+    assert "Imported 1 game into your history." in result.stdout
+    assert result.stderr.startswith("error: ") and "bad.json line 1: not JSON" in result.stderr
+    assert json.loads(run(["history", "--json"]).stdout)["games"] == 1
+
+
+def test_saved_games_are_imported_on_first_use(run, home):
+    play(run, 30)
+    (home / "history.sqlite3").unlink()
+    for side in home.glob("history.sqlite3-*"):
+        side.unlink()
+    (home / "games" / "junk.json").write_text("[1, 2")
+    result = run(["history", "--json"])
+    assert json.loads(result.stdout)["games"] == 1
+    assert result.stderr == ("Imported 1 saved game from the games folder into your history "
+                             "(1 unreadable file left out).\n")
+
+
+def test_a_damaged_database_is_set_aside_with_one_line(run, home):
+    play(run, 30)
+    db = home / "history.sqlite3"
+    for side in home.glob("history.sqlite3-*"):
+        side.unlink()
+    db.write_bytes(b"\x00garbage" * 100)
+    result = run(["history", "--json"])
+    assert result.exit_code == 0
+    warnings = [line for line in result.stderr.splitlines() if line.startswith("warning:")]
+    assert len(warnings) == 1 and "set aside" in warnings[0]
+    assert list(home.glob("history.sqlite3.damaged-*"))
+    assert json.loads(result.stdout)["games"] == 1  # the saved game came back from the games folder
+
+
+def test_a_history_that_cannot_be_written_never_breaks_a_game(run, home):
+    home.mkdir(parents=True)
+    (home / "history.sqlite3").mkdir()  # a folder where the file should be
+    result = run(["play", "30", "--variant", "peek"], input=greedy(30) + "\n")
+    assert result.exit_code == 0
+    assert result.output.count("could not be added to your history") == 1
+    assert "Blocked: 9 cards" in result.output
+
+
+def test_the_review_offered_at_the_end_of_play_is_kept_in_the_history(home, monkeypatch):
+    import io
+
+    import click
+    from rich.console import Console
+
+    from tutor.cli import main
+    from tutor.cli.review import review_after_play
+    from tutor.record import Record
+
+    monkeypatch.setenv("OSMOSIS_HOME", str(home))
+    rules = preset("peek")
+    rec = Record(rules, deal_for(30, rules), greedy(30).split())
+    out = io.StringIO()
+    with click.Context(main, obj={"console": Console(file=out, width=100)}) as ctx:
+        review_after_play(ctx, rec)
+    from tutor.history.coach import coach
+    from tutor.history.games import open_history
+
+    with open_history() as h:
+        c = coach(h)
+    assert c.games_reviewed == 1 and "early-start" in {t.tag for t in c.tags}
+    assert "Review of deal 30" in out.getvalue()
+
+
+def test_a_drill_the_engine_no_longer_calls_a_mistake_is_retired_not_asked(run, home, monkeypatch):
+    """The stored label is not the judge: the lessons' engine, asked afresh, is."""
+    from tutor.history.games import add_record, open_history
+    from tutor.history.reviews import store_review
+    from tutor.record import Record
+
+    monkeypatch.setenv("OSMOSIS_HOME", str(home))
+    rules = preset("osmosis")
+    with open_history() as h:
+        g = add_record(h, Record(rules, deal_for(2, rules), ["r2", "d"]), key="games/two.json")
+        # a review that claims r2 at move 1 was a blunder; the engine rates r2, r3 and d alike there
+        store_review(h, g, {"moves_reviewed": 2, "accuracy": 10.0, "graded": 1, "samples": 24, "thresholds": {},
+                            "hindsight": {}, "moves": [
+                                {"ply": 1, "move": "r2", "best": "d", "label": "blunder", "tags": ["reserve-dig"],
+                                 "drop": 80.0, "win_before": 0.9, "win_after": 0.1, "graded": True, "comment": "",
+                                 "candidates": [{"move": "d", "win": 0.9, "samples": 8},
+                                                {"move": "r2", "win": 0.1, "samples": 8}]}]})
+    result = run(["drill", "--json"], input="d\n")
+    assert result.exit_code == 0
+    assert json.loads(result.stdout)["asked"] == 0
+    assert json.loads(run(["drill", "--list", "--json"]).stdout) == []

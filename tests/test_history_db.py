@@ -1,0 +1,332 @@
+"""The history database: migrations, a damaged file set aside, two writers at once, import/export, drills."""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+import tutor
+from tutor.deals import deal_for
+from tutor.history import db as hdb
+from tutor.history import drill as drills
+from tutor.history.coach import TAG_LESSONS, coach, recurring
+from tutor.history.db import History, HistoryError
+from tutor.history.games import add_record, content_of, note_game, open_history
+from tutor.history.reviews import reviews, store_review
+from tutor.history.stats import streaks, summary, wilson
+from tutor.history.transfer import export_text, import_file
+from tutor.lessons import find_lesson
+from tutor.record import Record
+from tutor.review import TAGS
+from tutor.rules import preset
+
+
+def record(n: int = 1, moves: str = "d d", variant: str = "osmosis") -> Record:
+    rules = preset(variant)
+    return Record(rules, deal_for(n, rules), moves.split())
+
+
+class Clock:
+    def __init__(self, t: float = 1_800_000_000.0) -> None:
+        self.t = t
+
+    def __call__(self) -> float:
+        return self.t
+
+
+@pytest.fixture
+def db(home, monkeypatch) -> Path:
+    monkeypatch.setenv("OSMOSIS_HOME", str(home))
+    return home / "history.sqlite3"
+
+
+def test_a_new_database_is_at_the_latest_version_in_wal_mode_with_foreign_keys(db):
+    with open_history() as h:
+        assert h.version == hdb.VERSION
+        assert h.conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert h.conn.execute("PRAGMA foreign_keys").fetchone()[0] == 1
+        assert h.conn.execute("PRAGMA busy_timeout").fetchone()[0] == hdb.BUSY_MS
+    assert db.exists()
+
+
+def test_an_older_schema_is_migrated_in_order_and_keeps_its_games(db):
+    old = History(db, upgrade_to=1)
+    assert old.version == 1
+    old.conn.execute("INSERT INTO games (game_key, record, variant, deal_number, moves, cards, won, played_at) "
+                     "VALUES ('games/old.json', ?, 'osmosis', 1, 2, 1, 0, '2026-01-02T03:04:05Z')",
+                     (json.dumps(record().to_json()),))
+    cols = {r[1] for r in old.conn.execute("PRAGMA table_info(games)")}
+    assert "started_at" not in cols
+    old.close()
+    with open_history(import_folder=False) as h:
+        assert h.version == hdb.VERSION
+        (game,) = h.games()
+        assert (game.key, game.moves, game.started_at, game.updated_at) == \
+            ("games/old.json", 2, "2026-01-02T03:04:05Z", "2026-01-02T03:04:05Z")
+        tables = {r[0] for r in h.conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        assert {"reviews", "review_moves", "drills", "drill_answers", "meta"} <= tables
+
+
+def test_a_newer_schema_is_refused_and_left_alone(db):
+    with open_history() as h:
+        h.conn.execute("UPDATE schema_version SET version = ?", (hdb.VERSION + 1,))
+    with pytest.raises(HistoryError, match="newer than this osmosis knows"):
+        open_history()
+    assert db.exists() and not list(db.parent.glob("*.damaged-*"))
+
+
+def test_a_damaged_file_is_set_aside_and_a_new_one_started(db):
+    db.parent.mkdir(parents=True)
+    db.write_bytes(b"this is not a database at all, just words " * 50)
+    with open_history() as h:
+        assert h.version == hdb.VERSION
+        assert "set aside" in h.warning and "\n" not in h.warning
+    (aside,) = db.parent.glob("history.sqlite3.damaged-*")
+    assert aside.read_bytes().startswith(b"this is not a database")
+
+
+def test_a_foreign_sqlite_file_is_set_aside_too(db):
+    db.parent.mkdir(parents=True)
+    conn = sqlite3.connect(db)
+    conn.execute("CREATE TABLE photos (id INTEGER)")
+    conn.commit()
+    conn.close()
+    with open_history() as h:
+        assert "not a database of osmosis-tutor" in h.warning
+    assert list(db.parent.glob("history.sqlite3.damaged-*"))
+
+
+def test_the_same_game_key_updates_its_row_and_keeps_when_it_started(db):
+    clock = Clock()
+    note_game(record(moves="d"), db.parent / "games" / "g.json", clock=clock)
+    clock.t += 60
+    note_game(record(moves="d d"), db.parent / "games" / "g.json", clock=clock)
+    with open_history() as h:
+        (game,) = h.games()
+        assert game.key == "games/g.json" and game.moves == 2
+        assert game.started_at == hdb.iso(clock.t - 60) and game.played_at == hdb.iso(clock.t)
+
+
+def _writer(path: Path, tag: str, count: int, errors: list) -> None:
+    try:
+        for i in range(count):
+            with History(path) as h:
+                add_record(h, record(i + 1, "d"), key=f"{tag}-{i}")
+    except Exception as exc:  # pragma: no cover - reported by the test
+        errors.append(exc)
+
+
+def test_two_threads_writing_at_once_lose_nothing(db):
+    History(db).close()
+    errors: list = []
+    threads = [threading.Thread(target=_writer, args=(db, tag, 25, errors)) for tag in ("a", "b")]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    with History(db) as h:
+        assert len(h.games()) == 50
+
+
+def test_two_processes_writing_at_once_lose_nothing(db):
+    root = Path(tutor.__file__).parent.parent
+    code = ("import sys\nfrom tutor.history.db import History\nfrom tutor.history.games import add_record\n"
+            "from tutor.record import Record\nfrom tutor.deals import deal_for\nfrom tutor.rules import preset\n"
+            "r = preset('osmosis')\n"
+            "for i in range(30):\n"
+            "    with History(sys.argv[1]) as h:\n"
+            "        add_record(h, Record(r, deal_for(i + 1, r), ['d', 'd']), key=f'{sys.argv[2]}-{i}')\n")
+    procs = [subprocess.Popen([sys.executable, "-c", code, str(db), tag], cwd=root, stderr=subprocess.PIPE)
+             for tag in ("p", "q")]
+    for p in procs:
+        _, err = p.communicate(timeout=120)
+        assert p.returncode == 0, err.decode()
+    with History(db) as h:
+        keys = {g.key for g in h.games()}
+    assert keys == {f"{t}-{i}" for t in ("p", "q") for i in range(30)}
+
+
+def _review(moves: list[dict], accuracy: float = 50.0, reviewed: int = 2) -> dict:
+    """A stored review of a game of ``reviewed`` moves (only the moves that matter are listed)."""
+    return {"moves_reviewed": reviewed, "accuracy": accuracy, "graded": sum(m["graded"] for m in moves),
+            "samples": 8, "thresholds": {}, "hindsight": {}, "moves": moves}
+
+
+def _move(ply, move, best, label="best", tags=(), drop=0.0, graded=True, cands=()):
+    return {"ply": ply, "move": move, "best": best, "label": label, "tags": list(tags), "drop": drop,
+            "win_before": 0.5, "win_after": 0.5 - drop / 100, "graded": graded, "comment": "", "candidates": list(cands)}
+
+
+def test_export_then_import_gives_the_same_history_and_a_second_import_changes_nothing(db, tmp_path, monkeypatch):
+    clock = Clock()
+    with open_history(clock=clock) as h:
+        a = add_record(h, record(3, "d d d"), key="games/a.json", source="a.json")
+        clock.t += 100
+        add_record(h, record(4, "d"), key="games/b.json")
+        store_review(h, a, _review([_move(1, "d", "d"), _move(2, "d", "r1", "blunder", ["turned-past"], 40.0),
+                                    _move(3, "d", "d", graded=False)], reviewed=3))
+        drills.sync_drills(h)
+        (d,) = drills.due(h)
+        drills.answer(h, d, "r1", True)
+        first = export_text(h)
+    out = tmp_path / "export.jsonl"
+    out.write_text(first)
+    lines = [json.loads(x) for x in first.splitlines()]
+    assert [x["format"] for x in lines] == ["osmosis-history/1"] * 2
+    assert lines[0]["review"]["moves"][1]["tags"] == ["turned-past"] and lines[0]["drills"][0]["box"] == 1
+    monkeypatch.setenv("OSMOSIS_HOME", str(tmp_path / "other"))
+    with open_history() as h2:
+        result = import_file(h2, out)
+        assert (result.games, result.reviews, result.drills, result.problems) == (2, 1, 1, [])
+        assert export_text(h2) == first
+        import_file(h2, out)
+        assert export_text(h2) == first
+
+
+def test_import_takes_a_record_written_by_hand_and_keeps_one_row_for_the_same_game(db, tmp_path):
+    f = tmp_path / "mine.json"
+    f.write_text(json.dumps({"format": "osmosis-record/1", "variant": "osmosis", "deal": {"number": 5},
+                             "moves": ["d", "d"]}))
+    copy = tmp_path / "copy.json"
+    copy.write_text(f.read_text())
+    with open_history() as h:
+        assert import_file(h, f).games == 1
+        assert import_file(h, copy).games == 1
+        (game,) = h.games()
+        assert game.deal_number == 5 and game.moves == 2
+        bad = tmp_path / "bad.json"
+        bad.write_text('{"format": "osmosis-record/1", "deal": {"number": 5}, "moves": ["x9"]}')
+        assert import_file(h, bad).problems
+
+
+def test_figures_streaks_and_wilson():
+    assert wilson(0, 0) == (0.0, 1.0)
+    lo, hi = wilson(1, 4)
+    assert 0.04 < lo < 0.05 and 0.69 < hi < 0.70
+
+    class G:
+        def __init__(self, won, over=True, moves=5):
+            self.won, self.over, self.moves = won, over, moves
+
+    s = streaks([G(True), G(True), G(False), G(True), G(True), G(True), G(False, over=False), G(False, moves=0)])
+    assert (s.current, s.longest_wins, s.longest_losses) == (3, 3, 1)
+
+
+def test_summary_counts_games_with_moves_and_the_last_n(db):
+    clock = Clock()
+    with open_history(clock=clock) as h:
+        for n, moves in ((1, "d"), (2, ""), (3, "d d")):
+            clock.t += 10
+            add_record(h, record(n, moves), key=f"k{n}")
+        s = summary(h, last_n=1)
+    assert (s.all.games, s.last.games, [g.deal for g in s.recent]) == (2, 1, [3])
+    assert s.to_json()["mean_cards"] == 1.0
+
+
+def test_coach_counts_tags_trend_and_worst_examples(db):
+    clock = Clock()
+    with open_history(clock=clock) as h:
+        ids = []
+        for n in range(4):
+            clock.t += 10
+            ids.append(add_record(h, record(n + 1, "d d"), key=f"g{n}"))
+        # early-start in the two older games, once in the newer two: getting better
+        store_review(h, ids[0], _review([_move(1, "d", "w", "blunder", ["early-start"], 30.0)]))
+        store_review(h, ids[1], _review([_move(1, "d", "w", "mistake", ["early-start"], 12.0)]))
+        store_review(h, ids[2], _review([_move(2, "d", "w", "blunder", ["early-start", "wrong-row"], 50.0)]))
+        store_review(h, ids[3], _review([_move(1, "d", "d")]))
+        c = coach(h)
+        only = coach(h, tag="wrong-row")
+        rec = recurring(h)
+    early = next(t for t in c.tags if t.tag == "early-start")
+    assert (early.count, early.games, round(early.mean_drop, 2), early.trend) == (3, 3, 30.67, "better")
+    assert [(e.game_id, e.ply) for e in early.examples] == [(ids[2], 2), (ids[0], 1), (ids[1], 1)]
+    assert early.lesson.name == "waiting"
+    lo, hi = early.interval  # mean 30.67 of 30, 12, 50 (sd 19.0): 30.67 -+ 1.96 * 19.0 / sqrt(3)
+    assert round(lo, 1) == 9.2 and round(hi, 1) == 52.2
+    assert [t.tag for t in only.tags] == ["wrong-row"] and [e.drop for e in only.losses] == [50.0]
+    assert (rec.tag, rec.games, rec.window) == ("early-start", 3, 4)
+
+
+def test_every_review_tag_has_a_lesson_that_exists():
+    assert set(TAGS) <= set(TAG_LESSONS)
+    for name in TAG_LESSONS.values():
+        assert find_lesson(name).name == name
+
+
+def test_drill_schedule_right_comes_back_later_and_later_wrong_soon(db):
+    clock = Clock()
+    with open_history(clock=clock) as h:
+        g = add_record(h, record(1, "d d"), key="g")
+        store_review(h, g, _review([_move(2, "d", "w", "blunder", ["turned-past"], 60.0,
+                                          cands=[{"move": "w", "win": 0.8, "samples": 24},
+                                                 {"move": "d", "win": 0.2, "samples": 24}])]))
+        assert drills.sync_drills(h) == 1 and drills.sync_drills(h) == 0
+        gaps = []
+        for right in (True, True, True, False, True):
+            (d,) = drills.due(h)
+            after = drills.answer(h, d, "w" if right else "d", right)
+            gap = hdb.parse_iso(after.due_at) - clock.t
+            gaps.append((after.box, gap))
+            assert drills.due(h) == []
+            clock.t += gap
+        history_rows = h.query("SELECT right, box_after FROM drill_answers ORDER BY id")
+    day = drills.DAY
+    assert gaps == [(1, day), (2, 3 * day), (3, 7 * day), (0, 600.0), (1, day)]
+    assert [(r[0], r[1]) for r in history_rows] == [(1, 1), (1, 2), (1, 3), (0, 0), (1, 1)]
+
+
+def test_a_drill_needs_a_real_drop_by_the_reviews_own_numbers():
+    from tutor.history.reviews import StoredMove
+
+    def m(label, best_win, played_win, samples):
+        return StoredMove(1, 1, "d", "w", label, (), (best_win - played_win) * 100, best_win, played_win, True, "",
+                          ({"move": "w", "win": best_win, "samples": samples},
+                           {"move": "d", "win": played_win, "samples": samples}))
+
+    assert drills.clear_mistake(m("blunder", 0.9, 0.1, 24), 24)
+    # 20 points at the full budget of 24 samples: within twice the sampling error
+    assert not drills.clear_mistake(m("blunder", 0.5, 0.3, 24), 24)
+    # the hint stopped at 8 of 24 samples: its paired test found the leader clearly ahead
+    assert drills.clear_mistake(m("blunder", 0.5, 0.3, 8), 24)
+    assert not drills.clear_mistake(m("blunder", 0.5, 0.3, 8), 8)
+    assert not drills.clear_mistake(m("inaccuracy", 0.9, 0.1, 24), 24)
+    assert not drills.clear_mistake(m("blunder", 0.3, 0.5, 8), 24)
+
+
+def test_the_history_package_draws_nothing():
+    root = Path(tutor.__file__).parent / "history"
+    pattern = re.compile(r"^\s*(import|from)\s+(rich|click)\b", re.MULTILINE)
+    assert [p.name for p in root.glob("*.py") if pattern.search(p.read_text())] == []
+
+
+def test_content_is_the_same_wherever_the_game_is_kept():
+    assert content_of(record(2, "d d")) == content_of(record(2, "d d")) != content_of(record(2, "d"))
+
+
+def test_a_review_of_other_moves_is_not_current_even_with_the_same_count(db):
+    from tutor.history.reviews import review_data
+
+    class Rev:  # the parts of tutor.review.Review that the history keeps
+        def __init__(self, rec):
+            self.record, self.moves, self.accuracy, self.graded, self.samples = rec, [], 90.0, 0, 8
+            self.thresholds, self.hindsight = {}, {}
+
+    with open_history() as h:
+        g = add_record(h, record(2, "r2 d"), key="games/g.json")
+        store_review(h, g, review_data(Rev(record(2, "r2 d"))))
+        assert list(reviews(h)) == [g]
+        add_record(h, record(2, "r2"), key="games/g.json")  # an undo
+        assert reviews(h) == {}
+        add_record(h, record(2, "r2 r3"), key="games/g.json")  # two moves again, not the same ones
+        assert reviews(h) == {}
+        add_record(h, record(2, "r2 d"), key="games/g.json")  # back to the reviewed game
+        assert list(reviews(h)) == [g]

@@ -1,0 +1,98 @@
+"""``osmosis coach``: the recurring kinds of error across your reviewed games, and the biggest losses.
+
+Games not reviewed yet are reviewed on the way (``--review``, the default;
+a progress bar on a terminal) with the same review as ``osmosis review``,
+and the reviews are kept, so each game is reviewed once.
+"""
+
+from __future__ import annotations
+
+import json
+
+import click
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+)
+
+from ..history.coach import check_tag, coach
+from ..history.games import record_of
+from ..history.reviews import unreviewed
+from ..review import DEFAULT_SAMPLES, TAGS
+from . import console_of, main
+from . import history_render as words
+from .history import open_for_command, store_review
+
+
+def review_pending(console, history, samples: int | None, limit: int | None = None, quiet: bool = False,
+                   workers: int | None = None) -> int:
+    """Review the games that have no current review, oldest first; returns how many were reviewed."""
+    from .review import compute_review
+
+    pending = unreviewed(history)
+    if limit is not None:
+        pending = pending[-limit:]
+    if not pending:
+        return 0
+
+    def one(game) -> None:
+        record = record_of(game)
+        rev = compute_review(console, record, samples, workers=workers, quiet=True)
+        store_review(record, None, rev, history=history)
+
+    if quiet or not console.is_terminal:
+        for game in pending:
+            one(game)
+        return len(pending)
+    with Progress(TextColumn("Reviewing your games"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=console, transient=True) as bar:
+        task = bar.add_task("coach", total=len(pending))
+        for game in pending:
+            one(game)
+            bar.advance(task)
+    return len(pending)
+
+
+@main.command("coach")
+@click.option("--tag", default=None, metavar="TAG",
+              help=f"Only one kind of error: {', '.join(TAGS)}.")
+@click.option("--review/--no-review", "do_review", default=True, show_default=True,
+              help="Review the games not reviewed yet first (each is reviewed once and kept).")
+@click.option("--samples", type=click.IntRange(1, 1000), default=DEFAULT_SAMPLES, show_default=True, metavar="K",
+              help="Sampled deals per graded move for the reviews made on the way.")
+@click.option("--workers", type=click.IntRange(1, 64), default=None, metavar="N",
+              help="Processes for each review (default: up to 2; 1 is quicker for short games).")
+@click.option("--examples", type=click.IntRange(0, 50), default=3, show_default=True, metavar="N",
+              help="Worst examples shown for each kind of error.")
+@click.option("--losses", type=click.IntRange(0, 200), default=10, show_default=True, metavar="N",
+              help="How many of the biggest single losses to list.")
+@click.option("--json", "as_json", is_flag=True, help="Print the coach's figures as JSON.")
+@click.pass_context
+def coach_command(ctx: click.Context, tag: str | None, do_review: bool, samples: int, workers: int | None,
+                  examples: int, losses: int, as_json: bool) -> None:
+    """Your recurring kinds of error: how often, their cost, the lesson for each.
+
+    Each kind is a review tag (early-start, late-start, wrong-row,
+    turned-past, talon-shift, reserve-dig): how often it happened, the mean
+    win chance it cost, whether it comes less often in your newer games than
+    in your older ones, the worst examples (open them with osmosis replay)
+    and the lesson that teaches it. Then the biggest single losses.
+    """
+    if tag is not None:
+        tag = check_tag(tag)
+    console = console_of(ctx)
+    with open_for_command(console) as history:
+        if do_review:
+            done = review_pending(console, history, samples, quiet=as_json, workers=workers)
+            if done and not as_json:
+                console.print(f"Reviewed {done} game{'s' if done != 1 else ''} not reviewed before "
+                              f"({samples} samples a move).", soft_wrap=True, markup=False)
+        pending = len(unreviewed(history))
+        result = coach(history, tag, examples=examples, losses=losses, unreviewed=pending)
+    if as_json:
+        click.echo(json.dumps(result.to_json(), ensure_ascii=False))
+        return
+    console.print(words.render_coaching(result, {t: meaning for t, (_, meaning) in TAGS.items()}))

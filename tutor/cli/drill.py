@@ -1,0 +1,188 @@
+"""``osmosis drill``: learn from your mistakes. Positions of your own games asked again.
+
+Each drill is a position before a move that your review called a mistake or
+a blunder, shown as you saw it (face-down cards stay face down). Answer with
+a move (r1-r4, w, d) or a card; the lessons' judge rates it from the cards
+you had seen, and the tip for that kind of error follows the answer. A
+right answer comes back later and later (1, 3, 7, 16, 35, 90 days), a wrong
+one in ten minutes. Piped input works: one answer a line.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import replace
+
+import click
+from rich.text import Text
+
+from ..errors import MoveError
+from ..history import drill as drills
+from ..history.games import record_of
+from ..history.reviews import reviews
+from ..knowledge import observe
+from ..lessons import describe_move, judge_answer
+from ..notation import Move
+from ..render import render_state, use_symbols
+from ..review import TAGS, tip
+from . import console_of, main
+from . import history_render as words
+from .history import open_for_command
+from .play import waste_fan
+
+QUIT = ("q", "quit", "exit")
+
+
+def tip_for(tags) -> str:
+    for tag in tags:
+        if tag in TAGS:
+            return tip(TAGS[tag][0])
+    return ""
+
+
+def _read(prompt: str, echo: bool, quiet: bool = False) -> str | None:
+    """A line of input (None at its end); piped lines are echoed, and with --json nothing is printed."""
+    try:
+        line = input("" if quiet else prompt)
+    except EOFError:
+        if echo:
+            click.echo("")
+        return None
+    if echo:
+        click.echo(line)
+    return line
+
+
+@main.command("drill")
+@click.option("--count", type=click.IntRange(1, 100), default=5, show_default=True, metavar="N",
+              help="How many due drills to ask this time.")
+@click.option("--tag", default=None, metavar="TAG", help="Only drills of one kind of error.")
+@click.option("--list", "list_only", is_flag=True, help="List the drills and when each is due; ask nothing.")
+@click.option("--json", "as_json", is_flag=True, help="Print the answers (or with --list the drills) as JSON.")
+@click.pass_context
+def drill_command(ctx: click.Context, count: int, tag: str | None, list_only: bool, as_json: bool) -> None:
+    """Your own mistakes asked again, with spaced repetition.
+
+    The positions come from your reviewed games, where the review found a
+    mistake or a blunder and a clearly better move.
+
+    Answer with a move or a card; q stops. Right answers come back later and
+    later, wrong ones soon. Review games first (osmosis review or osmosis
+    coach) so that there are mistakes to drill.
+    """
+    from ..history.coach import check_tag
+
+    if tag is not None:
+        tag = check_tag(tag)
+    console = console_of(ctx)
+    symbols = use_symbols(console)
+    with open_for_command(console) as history:
+        added = drills.sync_drills(history)
+        if list_only:
+            return _list(console, history, as_json)
+        todo = drills.due(history, count, tag)
+        say = (lambda *a, **k: None) if as_json else (lambda t: console.print(t, soft_wrap=True, markup=False))
+        if added:
+            say(f"{added} new drill{'s' if added != 1 else ''} from your reviewed games.")
+        if not todo:
+            nxt = drills.next_due(history)
+            if as_json:
+                click.echo(json.dumps({"asked": 0, "right": 0, "answers": [], "next_due": nxt}))
+            elif nxt is None:
+                say("No drills yet: they come from the mistakes and blunders of your reviewed games "
+                    "(osmosis review RECORD, or osmosis coach).")
+            else:
+                say(f"No drill is due now; the next one is due {words.when_text(drills.seconds_until(history, nxt))} "
+                    f"({nxt}).")
+            return
+        echo = not sys.stdin.isatty()
+        results = []
+        for index, d in enumerate(todo, 1):
+            outcome = _ask(console, history, d, index, len(todo), symbols, echo, say, quiet=as_json)
+            if outcome is None:
+                break
+            if outcome:
+                results.append(outcome)
+        right = sum(r["right"] for r in results)
+        nxt = drills.next_due(history)
+        if as_json:
+            click.echo(json.dumps({"asked": len(results), "right": right, "answers": results, "next_due": nxt}))
+            return
+        say("")
+        say(f"{right} of {len(results)} right." + (f" Next drill due {words.when_text(drills.seconds_until(history, nxt))}."
+                                                     if nxt else ""))
+
+
+def _ask(console, history, d, index: int, total: int, symbols: bool, echo: bool, say, quiet: bool):
+    """Ask one drill. A dict of the answer; {} if it was retired; None if the player stopped."""
+    game = history.game(d.game_id)
+    record = record_of(game)
+    found = drills.position(record, d)
+    if found is None or d.game_id not in reviews(history):
+        drills.retire(history, d, "the game changed after the review this drill came from")
+        return {}
+    states, moves = found
+    state = states[-1]
+    step = drills.step_for(record, d, tip=tip_for(d.tags))
+    step, verdict = drills.verdict_for_drill(step)
+    played = Move.parse(d.played)
+    if played in verdict.right or not verdict.scores:
+        drills.retire(history, d, f"the {verdict.judge} judge rates {d.played} within its margin of the best")
+        say(f"(Drill {index}: the engine, asked again, no longer calls {d.played} a mistake there; it is retired.)")
+        return {}
+    best = verdict.scores[0]
+    teaches = (f"{describe_move(state, best.move)} was the move here "
+               + (f"(win {best.win * 100:.0f}%)." if verdict.judge == "hint" else
+                  "(with every card seen, the solver's best)."))
+    step = replace(step, teaches=teaches)
+    say("")
+    if not quiet:
+        console.print(words.drill_head(d, game, total, index))
+        console.print(render_state(state, symbols=symbols, fan=waste_fan(states, moves), moves=False))
+    obs = observe(state)
+    say(words.drill_intro(d, 52 - len(obs.unseen_cards()), len(obs.unseen_cards())))
+    while True:
+        if not quiet:
+            console.print(Text("Find a better move.", style="bold"))
+        line = _read("answer (q stops)> ", echo and not quiet, quiet)
+        if line is None or line.strip().lower() in QUIT:
+            return None
+        if not line.strip():
+            continue
+        try:
+            fb = judge_answer(step, line, verdict)
+        except MoveError as exc:
+            say(str(exc))
+            continue
+        break
+    after = drills.answer(history, d, line.strip(), fb.right)
+    if not quiet:
+        first, *rest = fb.lines
+        console.print(Text(first, style="bold green" if fb.right else "bold red"), soft_wrap=True)
+        for text in rest:
+            console.print(text, soft_wrap=True, markup=False)
+        console.print(f"Back {words.when_text(drills.seconds_until(history, after.due_at))} (box {after.box}).",
+                      soft_wrap=True, markup=False, style="dim")
+    return {"drill": d.id, "game": d.game_id, "ply": d.ply, "answer": line.strip(), "right": fb.right,
+            "best": str(verdict.best), "judge": verdict.judge, "box": after.box, "due_at": after.due_at,
+            "feedback": list(fb.lines)}
+
+
+def _list(console, history, as_json: bool) -> None:
+    items = drills.all_drills(history)
+    if as_json:
+        click.echo(json.dumps([d.to_json() for d in items]))
+        return
+    if not items:
+        console.print("No drills yet.", soft_wrap=True)
+        return
+    from rich.table import Table
+
+    table = Table(box=None, pad_edge=False, header_style="bold")
+    for col in ("drill", "game", "move", "played", "best", "lost", "tags", "box", "answers", "due"):
+        table.add_column(col)
+    for d in items:
+        table.add_row(str(d.id), str(d.game_id), str(d.ply), d.played, d.best, f"{d.drop:.0f}", ", ".join(d.tags),
+                      str(d.box), f"{d.right}/{d.answers}", words.when_text(drills.seconds_until(history, d.due_at)))
+    console.print(table)

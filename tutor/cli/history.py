@@ -1,0 +1,230 @@
+"""``osmosis history``, ``osmosis import``, ``osmosis export``, and the hooks that feed the history.
+
+The hooks (:func:`note_game` as a game is autosaved, :func:`after_game` at
+its end, :func:`note_review` when a review runs) never raise: a history
+that cannot be written costs the player one warning line, never the game.
+``coach`` and ``drill`` live in :mod:`.coach` and :mod:`.drill`.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+from rich.console import Console
+
+from ..history import games as hgames
+from ..history.db import History, HistoryError
+from ..history.stats import figures, summary
+from . import console_of, main
+from . import history_render as words
+
+_warned: set[str] = set()
+
+
+def open_for_command(console: Console | None = None) -> History:
+    """The history for a command: a damaged file's note and the first-use import are said on stderr."""
+    history = hgames.open_history()
+    if history.warning:
+        click.echo(f"warning: {history.warning}", err=True)
+    if history.imported and history.imported[0] + history.imported[1]:
+        added, skipped = history.imported
+        extra = f" ({skipped} unreadable file{'s' if skipped != 1 else ''} left out)" if skipped else ""
+        click.echo(f"Imported {added} saved game{'s' if added != 1 else ''} from the games folder into your "
+                   f"history{extra}.", err=True)
+    return history
+
+
+def _warn_once(say, what: str, exc: BaseException | None) -> None:
+    """One warning line per problem and history file in a session."""
+    from ..history.db import db_path
+
+    key = f"{db_path()}: {what}"
+    if key in _warned:
+        return
+    _warned.add(key)
+    text = f"warning: {what} ({exc}); play goes on" if exc is not None else f"warning: {what}"
+    if say is not None:
+        say(text)
+    else:
+        click.echo(text, err=True)
+
+
+# ---- hooks ----------------------------------------------------------------
+
+def note_game(record, path, say=None) -> None:
+    """Put the game just autosaved into the history. Never raises."""
+    try:
+        hgames.note_game(record, path)
+        damaged = hgames.take_warning()
+    except Exception as exc:  # noqa: BLE001 - a history failure must never break a game
+        _warn_once(say, "the game could not be added to your history", exc)
+        return
+    if damaged:
+        _warn_once(say, damaged, None)
+
+
+def after_game(record, path, say) -> None:
+    """At the end of a game: one line of what the history shows, when it has something to say. Never raises."""
+    try:
+        line = _after_game_line(record, path)
+    except Exception as exc:  # noqa: BLE001
+        _warn_once(say, "your history could not be read", exc)
+        return
+    if line:
+        say(line)
+
+
+def _after_game_line(record, path) -> str | None:
+    from ..history.coach import recurring
+    from ..history.reviews import reviews
+
+    with hgames.open_history(import_folder=False) as history:
+        rec = recurring(history)
+        if rec is not None:
+            return words.recurring_line(rec)
+        variant = hgames.variant_name(record)
+        same = [g for g in history.games(played_only=True) if g.variant == variant]
+        if len(same) >= 2:
+            return words.results_line(figures(same, reviews(history)), variant)
+    return None
+
+
+def note_review(ctx: click.Context, record, path, rev, quiet: bool = False, later: bool = True) -> None:
+    """Store a review with its game; one line of what the history shows, after the command's output
+    (``later``) or now.
+
+    Never raises: the review itself is already done.
+    """
+    console = console_of(ctx)
+    try:
+        line = store_review(record, path, rev)
+    except Exception as exc:  # noqa: BLE001
+        line = f"warning: the review was not added to your history ({exc})"
+    if not line or quiet:
+        return
+    if later:
+        ctx.call_on_close(lambda: console.print(line, soft_wrap=True, markup=False))
+    else:
+        console.print(line, soft_wrap=True, markup=False)
+
+
+def store_review(record, path, rev, history: History | None = None) -> str | None:
+    """Store the review of a record (adding the game if the history lacks it); the line to say, if any."""
+    from ..history.coach import recurring
+    from ..history.reviews import review_data, reviews
+    from ..history.reviews import store_review as store
+
+    own = history is None
+    history = history or hgames.open_history()
+    try:
+        key = hgames.key_for_path(path) if path is not None else None
+        game = history.game_by_key(key) if key else None
+        if game is None or game.record.get("moves") != [str(m) for m in record.moves]:
+            game = history.game_by_content(hgames.content_of(record))
+        game_id = game.id if game is not None else hgames.add_record(history, record, key=key,
+                                                                      source=str(path) if path else None)
+        store(history, game_id, review_data(rev))
+        rec = recurring(history, game_id=game_id)
+        if rec is not None:
+            return words.recurring_line(rec)
+        done = reviews(history)
+        others = [g for g in history.games(played_only=True) if g.id in done and g.id != game_id]
+        if others:
+            return words.accuracy_line(rev.accuracy, figures(others, done))
+        return None
+    finally:
+        if own:
+            history.close()
+
+
+# ---- the commands -----------------------------------------------------------
+
+@main.command("history")
+@click.option("--last", "last_n", type=click.IntRange(1), default=10, show_default=True, metavar="N",
+              help="Figures over the last N games too, and the N most recent games listed.")
+@click.option("--variant", "-v", default=None, metavar="NAME", help="Only the games of one variant.")
+@click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
+@click.pass_context
+def history_command(ctx: click.Context, last_n: int, variant: str | None, as_json: bool) -> None:
+    """Your games: win rate, mean cards, streaks, accuracy over time.
+
+    The figures over all your games, over the last N and per variant.
+
+    Every game played with osmosis play goes into the history as it is
+    played ($OSMOSIS_HOME/history.sqlite3); saved games are imported on
+    first use, other records with osmosis import.
+    """
+    if variant is not None:
+        from ..rules import preset
+
+        variant = preset(variant).name or variant
+    console = console_of(ctx)
+    with open_for_command(console) as history:
+        s = summary(history, last_n, variant)
+    if as_json:
+        click.echo(json.dumps(s.to_json(), ensure_ascii=False))
+        return
+    console.print(words.render_summary(s, width=console.width))
+
+
+@main.command("import")
+@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=Path))
+@click.pass_context
+def import_command(ctx: click.Context, files: tuple[Path, ...]) -> None:
+    """Bring game records or an export (JSON lines) into your history.
+
+    FILE is a game record (osmosis-record/1) or what osmosis export wrote.
+
+    The same game imported twice is kept once. A file that cannot be read
+    is named and the others still go in; the exit status is then 1.
+    """
+    from ..history.transfer import ImportResult, import_file
+
+    console = console_of(ctx)
+    total = ImportResult()
+    with open_for_command(console) as history:
+        for f in files:
+            result = import_file(history, f)
+            total.games += result.games
+            total.reviews += result.reviews
+            total.drills += result.drills
+            total.problems += result.problems
+    for problem in total.problems:
+        click.echo(f"error: {problem}", err=True)
+    extra = "".join(f", {n} {what}" for n, what in ((total.reviews, "reviews"), (total.drills, "drills")) if n)
+    console.print(f"Imported {total.games} game{'s' if total.games != 1 else ''}{extra} into your history.",
+                  soft_wrap=True, markup=False)
+    if total.problems:
+        ctx.exit(1)
+
+
+@main.command("export")
+@click.argument("file", required=False, type=click.Path(dir_okay=False, path_type=Path))
+@click.pass_context
+def export_command(ctx: click.Context, file: Path | None) -> None:
+    """Write your history as JSON lines (osmosis import reads them back).
+
+    To FILE, or to the output.
+    """
+    from ..history.transfer import export_text
+    from ..storage import atomic_write_text
+
+    with open_for_command() as history:
+        text = export_text(history)
+    if file is None:
+        click.echo(text, nl=False)
+        return
+    try:
+        atomic_write_text(file, text)
+    except OSError as exc:
+        raise HistoryError(f"cannot write '{file}': {exc.strerror or exc}") from None
+    n = text.count("\n")
+    click.echo(f"Exported {n} game{'s' if n != 1 else ''} to {file}.", err=True)
+
+
+from . import (
+    coach,  # noqa: F401  (registers coach and drill)
+    drill,  # noqa: F401
+)

@@ -1,0 +1,245 @@
+"""Words and drawings for the history, the coach and the drills (rich renderables and sentences).
+
+The library (:mod:`tutor.history`) returns values; this module alone turns
+them into what the player reads.
+"""
+
+from __future__ import annotations
+
+import json
+
+from rich.console import Group
+from rich.padding import Padding
+from rich.table import Table
+from rich.text import Text
+
+BLOCKS = " ▁▂▃▄▅▆▇█"
+
+
+def _plural(n: int, word: str) -> str:
+    if n == 1:
+        return f"1 {word}"
+    return f"{n} {word[:-1]}ies" if word.endswith("y") else f"{n} {word}s"
+
+
+def _pct(x: float | None) -> str:
+    return "-" if x is None else f"{x * 100:.0f}%"
+
+
+def variant_label(variant: str) -> str:
+    """A stored variant (a preset name, or options as JSON) in a few words."""
+    if not variant.startswith("{"):
+        return variant
+    try:
+        opts = json.loads(variant)
+    except json.JSONDecodeError:
+        return variant
+    passes = opts.get("passes") or 0
+    return (f"turn {opts.get('turn', 3)}, {'unlimited' if not passes else passes} passes, "
+            f"{opts.get('reserve_piles', 4)} piles{', open' if opts.get('open_reserve') else ''}")
+
+
+def deal_label(deal: int | None) -> str:
+    return str(deal) if deal is not None else "file"
+
+
+def rate_text(fig) -> str:
+    """``2 of 5 won (40%; 95% interval 12-77%)``."""
+    if not fig.games:
+        return "no games"
+    lo, hi = fig.interval
+    return (f"{fig.wins} of {fig.games} won ({_pct(fig.win_rate)}; 95% interval "
+            f"{lo * 100:.0f}-{hi * 100:.0f}%)")
+
+
+def figures_line(title: str, fig) -> Text:
+    text = Text()
+    text.append(f"{title}: ", style="bold")
+    text.append(rate_text(fig))
+    if fig.games:
+        text.append(f", {fig.mean_cards:.1f} cards on average")
+    if fig.reviewed:
+        text.append(f", accuracy {fig.accuracy:.1f} over {fig.reviewed} reviewed")
+    text.append(".")
+    return text
+
+
+def streak_text(streaks) -> str:
+    if streaks.current == 0:
+        return "Streaks: no finished game yet."
+    now = (f"{streaks.current} win{'s' if streaks.current != 1 else ''} in a row" if streaks.current > 0
+           else f"{-streaks.current} loss{'es' if streaks.current != -1 else ''} in a row")
+    return (f"Streaks: now {now}; longest {streaks.longest_wins} won, {streaks.longest_losses} lost "
+            "(finished games).")
+
+
+def accuracy_chart(series, height: int = 5, width: int = 80) -> Text:
+    """The accuracy of each reviewed game, oldest left, as columns of blocks (0-100)."""
+    values = [a for _, _, a in series][-max(10, width - 8):]
+    out = Text()
+    for row in range(height, 0, -1):
+        top = 100 * row / height
+        step = 100 / height
+        out.append(f"{top:>4.0f} ", style="dim")
+        for v in values:
+            filled = (v - (top - step)) / step
+            level = max(0, min(len(BLOCKS) - 1, int(round(filled * (len(BLOCKS) - 1)))))
+            out.append(BLOCKS[level], style="green" if v >= 80 else "yellow" if v >= 50 else "red")
+        out.append("\n")
+    out.append(f"     {'^' if values else ''} oldest of {len(values)} reviewed games, newest right", style="dim")
+    return out
+
+
+def render_summary(s, width: int = 80) -> Group:
+    """``osmosis history``: figures overall, of the last N, per variant; streaks; accuracy; recent games."""
+    parts: list = []
+    if not s.all.games:
+        return Group(Text("No games in your history yet: play one with osmosis play "
+                          "(or bring records in with osmosis import FILE)."))
+    parts.append(figures_line("All games", s.all))
+    if s.last.games < s.all.games:
+        parts.append(figures_line(f"Last {s.last.games}", s.last))
+    parts.append(Text(streak_text(s.streaks)))
+    if s.variants:
+        table = Table(box=None, pad_edge=False, header_style="bold", title_justify="left")
+        for col, just in (("variant", "left"), ("games", "right"), ("won", "right"), ("win rate (95%)", "right"),
+                          ("cards", "right"), ("accuracy", "right")):
+            table.add_column(col, justify=just)
+        for name, fig in s.variants.items():
+            lo, hi = fig.interval
+            table.add_row(variant_label(name), str(fig.games), str(fig.wins),
+                          f"{_pct(fig.win_rate)} ({lo * 100:.0f}-{hi * 100:.0f}%)", f"{fig.mean_cards:.1f}",
+                          f"{fig.accuracy:.1f} ({fig.reviewed})" if fig.accuracy is not None else "-")
+        parts += [Text(""), table]
+    parts.append(Text(""))
+    if s.accuracy_series:
+        parts.append(Text("Accuracy over time (each column a reviewed game)", style="bold"))
+        parts.append(accuracy_chart(s.accuracy_series, width=width))
+    else:
+        parts.append(Text("Accuracy over time: no reviewed game yet (osmosis coach reviews them).", style="dim"))
+    parts.append(Text(""))
+    parts.append(Text("Recent games (newest first)", style="bold"))
+    table = Table(box=None, pad_edge=False, header_style="bold")
+    for col, just in (("game", "right"), ("played (UTC)", "left"), ("deal", "right"), ("variant", "left"),
+                      ("moves", "right"), ("cards", "right"), ("result", "left"), ("accuracy", "right")):
+        table.add_column(col, justify=just)
+    for g in s.recent:
+        result = Text("won", style="green") if g.won else Text("lost" if g.over else "unfinished",
+                                                               style="" if g.over else "dim")
+        table.add_row(str(g.id), g.played_at.replace("T", " ").rstrip("Z")[:16], deal_label(g.deal),
+                      variant_label(g.variant), str(g.moves), str(g.cards), result,
+                      f"{g.accuracy:.1f}" if g.accuracy is not None else "-")
+    parts.append(table)
+    return Group(*parts)
+
+
+def _indent(renderable, by: int = 2) -> Padding:
+    return Padding(renderable, (0, 0, 0, by), expand=False)
+
+
+def lesson_text(ref) -> str:
+    return f"lesson {ref.level} ({ref.name})" if ref is not None else "no lesson yet"
+
+
+def trend_text(t) -> str:
+    (a, n), (b, m) = t.older, t.newer
+    if t.trend is None:
+        return "Trend: needs two reviewed games."
+    word = {"better": "Getting better", "worse": "Getting worse", "same": "No change"}[t.trend]
+    return (f"{word}: {a / n:.1f} a game in your {_plural(n, 'older game')}, "
+            f"{b / m:.1f} in your {m} newer.")
+
+
+def example_text(e) -> str:
+    return (f"game {e.game_id} (deal {deal_label(e.deal)}), move {e.ply}: {e.move} instead of {e.best}, "
+            f"{e.drop:.0f} points lost")
+
+
+def render_coaching(c, meanings: dict[str, str]) -> Group:
+    """``osmosis coach``: each recurring kind of error, then the biggest single losses."""
+    if not c.games_reviewed:
+        return Group(Text("No reviewed game yet: play a game (osmosis play), and osmosis coach reviews it "
+                          "on the way." if not c.unreviewed else
+                          f"No reviewed game yet: osmosis coach --review reviews your {c.unreviewed} games."))
+    head = Text()
+    head.append(f"{c.games_reviewed} reviewed game{'s' if c.games_reviewed != 1 else ''}", style="bold")
+    head.append(f", {c.moves_graded} graded moves: " +
+                ", ".join(_plural(n, label) for label, n in c.labels.items()) + ".")
+    parts: list = [head]
+    if c.unreviewed:
+        parts.append(Text(f"{c.unreviewed} game{'s' if c.unreviewed != 1 else ''} not reviewed yet "
+                          "(osmosis coach --review reviews them).", style="dim"))
+    if not c.tags:
+        what = f"no {c.tag_filter}" if c.tag_filter else "no tagged error"
+        parts.append(Text(f"In your reviewed games: {what}. Keep playing, and check again."))
+    for t in c.tags:
+        parts.append(Text(""))
+        line = Text()
+        line.append(t.tag, style="bold")
+        line.append(f"  {t.count} time{'s' if t.count != 1 else ''} in {t.games} game{'s' if t.games != 1 else ''}")
+        parts.append(line)
+        cost = f"Cost: {t.mean_drop:.1f} win points a time on average"
+        cost += f" (95% interval {t.interval[0]:.1f}-{t.interval[1]:.1f})." if t.interval else "."
+        if t.tag in meanings:
+            parts.append(_indent(Text(f"You {meanings[t.tag]}.", style="dim")))
+        parts.append(_indent(Text(cost)))
+        parts.append(_indent(Text(trend_text(t))))
+        if t.lesson:
+            parts.append(_indent(Text(f"Lesson {t.lesson.level} teaches it: osmosis lesson {t.lesson.name}")))
+        for e in t.examples:
+            parts.append(_indent(Text(f"- {example_text(e)}")))
+            if e.source:
+                parts.append(_indent(Text(f"osmosis replay {e.source}", style="dim", overflow="ignore",
+                                          no_wrap=True), 4))
+    if c.losses:
+        parts.append(Text(""))
+        title = "Biggest single losses" + (f" ({c.tag_filter})" if c.tag_filter else "")
+        parts.append(Text(title, style="bold"))
+        table = Table(box=None, pad_edge=False, header_style="bold")
+        for col, just in (("game", "right"), ("deal", "right"), ("move", "right"), ("played", "left"),
+                          ("better", "left"), ("lost", "right"), ("label", "left"), ("tags", "left")):
+            table.add_column(col, justify=just)
+        for e in c.losses:
+            table.add_row(str(e.game_id), deal_label(e.deal), str(e.ply), e.move, e.best, f"{e.drop:.0f}",
+                          e.label, ", ".join(e.tags))
+        parts.append(table)
+    return Group(*parts)
+
+
+def recurring_line(r) -> str:
+    """``History: early-start in 3 of your last 5 reviewed games: see lesson 5 (osmosis lesson waiting).``"""
+    see = f": see lesson {r.lesson.level} (osmosis lesson {r.lesson.name})" if r.lesson else ""
+    return f"History: {r.tag} in {r.games} of your last {r.window} reviewed games{see}."
+
+
+def results_line(fig, variant: str) -> str:
+    return (f"History: {fig.games} games of {variant_label(variant)}, {rate_text(fig)}, "
+            f"{fig.mean_cards:.1f} cards on average (osmosis history shows more).")
+
+
+def accuracy_line(this: float, fig) -> str:
+    return (f"History: accuracy {this:.1f} here against {fig.accuracy:.1f} on average over your "
+            f"{fig.reviewed} reviewed games.")
+
+
+def drill_head(d, game, total: int, index: int) -> Text:
+    text = Text()
+    text.append(f"Drill {index} of {total}", style="bold")
+    text.append(f": game {game.id}, deal {deal_label(game.deal_number)} ({variant_label(game.variant)}), "
+                f"before move {d.ply}.")
+    return text
+
+
+def drill_intro(d, seen: int, unseen: int) -> str:
+    return (f"In that game you played {d.played} here and lost {d.drop:.0f} win points ({d.label}). "
+            f"You had seen {seen} cards; {unseen} were still face down.")
+
+
+def when_text(seconds: float) -> str:
+    if seconds <= 60:
+        return "now"
+    if seconds < 3600:
+        return f"in {seconds / 60:.0f} minutes"
+    if seconds < 86400 * 1.5:
+        return f"in {seconds / 3600:.0f} hours"
+    return f"in {seconds / 86400:.0f} days"

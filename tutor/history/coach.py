@@ -1,0 +1,235 @@
+"""The coach's analysis: the recurring kinds of error across the player's reviewed games.
+
+Values only. Each review tag (``early-start``, ``turned-past`` and the rest,
+:data:`tutor.review.TAGS`) is counted over the reviewed games: how often,
+in how many games, what it cost on average in win-chance points, whether it
+comes less often in the newer half of the games than in the older half, the
+worst examples (game and move, for ``osmosis replay``) and the lesson that
+teaches it. The biggest single losses are every graded move sorted by its
+drop, as GTO Wizard sorts a session's decisions by their loss.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from ..errors import TutorError
+from .db import GameRow, History
+from .reviews import StoredMove, StoredReview, reviews
+
+#: review tag -> the lesson (file name) that teaches it.
+TAG_LESSONS = {
+    "early-start": "waiting",
+    "late-start": "waiting",
+    "wrong-row": "starting-rank",
+    "turned-past": "turning-three",
+    "talon-shift": "turning-three",
+    "reserve-dig": "reserve-traps",
+}
+ERROR_LABELS = ("inaccuracy", "mistake", "blunder")
+
+
+def known_tags() -> list[str]:
+    from ..review import TAGS
+
+    return list(TAGS) + [t for t in TAG_LESSONS if t not in TAGS]
+
+
+def check_tag(tag: str) -> str:
+    tag = tag.strip().lower()
+    known = known_tags()
+    if tag not in known:
+        raise TutorError(f"unknown tag {tag!r}: expected one of {', '.join(known)}")
+    return tag
+
+
+@dataclass(frozen=True)
+class LessonRef:
+    name: str
+    level: int
+    title: str
+
+    def to_json(self) -> dict:
+        return {"name": self.name, "level": self.level, "title": self.title}
+
+
+def lesson_for(tag: str) -> LessonRef | None:
+    """The lesson that teaches a tag, if the lessons have one."""
+    name = TAG_LESSONS.get(tag)
+    if name is None:
+        return None
+    from ..lessons import LessonError, find_lesson
+
+    try:
+        lesson = find_lesson(name)
+    except LessonError:
+        return None
+    return LessonRef(lesson.name, lesson.level, lesson.title)
+
+
+@dataclass(frozen=True)
+class Example:
+    """One reviewed move of one game: where it was, what was played, what was better, its cost."""
+
+    game_id: int
+    deal: int | None
+    variant: str
+    played_at: str
+    source: str | None
+    ply: int
+    move: str
+    best: str
+    label: str
+    tags: tuple[str, ...]
+    drop: float
+
+    def to_json(self) -> dict:
+        return {"game": self.game_id, "deal": self.deal, "variant": self.variant, "played_at": self.played_at,
+                "record": self.source, "ply": self.ply, "move": self.move, "best": self.best,
+                "label": self.label, "tags": list(self.tags), "drop": round(self.drop, 1)}
+
+
+@dataclass(frozen=True)
+class TagFigures:
+    tag: str
+    count: int
+    games: int
+    mean_drop: float
+    total_drop: float
+    older: tuple[int, int]  # (occurrences, games) in the older half of the reviewed games
+    newer: tuple[int, int]
+    lesson: LessonRef | None
+    examples: list[Example]
+    sd: float = 0.0  # the spread of the drops (sample standard deviation)
+
+    @property
+    def interval(self) -> tuple[float, float] | None:
+        """A 95% interval of the mean drop (normal approximation over the occurrences; None for one)."""
+        if self.count < 2:
+            return None
+        half = 1.96 * self.sd / math.sqrt(self.count)
+        return (max(0.0, self.mean_drop - half), min(100.0, self.mean_drop + half))
+
+    @property
+    def trend(self) -> str | None:
+        """``better`` when the tag comes less often per game in the newer half, ``worse`` more, else ``same``."""
+        (a, n), (b, m) = self.older, self.newer
+        if n == 0 or m == 0:
+            return None
+        old, new = a / n, b / m
+        return "better" if new < old else "worse" if new > old else "same"
+
+    def to_json(self) -> dict:
+        return {"tag": self.tag, "count": self.count, "games": self.games, "mean_drop": round(self.mean_drop, 1),
+                "interval": [round(x, 1) for x in self.interval] if self.interval else None,
+                "total_drop": round(self.total_drop, 1), "trend": self.trend,
+                "older": {"count": self.older[0], "games": self.older[1]},
+                "newer": {"count": self.newer[0], "games": self.newer[1]},
+                "lesson": self.lesson.name if self.lesson else None,
+                "lesson_level": self.lesson.level if self.lesson else None,
+                "lesson_title": self.lesson.title if self.lesson else None,
+                "examples": [e.to_json() for e in self.examples]}
+
+
+@dataclass(frozen=True)
+class Coaching:
+    games_reviewed: int
+    moves_graded: int
+    labels: dict[str, int]
+    tags: list[TagFigures]
+    losses: list[Example]
+    tag_filter: str | None = None
+    unreviewed: int = 0
+
+    def to_json(self) -> dict:
+        return {"games_reviewed": self.games_reviewed, "moves_graded": self.moves_graded, "labels": self.labels,
+                "tags": [t.to_json() for t in self.tags], "losses": [e.to_json() for e in self.losses],
+                "tag_filter": self.tag_filter, "unreviewed": self.unreviewed}
+
+
+def _example(game: GameRow, m: StoredMove) -> Example:
+    return Example(game.id, game.deal_number, game.variant, game.played_at, game.source, m.ply, m.move, m.best,
+                   m.label, m.tags, m.drop)
+
+
+def _reviewed(history: History) -> list[tuple[GameRow, StoredReview]]:
+    done = reviews(history)
+    return [(g, done[g.id]) for g in history.games(played_only=True) if g.id in done]
+
+
+def coach(history: History, tag: str | None = None, examples: int = 3, losses: int = 10,
+          unreviewed: int = 0) -> Coaching:
+    """The coach's figures over every reviewed game, oldest first (``tag`` keeps one kind of error)."""
+    if tag is not None:
+        tag = check_tag(tag)
+    pairs = _reviewed(history)
+    half = len(pairs) // 2
+    older_ids = {g.id for g, _ in pairs[:half]}
+    n_old, n_new = half, len(pairs) - half
+    by_tag: dict[str, list[tuple[GameRow, StoredMove]]] = {}
+    labels = {label: 0 for label in ERROR_LABELS}
+    graded: list[tuple[GameRow, StoredMove]] = []
+    for game, rev in pairs:
+        for m in rev.moves:
+            if not m.graded:
+                continue
+            graded.append((game, m))
+            if m.label in labels:
+                labels[m.label] += 1
+            for t in m.tags:
+                by_tag.setdefault(t, []).append((game, m))
+    figures = []
+    for t, hits in by_tag.items():
+        if tag is not None and t != tag:
+            continue
+        drops = [m.drop for _, m in hits]
+        old = sum(1 for g, _ in hits if g.id in older_ids)
+        worst = sorted(hits, key=lambda gm: (-gm[1].drop, gm[0].id, gm[1].ply))[:examples]
+        mean = sum(drops) / len(drops)
+        sd = math.sqrt(sum((d - mean) ** 2 for d in drops) / (len(drops) - 1)) if len(drops) > 1 else 0.0
+        figures.append(TagFigures(t, len(hits), len({g.id for g, _ in hits}), mean, sum(drops),
+                                  (old, n_old), (len(hits) - old, n_new), lesson_for(t),
+                                  [_example(g, m) for g, m in worst], sd))
+    figures.sort(key=lambda f: (-f.total_drop, -f.count, f.tag))
+    pool = [(g, m) for g, m in graded if m.drop > 0 and (tag is None or tag in m.tags)]
+    pool.sort(key=lambda gm: (-gm[1].drop, gm[0].id, gm[1].ply))
+    return Coaching(len(pairs), len(graded), labels, figures, [_example(g, m) for g, m in pool[:losses]], tag,
+                    unreviewed)
+
+
+@dataclass(frozen=True)
+class Recurring:
+    """A kind of error that keeps coming back in the latest reviewed games."""
+
+    tag: str
+    games: int        # how many of the window's games show it
+    window: int       # how many reviewed games were looked at
+    lesson: LessonRef | None
+    in_this_game: bool = False
+
+
+def recurring(history: History, window: int = 5, game_id: int | None = None) -> Recurring | None:
+    """The tag seen in the most of the last ``window`` reviewed games (at least two of them).
+
+    With ``game_id`` (just reviewed), only the tags of that game's review count.
+    """
+    pairs = _reviewed(history)[-window:]
+    if len(pairs) < 2:
+        return None
+    seen: dict[str, set[int]] = {}
+    cost: dict[str, float] = {}
+    mine: set[str] = set()
+    for game, rev in pairs:
+        for m in rev.moves:
+            for t in m.tags:
+                seen.setdefault(t, set()).add(game.id)
+                cost[t] = cost.get(t, 0.0) + m.drop
+                if game.id == game_id:
+                    mine.add(t)
+    candidates = [t for t in seen if len(seen[t]) >= 2 and (game_id is None or t in mine)]
+    if not candidates:
+        return None
+    order = known_tags()
+    best = max(candidates, key=lambda t: (len(seen[t]), cost[t], -order.index(t) if t in order else -len(order)))
+    return Recurring(best, len(seen[best]), len(pairs), lesson_for(best), best in mine)

@@ -1,0 +1,385 @@
+"""The history database: one SQLite file in the data folder, safe with two terminals at once.
+
+``history.sqlite3`` in :func:`tutor.storage.data_dir`. Opened in WAL mode
+(readers never wait for a writer), with foreign keys on and a busy timeout,
+and every write in a ``BEGIN IMMEDIATE`` transaction, so two ``osmosis``
+processes writing at the same time queue up instead of failing or losing a
+row. The schema carries a version; :data:`MIGRATIONS` brings an older file
+up to date in order, each step in one transaction.
+
+A file that is not a database, or fails SQLite's quick check, is set aside
+(renamed with a timestamp) and a fresh one is started: the player gets one
+line in :attr:`History.warning`, never a traceback, and the record files in
+the games folder are imported again.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sqlite3
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import TutorError
+from ..storage import data_dir
+
+DB_NAME = "history.sqlite3"
+BUSY_MS = 15000
+
+
+class HistoryError(TutorError):
+    """The history database cannot be used (a newer schema, an unwritable folder)."""
+
+
+def db_path() -> Path:
+    """Where the history database lives."""
+    return data_dir() / DB_NAME
+
+
+# ---- the schema, in order --------------------------------------------------
+
+#: Each entry brings the schema from version i to i + 1. Never edit a released
+#: step: add a new one.
+MIGRATIONS: list[str] = [
+    # 1: games, one row per game; a stable key makes re-saving the same file an update.
+    """
+    CREATE TABLE games (
+        id INTEGER PRIMARY KEY,
+        game_key TEXT NOT NULL UNIQUE,
+        record TEXT NOT NULL,
+        variant TEXT NOT NULL,
+        deal_number INTEGER,
+        moves INTEGER NOT NULL,
+        cards INTEGER NOT NULL,
+        won INTEGER NOT NULL,
+        played_at TEXT NOT NULL
+    );
+    CREATE INDEX games_played ON games(played_at);
+    """,
+    # 2: dates of their own, whether the game ended, where it came from, an inline deal.
+    """
+    ALTER TABLE games ADD COLUMN deal TEXT;
+    ALTER TABLE games ADD COLUMN over INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE games ADD COLUMN source TEXT;
+    ALTER TABLE games ADD COLUMN content TEXT NOT NULL DEFAULT '';
+    ALTER TABLE games ADD COLUMN started_at TEXT;
+    ALTER TABLE games ADD COLUMN updated_at TEXT;
+    UPDATE games SET started_at = played_at, updated_at = played_at;
+    CREATE INDEX games_content ON games(content);
+    CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    """,
+    # 3: reviews, one per game, and every reviewed move.
+    """
+    CREATE TABLE reviews (
+        id INTEGER PRIMARY KEY,
+        game_id INTEGER NOT NULL UNIQUE REFERENCES games(id) ON DELETE CASCADE,
+        moves_reviewed INTEGER NOT NULL,
+        accuracy REAL NOT NULL,
+        graded INTEGER NOT NULL,
+        samples INTEGER,
+        thresholds TEXT NOT NULL,
+        hindsight TEXT NOT NULL,
+        reviewed_at TEXT NOT NULL
+    );
+    CREATE TABLE review_moves (
+        review_id INTEGER NOT NULL REFERENCES reviews(id) ON DELETE CASCADE,
+        ply INTEGER NOT NULL,
+        move TEXT NOT NULL,
+        best TEXT NOT NULL,
+        label TEXT NOT NULL,
+        tags TEXT NOT NULL,
+        drop_points REAL NOT NULL,
+        win_before REAL NOT NULL,
+        win_after REAL NOT NULL,
+        graded INTEGER NOT NULL,
+        comment TEXT NOT NULL,
+        candidates TEXT NOT NULL,
+        PRIMARY KEY (review_id, ply)
+    );
+    """,
+    # 4: drills: spaced repetition (Leitner boxes) over the player's own mistakes.
+    """
+    CREATE TABLE drills (
+        id INTEGER PRIMARY KEY,
+        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        ply INTEGER NOT NULL,
+        played TEXT NOT NULL,
+        best TEXT NOT NULL,
+        label TEXT NOT NULL,
+        tags TEXT NOT NULL,
+        drop_points REAL NOT NULL,
+        box INTEGER NOT NULL DEFAULT 0,
+        due_at TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        retired TEXT,
+        UNIQUE (game_id, ply)
+    );
+    CREATE INDEX drills_due ON drills(due_at);
+    CREATE TABLE drill_answers (
+        id INTEGER PRIMARY KEY,
+        drill_id INTEGER NOT NULL REFERENCES drills(id) ON DELETE CASCADE,
+        answered_at TEXT NOT NULL,
+        answer TEXT NOT NULL,
+        right INTEGER NOT NULL,
+        box_after INTEGER NOT NULL
+    );
+    """,
+    # 5: which game a review is of: an undo and other moves can bring a game back to the same
+    # number of moves, so the count alone cannot tell a current review from a stale one.
+    """
+    ALTER TABLE reviews ADD COLUMN content TEXT;
+    """,
+]
+VERSION = len(MIGRATIONS)
+OUR_TABLES = {"games", "meta", "reviews", "review_moves", "drills", "drill_answers", "schema_version"}
+
+
+def iso(t: float) -> str:
+    """A moment as sortable UTC text, ``2026-12-01T08:48:44Z``."""
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(t))
+
+
+def parse_iso(text: str) -> float:
+    import calendar
+
+    return float(calendar.timegm(time.strptime(text, "%Y-%m-%dT%H:%M:%SZ")))
+
+
+def _damaged(exc: sqlite3.DatabaseError) -> bool:
+    """Whether an error means the file itself is bad (not merely locked by another terminal)."""
+    name = getattr(exc, "sqlite_errorname", "")
+    return name in ("SQLITE_NOTADB", "SQLITE_CORRUPT") or "malformed" in str(exc) or "not a database" in str(exc)
+
+
+@dataclass
+class GameRow:
+    """One stored game, as the history reads it."""
+
+    id: int
+    key: str
+    record: dict
+    variant: str
+    deal_number: int | None
+    moves: int
+    cards: int
+    won: bool
+    over: bool
+    source: str | None
+    started_at: str
+    played_at: str
+    updated_at: str
+
+    @classmethod
+    def from_sql(cls, row: sqlite3.Row) -> GameRow:
+        return cls(row["id"], row["game_key"], json.loads(row["record"]), row["variant"], row["deal_number"],
+                   row["moves"], row["cards"], bool(row["won"]), bool(row["over"]), row["source"],
+                   row["started_at"], row["played_at"], row["updated_at"])
+
+
+class History:
+    """An open history database. Use :func:`open_history`; close it (or use ``with``) when done.
+
+    ``clock`` gives the time (seconds since the epoch); tests inject one.
+    ``warning`` is one line for the player when the file was set aside.
+    """
+
+    def __init__(self, path: Path, clock: Callable[[], float] = time.time, upgrade_to: int = VERSION) -> None:
+        self.path = Path(path)
+        self.clock = clock
+        self.warning: str | None = None
+        self.imported: tuple[int, int] | None = None  # (games, files skipped) of the first-use import
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise HistoryError(f"cannot create the data folder '{self.path.parent}': {exc.strerror or exc} "
+                               "(set OSMOSIS_HOME to a writable folder)") from None
+        try:
+            self.conn = self._connect(upgrade_to)
+        except sqlite3.DatabaseError as exc:
+            if not _damaged(exc):
+                raise HistoryError(f"the history database '{self.path}' cannot be used: {exc}") from None
+            self._set_aside(str(exc))
+            self.conn = self._connect(upgrade_to)
+
+    # ---- opening ---------------------------------------------------------
+    def _connect(self, upgrade_to: int) -> sqlite3.Connection:
+        conn = sqlite3.connect(self.path, timeout=BUSY_MS / 1000, isolation_level=None)
+        try:
+            conn.row_factory = sqlite3.Row
+            conn.execute(f"PRAGMA busy_timeout = {BUSY_MS}")
+            conn.execute("PRAGMA foreign_keys = ON")
+            mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+            if str(mode).lower() != "wal":  # another process holds it in another mode: still usable
+                pass
+            conn.execute("PRAGMA synchronous = NORMAL")
+            check = conn.execute("PRAGMA quick_check").fetchone()[0]
+            if check != "ok":
+                raise sqlite3.DatabaseError(f"database disk image is malformed ({check})")
+            self._migrate(conn, upgrade_to)
+        except BaseException:
+            conn.close()
+            raise
+        return conn
+
+    def _migrate(self, conn: sqlite3.Connection, upgrade_to: int) -> None:
+        version = _version(conn)
+        if version > VERSION:
+            raise HistoryError(f"the history database '{self.path}' has schema version {version}, newer than "
+                               f"this osmosis knows ({VERSION}): upgrade osmosis-tutor to use it")
+        if version >= upgrade_to:
+            return
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            version = _version(conn)  # another process may have migrated meanwhile
+            if version == 0:
+                tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+                if tables - OUR_TABLES:
+                    raise sqlite3.DatabaseError("file is not a database of osmosis-tutor "
+                                                f"(it holds tables {', '.join(sorted(tables - OUR_TABLES))})")
+                conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+                conn.execute("INSERT INTO schema_version (version) SELECT 0 WHERE NOT EXISTS "
+                             "(SELECT 1 FROM schema_version)")
+            for step in range(version, upgrade_to):
+                for statement in _statements(MIGRATIONS[step]):
+                    conn.execute(statement)
+                conn.execute("UPDATE schema_version SET version = ?", (step + 1,))
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+
+    def _set_aside(self, problem: str) -> None:
+        stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(self.clock()))
+        aside = self.path.with_name(f"{self.path.name}.damaged-{stamp}")
+        n = 1
+        while aside.exists():
+            n += 1
+            aside = self.path.with_name(f"{self.path.name}.damaged-{stamp}-{n}")
+        try:
+            os.replace(self.path, aside)
+        except OSError as exc:
+            raise HistoryError(f"the history database '{self.path}' is damaged ({problem}) and cannot be set "
+                               f"aside: {exc.strerror or exc}") from None
+        for suffix in ("-wal", "-shm"):
+            side = Path(str(self.path) + suffix)
+            if side.exists():
+                try:
+                    os.replace(side, Path(str(aside) + suffix))
+                except OSError:
+                    pass
+        self.warning = (f"the history database was damaged ({problem}); it was set aside as '{aside.name}' "
+                        "and a new one started")
+
+    # ---- plumbing --------------------------------------------------------
+    def close(self) -> None:
+        self.conn.close()
+
+    def __enter__(self) -> History:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def now(self) -> float:
+        return self.clock()
+
+    def write(self) -> _Write:
+        """A write transaction (``BEGIN IMMEDIATE``): ``with history.write(): ...``."""
+        return _Write(self.conn)
+
+    def query(self, sql: str, args=()) -> list[sqlite3.Row]:
+        return self.conn.execute(sql, args).fetchall()
+
+    @property
+    def version(self) -> int:
+        return _version(self.conn)
+
+    def meta(self, key: str) -> str | None:
+        row = self.conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return row[0] if row else None
+
+    def set_meta(self, key: str, value: str) -> None:
+        self.conn.execute("INSERT INTO meta (key, value) VALUES (?, ?) "
+                          "ON CONFLICT(key) DO UPDATE SET value = excluded.value", (key, value))
+
+    # ---- games -----------------------------------------------------------
+    def upsert_game(self, key: str, record: dict, *, variant: str, deal_number: int | None, deal: str | None,
+                    moves: int, cards: int, won: bool, over: bool, content: str, source: str | None,
+                    started_at: str, played_at: str) -> int:
+        """Insert a game, or update the one with the same key; returns its id. Call inside :meth:`write`."""
+        now = iso(self.now())
+        self.conn.execute(
+            """INSERT INTO games (game_key, record, variant, deal_number, deal, moves, cards, won, over, content,
+                                  source, started_at, played_at, updated_at)
+               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+               ON CONFLICT(game_key) DO UPDATE SET record = excluded.record, variant = excluded.variant,
+                   deal_number = excluded.deal_number, deal = excluded.deal, moves = excluded.moves,
+                   cards = excluded.cards, won = excluded.won, over = excluded.over, content = excluded.content,
+                   source = COALESCE(excluded.source, games.source), played_at = excluded.played_at,
+                   updated_at = excluded.updated_at""",
+            (key, json.dumps(record, ensure_ascii=False), variant, deal_number, deal, moves, cards, int(won),
+             int(over), content, source, started_at, played_at, now))
+        return self.conn.execute("SELECT id FROM games WHERE game_key = ?", (key,)).fetchone()[0]
+
+    def game_by_key(self, key: str) -> GameRow | None:
+        row = self.conn.execute("SELECT * FROM games WHERE game_key = ?", (key,)).fetchone()
+        return GameRow.from_sql(row) if row else None
+
+    def game_by_content(self, content: str) -> GameRow | None:
+        row = self.conn.execute("SELECT * FROM games WHERE content = ? ORDER BY id LIMIT 1", (content,)).fetchone()
+        return GameRow.from_sql(row) if row else None
+
+    def game(self, game_id: int) -> GameRow | None:
+        row = self.conn.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
+        return GameRow.from_sql(row) if row else None
+
+    def games(self, played_only: bool = False) -> list[GameRow]:
+        """Every game, oldest first (by when it was last played)."""
+        where = "WHERE moves > 0" if played_only else ""
+        return [GameRow.from_sql(r) for r in
+                self.conn.execute(f"SELECT * FROM games {where} ORDER BY played_at, id")]
+
+
+
+class _Write:
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+
+    def __enter__(self) -> sqlite3.Connection:
+        self.conn.execute("BEGIN IMMEDIATE")
+        return self.conn
+
+    def __exit__(self, kind, exc, tb) -> None:
+        self.conn.execute("COMMIT" if kind is None else "ROLLBACK")
+
+
+def _version(conn: sqlite3.Connection) -> int:
+    exists = conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'").fetchone()
+    if not exists:
+        return 0
+    row = conn.execute("SELECT version FROM schema_version").fetchone()
+    return int(row[0]) if row else 0
+
+
+def _statements(script: str) -> list[str]:
+    return [s.strip() for s in script.split(";") if s.strip()]
+
+
+_STAMP = re.compile(r"(\d{8}-\d{6})")
+
+
+def file_started_at(path: Path) -> float:
+    """When a record file's game began: the autosave name's stamp, else the file's time."""
+    match = _STAMP.search(path.name)
+    if match:
+        try:
+            return time.mktime(time.strptime(match.group(1), "%Y%m%d-%H%M%S"))
+        except (ValueError, OverflowError):
+            pass
+    return path.stat().st_mtime
+
+

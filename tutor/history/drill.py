@@ -1,0 +1,198 @@
+"""Drills: the player's own mistakes asked again, with spaced repetition (Leitner boxes).
+
+A reviewed move becomes a drill when the review labelled it a mistake or a
+blunder, another move was better, and the drop is real by the review's own
+numbers (:func:`clear_mistake`). The question is the position before
+that move, as the player saw it, and the answer is judged by the lessons'
+engine (:func:`tutor.lessons.judge_answer`): a drill is a lesson step built
+from the player's game. If the engine, asked afresh, rates the move that was
+played within its margin of the best, the drill is retired instead of asked.
+
+Scheduling: a right answer moves the drill up one box and it comes back
+after that box's interval (1, 3, 7, 16, 35, 90 days); a wrong one sends it
+back to box 0, due again in ten minutes.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, replace
+
+from ..hints import DEFAULT_SAMPLES
+from ..record import Record
+from .db import History, iso, parse_iso
+from .reviews import StoredMove, reviews
+
+DAY = 86400.0
+#: box -> seconds until the drill is due again after a right answer that put it there.
+INTERVALS = (600.0, 1 * DAY, 3 * DAY, 7 * DAY, 16 * DAY, 35 * DAY, 90 * DAY)
+WRONG_DELAY = 600.0
+DRILL_LABELS = ("mistake", "blunder")
+
+
+def schedule(box: int, right: bool, now: float) -> tuple[int, float]:
+    """The new box and due time after an answer: right -> up a box and later, wrong -> box 0, soon."""
+    if right:
+        box = min(box + 1, len(INTERVALS) - 1)
+        return box, now + INTERVALS[box]
+    return 0, now + WRONG_DELAY
+
+
+def _variance(win: float, samples: int) -> float:
+    if samples <= 0:
+        return 0.0
+    p = (win * samples + 1) / (samples + 2)
+    return p * (1 - p) / samples
+
+
+def clear_mistake(m: StoredMove, budget: int | None = None) -> bool:
+    """A mistake or blunder with a better move that is clearly better by the review's own numbers.
+
+    The review's scores are the hint's, and the hint stops sampling before
+    its budget only when its leader is clearly ahead of every other move by
+    a paired test over the same samples, is certain to lose nothing, or
+    every consistent deal was solved. So fewer samples than the budget
+    means the lead is real; at the full budget the lead must be more than
+    twice the sampling error of the two win chances.
+    """
+    if not m.graded or m.label not in DRILL_LABELS or m.best == m.move:
+        return False
+    by_move = {c.get("move"): c for c in m.candidates}
+    best, played = by_move.get(m.best), by_move.get(m.move)
+    if best is None or played is None:
+        return m.drop > 0  # no candidates stored: the label is all there is
+    lead = float(best["win"]) - float(played["win"])
+    if lead <= 0:
+        return False
+    n = int(best.get("samples") or 0)
+    if n and n < (budget or DEFAULT_SAMPLES):
+        return True
+    noise = 2 * math.sqrt(_variance(float(best["win"]), n)
+                          + _variance(float(played["win"]), int(played.get("samples") or 0)))
+    return lead > noise
+
+
+@dataclass(frozen=True)
+class Drill:
+    id: int
+    game_id: int
+    ply: int
+    played: str
+    best: str
+    label: str
+    tags: tuple[str, ...]
+    drop: float
+    box: int
+    due_at: str
+    answers: int = 0
+    right: int = 0
+
+    def to_json(self) -> dict:
+        return {"id": self.id, "game": self.game_id, "ply": self.ply, "played": self.played, "best": self.best,
+                "label": self.label, "tags": list(self.tags), "drop": round(self.drop, 1), "box": self.box,
+                "due_at": self.due_at, "answers": self.answers, "right": self.right}
+
+
+def sync_drills(history: History) -> int:
+    """Add a drill for every clear mistake of the current reviews; returns how many were new."""
+    now = iso(history.now())
+    rows = []
+    for game_id, rev in reviews(history).items():
+        for m in rev.moves:
+            if clear_mistake(m, rev.samples):
+                rows.append((game_id, m.ply, m.move, m.best, m.label, json.dumps(list(m.tags)), m.drop, now, now))
+    if not rows:
+        return 0
+    with history.write() as conn:
+        before = conn.total_changes
+        conn.executemany("INSERT OR IGNORE INTO drills (game_id, ply, played, best, label, tags, drop_points, "
+                         "due_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+        return conn.total_changes - before
+
+
+_SELECT = """SELECT d.*, (SELECT COUNT(*) FROM drill_answers a WHERE a.drill_id = d.id) AS n_answers,
+                    (SELECT COUNT(*) FROM drill_answers a WHERE a.drill_id = d.id AND a.right) AS n_right
+             FROM drills d"""
+
+
+def _drill(r) -> Drill:
+    return Drill(r["id"], r["game_id"], r["ply"], r["played"], r["best"], r["label"], tuple(json.loads(r["tags"])),
+                 r["drop_points"], r["box"], r["due_at"], r["n_answers"], r["n_right"])
+
+
+def due(history: History, limit: int | None = None, tag: str | None = None) -> list[Drill]:
+    """The drills due now, the longest-waiting first (then the costliest)."""
+    rows = history.query(_SELECT + " WHERE d.retired IS NULL AND d.due_at <= ? ORDER BY d.due_at, d.drop_points DESC, d.id",
+                         (iso(history.now()),))
+    found = [_drill(r) for r in rows if tag is None or tag in json.loads(r["tags"])]
+    return found[:limit] if limit is not None else found
+
+
+def all_drills(history: History) -> list[Drill]:
+    return [_drill(r) for r in history.query(_SELECT + " WHERE d.retired IS NULL ORDER BY d.due_at, d.id")]
+
+
+def drill(history: History, drill_id: int) -> Drill | None:
+    rows = history.query(_SELECT + " WHERE d.id = ?", (drill_id,))
+    return _drill(rows[0]) if rows else None
+
+
+def next_due(history: History) -> str | None:
+    row = history.query("SELECT MIN(due_at) FROM drills WHERE retired IS NULL")
+    return row[0][0] if row else None
+
+
+def answer(history: History, d: Drill, answer_text: str, right: bool) -> Drill:
+    """Store an answer and reschedule the drill; returns it as it is now."""
+    now = history.now()
+    box, due_at = schedule(d.box, right, now)
+    with history.write() as conn:
+        conn.execute("UPDATE drills SET box = ?, due_at = ? WHERE id = ?", (box, iso(due_at), d.id))
+        conn.execute("INSERT INTO drill_answers (drill_id, answered_at, answer, right, box_after) VALUES (?, ?, ?, ?, ?)",
+                     (d.id, iso(now), answer_text, int(right), box))
+    return replace(d, box=box, due_at=iso(due_at), answers=d.answers + 1, right=d.right + int(right))
+
+
+def retire(history: History, d: Drill, why: str) -> None:
+    """Stop asking a drill (the engine no longer calls the move played a mistake)."""
+    with history.write() as conn:
+        conn.execute("UPDATE drills SET retired = ? WHERE id = ?", (why, d.id))
+
+
+def seconds_until(history: History, when: str) -> float:
+    return parse_iso(when) - history.now()
+
+
+# ---- the question, as a lesson step ------------------------------------------
+
+def position(record: Record, d: Drill):
+    """The states up to the drill's position (before the move in question) and the moves to it."""
+    if d.ply < 1 or d.ply > len(record.moves) or str(record.moves[d.ply - 1]) != d.played:
+        return None
+    states = record.states()
+    return states[: d.ply], list(record.moves[: d.ply - 1])
+
+
+def step_for(record: Record, d: Drill, tip: str = "", samples: int | None = None):
+    """A :class:`tutor.lessons.Step` asking the drill's position, with the judge the lessons would use."""
+    from ..lessons import DEFAULT_SAMPLES, Step, full_information
+
+    moves = tuple(record.moves[: d.ply - 1])
+    step = Step(lesson="drill", source="history", number=d.id, text="", deal=record.deal, rules=record.rules,
+                moves=moves, question="What is the best move here?", expect=d.best, teaches="", judge="hint",
+                explain=f"Tip: {tip}" if tip else "", samples=samples or DEFAULT_SAMPLES)
+    if full_information(step.state):
+        step = replace(step, judge="solver")
+    return step
+
+
+def verdict_for_drill(step):
+    """The engine's verdict (the lessons' :func:`~tutor.lessons.verdict_for`); the hint judge if the solver cannot decide."""
+    from ..lessons import LessonError, verdict_for
+
+    try:
+        return step, verdict_for(step)
+    except LessonError:
+        step = replace(step, judge="hint")
+        return step, verdict_for(step)

@@ -1,0 +1,179 @@
+"""Games into the history: from a record as it is played, from the games folder, from any record file.
+
+A game's key is stable: a record file kept in the games folder is keyed by
+its name there (``games/deal-7-20261201-090000.json``), any other file by
+its full path, so saving the same autosave file again updates its row. A
+record that comes with no file is keyed by its content.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from ..errors import TutorError
+from ..record import Record, load_record
+from ..storage import games_dir
+from .db import History, db_path, file_started_at, iso
+
+IMPORTED_FLAG = "games_folder_imported"
+
+
+def open_history(path: Path | None = None, clock: Callable[[], float] = time.time,
+                 import_folder: bool = True) -> History:
+    """Open (or create) the history; on first use, the records in the games folder go in."""
+    history = History(path or db_path(), clock=clock)
+    if import_folder and history.meta(IMPORTED_FLAG) is None:
+        try:
+            history.imported = import_games_folder(history)
+        except BaseException:
+            history.close()
+            raise
+    return history
+
+
+def variant_name(record: Record) -> str:
+    """The variant as stored: a preset name, or the options as compact JSON."""
+    value = record.rules.to_json()
+    return value if isinstance(value, str) else json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+def content_of(record: Record) -> str:
+    """A fingerprint of the game itself (rules, deal, moves), the same wherever the file lies."""
+    data = {"variant": record.rules.to_json(), "deal": record.deal.record_ref(), "moves": [str(m) for m in record.moves]}
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha1(text.encode()).hexdigest()
+
+
+def key_for_path(path: str | Path) -> str:
+    p = Path(path).expanduser().resolve()
+    try:
+        return "games/" + p.relative_to(games_dir().expanduser().resolve()).as_posix()
+    except ValueError:
+        return "file:" + str(p)
+
+
+def add_record(history: History, record: Record, *, key: str | None = None, source: str | None = None,
+               started_at: str | None = None, played_at: str | None = None) -> int:
+    """Store a game (insert, or update the row with the same key); returns its id.
+
+    With no key the game is found by its content, so importing the same
+    record twice keeps one row.
+    """
+    states = record.states()
+    final = states[-1]
+    content = content_of(record)
+    now = iso(history.now())
+    with history.write():
+        if key is None:
+            same = history.game_by_content(content)
+            key = same.key if same is not None else "content:" + content
+        old = history.game_by_key(key)
+        begun = started_at or (old.started_at if old is not None else now)
+        return history.upsert_game(
+            key, record.to_json(), variant=variant_name(record), deal_number=record.deal.number,
+            deal=None if record.deal.number is not None else json.dumps(record.deal.to_json()),
+            moves=len(record.moves), cards=final.cards, won=final.won, over=final.over, content=content,
+            source=source, started_at=begun, played_at=played_at or now)
+
+
+#: The connection a game in play keeps open between its moves: opening and closing the file
+#: for every move would cost a checkpoint each time. Keyed by the file; dropped when the
+#: file was replaced or an error came up.
+_kept: dict[Path, tuple[History, tuple[int, int]]] = {}
+
+
+def _file_id(path: Path) -> tuple[int, int] | None:
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return (st.st_dev, st.st_ino)
+
+
+def _kept_history(history_path: Path, clock) -> History:
+    kept = _kept.get(history_path)
+    if kept is not None:
+        history, ident = kept
+        if ident == _file_id(history_path) and history.clock is clock:
+            return history
+        _drop(history_path)
+    history = open_history(history_path, clock=clock)
+    _kept[history_path] = (history, _file_id(history_path))
+    return history
+
+
+def _drop(history_path: Path) -> None:
+    kept = _kept.pop(history_path, None)
+    if kept is not None:
+        try:
+            kept[0].close()
+        except Exception:  # noqa: BLE001 - it is being thrown away
+            pass
+
+
+def take_warning(history_path: Path | None = None) -> str | None:
+    """The note about a damaged file set aside by the kept connection, once."""
+    kept = _kept.get(Path(history_path or db_path()))
+    if kept is None or not kept[0].warning:
+        return None
+    warning, kept[0].warning = kept[0].warning, None
+    return warning
+
+
+def note_game(record: Record, path: str | Path | None, history_path: Path | None = None,
+              clock: Callable[[], float] = time.time) -> int:
+    """Store a game as it is played (the record just autosaved to ``path``); returns its id.
+
+    The connection stays open for the next move; a failure closes it and is
+    retried once on a fresh one (which sets a damaged file aside).
+    """
+    history_path = Path(history_path or db_path())
+    key = key_for_path(path) if path is not None else None
+    source = str(path) if path is not None else None
+    for attempt in (1, 2):
+        history = _kept_history(history_path, clock)
+        try:
+            return add_record(history, record, key=key, source=source)
+        except Exception:
+            _drop(history_path)
+            if attempt == 2:
+                raise
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def add_file(history: History, path: Path, keyed: bool = True) -> int:
+    """A record file into the history; its dates come from the file. :class:`TutorError` if it is no record."""
+    record = load_record(str(path))
+    started = iso(file_started_at(path))
+    played = iso(path.stat().st_mtime)
+    key = key_for_path(path) if keyed else None
+    if key is not None and history.game_by_key(key) is None:
+        same = history.game_by_content(content_of(record))
+        if same is not None:
+            key = same.key  # the same game under another name: one row
+    return add_record(history, record, key=key, source=str(path), started_at=started, played_at=played)
+
+
+def import_games_folder(history: History) -> tuple[int, int]:
+    """Every record file of the games folder into the history (once); returns (games, files skipped)."""
+    folder = games_dir()
+    added = skipped = 0
+    files = sorted(folder.glob("*.json")) if folder.is_dir() else []
+    for path in files:
+        try:
+            add_file(history, path)
+            added += 1
+        except (TutorError, OSError, ValueError):
+            skipped += 1  # a broken or foreign file stays where it is; play never wrote it half
+    with history.write():
+        history.set_meta(IMPORTED_FLAG, iso(history.now()))
+    return added, skipped
+
+
+def record_of(row) -> Record:
+    """The stored game as a :class:`Record` (replayed, so it is checked)."""
+    return Record.from_json(row.record, source=f"game {row.id} of the history")

@@ -1,0 +1,135 @@
+"""Reviews in the history: one per game, every move with its label, tags and drop.
+
+A review is stored from :class:`tutor.review.Review` (the values, never the
+report's words, except each move's own comment). A game that went on after
+its review (a resumed game) counts as not reviewed until it is reviewed
+again: ``moves_reviewed`` no longer matches its moves.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from .db import History, iso
+
+
+@dataclass(frozen=True)
+class StoredMove:
+    """One reviewed move as the history keeps it."""
+
+    game_id: int
+    ply: int
+    move: str
+    best: str
+    label: str
+    tags: tuple[str, ...]
+    drop: float
+    win_before: float
+    win_after: float
+    graded: bool
+    comment: str
+    candidates: tuple[dict, ...]
+
+    def to_json(self) -> dict:
+        return {"ply": self.ply, "move": self.move, "best": self.best, "label": self.label,
+                "tags": list(self.tags), "drop": self.drop, "win_before": self.win_before,
+                "win_after": self.win_after, "graded": self.graded, "comment": self.comment,
+                "candidates": list(self.candidates)}
+
+
+@dataclass(frozen=True)
+class StoredReview:
+    game_id: int
+    moves_reviewed: int
+    accuracy: float
+    graded: int
+    samples: int | None
+    thresholds: dict
+    hindsight: dict
+    reviewed_at: str
+    moves: tuple[StoredMove, ...]
+    content: str | None = None
+
+    def to_json(self) -> dict:
+        return {"moves_reviewed": self.moves_reviewed, "accuracy": self.accuracy, "graded": self.graded,
+                "samples": self.samples, "thresholds": self.thresholds, "hindsight": self.hindsight,
+                "reviewed_at": self.reviewed_at, "content": self.content,
+                "moves": [m.to_json() for m in self.moves]}
+
+
+def review_data(rev) -> dict:
+    """A :class:`tutor.review.Review` as the plain data the history stores (and exports)."""
+    moves = []
+    for m in rev.moves:
+        cands = [c.to_json() for c in getattr(m, "candidates", ()) or ()]
+        moves.append({"ply": m.ply, "move": str(m.move), "best": str(m.best), "label": str(m.label),
+                      "tags": list(m.tags), "drop": round(float(m.drop), 3),
+                      "win_before": round(float(m.win_before), 4), "win_after": round(float(m.win_after), 4),
+                      "graded": bool(m.graded), "comment": m.comment, "candidates": cands})
+    thresholds = rev.thresholds.to_json() if hasattr(rev.thresholds, "to_json") else dict(rev.thresholds)
+    hindsight = rev.hindsight.to_json() if hasattr(rev.hindsight, "to_json") else dict(rev.hindsight)
+    from .games import content_of
+
+    return {"moves_reviewed": len(rev.record.moves), "content": content_of(rev.record),
+            "accuracy": round(float(rev.accuracy), 2),
+            "graded": int(rev.graded), "samples": rev.samples, "thresholds": thresholds,
+            "hindsight": hindsight, "moves": moves}
+
+
+def store_review(history: History, game_id: int, data: dict, reviewed_at: str | None = None) -> None:
+    """Store (or replace) the review of a game, from :func:`review_data`. Opens its own transaction."""
+    when = reviewed_at or data.get("reviewed_at") or iso(history.now())
+    with history.write() as conn:
+        conn.execute("DELETE FROM reviews WHERE game_id = ?", (game_id,))
+        cur = conn.execute(
+            "INSERT INTO reviews (game_id, moves_reviewed, accuracy, graded, samples, thresholds, hindsight, "
+            "reviewed_at, content) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (game_id, int(data["moves_reviewed"]), float(data["accuracy"]), int(data["graded"]), data.get("samples"),
+             json.dumps(data.get("thresholds") or {}), json.dumps(data.get("hindsight") or {}), when,
+             data.get("content")))
+        review_id = cur.lastrowid
+        conn.executemany(
+            "INSERT INTO review_moves (review_id, ply, move, best, label, tags, drop_points, win_before, win_after, "
+            "graded, comment, candidates) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [(review_id, int(m["ply"]), m["move"], m["best"], m["label"], json.dumps(list(m.get("tags") or [])),
+              float(m.get("drop", 0.0)), float(m["win_before"]), float(m["win_after"]), int(bool(m.get("graded"))),
+              m.get("comment") or "", json.dumps(m.get("candidates") or [])) for m in data["moves"]])
+
+
+def _moves_of(history: History, review_id: int, game_id: int) -> tuple[StoredMove, ...]:
+    rows = history.query("SELECT * FROM review_moves WHERE review_id = ? ORDER BY ply", (review_id,))
+    return tuple(StoredMove(game_id, r["ply"], r["move"], r["best"], r["label"], tuple(json.loads(r["tags"])),
+                            r["drop_points"], r["win_before"], r["win_after"], bool(r["graded"]), r["comment"],
+                            tuple(json.loads(r["candidates"]))) for r in rows)
+
+
+def _stored(history: History, r) -> StoredReview:
+    return StoredReview(r["game_id"], r["moves_reviewed"], r["accuracy"], r["graded"], r["samples"],
+                        json.loads(r["thresholds"]), json.loads(r["hindsight"]), r["reviewed_at"],
+                        _moves_of(history, r["id"], r["game_id"]), r["content"])
+
+
+def review_of(history: History, game_id: int) -> StoredReview | None:
+    """The game's review, current or not."""
+    rows = history.query("SELECT * FROM reviews WHERE game_id = ?", (game_id,))
+    return _stored(history, rows[0]) if rows else None
+
+
+def reviews(history: History) -> dict[int, StoredReview]:
+    """Every current review (of the game's moves as they stand), by game id."""
+    out = {}
+    for r in history.query("SELECT reviews.*, games.moves AS game_moves, games.content AS game_content "
+                           "FROM reviews JOIN games ON games.id = reviews.game_id"):
+        if r["moves_reviewed"] != r["game_moves"]:
+            continue  # the game went on (or was taken back) after this review
+        if r["content"] is not None and r["content"] != r["game_content"]:
+            continue  # the same number of moves, but other ones
+        out[r["game_id"]] = _stored(history, r)
+    return out
+
+
+def unreviewed(history: History) -> list:
+    """The finished or abandoned games (one move or more) with no current review, oldest first."""
+    done = reviews(history)
+    return [g for g in history.games(played_only=True) if g.id not in done]

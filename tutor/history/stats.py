@@ -1,0 +1,139 @@
+"""The player's figures: games, wins, win rate, mean cards, accuracy, streaks, per variant.
+
+Values only; :mod:`tutor.cli.history_render` puts them in words. A game with
+no move yet (a deal opened and left) is kept in the history but counted
+nowhere. A win rate is a sample of the player's skill, so it carries its
+count and a 95% Wilson interval.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..survey import wilson
+from .db import GameRow, History
+from .reviews import StoredReview, reviews
+
+
+@dataclass(frozen=True)
+class Figures:
+    """Games, wins and means over a set of games."""
+
+    games: int
+    wins: int
+    finished: int
+    mean_cards: float | None
+    reviewed: int
+    accuracy: float | None
+
+    @property
+    def win_rate(self) -> float | None:
+        return self.wins / self.games if self.games else None
+
+    @property
+    def interval(self) -> tuple[float, float] | None:
+        return wilson(self.wins, self.games) if self.games else None
+
+    def to_json(self) -> dict:
+        return {"games": self.games, "wins": self.wins, "finished": self.finished,
+                "win_rate": _r(self.win_rate, 4), "interval": [round(x, 4) for x in self.interval] if self.interval else None,
+                "mean_cards": _r(self.mean_cards, 2), "reviewed": self.reviewed, "accuracy": _r(self.accuracy, 1)}
+
+
+@dataclass(frozen=True)
+class Streaks:
+    """``current``: the run of the latest results (positive wins, negative losses); the longest of each."""
+
+    current: int
+    longest_wins: int
+    longest_losses: int
+
+    def to_json(self) -> dict:
+        return {"current": self.current, "longest_wins": self.longest_wins, "longest_losses": self.longest_losses}
+
+
+@dataclass(frozen=True)
+class GameLine:
+    """One game in the list of recent games."""
+
+    id: int
+    deal: int | None
+    variant: str
+    cards: int
+    won: bool
+    over: bool
+    moves: int
+    played_at: str
+    accuracy: float | None
+
+    def to_json(self) -> dict:
+        return {"id": self.id, "deal": self.deal, "variant": self.variant, "cards": self.cards, "won": self.won,
+                "finished": self.over, "moves": self.moves, "played_at": self.played_at,
+                "accuracy": _r(self.accuracy, 1)}
+
+
+@dataclass(frozen=True)
+class Summary:
+    """Everything ``osmosis history`` shows."""
+
+    all: Figures
+    last: Figures
+    last_n: int
+    variants: dict[str, Figures]
+    streaks: Streaks
+    recent: list[GameLine]
+    accuracy_series: list[tuple[int, str, float]] = field(default_factory=list)  # (game id, played_at, accuracy)
+
+    def to_json(self) -> dict:
+        data = {"games": self.all.games, "wins": self.all.wins, "mean_cards": _r(self.all.mean_cards, 2),
+                "accuracy": _r(self.all.accuracy, 1), "win_rate": _r(self.all.win_rate, 4),
+                "interval": [round(x, 4) for x in self.all.interval] if self.all.interval else None,
+                "finished": self.all.finished, "reviewed": self.all.reviewed,
+                "recent": [g.to_json() for g in self.recent],
+                "last": dict(self.last.to_json(), n=self.last_n),
+                "variants": {k: v.to_json() for k, v in self.variants.items()},
+                "streaks": self.streaks.to_json(),
+                "accuracy_over_time": [{"id": i, "played_at": t, "accuracy": round(a, 1)}
+                                       for i, t, a in self.accuracy_series]}
+        return data
+
+
+def _r(x, digits):
+    return None if x is None else round(x, digits)
+
+
+def figures(games: list[GameRow], done: dict[int, StoredReview]) -> Figures:
+    played = [g for g in games if g.moves > 0]
+    accs = [done[g.id].accuracy for g in played if g.id in done]
+    return Figures(len(played), sum(g.won for g in played), sum(g.over for g in played),
+                   sum(g.cards for g in played) / len(played) if played else None,
+                   len(accs), sum(accs) / len(accs) if accs else None)
+
+
+def streaks(games: list[GameRow]) -> Streaks:
+    """Runs of wins and losses over the finished games, oldest first (an unfinished game breaks no run)."""
+    results = [g.won for g in games if g.moves > 0 and g.over]
+    longest = {True: 0, False: 0}
+    run, last = 0, None
+    for won in results:
+        run = run + 1 if won == last else 1
+        last = won
+        longest[won] = max(longest[won], run)
+    current = 0 if last is None else (run if last else -run)
+    return Streaks(current, longest[True], longest[False])
+
+
+def summary(history: History, last_n: int = 10, variant: str | None = None) -> Summary:
+    """The figures of the whole history (or of one variant) and of its last ``last_n`` games."""
+    games = [g for g in history.games(played_only=True) if variant is None or g.variant == variant]
+    done = reviews(history)
+    recent = games[-last_n:] if last_n > 0 else []
+    by_variant: dict[str, list[GameRow]] = {}
+    for g in games:
+        by_variant.setdefault(g.variant, []).append(g)
+    lines = [GameLine(g.id, g.deal_number, g.variant, g.cards, g.won, g.over, g.moves, g.played_at,
+                      done[g.id].accuracy if g.id in done else None) for g in reversed(recent)]
+    series = [(g.id, g.played_at, done[g.id].accuracy) for g in games if g.id in done]
+    return Summary(figures(games, done), figures(recent, done), last_n,
+                   {k: figures(v, done) for k, v in sorted(by_variant.items(), key=lambda kv: -len(kv[1]))},
+                   streaks(games), lines, series)
