@@ -12,6 +12,7 @@ from ..errors import IllegalMoveError
 from ..notation import Move, parse_moves
 from ..record import Record, load_record
 from ..state import State
+from ..textsafe import clean
 from ..rules import MAX_PASSES, Rules, preset
 
 
@@ -163,7 +164,7 @@ def read_line(prompt: str, echo: bool) -> str | None:
             click.echo(f"That line is not {encoding} text, so it was ignored: type it again.")
             continue
         if echo:
-            click.echo(line)
+            click.echo(clean(line))  # the transcript shows no control codes, even typed ones
         return line
 
 
