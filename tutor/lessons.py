@@ -68,7 +68,7 @@ from pathlib import Path
 from .cards import NAMES, RANKS, SUITS, parse_card
 from .deals import Deal, check_rules, deal_for
 from .inputs import load_json, loads_toml, read_text
-from .storage import atomic_write_text, data_dir, progress_path
+from .storage import atomic_write_text, progress_path
 from .textsafe import brief, clean, os_reason, quoted
 from .errors import CardError, DealError, IllegalMoveError, LessonError, MoveError, RulesError
 from .notation import TURN, Move, parse_input, parse_moves
