@@ -137,7 +137,7 @@ class Step:
         return State.initial(self.deal, self.rules).play(self.moves)
 
     def where(self) -> str:
-        return f"lesson file '{self.source}', step {self.number}"
+        return f"lesson file {quoted(self.source)}, step {self.number}"
 
     def error(self, problem: str) -> LessonError:
         return LessonError(f"{self.where()}: {problem}")
@@ -408,7 +408,7 @@ def lesson_files() -> list[tuple[str, object]]:
     else:
         root = Path(__file__).resolve().parent.parent / "lessons"
         if not root.is_dir():
-            raise LessonError(f"no lessons folder found (looked in the package and in '{root}')")
+            raise LessonError(f"no lessons folder found (looked in the package and in {quoted(root)})")
     found = [(entry.name[: -len(".toml")], entry) for entry in root.iterdir()
              if entry.name.endswith(".toml") and entry.is_file()]
     return sorted(found, key=lambda item: item[0])
