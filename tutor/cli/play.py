@@ -235,6 +235,7 @@ class Session:
     def autosave_now(self) -> None:
         """Save to the autosave file; a failure is reported and the game goes on."""
         self.tell(self.files.after_change())
+        self._warned_unsaved = False  # the game changed: a q warns again if it is not saved
 
     # -- the loop
     def run(self) -> None:
