@@ -193,3 +193,29 @@ def test_a_read_only_folder_keeps_the_record_and_quitting_says_it_is_not_saved()
         assert record.read_bytes() == before
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+# ---- saves go to regular files only ------------------------------------------
+def test_a_save_never_replaces_a_pipe_or_a_folder_and_follows_a_link(run, home, tmp_path):
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    real = tmp_path / "real.json"
+    link = tmp_path / "link.json"
+    link.symlink_to(real)
+    result = run(["play", "3"], input=f"d\ns {fifo}\ns {tmp_path}\ns {link}\nq\n")
+    assert result.exit_code == 0
+    assert "not a regular file" in result.stdout and "it is a folder" in result.stdout
+    assert fifo.is_fifo() and link.is_symlink()
+    assert [str(m) for m in load_record(real).moves] == ["d"]
+
+
+def test_resuming_from_a_pipe_goes_on_in_a_new_file(tmp_path):
+    record = Record(RULES, deal_for(1, RULES), ["d"]).dumps()
+    home = tmp_path / "home"
+    child = subprocess.run(["bash", "-c", " ".join(f"'{a}'" for a in OSMOSIS)
+                            + " play --resume <(printf '%s' \"$REC\")"], input="d\nq\n", capture_output=True,
+                           text=True, env={**child_env(home), "REC": record}, timeout=60)
+    assert child.returncode == 0, child.stdout + child.stderr
+    assert "not a regular file, so the game goes on in a new file" in child.stdout
+    (saved,) = games(home)
+    assert [str(m) for m in load_record(saved).moves] == ["d", "d"]

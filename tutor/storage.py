@@ -10,6 +10,7 @@ from __future__ import annotations
 import errno
 import os
 import re
+import stat
 import tempfile
 import time
 from pathlib import Path
@@ -80,6 +81,9 @@ def atomic_write_text(path: str | os.PathLike, text: str) -> None:
     """
     p = Path(path)
     _check_name(p)
+    if p.is_symlink():
+        p = Path(os.path.realpath(p))  # write the file the link points to, and keep the link
+    check_writable_target(p)
     tmp = _write_temp(p, text)
     try:
         os.replace(tmp, p)
@@ -87,6 +91,26 @@ def atomic_write_text(path: str | os.PathLike, text: str) -> None:
         _unlink(tmp)
         raise
     remove_stale_temps(p)
+
+
+def is_regular_file(path) -> bool:
+    """Whether ``path`` names an existing regular file (not a pipe, device or folder)."""
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except (OSError, ValueError):
+        return False
+
+
+def check_writable_target(path) -> None:
+    """Refuse to replace anything but a regular file: a save to ``/dev/null`` or a pipe must not swap it out."""
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return
+    if stat.S_ISDIR(mode):
+        raise IsADirectoryError(errno.EISDIR, "it is a folder: give a file name")
+    if not stat.S_ISREG(mode):
+        raise OSError(errno.EINVAL, "it is not a regular file (a device or a pipe): give a file name")
 
 
 def create_new_file(directory: Path, stem: str, suffix: str, text: str) -> Path:

@@ -18,7 +18,7 @@ from ..notation import Move, parse_input
 from ..record import Game, Record
 from ..render import card_text, describe_move, render_deal, render_hint, render_state, use_symbols
 from ..state import State
-from ..storage import games_dir, remove_stale_temps
+from ..storage import games_dir, is_regular_file, remove_stale_temps
 from ..textsafe import brief, clean, os_reason, quoted, shown_path
 from . import console_of, main
 from .common import (DEAL_NUMBER, FiniteFloat, read_line, record_from_file, resolve_deal, rules_from_kwargs,
@@ -453,8 +453,13 @@ def play_command(ctx: click.Context, number, deal_file, tutor, threshold, save_p
         games = None
         if resume_path is None:
             _say(console, f"The game cannot be saved as you play: {exc}. Type s FILE to save it.")
-    files = GameFiles(game, games, autosave_stem(deal), save_path,
-                      resumed=Path(resume_path) if resume_path is not None else None)
+    resumed = None
+    if resume_path is not None:
+        if is_regular_file(resume_path):
+            resumed = Path(resume_path)
+        else:  # read from a pipe or a device: it cannot be written back
+            _say(console, f"{shown_path(resume_path)} is not a regular file, so the game goes on in a new file.")
+    files = GameFiles(game, games, autosave_stem(deal), save_path, resumed=resumed)
     title = f"Deal {deal.number}" if deal.number is not None else "A deal given in full"
     _say(console, f"{title}, {rules.describe()}" + (f", after move {game.ply}." if game.ply else "."))
     if rules.warning():
