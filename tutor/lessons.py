@@ -68,7 +68,7 @@ from pathlib import Path
 from .cards import NAMES, RANKS, SUITS, parse_card
 from .deals import Deal, check_rules, deal_for
 from .inputs import load_json, loads_toml, read_text
-from .storage import atomic_write_text, progress_path
+from .storage import atomic_write_text, is_regular_file, progress_path
 from .textsafe import brief, clean, os_reason, quoted
 from .errors import CardError, DealError, IllegalMoveError, LessonError, MoveError, RulesError
 from .notation import TURN, Move, parse_input, parse_moves
@@ -845,6 +845,8 @@ def load_progress(path: Path | None = None) -> Progress:
         reason = os_reason(exc) if isinstance(exc, OSError) else "not a usable file name"
         return Progress(path, {}, warning=f"progress file {quoted(path)} cannot be used ({reason}); "
                                           "progress is not kept this time")
+    if not is_regular_file(path):  # a pipe would block the read, a folder cannot be one
+        return _set_aside(path, f"progress file {quoted(path)} is not a regular file", {})
     try:
         data = load_json(path, "progress file", LessonError)
     except LessonError as exc:
