@@ -19,6 +19,7 @@ from pathlib import Path
 # eight random characters). One older than this was left by a killed save.
 STALE_SECONDS = 15 * 60
 _TMP_CHARS = "[a-z0-9_]{8}"
+_TIDIED: set[Path] = set()
 
 
 def data_dir() -> Path:
@@ -90,7 +91,9 @@ def atomic_write_text(path: str | os.PathLike, text: str) -> None:
     except BaseException:
         _unlink(tmp)
         raise
-    remove_stale_temps(p)
+    if p not in _TIDIED:  # once per file and process: a game saves after every move
+        _TIDIED.add(p)
+        remove_stale_temps(p)
 
 
 def is_regular_file(path) -> bool:
