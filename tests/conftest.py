@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -56,3 +57,18 @@ def run(home):
         return runner.invoke(main, args, input=input, catch_exceptions=False)
 
     return invoke
+
+
+CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+
+
+def assert_handled(result, allowed=(0, 1)) -> None:
+    """The command ended cleanly: an allowed exit status, no traceback, an error as one line, no control codes."""
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    assert result.exit_code in allowed, (result.exit_code, result.output[-500:])
+    assert "Traceback" not in result.output
+    if result.exit_code == 1:
+        errors = [line for line in result.stderr.splitlines() if line.startswith("error:")]
+        assert len(errors) == 1, result.stderr
+    for stream in (result.stdout, result.stderr):
+        assert not CONTROL.search(stream), repr(CONTROL.search(stream))

@@ -198,11 +198,15 @@ def test_a_blocked_game_with_40_cards_is_called_well_played(run):
     assert "well played" in result.stdout
 
 
-def test_undo_after_the_end_resumes_the_game(run, home):
+def test_undo_after_the_end_goes_on_in_a_copy_and_keeps_the_finished_file(run, home):
     moves, final = greedy_line(1)
     result = run(["play", "1"], input=" ".join(map(str, moves)) + "\nu\n")
     assert "Blocked" in result.stdout and "Took back 1 move" in result.stdout
-    assert len(load_record(autosaved(home)).moves) == len(moves) - 1
+    finished, copy = sorted((home / "games").glob("*.json"), key=lambda p: len(load_record(p).moves), reverse=True)
+    assert len(load_record(finished).moves) == len(moves)
+    assert len(load_record(copy).moves) == len(moves) - 1
+    out = result.stdout.replace("\n", " ")
+    assert f"{finished} keeps it as it was" in out and f"copy, {copy}" in out
 
 
 # ---- replay ----------------------------------------------------------------

@@ -13,12 +13,14 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 from dataclasses import dataclass
-from pathlib import Path
 
 from .cards import NAMES, parse_card
 from .storage import atomic_write_text
 from .errors import CardError, DealError
+from .inputs import load_json
+from .textsafe import brief, quoted
 from .rules import PILE_SIZE, Rules
 
 DEAL_FORMAT = "osmosis-deal/1"
@@ -61,7 +63,7 @@ class Deal:
             raise DealError(f"{source}: expected a JSON object with reserves, base and talon")
         fmt = data.get("format", DEAL_FORMAT)
         if fmt != DEAL_FORMAT:
-            raise DealError(f"{source}: format {fmt!r} is not supported: expected {DEAL_FORMAT!r}")
+            raise DealError(f"{source}: format {brief(fmt)} is not supported: expected {DEAL_FORMAT!r}")
         for key in ("reserves", "base", "talon"):
             if key not in data:
                 raise DealError(f"{source}: missing field {key!r}: a deal has reserves, base and talon")
@@ -141,13 +143,18 @@ def deal_for(number: int, rules: Rules) -> Deal:
     return deal_number(number, rules.reserve_piles)
 
 
+_DIGITS = re.compile(r"[0-9]{1,30}")
+
+
 def parse_deal_number(text: str) -> int:
-    try:
-        value = int(str(text).strip())
-    except ValueError:
-        raise DealError(f"deal number {text!r} is not a number: expected a whole number from 1 to {MAX_DEAL_NUMBER - 1}") from None
+    """A deal number typed by a player: ASCII digits only (no sign, ``_``, spaces or other scripts' digits)."""
+    text = str(text).strip(" \t\r\n")
+    if not _DIGITS.fullmatch(text):
+        raise DealError(f"deal number {quoted(text, limit=40)} is not a number: expected a whole number "
+                        f"from 1 to {MAX_DEAL_NUMBER - 1}, in the digits 0-9")
+    value = int(text)
     if not 1 <= value < MAX_DEAL_NUMBER:
-        raise DealError(f"deal number {text!r} is out of range: expected 1 to {MAX_DEAL_NUMBER - 1}")
+        raise DealError(f"deal number {quoted(text, limit=40)} is out of range: expected 1 to {MAX_DEAL_NUMBER - 1}")
     return value
 
 
@@ -164,19 +171,9 @@ def check_rules(deal: Deal, rules: Rules) -> None:
 
 
 def load_deal(path: str | os.PathLike) -> Deal:
-    """Read a deal file; :class:`DealError` names the file and the problem."""
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise DealError(f"deal file '{p}' does not exist") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise DealError(f"deal file '{p}' cannot be read: {exc}") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise DealError(f"deal file '{p}' is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
-    return Deal.from_json(data, source=f"deal file '{p}'")
+    """Read a deal file (with a single read, so a pipe works); :class:`DealError` names the file and the problem."""
+    data = load_json(path, "deal file", DealError)
+    return Deal.from_json(data, source=f"deal file {quoted(path)}")
 
 
 def save_deal(deal: Deal, path: str | os.PathLike) -> None:

@@ -60,7 +60,6 @@ import json
 import os
 import re
 import time
-import tomllib
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from importlib import resources
@@ -68,7 +67,9 @@ from pathlib import Path
 
 from .cards import NAMES, RANKS, SUITS, parse_card
 from .deals import Deal, check_rules, deal_for
-from .storage import atomic_write_text, data_dir, progress_path
+from .inputs import load_json, loads_toml, read_text
+from .storage import atomic_write_text, is_regular_file, progress_path
+from .textsafe import brief, clean, os_reason, quoted
 from .errors import CardError, DealError, IllegalMoveError, LessonError, MoveError, RulesError
 from .notation import TURN, Move, parse_input, parse_moves
 from .rules import Rules
@@ -90,6 +91,8 @@ DEFAULT_SAMPLES = 24
 #: The solver's node limit per candidate move in a lesson (positions in
 #: lessons are chosen to be decided well within it).
 SOLVER_NODES = 500_000
+MAX_SAMPLES = 1000
+MAX_LEVEL = 999
 
 _LESSON_KEYS = {"format", "name", "title", "level", "introduction", "summary", "deal", "variant", "steps"}
 _STEP_KEYS = {"text", "deal", "variant", "moves", "continue", "reveal", "question", "expect", "teaches",
@@ -135,7 +138,7 @@ class Step:
         return State.initial(self.deal, self.rules).play(self.moves)
 
     def where(self) -> str:
-        return f"lesson file '{self.source}', step {self.number}"
+        return f"lesson file {quoted(self.source)}, step {self.number}"
 
     def error(self, problem: str) -> LessonError:
         return LessonError(f"{self.where()}: {problem}")
@@ -174,7 +177,7 @@ def _require(table: dict, key: str, kind, where: str, what: str):
         raise LessonError(f"{where}: missing field {key!r} ({what})")
     value = table[key]
     if not isinstance(value, kind) or isinstance(value, bool) and kind is not bool:
-        raise LessonError(f"{where}: field {key!r} is {value!r}: expected {what}")
+        raise LessonError(f"{where}: field {brief(key)} is {brief(value)}: expected {what}")
     return value
 
 
@@ -221,11 +224,9 @@ def parse_lesson(text: str, source: str, name: str | None = None) -> Lesson:
     Structure only, plus replaying each step's setup moves; the claims are
     confirmed by :func:`check_lesson`.
     """
-    where = f"lesson file '{source}'"
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise LessonError(f"{where}: not valid TOML: {exc}") from None
+    where = f"lesson file {quoted(source)}"
+    # A lesson file may come from anyone: no control codes in any text it prints.
+    data = _cleaned(loads_toml(text, where, LessonError))
     fmt = data.get("format")
     if fmt != LESSON_FORMAT:
         raise LessonError(f"{where}: format {fmt!r} is not supported: expected format = {LESSON_FORMAT!r}")
@@ -239,6 +240,8 @@ def parse_lesson(text: str, source: str, name: str | None = None) -> Lesson:
         raise LessonError(f"{where}: name {lesson_name!r} does not match the file name: expected {name!r}")
     title = _require(data, "title", str, where, "the lesson's title")
     level = _require(data, "level", int, where, "a whole number, 1 for the first lesson")
+    if not 1 <= level <= MAX_LEVEL:
+        raise LessonError(f"{where}: level {level} is not allowed: expected 1 to {MAX_LEVEL}")
     introduction = _require(data, "introduction", str, where, "the text that opens the lesson")
     summary = _optional(data, "summary", str, where, "the text that closes the lesson", "")
     default_rules = _rules_of(data.get("variant", "osmosis"), where)
@@ -254,9 +257,20 @@ def parse_lesson(text: str, source: str, name: str | None = None) -> Lesson:
     return Lesson(lesson_name, title.strip(), level, introduction.strip(), tuple(steps), source, summary.strip())
 
 
+def _cleaned(value):
+    """``value`` with every string passed through :func:`textsafe.clean` (newlines kept); depth is bounded."""
+    if isinstance(value, str):
+        return clean(value, newlines=True)
+    if isinstance(value, list):
+        return [_cleaned(v) for v in value]
+    if isinstance(value, dict):
+        return {clean(k): _cleaned(v) for k, v in value.items()}
+    return value
+
+
 def _parse_step(raw, number: int, lesson: str, source: str, data: dict, default_rules: Rules,
                 previous: Step | None) -> Step:
-    where = f"lesson file '{source}', step {number}"
+    where = f"lesson file {quoted(source)}, step {number}"
     if not isinstance(raw, dict):
         raise LessonError(f"{where}: expected a [[steps]] table")
     unknown = sorted(set(raw) - _STEP_KEYS)
@@ -312,10 +326,12 @@ def _parse_step(raw, number: int, lesson: str, source: str, data: dict, default_
         raise LessonError(f"{where}: judge 'solver' would use cards the player has not seen: "
                           f"use judge = \"hint\", or show every card with reveal = true")
     samples = _optional(raw, "samples", int, where, "a whole number of samples", DEFAULT_SAMPLES)
-    if samples < 1:
-        raise LessonError(f"{where}: samples {samples} is not allowed: expected 1 or more")
+    if not 1 <= samples <= MAX_SAMPLES:
+        raise LessonError(f"{where}: samples {samples} is not allowed: expected 1 to {MAX_SAMPLES}")
     win_margin = float(_optional(raw, "win_margin", (int, float), where, "a chance from 0 to 1", WIN_MARGIN))
     cards_margin = float(_optional(raw, "cards_margin", (int, float), where, "a number of cards", CARDS_MARGIN))
+    if not 0 <= win_margin <= 1 or not 0 <= cards_margin <= 52:
+        raise LessonError(f"{where}: win_margin must be from 0 to 1 and cards_margin from 0 to 52")
     claims = _optional(raw, "claims", dict, where, "a table of claims about the position", {})
     unknown = sorted(set(claims) - _CLAIM_KEYS)
     if unknown:
@@ -382,7 +398,7 @@ def lesson_files() -> list[tuple[str, object]]:
     else:
         root = Path(__file__).resolve().parent.parent / "lessons"
         if not root.is_dir():
-            raise LessonError(f"no lessons folder found (looked in the package and in '{root}')")
+            raise LessonError(f"no lessons folder found (looked in the package and in {quoted(root)})")
     found = [(entry.name[: -len(".toml")], entry) for entry in root.iterdir()
              if entry.name.endswith(".toml") and entry.is_file()]
     return sorted(found, key=lambda item: item[0])
@@ -392,12 +408,13 @@ def load_lesson_file(path) -> Lesson:
     """Read one lesson file (a path or an importlib resource)."""
     name = Path(str(path)).name
     stem = name[: -len(".toml")] if name.endswith(".toml") else name
-    try:
-        text = path.read_text(encoding="utf-8") if hasattr(path, "read_text") else Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise LessonError(f"lesson file '{path}' does not exist") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise LessonError(f"lesson file '{path}' cannot be read: {exc}") from None
+    if isinstance(path, (str, os.PathLike)):
+        text = read_text(path, "lesson file", LessonError)  # once, bounded, with a clean error
+    else:
+        try:
+            text = path.read_text(encoding="utf-8")  # a resource shipped in the package
+        except (OSError, UnicodeDecodeError) as exc:
+            raise LessonError(f"lesson file {quoted(str(path))} cannot be read: {clean(exc)}") from None
     return parse_lesson(text, source=_display(path), name=stem)
 
 
@@ -417,17 +434,18 @@ def all_lessons() -> list[Lesson]:
 
 def find_lesson(name: str) -> Lesson:
     """The shipped lesson called ``name`` (or its level number), or a lesson file path."""
-    if name.endswith(".toml") and Path(name).is_file():
+    if name.endswith(".toml"):
         return load_lesson_file(Path(name))
     files = dict(lesson_files())
     if name in files:
         return load_lesson_file(files[name])
-    if name.isdigit():
+    if name.isascii() and name.isdigit() and len(name) <= len(str(MAX_LEVEL)):
         for lesson in all_lessons():
             if lesson.level == int(name):
                 return lesson
     known = ", ".join(files) or "none"
-    raise LessonError(f"no lesson called {name!r}: expected one of {known} (or a level number)")
+    raise LessonError(f"no lesson called {quoted(name, limit=60)}: expected one of {known} "
+                      "(or a level number, or a file NAME.toml)")
 
 
 # ---- the engine's view of a position -----------------------------------------------
@@ -803,33 +821,106 @@ class Progress:
 
 
 def load_progress(path: Path | None = None) -> Progress:
-    """The saved progress; a broken file is renamed aside and reported in ``warning``, never raised."""
+    """The saved progress; a broken file is renamed aside and reported in ``warning``, never raised.
+
+    Every field is checked; entries that are not usable are dropped (the
+    file is set aside first, so nothing is lost) and the good ones kept.
+    """
     path = path or progress_path()
     try:
-        text = path.read_text(encoding="utf-8")
+        os.stat(path)
     except FileNotFoundError:
         return Progress(path)
-    except (OSError, UnicodeDecodeError) as exc:
-        return _set_aside(path, f"cannot be read ({exc})")
+    except (OSError, ValueError) as exc:
+        reason = os_reason(exc) if isinstance(exc, OSError) else "not a usable file name"
+        return Progress(path, {}, warning=f"progress file {quoted(path)} cannot be used ({reason}); "
+                                          "progress is not kept this time")
+    if not is_regular_file(path):  # a pipe would block the read, a folder cannot be one
+        return _set_aside(path, f"progress file {quoted(path)} is not a regular file", {})
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        return _set_aside(path, f"is not valid JSON ({exc.msg} at line {exc.lineno})")
+        data = load_json(path, "progress file", LessonError)
+    except LessonError as exc:
+        return _set_aside(path, str(exc), {})
     if not isinstance(data, dict) or data.get("format") != PROGRESS_FORMAT or not isinstance(data.get("lessons"), dict):
-        return _set_aside(path, f"is not a {PROGRESS_FORMAT} file")
-    lessons = {k: v for k, v in data["lessons"].items() if isinstance(k, str) and isinstance(v, dict)}
+        return _set_aside(path, f"progress file {quoted(path)} is not a {PROGRESS_FORMAT} file", {})
+    lessons, problems = {}, []
+    for name, entry in data["lessons"].items():
+        problem = _entry_problem(name, entry)
+        if problem:
+            problems.append(f"{quoted(name, limit=40)}: {problem}")
+        else:
+            lessons[name] = entry
+    if problems:
+        more = f" and {len(problems) - 1} more" if len(problems) > 1 else ""
+        return _set_aside(path, f"progress file {quoted(path)} has entries that are not usable "
+                                f"({problems[0]}{more})", lessons)
     return Progress(path, lessons)
 
 
-def _set_aside(path: Path, problem: str) -> Progress:
-    aside = path.with_name(f"{path.name}.broken-{time.strftime('%Y%m%d-%H%M%S')}")
-    n = 1
-    while aside.exists():
-        n += 1
-        aside = path.with_name(f"{path.name}.broken-{time.strftime('%Y%m%d-%H%M%S')}-{n}")
-    try:
-        os.replace(path, aside)
-        moved = f"set aside as '{aside}'"
-    except OSError as exc:
-        moved = f"and could not be set aside ({exc.strerror})"
-    return Progress(path, {}, warning=f"progress file '{path}' {problem}; {moved}, starting afresh")
+_MAX_COUNT = 10_000
+
+
+def _count_ok(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= _MAX_COUNT
+
+
+def _entry_problem(name, entry) -> str | None:
+    """What is wrong with one lesson's progress entry, or None; unknown fields are kept as they are."""
+    if not isinstance(name, str) or not NAME_PATTERN.match(name) or len(name) > 100:
+        return "not a lesson name"
+    if not isinstance(entry, dict):
+        return "expected an object with done, last and best_right"
+    if "done" in entry and not isinstance(entry["done"], bool):
+        return "'done' is not true or false"
+    if "best_right" in entry and not _count_ok(entry["best_right"]):
+        return "'best_right' is not a count"
+    last = entry.get("last")
+    if last is not None:
+        if not isinstance(last, dict):
+            return "'last' is not an object with right, asked and finished"
+        for key in ("right", "asked"):
+            if not _count_ok(last.get(key)):
+                return f"'last.{key}' is not a count"
+        if not isinstance(last.get("finished"), bool):
+            return "'last.finished' is not true or false"
+        if last["right"] > last["asked"]:
+            return "'last.right' is more than 'last.asked'"
+    return None
+
+
+def _set_aside(path: Path, problem: str, kept: dict) -> Progress:
+    """Rename a broken progress file aside (never deleted) and go on with the entries that were good."""
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    moved = None
+    for n in range(1, 1000):
+        aside = path.with_name(f"{path.name}.broken-{stamp}" + (f"-{n}" if n > 1 else ""))
+        try:
+            os.link(path, aside)  # never replaces an earlier broken file
+        except FileExistsError:
+            continue
+        except OSError:
+            try:
+                if aside.exists():
+                    continue
+                os.replace(path, aside)
+            except OSError as exc:
+                moved = f"and could not be set aside ({os_reason(exc)})"
+                break
+        else:
+            try:
+                os.unlink(path)
+            except OSError:
+                pass
+        moved = f"set aside as {quoted(aside)}"
+        break
+    moved = moved or "and could not be set aside (no free name)"
+    progress = Progress(path, dict(kept))
+    start = "starting afresh"
+    if kept:
+        start = f"keeping the {len(kept)} good entr{'y' if len(kept) == 1 else 'ies'}"
+        try:
+            progress.save()  # the good entries stay in use from the next run on
+        except OSError as exc:
+            start += f" for this run (they cannot be written back: {os_reason(exc)})"
+    progress.warning = f"{problem}; {moved}, {start}"
+    return progress

@@ -18,9 +18,12 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .inputs import loads_json, read_text
+from .textsafe import brief, os_reason, quoted
+
 from .cards import NAMES
 from .deals import Deal, check_rules, deal_for
-from .storage import atomic_write_text
+from .storage import atomic_write_text, create_new_file
 from .errors import DealError, IllegalMoveError, MoveError, RecordError, RulesError
 from .notation import Move
 from .rules import Rules, preset
@@ -34,12 +37,12 @@ def _check_annotation(value, where: str) -> dict | None:
         return None
     if not isinstance(value, dict):
         raise RecordError(f"{where}: expected an object like "
-                          f'{{"label": "best", "tags": [], "comment": "..."}} or null, not {value!r}')
+                          f'{{"label": "best", "tags": [], "comment": "..."}} or null, not {brief(value)}')
     if "tags" in value and not (isinstance(value["tags"], list) and all(isinstance(t, str) for t in value["tags"])):
-        raise RecordError(f"{where}: 'tags' must be a list of words, not {value['tags']!r}")
+        raise RecordError(f"{where}: 'tags' must be a list of words, not {brief(value['tags'])}")
     for key in ("label", "comment"):
         if key in value and value[key] is not None and not isinstance(value[key], str):
-            raise RecordError(f"{where}: {key!r} must be text, not {value[key]!r}")
+            raise RecordError(f"{where}: {key!r} must be text, not {brief(value[key])}")
     return value
 
 
@@ -138,7 +141,7 @@ class Record:
         fmt = data.get("format", RECORD_FORMAT)
         if fmt != RECORD_FORMAT:
             hint = " (that is a deal file: pass it with --deal-file)" if fmt == "osmosis-deal/1" else ""
-            raise RecordError(f"{source}: format {fmt!r} is not supported: expected {RECORD_FORMAT!r}{hint}")
+            raise RecordError(f"{source}: format {brief(fmt)} is not supported: expected {RECORD_FORMAT!r}{hint}")
         rules = _rules_of(data.get("variant", "osmosis"), source)
         if "deal" not in data:
             raise RecordError(f"{source}: missing field 'deal': expected {{\"number\": N}} or an inline deal")
@@ -177,7 +180,7 @@ def _deal_of(value, rules: Rules, source: str) -> Deal:
         if isinstance(value, dict) and set(value) == {"number"}:
             number = value["number"]
             if isinstance(number, bool) or not isinstance(number, int):
-                raise DealError(f"deal number {number!r} is not a whole number")
+                raise DealError(f"deal number {brief(number)} is not a whole number")
             deal = deal_for(number, rules)
         else:
             deal = Deal.from_json(value, source="deal")
@@ -199,7 +202,7 @@ def _moves_of(value, source: str) -> list[Move]:
         try:
             moves.append(Move.parse(token))
         except MoveError:
-            raise RecordError(f"{source}: move {i} {token!r} is not a move: expected r1-r4, w or d") from None
+            raise RecordError(f"{source}: move {i} {brief(token)} is not a move: expected r1-r4, w or d") from None
     return moves
 
 
@@ -218,9 +221,9 @@ def _check_result(result: dict, final: State, source: str) -> str | None:
     """Type errors are errors; a result the moves do not reach gives a warning."""
     cards, won = result.get("cards"), result.get("won")
     if cards is not None and (isinstance(cards, bool) or not isinstance(cards, int)):
-        raise RecordError(f"{source}: result cards {cards!r} is not a whole number")
+        raise RecordError(f"{source}: result cards {brief(cards)} is not a whole number")
     if won is not None and not isinstance(won, bool):
-        raise RecordError(f"{source}: result won {won!r} is not true or false")
+        raise RecordError(f"{source}: result won {brief(won)} is not true or false")
     if cards is not None and cards != final.cards:
         return (f"{source}: the result says {cards} cards but the moves reach {final.cards} "
                 "(check the deal and variant); using what the moves reach")
@@ -231,26 +234,15 @@ def _check_result(result: dict, final: State, source: str) -> str | None:
 
 
 def loads_record(text: str, source: str = "record") -> Record:
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise RecordError(f"{source} is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
-    return Record.from_json(data, source=source)
+    return Record.from_json(loads_json(text, source, RecordError), source=source)
 
 
 def load_record(path: str | os.PathLike) -> Record:
-    """Read and replay a record file; :class:`RecordError` names the file and the problem."""
-    p = Path(path)
-    source = f"record '{p}'"
-    try:
-        text = p.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise RecordError(f"{source} does not exist") from None
-    except IsADirectoryError:
-        raise RecordError(f"{source} is a directory, not a record file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise RecordError(f"{source} cannot be read: {exc}") from None
-    return loads_record(text, source)
+    """Read (once) and replay a record file; :class:`RecordError` names the file and the problem.
+
+    A stored result that the moves do not reach is listed in ``warnings``.
+    """
+    return loads_record(read_text(path, "record", RecordError), f"record {quoted(path)}")
 
 
 def save_record(record: Record, path: str | os.PathLike) -> None:
@@ -259,7 +251,20 @@ def save_record(record: Record, path: str | os.PathLike) -> None:
     try:
         atomic_write_text(path, text)
     except OSError as exc:
-        raise RecordError(f"record '{path}' cannot be written: {exc}") from None
+        raise RecordError(f"record {quoted(path)} cannot be written: {os_reason(exc)}") from None
+
+
+def save_new_record(record: Record, directory, stem: str) -> Path:
+    """Write a record to a new file in ``directory`` that no other game has (see storage.create_new_file)."""
+    try:
+        return create_new_file(Path(directory), stem, ".json", record.dumps())
+    except OSError as exc:
+        raise RecordError(f"a new record in {quoted(directory)} cannot be written: {os_reason(exc)}") from None
+
+
+def is_finished(record: Record) -> bool:
+    """Whether the record's game is over (won or blocked): such a file is never overwritten by a shorter game."""
+    return record.replay().over
 
 
 class Game:

@@ -10,8 +10,12 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, replace
 
 from .errors import RulesError
+from .textsafe import brief
 
 PILE_SIZE = 4
+# Each redeal needs a card played since the last one and 51 cards can be
+# played, so a game has at most 52 passes: a larger limit means nothing.
+MAX_PASSES = 52
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,11 +35,12 @@ class Rules:
 
     def __post_init__(self) -> None:
         if self.turn not in (1, 3):
-            raise RulesError(f"turn {self.turn!r} is not allowed: expected 1 or 3")
-        if not isinstance(self.passes, int) or self.passes < 0:
-            raise RulesError(f"passes {self.passes!r} is not allowed: expected 0 (unlimited) or a positive number")
+            raise RulesError(f"turn {brief(self.turn)} is not allowed: expected 1 or 3")
+        if isinstance(self.passes, bool) or not isinstance(self.passes, int) or not 0 <= self.passes <= MAX_PASSES:
+            raise RulesError(f"passes {brief(self.passes)} is not allowed: expected 0 (unlimited) to {MAX_PASSES} "
+                             f"(a game has at most {MAX_PASSES} passes)")
         if self.reserve_piles not in range(0, 5):
-            raise RulesError(f"reserve piles {self.reserve_piles!r} is not allowed: expected 0 to 4")
+            raise RulesError(f"reserve piles {brief(self.reserve_piles)} is not allowed: expected 0 to 4")
 
     @property
     def reserve_size(self) -> int:
@@ -81,16 +86,16 @@ class Rules:
         if isinstance(value, dict):
             unknown = set(value) - {"turn", "passes", "open_reserve", "reserve_piles", "preset"}
             if unknown:
-                raise RulesError(f"unknown variant option(s) {sorted(unknown)}: expected turn, passes, open_reserve, reserve_piles")
+                raise RulesError(f"unknown variant option(s) {brief(sorted(unknown))}: expected turn, passes, open_reserve, reserve_piles")
             base = preset(value["preset"]) if "preset" in value else cls()
             opts = {k: v for k, v in value.items() if k != "preset"}
             for k in ("turn", "passes", "reserve_piles"):
                 if k in opts and (not isinstance(opts[k], int) or isinstance(opts[k], bool)):
-                    raise RulesError(f"variant option {k}={opts[k]!r} is not a whole number")
+                    raise RulesError(f"variant option {k}={brief(opts[k])} is not a whole number")
             if "open_reserve" in opts and not isinstance(opts["open_reserve"], bool):
-                raise RulesError(f"variant option open_reserve={opts['open_reserve']!r} is not true or false")
+                raise RulesError(f"variant option open_reserve={brief(opts['open_reserve'])} is not true or false")
             return replace(base, **opts)
-        raise RulesError(f"variant {value!r} is neither a preset name nor an object of options")
+        raise RulesError(f"variant {brief(value)} is neither a preset name nor an object of options")
 
     def with_options(self, turn=None, passes=None, open_reserve=None, reserve_piles=None) -> "Rules":
         """This rule set with the given options (None keeps the current one)."""
@@ -127,10 +132,10 @@ PRESET_NOTES: dict[str, str] = {
 def preset(name: str) -> Rules:
     """The rule set of a preset name or alias; :class:`RulesError` if unknown."""
     if not isinstance(name, str):
-        raise RulesError(f"variant {name!r} is not a name: expected one of {', '.join(list(PRESETS) + list(ALIASES))}")
+        raise RulesError(f"variant {brief(name)} is not a name: expected one of {', '.join(list(PRESETS) + list(ALIASES))}")
     key = name.strip().lower()
     key = ALIASES.get(key, key)
     if key not in PRESETS:
         names = ", ".join(list(PRESETS) + list(ALIASES))
-        raise RulesError(f"unknown variant {name!r}: expected one of {names}")
+        raise RulesError(f"unknown variant {brief(name)}: expected one of {names}")
     return PRESETS[key]

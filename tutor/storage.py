@@ -7,9 +7,19 @@ temporary file and a rename, so a failure never truncates the old one.
 
 from __future__ import annotations
 
+import errno
 import os
+import re
+import stat
 import tempfile
+import time
 from pathlib import Path
+
+# A temporary file of ours is ``.NAME.XXXXXXXX.tmp`` beside NAME (tempfile's
+# eight random characters). One older than this was left by a killed save.
+STALE_SECONDS = 15 * 60
+_TMP_CHARS = "[a-z0-9_]{8}"
+_TIDIED: set[Path] = set()
 
 
 def data_dir() -> Path:
@@ -36,9 +46,13 @@ def progress_path() -> Path:
     return data_dir() / "progress.json"
 
 
-def atomic_write_text(path: str | os.PathLike, text: str) -> None:
-    """Write a file through a temporary file and a rename, so a failure never truncates it."""
-    p = Path(path)
+def _check_name(p: Path) -> None:
+    if "\0" in str(p):
+        raise OSError(errno.EINVAL, "a file name cannot hold a NUL character")
+
+
+def _write_temp(p: Path, text: str) -> str:
+    """A fully written and synced temporary file beside ``p``; its name."""
     directory = p.parent if str(p.parent) else Path(".")
     fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=directory)
     try:
@@ -46,10 +60,133 @@ def atomic_write_text(path: str | os.PathLike, text: str) -> None:
             fh.write(text)
             fh.flush()
             os.fsync(fh.fileno())
+    except BaseException:
+        _unlink(tmp)
+        raise
+    return tmp
+
+
+def _unlink(name) -> None:
+    try:
+        os.unlink(name)
+    except OSError:
+        pass
+
+
+def atomic_write_text(path: str | os.PathLike, text: str) -> None:
+    """Write a file through a temporary file and a rename, so a failure never truncates it.
+
+    Raises OSError (a NUL character in the name is one too). After a good
+    write, temporary files that a killed save of the same file left behind
+    are removed.
+    """
+    p = Path(path)
+    _check_name(p)
+    if p.is_symlink():
+        p = Path(os.path.realpath(p))  # write the file the link points to, and keep the link
+    check_writable_target(p)
+    tmp = _write_temp(p, text)
+    try:
         os.replace(tmp, p)
     except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
+        _unlink(tmp)
         raise
+    if p not in _TIDIED:  # once per file and process: a game saves after every move
+        _TIDIED.add(p)
+        remove_stale_temps(p)
+
+
+def is_regular_file(path) -> bool:
+    """Whether ``path`` names an existing regular file (not a pipe, device or folder)."""
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except (OSError, ValueError):
+        return False
+
+
+def check_writable_target(path) -> None:
+    """Refuse to replace anything but a regular file: a save to ``/dev/null`` or a pipe must not swap it out."""
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return
+    if stat.S_ISDIR(mode):
+        raise IsADirectoryError(errno.EISDIR, "it is a folder: give a file name")
+    if not stat.S_ISREG(mode):
+        raise OSError(errno.EINVAL, "it is not a regular file (a device or a pipe): give a file name")
+
+
+def create_new_file(directory: Path, stem: str, suffix: str, text: str) -> Path:
+    """Write ``text`` to a new file ``stem{suffix}`` (or ``stem-2{suffix}``, ...) that no one else has.
+
+    The name is taken atomically: the full text is written to a temporary
+    file which is then hard-linked to the name, and a link never replaces a
+    file, so two processes starting at the same moment get two files and no
+    one sees a half-written one. Where hard links are not supported, the file
+    is created with ``O_EXCL``.
+    """
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    tmp = _write_temp(directory / f"{stem}{suffix}", text)
+    try:
+        for n in range(1, 10_000):
+            path = directory / (f"{stem}{suffix}" if n == 1 else f"{stem}-{n}{suffix}")
+            try:
+                os.link(tmp, path)
+                return path
+            except FileExistsError:
+                continue
+            except OSError as exc:
+                if exc.errno not in (errno.EPERM, errno.EOPNOTSUPP, errno.ENOTSUP, errno.EXDEV, errno.EMLINK):
+                    raise
+            try:  # no hard links here: take the name with O_EXCL and write it
+                fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+            except FileExistsError:
+                continue
+            try:
+                with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                    fh.write(text)
+                    fh.flush()
+                    os.fsync(fh.fileno())
+            except BaseException:
+                _unlink(path)
+                raise
+            return path
+        raise OSError(errno.EEXIST, f"no free file name for {stem}{suffix}")
+    finally:
+        _unlink(tmp)
+
+
+def remove_stale_temps(path: str | os.PathLike, older_than: float = STALE_SECONDS) -> list[Path]:
+    """Remove the temporary files of ours (``.NAME.XXXXXXXX.tmp``) that a killed save of ``path`` left.
+
+    With ``path`` a directory, those of every file in it. Only files older
+    than ``older_than`` seconds go: a younger one may belong to a save in
+    progress. Returns what was removed; errors are ignored (this is tidying).
+    """
+    p = Path(path)
+    try:
+        is_dir = p.is_dir()
+    except (OSError, ValueError):
+        return []
+    if is_dir:
+        directory, pattern = p, re.compile(rf"\..+\.{_TMP_CHARS}\.tmp")
+    else:
+        directory = p.parent if str(p.parent) else Path(".")
+        pattern = re.compile(rf"\.{re.escape(p.name)}\.{_TMP_CHARS}\.tmp")
+    removed = []
+    now = time.time()
+    try:
+        entries = list(os.scandir(directory))
+    except OSError:
+        return removed
+    for entry in entries:
+        if not pattern.fullmatch(entry.name):
+            continue
+        try:
+            if entry.is_file(follow_symlinks=False) and now - entry.stat(follow_symlinks=False).st_mtime > older_than:
+                os.unlink(entry.path)
+                removed.append(Path(entry.path))
+        except OSError:
+            continue
+    return removed

@@ -13,6 +13,7 @@ from rich.console import Console
 
 from .. import __version__
 from ..errors import TutorError
+from ..textsafe import clean
 
 
 class TutorGroup(click.Group):
@@ -22,7 +23,8 @@ class TutorGroup(click.Group):
         try:
             return super().invoke(ctx)
         except TutorError as exc:
-            click.echo(f"error: {exc}", err=True)
+            # One line, whatever the message quotes: no newline or control code gets through.
+            click.echo(f"error: {clean(exc)}", err=True)
             ctx.exit(1)
         except KeyboardInterrupt:
             click.echo("interrupted", err=True)

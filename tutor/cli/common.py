@@ -1,14 +1,19 @@
-"""Options and argument types shared by several commands."""
+"""Options and argument types shared by several commands, and the one way to read a typed line."""
 
 from __future__ import annotations
+
+import math
+import sys
 
 import click
 
 from ..deals import Deal, check_rules, deal_for, load_deal
 from ..errors import IllegalMoveError
 from ..notation import Move, parse_moves
+from ..record import Record, load_record
 from ..state import State
-from ..rules import Rules, preset
+from ..textsafe import clean
+from ..rules import MAX_PASSES, Rules, preset
 
 
 def variant_options(f):
@@ -17,8 +22,8 @@ def variant_options(f):
                      help="Reserve piles of four cards (0 = none, as in Bridesmaids).")(f)
     f = click.option("--open-reserve/--no-open-reserve", default=None,
                      help="All reserve cards face up (as in Peek).")(f)
-    f = click.option("--passes", type=click.IntRange(0), default=None,
-                     help="Passes through the talon allowed, 0 = unlimited.")(f)
+    f = click.option("--passes", type=click.IntRange(0, MAX_PASSES), default=None,
+                     help=f"Passes through the talon allowed, 0 = unlimited (at most {MAX_PASSES}).")(f)
     f = click.option("--turn", type=click.Choice(["1", "3"]), default=None,
                      help="Cards turned from the talon at a time.")(f)
     f = click.option("--variant", "-v", default=None, metavar="NAME",
@@ -28,8 +33,8 @@ def variant_options(f):
 
 def rules_from(variant: str | None, turn=None, passes=None, open_reserve=None, reserve_piles=None,
                default: Rules | None = None) -> Rules:
-    """The rule set from a preset name (or a default) and option overrides."""
-    base = preset(variant) if variant else (default or preset("osmosis"))
+    """The rule set from a preset name (or a default) and option overrides; ``--variant ''`` is an error."""
+    base = preset(variant) if variant is not None else (default or preset("osmosis"))
     return base.with_options(turn=int(turn) if turn is not None else None, passes=passes,
                              open_reserve=open_reserve, reserve_piles=reserve_piles)
 
@@ -44,10 +49,19 @@ def rules_from_kwargs(kwargs: dict, default: Rules | None = None, deal_file: str
     rules = rules_from(kwargs.pop("variant", None), kwargs.pop("turn", None), kwargs.pop("passes", None),
                        kwargs.pop("open_reserve", None), kwargs.pop("reserve_piles", None), default=default)
     if deal_file is not None and not explicit:
-        piles = load_deal(deal_file).reserve_piles
+        piles = deal_from_file(deal_file).reserve_piles
         if piles != rules.reserve_piles:
             rules = rules.with_options(reserve_piles=piles)
     return rules
+
+
+def deal_from_file(path: str) -> Deal:
+    """The deal in ``path``, read once per command: ``/dev/stdin`` and ``<(...)`` can be read only once."""
+    ctx = click.get_current_context(silent=True)
+    cache = ctx.meta.setdefault("tutor.deal_files", {}) if ctx is not None else {}
+    if path not in cache:
+        cache[path] = load_deal(path)
+    return cache[path]
 
 
 def resolve_deal(number: int | None, deal_file: str | None, rules: Rules) -> Deal:
@@ -55,7 +69,7 @@ def resolve_deal(number: int | None, deal_file: str | None, rules: Rules) -> Dea
     if number is not None and deal_file is not None:
         raise click.UsageError("give a deal number or --deal-file, not both")
     if deal_file is not None:
-        deal = load_deal(deal_file)
+        deal = deal_from_file(deal_file)
         check_rules(deal, rules)
         return deal
     if number is None:
@@ -98,3 +112,79 @@ class DealNumberType(click.ParamType):
 
 MOVES = MovesType()
 DEAL_NUMBER = DealNumberType()
+
+
+class FiniteFloat(click.ParamType):
+    """A number in a closed range; ``nan`` and ``inf`` are refused (``FloatRange`` lets ``nan`` through)."""
+
+    name = "number"
+
+    def __init__(self, low: float, high: float, low_open: bool = False) -> None:
+        self.low, self.high, self.low_open = low, high, low_open
+
+    def convert(self, value, param, ctx) -> float:
+        try:
+            number = float(value)
+        except (TypeError, ValueError):
+            self.fail(f"{value!r} is not a number", param, ctx)
+        above = number > self.low if self.low_open else number >= self.low
+        if not math.isfinite(number) or not above or number > self.high:
+            low = f"more than {self.low:g}" if self.low_open else f"{self.low:g}"
+            self.fail(f"{value!r} is not a number from {low} to {self.high:g}", param, ctx)
+        return number
+
+
+MAX_SECONDS = 24 * 3600
+SECONDS = FiniteFloat(0, MAX_SECONDS, low_open=True)
+
+
+def record_from_file(path: str) -> Record:
+    """Load a record for a command; a stored result that its moves do not reach is a warning on stderr."""
+    record = load_record(path)
+    for warning in record.warnings:
+        click.echo(f"warning: {warning}", err=True)
+    return record
+
+
+def read_line(prompt: str, echo: bool) -> str | None:
+    """One typed line, or None at the end of the input.
+
+    A line that is not UTF-8 text is refused with a message and the next one
+    is read, so a stray byte never ends a game. Piped lines are echoed (with
+    ``echo``) so the output reads as a transcript.
+    """
+    while True:
+        line = _raw_line(prompt, echo)
+        if line is None:
+            if echo:
+                click.echo("")
+            return None
+        if isinstance(line, bytes):
+            encoding = getattr(sys.stdin, "encoding", None) or "utf-8"
+            click.echo(f"That line is not {encoding} text, so it was ignored: type it again.")
+            continue
+        if echo:
+            click.echo(clean(line))  # the transcript shows no control codes, even typed ones
+        return line
+
+
+def _raw_line(prompt: str, echo: bool) -> str | bytes | None:
+    """The next line as text, its bytes when they do not decode, or None at the end of the input."""
+    stream = sys.stdin
+    if echo and hasattr(stream, "buffer"):
+        # Piped input: read bytes, so one undecodable line cannot break the text layer for the rest.
+        click.echo(prompt, nl=False)
+        data = stream.buffer.readline()
+        if not data:
+            return None
+        data = data.rstrip(b"\n").rstrip(b"\r")
+        try:
+            return data.decode(getattr(stream, "encoding", None) or "utf-8")
+        except (UnicodeDecodeError, LookupError):
+            return data
+    try:
+        return input(prompt)
+    except EOFError:
+        return None
+    except UnicodeDecodeError as exc:
+        return exc.object if isinstance(exc.object, bytes) else b""

@@ -8,11 +8,13 @@ import click
 
 from ..hints import DEFAULT_SAMPLES, hint as compute_hint
 from ..knowledge import observe
-from ..record import load_record
 from ..render import render_hint, render_state, use_symbols
 from ..state import State
 from . import console_of, main
-from .common import DEAL_NUMBER, MOVES, position_after, resolve_deal, rules_from_kwargs, variant_options
+from .common import (DEAL_NUMBER, MOVES, position_after, record_from_file, resolve_deal, rules_from_kwargs,
+                     variant_options)
+
+MAX_SAMPLES = 1000  # the same bound as review's; beyond it a hint takes minutes and gains nothing visible
 
 
 @main.command("hint")
@@ -22,8 +24,9 @@ from .common import DEAL_NUMBER, MOVES, position_after, resolve_deal, rules_from
               help="A game record: the hint is for the position after its moves.")
 @variant_options
 @click.option("--moves", type=MOVES, default=None, help='Moves to play first (after the record\'s), e.g. "d w r2".')
-@click.option("--samples", type=click.IntRange(1), default=None,
-              help=f"Most deals to sample from what you have seen (default {DEFAULT_SAMPLES}); more is slower and steadier.")
+@click.option("--samples", type=click.IntRange(1, MAX_SAMPLES), default=None,
+              help=f"Most deals to sample from what you have seen (default {DEFAULT_SAMPLES}, at most {MAX_SAMPLES}); "
+                   "more is slower and steadier.")
 @click.option("--json", "as_json", is_flag=True, help="Print the hint as JSON.")
 @click.pass_context
 def hint_command(ctx, number, deal_file, record_path, moves, samples, as_json, **kwargs):
@@ -37,7 +40,7 @@ def hint_command(ctx, number, deal_file, record_path, moves, samples, as_json, *
         if number is not None or deal_file is not None or any(v is not None for v in kwargs.values()):
             raise click.UsageError("--record takes the deal and the variant from the record: "
                                    "give no deal number, --deal-file or variant option with it")
-        state = load_record(record_path).replay()
+        state = record_from_file(record_path).replay()
     else:
         if number is None and deal_file is None:
             raise click.UsageError("give a deal number, --deal-file or --record")

@@ -14,7 +14,9 @@ from ..lessons import (Feedback, Lesson, Progress, Step, Verdict, all_lessons, c
                        find_lesson, judge_answer, load_progress, verdict_for)
 from ..notation import parse_input
 from ..render import render_state, use_symbols
+from ..textsafe import os_reason, quoted
 from . import console_of, main
+from .common import read_line
 from .play import waste_fan
 
 QUIT = ("q", "quit", "exit")
@@ -111,9 +113,10 @@ def _check(console, lessons: list[Lesson], as_json: bool) -> int:
         steps = len(report)
         console.print(f"{steps - failed} of {steps} steps confirmed by the engine"
                       + (f"; {failed} failed" if failed else ""), soft_wrap=True)
-    if failed and not as_json:
+    if failed:
         first = next(r for r in report if not r["ok"])
-        click.echo(f"error: lesson {first['lesson']!r} step {first['step']} does not check out", err=True)
+        more = f" ({failed} steps failed)" if failed > 1 else ""
+        click.echo(f"error: lesson {first['lesson']!r} step {first['step']} does not check out{more}", err=True)
     return 1 if failed else 0
 
 
@@ -150,15 +153,7 @@ class Run:
 
     def read(self, prompt: str) -> str | None:
         """One line of input, or None at the end of it; piped lines are echoed for the transcript."""
-        try:
-            line = input(prompt)
-        except EOFError:
-            if not self.interactive:
-                click.echo("")
-            return None
-        if not self.interactive:
-            click.echo(line)
-        return line
+        return read_line(prompt, echo=not self.interactive)
 
     # -- the lesson
     def take(self) -> None:
@@ -274,7 +269,7 @@ class Run:
         try:
             self.progress.save()
         except OSError as exc:
-            click.echo(f"warning: progress not saved to '{self.progress.path}': {exc.strerror or exc}", err=True)
+            click.echo(f"warning: progress not saved to {quoted(self.progress.path)}: {os_reason(exc)}", err=True)
 
     def to_json(self) -> dict:
         return {

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import sys
 import time
 from pathlib import Path
@@ -16,12 +15,15 @@ from ..cards import NAMES
 from ..deals import Deal, random_deal_number
 from ..errors import IllegalMoveError, MoveError, RecordError, TutorError
 from ..notation import Move, parse_input
-from ..record import Game, Record, load_record, save_record
+from ..record import Game, Record
 from ..render import card_text, describe_move, render_deal, render_hint, render_state, use_symbols
 from ..state import State
-from ..storage import data_dir
+from ..storage import games_dir, is_regular_file, remove_stale_temps
+from ..textsafe import brief, clean, os_reason, quoted, shown_path
 from . import console_of, main
-from .common import DEAL_NUMBER, resolve_deal, rules_from_kwargs, variant_options
+from .common import (DEAL_NUMBER, FiniteFloat, read_line, record_from_file, resolve_deal, rules_from_kwargs,
+                     variant_options)
+from .saves import GameFiles
 
 WELL_PLAYED = 40
 
@@ -39,22 +41,23 @@ Other:  u      undo the last move (u 3: the last three)
 
 
 # ---- where games are kept ------------------------------------------------
-def autosave_path(deal: Deal, when: float | None = None) -> Path:
-    """A new file under the data directory's ``games/`` for a game of ``deal``."""
-    games = data_dir() / "games"
+def autosave_stem(deal: Deal, when: float | None = None) -> str:
+    """The name of a new autosave file, without ``.json``; storage makes it unique (``-2``, ...)."""
+    stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(when))
+    return f"deal-{deal.number}-{stamp}" if deal.number is not None else f"deal-file-{stamp}"
+
+
+def prepare_games_dir() -> Path:
+    """The games folder, made if need be and tidied of temporary files left by killed saves."""
+    games = games_dir()
     try:
         games.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise RecordError(f"cannot create the games directory '{games}': {exc} "
-                          "(set OSMOSIS_HOME to a writable directory)") from None
-    stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(when))
-    stem = f"deal-{deal.number}-{stamp}" if deal.number is not None else f"deal-file-{stamp}"
-    path = games / f"{stem}.json"
-    n = 2
-    while path.exists():
-        path = games / f"{stem}-{n}.json"
-        n += 1
-    return path
+    except (OSError, ValueError) as exc:
+        reason = os_reason(exc) if isinstance(exc, OSError) else "not a usable folder name"
+        raise RecordError(f"cannot create the games folder {quoted(games)}: {reason} "
+                          "(set OSMOSIS_HOME to a writable folder)") from None
+    remove_stale_temps(games)
+    return games
 
 
 # ---- what the player sees ------------------------------------------------
@@ -115,16 +118,17 @@ def _annotation_text(note: dict | None) -> Text | None:
     if not note:
         return None
     text = Text("  ")
+    # The annotations come from a file that may have been shared: no control codes reach the terminal.
     label = note.get("label")
     if label:
-        text.append(label, style="bold")
+        text.append(clean(label), style="bold")
     tags = note.get("tags") or []
     if tags:
-        text.append(f" [{', '.join(tags)}]")
+        text.append(f" [{', '.join(clean(t) for t in tags)}]")
     comment = note.get("comment")
     if comment:
         text.append(": " if label or tags else "")
-        text.append(comment)
+        text.append(clean(comment))
     return text if text.plain.strip() else None
 
 
@@ -152,16 +156,8 @@ def move_for_card(state: State, card: int) -> Move:
 
 
 def _read(prompt: str, echo: bool) -> str | None:
-    """One line of input, or None at the end of input; piped lines are echoed for the transcript."""
-    try:
-        line = input(prompt)
-    except EOFError:
-        if echo:
-            click.echo("")
-        return None
-    if echo:
-        click.echo(line)
-    return line
+    """One line of input, or None at the end of input (see :func:`common.read_line`)."""
+    return read_line(prompt, echo)
 
 
 # ---- osmosis deal --------------------------------------------------------
@@ -197,14 +193,12 @@ def deal_command(ctx: click.Context, number, deal_file, as_json, reveal, **kwarg
 class Session:
     """One game at the terminal: the game, where it is saved, and the tutor's settings."""
 
-    def __init__(self, ctx: click.Context, game: Game, autosave: Path | None, save_path: str | None,
-                 tutor: bool, threshold: float) -> None:
+    def __init__(self, ctx: click.Context, game: Game, files: GameFiles, tutor: bool, threshold: float) -> None:
         self.ctx = ctx
         self.console = console_of(ctx)
         self.symbols = use_symbols(self.console)
         self.game = game
-        self.autosave = autosave
-        self.save_path = save_path
+        self.files = files
         self.tutor = tutor
         self.threshold = threshold
         self.interactive = sys.stdin.isatty()
@@ -216,6 +210,8 @@ class Session:
         self.echo = not self.interactive
         self._hints: dict[State, object] = {}
         self._ended = False
+        self._warned_unsaved = False
+        self.exit_code = 0
 
     # -- output
     def say(self, text) -> None:
@@ -232,25 +228,18 @@ class Session:
     def record(self) -> Record:
         return self.game.to_record()
 
-    def save(self, path) -> None:
-        save_record(self.record(), path)
+    def tell(self, sentences) -> None:
+        for sentence in sentences:
+            self.say(sentence)
 
     def autosave_now(self) -> None:
         """Save to the autosave file; a failure is reported and the game goes on."""
-        if self.autosave is None:
-            return
-        try:
-            self.save(self.autosave)
-        except RecordError as exc:
-            self.say(f"Autosave failed: {exc}")
-            return
-        from .history import note_game  # the game goes into the player's history as it is played
+        self.tell(self.files.after_change())
+        self._warned_unsaved = False  # the game changed: a q warns again if it is not saved
+        if self.files.autosave is not None and not self.files.failed:
+            from .history import note_game  # the game goes into the player's history as it is played
 
-        note_game(self.record(), self.autosave, self.say)
-
-    def where_saved(self) -> str:
-        where = self.save_path or self.autosave
-        return f"in {where}" if where else "nowhere (type s FILE to save it)"
+            note_game(self.record(), self.files.autosave, self.say)
 
     # -- the loop
     def run(self) -> None:
@@ -263,7 +252,7 @@ class Session:
                 line = None
                 self.say("")
             if line is None:
-                self.quit()
+                self.quit(final=True)
                 return
             words = line.split()
             if not words:
@@ -271,8 +260,9 @@ class Session:
                 continue
             cmd = words[0].lower()
             if cmd in ("q", "quit", "exit"):
-                self.quit()
-                return
+                if self.quit(final=self._warned_unsaved):
+                    return
+                continue
             try:
                 if cmd in ("?", "help"):
                     self.say(HELP)
@@ -284,7 +274,7 @@ class Session:
                     self.show_hint()
                 else:
                     if not self.play_line(words):
-                        self.quit()
+                        self.quit(final=True)
                         return
             except TutorError as exc:
                 self.say(Text(str(exc)))
@@ -298,21 +288,36 @@ class Session:
             return
         self._ended = True
         self.say(Text(end_message(state), style="bold green" if state.won else "bold"))
-        if self.save_path:
-            self.save(self.save_path)
-        self.say(f"The game is saved {self.where_saved()}. u takes back moves, q quits.")
+        self.tell(self.files.keep())
+        where = self.files.holding_now()
+        saved = (f"The game is saved in {shown_path(where[0])}." if where
+                 else self.files.unsaved_sentence() + " Type s FILE to save it.")
+        self.say(f"{saved} u takes back moves, q quits.")
         from .history import after_game  # one line of what the player's history shows
 
-        after_game(self.record(), self.autosave, self.say)
+        after_game(self.record(), self.files.autosave, self.say)
         if self.interactive:
             offer_review(self.ctx, self.record())
 
-    def quit(self) -> None:
-        if self.save_path:
-            self.save(self.save_path)
-        ply, score = self.game.ply, self.game.state.score
-        self.say(f"The game is saved {self.where_saved()} "
-                 f"({_plural(ply, 'move')}, {_plural(score, 'card')} on the foundations).")
+    def quit(self, final: bool) -> bool:
+        """Leave the game, saying where it is kept. With moves not saved, the first q only warns (False)."""
+        self.tell(self.files.keep())
+        saved = self.files.saved_sentence()
+        if saved is not None:
+            self.say(saved)
+            return True
+        if self.files.nothing_to_save():
+            self.say("No move was played, so no game file was written.")
+            return True
+        if not final:
+            self._warned_unsaved = True
+            self.say(f"{self.files.unsaved_sentence()} Type s FILE to save it, or q again to quit without saving.")
+            return False
+        self.say(self.files.unsaved_sentence())
+        click.echo("error: the game was not saved (the last moves are lost): "
+                   "the game files could not be written", err=True)
+        self.exit_code = 1
+        return True
 
     def play_line(self, words: list[str]) -> bool:
         """Play each word of a line as a move; stop at the first that fails. False means quit."""
@@ -345,10 +350,9 @@ class Session:
     def undo(self, args: list[str]) -> None:
         count = 1
         if args:
-            try:
-                count = int(args[0])
-            except ValueError:
-                raise MoveError(f"u {args[0]!r}: expected u, or u and a number of moves like u 3") from None
+            if not (args[0].isascii() and args[0].isdigit() and len(args[0]) <= 6):
+                raise MoveError(f"u {brief(args[0])}: expected u, or u and a number of moves like u 3")
+            count = int(args[0])
         if not self.game.can_undo():
             self.say("Nothing to undo: this is the start of the game.")
             return
@@ -356,19 +360,14 @@ class Session:
             raise MoveError(f"u {count}: expected a number of moves of at least 1")
         count = min(count, self.game.ply)
         taken = self.game.undo(count)
-        self.autosave_now()
         words = " ".join(str(m) for m in reversed(taken))
         self.say(f"Took back {count} move{'s' if count != 1 else ''} ({words}).")
+        self.autosave_now()
         self.show()
 
     def save_command(self, arg: str) -> None:
-        path = arg or self.save_path or self.autosave
-        if path is None:
-            raise RecordError("there is no file to save to: type s and a file name, like s game.json")
-        self.save(path)
-        if self.autosave is None and self.save_path is None:
-            self.save_path = path  # with no autosave, this file keeps the game from now on
-        self.say(f"Saved to {path}.")
+        self.tell(self.files.save(arg))
+        self._warned_unsaved = False
 
     # -- hints and the tutor
     def hint_for(self, state: State):
@@ -428,7 +427,7 @@ def offer_review(ctx: click.Context, record: Record) -> None:
 @click.option("--deal-file", metavar="FILE", default=None, help="Play a deal file (osmosis-deal/1).")
 @variant_options
 @click.option("--tutor", is_flag=True, help="Warn before a move that is clearly worse than the best one.")
-@click.option("--threshold", type=click.FloatRange(0, 100), default=10.0, show_default=True, metavar="PCT",
+@click.option("--threshold", type=FiniteFloat(0, 100), default=10.0, show_default=True, metavar="PCT",
               help="Tutor mode warns when a move's win chance is this many points below the best.")
 @click.option("--save", "save_path", metavar="PATH", default=None,
               help="Also save the record here (on s, at the end and on quit).")
@@ -446,8 +445,8 @@ def play_command(ctx: click.Context, number, deal_file, tutor, threshold, save_p
         if number is not None or deal_file is not None or any(v is not None for v in kwargs.values()):
             raise click.UsageError("--resume takes the deal and the variant from the record: "
                                    "give no deal number, --deal-file or variant option with it")
-        game = Game.from_record(load_record(resume_path))
-        deal, rules, path = game.deal, game.rules, Path(resume_path)
+        game = Game.from_record(record_from_file(resume_path))
+        deal, rules = game.deal, game.rules
     else:
         rules = rules_from_kwargs(kwargs, deal_file=deal_file)
         if number is None and deal_file is None:
@@ -455,22 +454,32 @@ def play_command(ctx: click.Context, number, deal_file, tutor, threshold, save_p
             _say(console, f"Deal {number} (a random deal; play it again with: osmosis play {number})")
         deal = resolve_deal(number, deal_file, rules)
         game = Game(rules, deal)
-        try:
-            path = autosave_path(deal)
-            save_record(game.to_record(), path)
-        except RecordError as exc:
+    try:
+        games = prepare_games_dir()
+    except RecordError as exc:
+        games = None
+        if resume_path is None:
             _say(console, f"The game cannot be saved as you play: {exc}. Type s FILE to save it.")
-            path = None
+    resumed = None
+    if resume_path is not None:
+        if is_regular_file(resume_path):
+            resumed = Path(resume_path)
+        else:  # read from a pipe or a device: it cannot be written back
+            _say(console, f"{shown_path(resume_path)} is not a regular file, so the game goes on in a new file.")
+    files = GameFiles(game, games, autosave_stem(deal), save_path, resumed=resumed)
     title = f"Deal {deal.number}" if deal.number is not None else "A deal given in full"
     _say(console, f"{title}, {rules.describe()}" + (f", after move {game.ply}." if game.ply else "."))
     if rules.warning():
         _say(console, f"Note: {rules.warning()}.")
-    if path is not None:
-        _say(console, f"The game is saved as you play in {path}.")
+    start = files.start_message()
+    if start:
+        _say(console, start)
     _say(console, "Type ? for help.")
     if tutor:
         _say(console, f"Tutor mode: moves {threshold:g} or more points below the best are questioned.")
-    Session(ctx, game, path, save_path, tutor, threshold).run()
+    session = Session(ctx, game, files, tutor, threshold)
+    session.run()
+    ctx.exit(session.exit_code)
 
 
 # ---- osmosis replay ------------------------------------------------------
@@ -487,7 +496,7 @@ def replay_command(ctx: click.Context, record_path: str, show_all: bool, with_re
     Each move gets the post-game review's label and comment. When the input
     is not a terminal and ends, the rest of the game is printed.
     """
-    record = load_record(record_path)
+    record = record_from_file(record_path)
     if with_review:
         from .review import annotate_for_replay
 

@@ -17,10 +17,11 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
-from ..record import Record, load_record, save_record
+from ..record import Record, save_record
 from ..render import card_text, use_symbols
 from ..review import DEFAULT_SAMPLES, DEFAULT_THRESHOLDS, Label, Review, Thresholds, review
 from . import console_of, main
+from .common import record_from_file
 
 WELL_PLAYED = 40
 SPARKS = "▁▂▃▄▅▆▇█"
@@ -246,7 +247,7 @@ def review_command(ctx: click.Context, record_path: str, as_json: bool, annotate
     inaccuracy, mistake, blunder. Hindsight (every card known) says whether
     the deal was winnable and at which move the win was lost.
     """
-    record = load_record(record_path)
+    record = record_from_file(record_path)
     console = console_of(ctx)
     rev = compute_review(console, record, samples, thresholds, workers, quiet=as_json)
     from .history import note_review  # stored with the game; one line of the history after the report

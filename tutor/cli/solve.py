@@ -15,7 +15,11 @@ from ..search import DEFAULT_LIMIT, Limit, solve as run_solve
 from ..state import State
 from ..survey import POLICIES, parse_range, run_survey
 from . import console_of, main
-from .common import DEAL_NUMBER, MOVES, position_after, resolve_deal, rules_from_kwargs, variant_options
+from ..textsafe import shown_path
+from .common import (DEAL_NUMBER, MAX_SECONDS, MOVES, SECONDS, position_after, resolve_deal, rules_from_kwargs,
+                     variant_options)
+
+MAX_NODES = 10**10
 
 
 def limit_from(nodes: int | None, seconds: float | None) -> Limit:
@@ -47,9 +51,10 @@ def line_text(state: State, line, symbols: bool) -> Text:
 @click.option("--deal-file", type=click.Path(dir_okay=False), default=None, help="A deal file (JSON) instead of a number.")
 @variant_options
 @click.option("--moves", type=MOVES, default=None, help='Solve the position after these moves, e.g. "d w r2".')
-@click.option("--nodes", type=click.IntRange(1), default=None,
-              help=f"Node limit of the search (default {DEFAULT_LIMIT.nodes}).")
-@click.option("--seconds", type=click.FloatRange(0, min_open=True), default=None, help="Time limit of the search.")
+@click.option("--nodes", type=click.IntRange(1, MAX_NODES), default=None,
+              help=f"Node limit of the search (default {DEFAULT_LIMIT.nodes}, at most {MAX_NODES}).")
+@click.option("--seconds", type=SECONDS, default=None, metavar="S",
+              help=f"Time limit of the search, in seconds (at most {MAX_SECONDS}).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @click.pass_context
 def solve_command(ctx, number, deal_file, moves, nodes, seconds, as_json, **kwargs):
@@ -67,7 +72,7 @@ def solve_command(ctx, number, deal_file, moves, nodes, seconds, as_json, **kwar
         return
     console = console_of(ctx)
     symbols = use_symbols(console)
-    what = f"deal {deal.number}" if deal.number is not None else f"the deal in {deal_file}"
+    what = f"deal {deal.number}" if deal.number is not None else f"the deal in {shown_path(deal_file)}"
     if moves:
         what += f" after {len(moves)} move" + ("s" if len(moves) != 1 else "")
     head = Text(f"{what.capitalize()} ({rules.describe()}): ")

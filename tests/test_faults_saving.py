@@ -1,0 +1,221 @@
+"""Faults while saving: a full disk, a read-only folder, games started at once, killed saves.
+
+A player must never lose a game: a file that holds a finished game is never
+overwritten by a shorter one, "saved" is said only when it is true, and a
+quit with moves not saved says so and exits non-zero. The disk faults run
+the real command in a child process (RLIMIT_FSIZE; another user for a
+read-only folder, since root ignores file modes).
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from test_cli_play import greedy_line
+from tutor.deals import deal_for
+from tutor.record import Record, load_record, save_record
+from tutor.rules import preset
+from tutor.storage import STALE_SECONDS, atomic_write_text, create_new_file
+
+RULES = preset("osmosis")
+OSMOSIS = [sys.executable, "-c", "from tutor.cli import main; main()"]
+
+
+def child_env(home: Path) -> dict:
+    return {**os.environ, "OSMOSIS_HOME": str(home), "NO_COLOR": "1", "COLUMNS": "100",
+            "PYTHONIOENCODING": "utf-8", "PYTHONDONTWRITEBYTECODE": "1"}
+
+
+def games(home: Path) -> list[Path]:
+    return sorted((home / "games").glob("*.json"))
+
+
+# ---- a finished game is never overwritten by a shorter one -----------------
+@pytest.mark.parametrize("number", [23, 1])  # a won game and a blocked one
+def test_resuming_a_finished_game_and_undoing_goes_on_in_a_copy(run, home, tmp_path, number):
+    moves, final = greedy_line(number)
+    assert final.over
+    path = tmp_path / "finished.json"
+    save_record(Record(RULES, deal_for(number, RULES), moves), path)
+    before = path.read_bytes()
+    result = run(["play", "--resume", str(path)], input="u\nu 3\nq\n")
+    assert result.exit_code == 0
+    assert path.read_bytes() == before  # the finished record is as it was
+    (copy,) = games(home)
+    assert len(load_record(copy).moves) == len(moves) - 4
+    out = result.stdout.replace("\n", " ")
+    assert "This game is over" in out and f"{path} keeps it as it was" in out and str(copy) in out
+    assert f"The game is saved in {copy}" in out
+
+
+def test_a_game_quit_with_no_move_leaves_no_file(run, home):
+    for keys in ("q\n", "", "?\n\nq\n"):
+        result = run(["play", "4"], input=keys)
+        assert result.exit_code == 0
+        assert "No move was played" in result.stdout
+    assert games(home) == []
+
+
+# ---- names nobody else has ---------------------------------------------------
+def test_files_made_at_the_same_moment_never_share_a_name(tmp_path):
+    made, barrier = [], threading.Barrier(8)
+
+    def make(i: int) -> None:
+        barrier.wait()
+        made.append((create_new_file(tmp_path, "deal-4-same-second", ".json", f"game {i}\n"), i))
+
+    threads = [threading.Thread(target=make, args=(i,)) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len({path for path, _ in made}) == 8
+    for path, i in made:
+        assert path.read_text() == f"game {i}\n"
+    assert not [p for p in tmp_path.iterdir() if p.suffix == ".tmp"]
+
+
+def test_games_started_together_each_get_their_own_file(tmp_path):
+    home = tmp_path / "home"
+    children = [subprocess.Popen(OSMOSIS + ["play", "4"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, text=True, env=child_env(home)) for _ in range(3)]
+    first = ["d", "r2", "r3"]  # three different games of deal 4
+    outputs = [c.communicate(f"{move}\nq\n", timeout=60) for c, move in zip(children, first)]
+    assert [c.returncode for c in children] == [0, 0, 0], outputs
+    saved = sorted(str(load_record(p).moves[0]) for p in games(home))
+    assert saved == sorted(first)
+
+
+# ---- killed saves ------------------------------------------------------------
+def test_temporary_files_left_by_killed_saves_are_removed_when_old(run, home):
+    folder = home / "games"
+    folder.mkdir(parents=True)
+    old = folder / ".deal-4-20200101-000000.json.abc12xyz.tmp"
+    young = folder / ".deal-4-20200101-000000.json.young123.tmp"
+    foreign = folder / ".notes.tmp"
+    for p in (old, young, foreign):
+        p.write_text("{")
+    stale = time.time() - STALE_SECONDS - 60
+    os.utime(old, (stale, stale))
+    os.utime(foreign, (stale, stale))
+    assert run(["play", "4"], input="d\nq\n").exit_code == 0
+    assert not old.exists() and young.exists() and foreign.exists()
+
+
+def test_a_save_removes_old_temporary_files_of_the_same_file(tmp_path):
+    target = tmp_path / "game.json"
+    left = tmp_path / ".game.json.k1ll3d00.tmp"
+    left.write_text("half")
+    stale = time.time() - STALE_SECONDS - 1
+    os.utime(left, (stale, stale))
+    atomic_write_text(target, "{}\n")
+    assert target.read_text() == "{}\n" and not left.exists()
+
+
+# ---- a full disk (RLIMIT_FSIZE in a child) -----------------------------------
+def _file_size_limit(limit: int):
+    def apply() -> None:
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails with EFBIG
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+    return apply
+
+
+def test_a_full_disk_never_passes_for_saved(tmp_path):
+    home = tmp_path / "home"
+    # About 140 bytes for a record plus 5 a turn: the first moves fit, the later ones do not.
+    child = subprocess.run(OSMOSIS + ["play", "1"], input="d\n" * 8 + "q\nq\n", capture_output=True, text=True,
+                           env=child_env(home), preexec_fn=_file_size_limit(165), timeout=60)
+    out = child.stdout
+    assert child.returncode == 1, out
+    assert "Autosave failed" in out and "The game is saved in" not in out
+    assert "Type s FILE to save it, or q again" in out
+    assert "not saved" in child.stderr and len(child.stderr.strip().splitlines()) == 1
+    (path,) = games(home)
+    kept = load_record(path)  # the last good save is intact
+    assert 0 < len(kept.moves) < 8
+    assert f"holds the game as it was at move {len(kept.moves)}" in out
+    assert not [p for p in (home / "games").iterdir() if p.suffix == ".tmp"]
+
+
+def test_with_no_usable_games_folder_quit_warns_and_s_file_keeps_the_game_from_then_on(tmp_path):
+    home = tmp_path / "home"
+    other = tmp_path / "elsewhere.json"
+    home.mkdir()
+    (home / "games").write_text("")  # a file where the games folder should be
+    child = subprocess.run(OSMOSIS + ["play", "1"], input=f"d\nd\nq\ns {other}\nd\nq\n", capture_output=True,
+                           text=True, env=child_env(home), timeout=60)
+    assert child.returncode == 0, child.stdout + child.stderr
+    assert [str(m) for m in load_record(other).moves] == ["d", "d", "d"]
+    assert f"The game is saved in {other}" in child.stdout
+
+
+# ---- a read-only folder (as another user: root ignores file modes) -----------
+def _setpriv() -> list[str]:
+    tool = shutil.which("setpriv")
+    if tool is None or os.geteuid() != 0:
+        pytest.skip("needs root and setpriv to run the child as another user (root bypasses permissions)")
+    return [tool, "--reuid=65534", "--regid=65534", "--clear-groups"]
+
+
+def test_a_read_only_folder_keeps_the_record_and_quitting_says_it_is_not_saved():
+    prefix = _setpriv()
+    folder = Path(tempfile.mkdtemp(prefix="osmosis-ro-"))
+    try:
+        folder.chmod(0o755)  # readable by the other user, writable only by root
+        record = folder / "game.json"
+        save_record(Record(RULES, deal_for(1, RULES), ["d"]), record)
+        record.chmod(0o644)
+        before = record.read_bytes()
+        home = folder / "home"
+        home.mkdir()
+        home.chmod(0o755)
+        probe = subprocess.run(prefix + ["true"], capture_output=True)
+        if probe.returncode != 0:
+            pytest.skip(f"setpriv cannot switch user here: {probe.stderr.decode(errors='replace').strip()}")
+        child = subprocess.run(prefix + OSMOSIS + ["play", "--resume", str(record)], input="d\nd\nq\nq\n",
+                               capture_output=True, text=True, env={**child_env(home), "HOME": str(folder)},
+                               timeout=60)
+        assert child.returncode == 1, child.stdout + child.stderr
+        assert "Traceback" not in child.stderr
+        assert "Autosave failed" in child.stdout and "Permission denied" in child.stdout
+        assert "The game is saved in" not in child.stdout
+        assert record.read_bytes() == before
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+# ---- saves go to regular files only ------------------------------------------
+def test_a_save_never_replaces_a_pipe_or_a_folder_and_follows_a_link(run, home, tmp_path):
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    real = tmp_path / "real.json"
+    link = tmp_path / "link.json"
+    link.symlink_to(real)
+    result = run(["play", "3"], input=f"d\ns {fifo}\ns {tmp_path}\ns {link}\nq\n")
+    assert result.exit_code == 0
+    assert "not a regular file" in result.stdout and "it is a folder" in result.stdout
+    assert fifo.is_fifo() and link.is_symlink()
+    assert [str(m) for m in load_record(real).moves] == ["d"]
+
+
+def test_resuming_from_a_pipe_goes_on_in_a_new_file(tmp_path):
+    record = Record(RULES, deal_for(1, RULES), ["d"]).dumps()
+    home = tmp_path / "home"
+    child = subprocess.run(["bash", "-c", " ".join(f"'{a}'" for a in OSMOSIS)
+                            + " play --resume <(printf '%s' \"$REC\")"], input="d\nq\n", capture_output=True,
+                           text=True, env={**child_env(home), "REC": record}, timeout=60)
+    assert child.returncode == 0, child.stdout + child.stderr
+    assert "not a regular file, so the game goes on in a new file" in child.stdout
+    (saved,) = games(home)
+    assert [str(m) for m in load_record(saved).moves] == ["d", "d"]

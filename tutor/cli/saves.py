@@ -1,0 +1,179 @@
+"""Where a game being played is kept, and what can truthfully be said about it.
+
+The rules, so that a player never loses a game:
+
+- a new game gets its autosave file at its first move (a game quit with no
+  move leaves no file), under a name no other game has (storage's
+  exclusive creation, so two games started in the same second never share
+  one);
+- a file that holds a finished game (won or blocked) is never overwritten
+  by a shorter or unfinished one: an undo after the end goes on in a new
+  copy, and the messages say which file holds what;
+- "saved" is said only of a file whose last good write holds the moves
+  played now; when saving fails, the player is told which moves are not
+  saved and offered ``s FILE``.
+
+No output here: every method returns the sentences to show.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..errors import RecordError
+from ..record import Game, save_new_record, save_record
+from ..textsafe import shown_path
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+class GameFiles:
+    """The files of one game at the terminal: the autosave, ``--save PATH``, and what each holds."""
+
+    def __init__(self, game: Game, games: Path | None, stem: str, save_path: str | None = None,
+                 resumed: Path | None = None) -> None:
+        self.game = game
+        self.games = games  # the folder for new autosave files; None when it cannot be used
+        self.stem = stem
+        self.save_path = save_path
+        self.autosave: Path | None = resumed
+        self.written: dict[str, tuple] = {}  # file -> the moves its last good write holds
+        self.finished: set[str] = set()  # files holding a finished game
+        self.failed = False  # the last autosave failed
+        if resumed is not None:
+            self._note(resumed)
+
+    # -- bookkeeping
+    def _moves(self) -> tuple:
+        return tuple(self.game.moves)
+
+    def _note(self, path) -> None:
+        self.written[str(path)] = self._moves()
+        if self.game.state.over:
+            self.finished.add(str(path))
+
+    def _write(self, path) -> None:
+        save_record(self.game.to_record(), path)
+        self._note(path)
+
+    def _new_file(self) -> Path:
+        folder = self.games if self.games is not None else (self.autosave.parent if self.autosave else None)
+        if folder is None:
+            raise RecordError("there is no folder for a new game file (set OSMOSIS_HOME to a writable folder)")
+        path = save_new_record(self.game.to_record(), folder, self.stem)
+        self._note(path)
+        return path
+
+    def _protected(self, path) -> bool:
+        """Whether writing the game now to ``path`` would replace a finished game with an unfinished one."""
+        return str(path) in self.finished and not self.game.state.over
+
+    # -- questions
+    def holding_now(self) -> list[str]:
+        """The files whose content is the game as it stands."""
+        now = self._moves()
+        return [p for p, moves in self.written.items() if moves == now]
+
+    def nothing_to_save(self) -> bool:
+        """A new game with no move played (and nothing written): quitting loses nothing."""
+        return not self.game.moves and not self.written
+
+    def unsaved_sentence(self) -> str:
+        """What is not saved, and what the game's file holds instead."""
+        ply = self.game.ply
+        for candidate in (self.autosave, self.save_path, *self.written):
+            if candidate is not None and str(candidate) in self.written:
+                held = len(self.written[str(candidate)])
+                return (f"The last moves are not saved: {shown_path(candidate)} holds the game as it was at "
+                        f"move {held}, not as it is now at move {ply}.")
+        return f"The game ({_plural(ply, 'move')}) is not saved in any file."
+
+    # -- events
+    def start_message(self) -> str | None:
+        """What to say before the first move."""
+        if self.autosave is not None:
+            path = shown_path(self.autosave)
+            if str(self.autosave) in self.finished:
+                state = self.game.state
+                how = "won" if state.won else f"blocked with {_plural(state.cards, 'card')}"
+                return (f"This game is over ({how}): {path} keeps it as it is (osmosis replay {path} steps "
+                        "through it); an undo goes on in a copy in a new file.")
+            return f"The game is saved as you play in {path}."
+        if self.games is not None:
+            return f"The game is saved as you play, in {shown_path(self.games)} from your first move."
+        return None
+
+    def after_change(self, force: bool = False) -> list[str]:
+        """Autosave after a move or an undo (``force``: also with no move yet); the sentences to show."""
+        if self.games is None and self.autosave is None:
+            return []  # the player was told at the start: s FILE saves
+        if self.autosave is None and not self.game.moves and not force:
+            return []
+        try:
+            if self.autosave is None:
+                self.autosave = self._new_file()
+                said = [f"The game is saved as you play in {shown_path(self.autosave)}."]
+            elif self._protected(self.autosave):
+                old = self.autosave
+                self.autosave = self._new_file()
+                said = [f"This game was over, so {shown_path(old)} keeps it as it was; the game goes on in a "
+                        f"copy, {shown_path(self.autosave)}."]
+            else:
+                self._write(self.autosave)
+                said = []
+        except RecordError as exc:
+            first = not self.failed
+            self.failed = True
+            if first:
+                return [f"Autosave failed: {exc}. The moves from now on are not saved: "
+                        "type s FILE to save the game to another file."]
+            return [f"Autosave failed again ({_plural(self.game.ply, 'move')} played, not saved): "
+                    "s FILE saves the game to another file."]
+        if self.failed:
+            said.append("Autosave works again: the game is saved.")
+        self.failed = False
+        return said
+
+    def save(self, arg: str) -> list[str]:
+        """The ``s`` command: ``s FILE`` writes FILE; ``s`` alone the file the game is kept in."""
+        if arg:
+            self._write(arg)
+            if self.save_path is None and (self.autosave is None or self.failed):
+                self.save_path = arg  # this file keeps the game from now on, at the end and on quit
+            return [f"Saved to {shown_path(arg)}."]
+        if self.save_path is not None:
+            if self._protected(self.save_path):
+                raise RecordError(f"{shown_path(self.save_path)} holds the finished game: "
+                                  "type s FILE to save this one to another file")
+            self._write(self.save_path)
+            return [f"Saved to {shown_path(self.save_path)}."]
+        if self.games is None and self.autosave is None:
+            raise RecordError("there is no file to save to: type s and a file name, like s game.json")
+        said = self.after_change(force=True)
+        if self.failed:
+            return said
+        return said + [f"Saved to {shown_path(self.autosave)}."]
+
+    def keep(self) -> list[str]:
+        """At the end of the game and on quit: write ``--save PATH`` too; the sentences to show."""
+        if self.save_path is None or (not self.game.moves and not self.written):
+            return []
+        if self._protected(self.save_path):
+            return [f"{shown_path(self.save_path)} keeps the finished game; this one is not written there."]
+        try:
+            self._write(self.save_path)
+        except RecordError as exc:
+            return [f"Save failed: {exc}."]
+        return []
+
+    def saved_sentence(self) -> str | None:
+        """``The game is saved in F (N moves, C cards on the foundations).``, or None when no file holds it."""
+        where = self.holding_now()
+        if not where:
+            return None
+        preferred = [str(p) for p in (self.save_path, self.autosave) if p is not None and str(p) in where]
+        ply, score = self.game.ply, self.game.state.score
+        return (f"The game is saved in {shown_path((preferred or where)[0])} "
+                f"({_plural(ply, 'move')}, {_plural(score, 'card')} on the foundations).")

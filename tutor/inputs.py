@@ -1,0 +1,118 @@
+"""Reading the tutor's input files: once, within a size, and never past a clean error.
+
+Deal files, records and the lesson progress file are JSON; lessons are TOML.
+Whatever a file holds (nesting 100,000 deep, a number of 5,000 digits, bytes
+that are not UTF-8, ``NaN``), the reader raises the caller's error class with
+one line that names the file, or returns the data. Every file is read with a
+single ``read`` so ``/dev/stdin`` and ``<(...)`` work too.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import tomllib
+
+from .textsafe import os_reason, quoted
+
+MAX_FILE_BYTES = 16 * 1024 * 1024
+MAX_DEPTH = 64
+MAX_DIGITS = 30  # a deal number has at most 19; nothing in these formats needs more
+
+
+class _TooLarge(ValueError):
+    pass
+
+
+def read_text(path, what: str, error, limit: int = MAX_FILE_BYTES) -> str:
+    """The text of ``path`` (read once); ``error(message)`` names the file and the problem."""
+    name = f"{what} {quoted(path)}"
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read(limit + 1)
+    except FileNotFoundError:
+        raise error(f"{name} does not exist") from None
+    except IsADirectoryError:
+        raise error(f"{name} is a directory, not a {what}") from None
+    except OSError as exc:
+        raise error(f"{name} cannot be read: {os_reason(exc)}") from None
+    except ValueError:  # an embedded NUL character in the name
+        raise error(f"{name} is not a usable file name (it holds a NUL character)") from None
+    if len(data) > limit:
+        raise error(f"{name} is larger than {limit // (1024 * 1024)} MB: this is not a {what}")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise error(f"{name} is not UTF-8 text (byte {exc.start + 1} cannot be decoded)") from None
+
+
+def _parse_int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise _TooLarge(f"a number of {len(text.lstrip('-'))} digits is too large (at most {MAX_DIGITS})")
+    return int(text)
+
+
+def _parse_constant(text: str):
+    raise _TooLarge(f"{text} is not a JSON number")
+
+
+def loads_json(text: str, name: str, error):
+    """JSON data from ``text``; ``error(message)`` for anything that is not plain, bounded JSON."""
+    try:
+        data = json.loads(text, parse_int=_parse_int, parse_constant=_parse_constant)
+    except json.JSONDecodeError as exc:
+        raise error(f"{name} is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+    except _TooLarge as exc:
+        raise error(f"{name} is not usable: {exc}") from None
+    except RecursionError:
+        raise error(f"{name} is not usable: it is nested too deep (at most {MAX_DEPTH} levels)") from None
+    check_shape(data, name, error)
+    return data
+
+
+def load_json(path, what: str, error):
+    """Read and parse a JSON file once (see :func:`read_text` and :func:`loads_json`)."""
+    return loads_json(read_text(path, what, error), f"{what} {quoted(path)}", error)
+
+
+def loads_toml(text: str, name: str, error):
+    """TOML data from ``text``, bounded like :func:`loads_json`."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise error(f"{name}: not valid TOML: {exc}") from None
+    except RecursionError:
+        raise error(f"{name}: not usable: it is nested too deep (at most {MAX_DEPTH} levels)") from None
+    except ValueError as exc:  # an integer beyond Python's conversion limit
+        raise error(f"{name}: not usable: {str(exc).split(':')[0]}") from None
+    check_shape(data, name, error)
+    return data
+
+
+def check_shape(data, name: str, error) -> None:
+    """Refuse data nested deeper than :data:`MAX_DEPTH`, holding a number beyond :data:`MAX_DIGITS` digits,
+    or text that cannot be written back as UTF-8.
+
+    Walked without recursion, so the check itself cannot overflow the stack.
+    """
+    limit = 10 ** MAX_DIGITS
+    stack = [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, (dict, list)):
+            if depth > MAX_DEPTH:
+                raise error(f"{name} is not usable: it is nested too deep (at most {MAX_DEPTH} levels)")
+            if isinstance(value, dict):
+                stack.extend((k, depth) for k in value)
+            items = value.values() if isinstance(value, dict) else value
+            stack.extend((v, depth + 1) for v in items)
+        elif isinstance(value, str):
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError:
+                raise error(f"{name} is not usable: it holds text that is not valid Unicode "
+                            "(an escaped lone surrogate like \\ud800)") from None
+        elif isinstance(value, int) and not isinstance(value, bool) and not -limit < value < limit:
+            raise error(f"{name} is not usable: a number is too large (at most {MAX_DIGITS} digits)")
+        elif isinstance(value, float) and not math.isfinite(value):
+            raise error(f"{name} is not usable: {value} is not a finite number")

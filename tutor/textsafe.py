@@ -1,0 +1,82 @@
+"""Text that came from outside (a file, an environment variable, a typed line) made safe to print.
+
+A record or lesson shared by someone else may carry escape sequences that
+clear the screen or retitle the terminal; a file name may hold a newline
+that makes one error look like two, or bytes that are not UTF-8 (Python
+keeps them as lone surrogates, which a strict UTF-8 stream cannot write).
+Everything printed from such a source goes through :func:`clean` (free text)
+or :func:`quoted` / :func:`shown_path` (names), so output stays one line per
+message and free of control codes.
+"""
+
+from __future__ import annotations
+
+import os
+import unicodedata
+
+# Cc: control characters (ESC, BEL, NUL, CR, ...); Cf: format characters such as
+# the bidirectional overrides that reorder what a line appears to say; Cs: lone
+# surrogates (undecodable bytes); Co/Cn: private use and unassigned code points.
+_UNSAFE = {"Cc", "Cf", "Cs", "Co", "Cn"}
+_KEEP_FORMAT = {"\u200d"}  # the zero-width joiner that builds emoji sequences is harmless
+REPLACEMENT = "\ufffd"
+MAX_QUOTED = 120
+
+
+def _safe_char(ch: str, newlines: bool) -> str:
+    if ch == "\n":
+        return "\n" if newlines else " "
+    if ch == "\t":
+        return " "
+    if ch in _KEEP_FORMAT:
+        return ch
+    return REPLACEMENT if unicodedata.category(ch) in _UNSAFE else ch
+
+
+def clean(text, newlines: bool = False) -> str:
+    """``text`` with every control, format and undecodable character replaced (U+FFFD).
+
+    Tabs become spaces; newlines too unless ``newlines`` (multi-line lesson text).
+    """
+    text = str(text)
+    if text.isprintable() and "\t" not in text:
+        return text  # the common case: nothing to do
+    return "".join(_safe_char(ch, newlines) for ch in text)
+
+
+def quoted(value, limit: int = MAX_QUOTED) -> str:
+    """A name quoted as Python's ``repr`` does (escapes for anything unprintable), cut to ``limit`` characters.
+
+    For file names and other input quoted in messages: a newline or an escape
+    code shows as ``\\n`` or ``\\x1b``, never as itself.
+    """
+    if isinstance(value, os.PathLike):
+        value = os.fspath(value)
+    if isinstance(value, bytes):
+        value = value.decode("utf-8", "surrogateescape")
+    text = str(value)
+    if len(text) > limit:
+        keep = max(limit - 20, 10)
+        return repr(text[:keep])[:-1] + f"...' ({len(text)} characters)"
+    return repr(text)
+
+
+def shown_path(path) -> str:
+    """A file name as it is when it is plain printable text, else quoted (see :func:`quoted`)."""
+    text = os.fspath(path) if isinstance(path, os.PathLike) else str(path)
+    if text.isprintable() and len(text) <= 4 * MAX_QUOTED and not text.startswith(("'", '"')):
+        return text
+    return quoted(text, limit=4 * MAX_QUOTED)
+
+
+def os_reason(exc: OSError) -> str:
+    """The reason of an OS error without the file name Python appends (that is quoted by the caller)."""
+    if exc.strerror:
+        return exc.strerror
+    return clean(exc) if exc.filename is None and str(exc) else exc.__class__.__name__
+
+
+def brief(value, limit: int = MAX_QUOTED) -> str:
+    """``repr(value)`` cut to ``limit`` characters: a value from a file quoted in a message."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: max(limit - 20, 10)] + f"... ({len(text)} characters)"
