@@ -104,7 +104,7 @@ def test_stats_json_has_the_spec_fields(run):
 
 
 def test_stats_with_two_workers_equals_one_worker(run):
-    args = ["stats", "--deals", "1-8", "--nodes", "20000", "--json"]
+    args = ["stats", "--deals", "1-8", "--nodes", "20000", "--json", "--fresh", "--batch", "3"]
     one = json.loads(run(args + ["--workers", "1"]).output)
     two = json.loads(run(args + ["--workers", "2"]).output)
     one.pop("seconds"), two.pop("seconds")

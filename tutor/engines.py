@@ -58,7 +58,8 @@ class DaskEngine:
     ``distributed.Client`` (tests use an in-process cluster).
     """
 
-    def __init__(self, workers: int = 2, scheduler: str | None = None, client=None) -> None:
+    def __init__(self, workers: int = 2, scheduler: str | None = None, client=None,
+                 connect_timeout: float = 10.0) -> None:
         try:
             import distributed
         except ImportError:  # pragma: no cover - declared as a dependency
@@ -70,13 +71,13 @@ class DaskEngine:
             self.client = client
         elif scheduler is not None:
             try:
-                self.client = distributed.Client(scheduler, timeout=10)
+                self.client = distributed.Client(scheduler, timeout=connect_timeout)
             except (OSError, TimeoutError, ValueError, TypeError) as exc:
                 raise TutorError(f"cannot reach the Dask scheduler {scheduler!r} ({exc}): expected the address "
                                  "of a running `dask scheduler`, like tcp://127.0.0.1:8786") from None
         else:
             self._own_cluster = distributed.LocalCluster(
-                n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
+                n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0",
                 silence_logs=logging.ERROR)
             self.client = distributed.Client(self._own_cluster)
         self.workers = max(1, len(self.client.scheduler_info(n_workers=-1).get("workers", {})) or workers)
