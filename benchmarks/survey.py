@@ -2,6 +2,7 @@
 
     python benchmarks/survey.py table   [--deals 1-2000] [--workers 2] [--presets osmosis,peek]
                                         [--policies solver,greedy] [--store FILE] [--per-deal DIR]
+                                        [--nodes N] [--retry-nodes N]
     python benchmarks/survey.py scaling [--variant osmosis] [--policy solver] [--deals 1-300] [--batch 25]
     python benchmarks/survey.py times   [--deals 1-200] [--presets ...] | times --from benchmarks/results
 
@@ -52,7 +53,8 @@ def table(args) -> None:
                     Path(args.per_deal).mkdir(parents=True, exist_ok=True)
                     out = gzip.open(Path(args.per_deal) / f"{name}-{policy}-{deals}.jsonl.gz", "wt")
                 try:
-                    t = stream_survey(PRESETS[name], deals, policy, limit, engine=engine, store=store, per_deal=out)
+                    t = stream_survey(PRESETS[name], deals, policy, limit, engine=engine, store=store, per_deal=out,
+                                      retry_nodes=args.retry_nodes)
                 finally:
                     if out is not None:
                         out.close()
@@ -66,7 +68,8 @@ def table(args) -> None:
     finally:
         engine.close()
         store.close()
-    print(f"\nDeals {deals} (PySolFC numbering), solver node limit {args.nodes}.\n")
+    print(f"\nDeals {deals} (PySolFC numbering), solver node limit {args.nodes}, then {args.retry_nodes} "
+          "for a win-only second search of the deals left undecided.\n")
     head, rule = "| preset | rules text claims |", "|---|---|"
     for policy in policies:
         head += f" {policy}: won (95% CI) | {policy} mean cards |"
@@ -170,6 +173,7 @@ def main() -> None:
     t.add_argument("--policies", default="solver,greedy")
     t.add_argument("--store", default=None)
     t.add_argument("--per-deal", default=None, metavar="DIR")
+    t.add_argument("--retry-nodes", type=int, default=10 * DEFAULT_LIMIT.nodes)
     s = sub.add_parser("scaling")
     s.add_argument("--variant", default="osmosis")
     s.add_argument("--policy", default="solver")

@@ -116,6 +116,22 @@ def test_the_store_key_holds_the_rules_policy_and_limit(tmp_path):
         assert stream_survey(OSMOSIS, DealRange(1, 6), "greedy", LIMIT, store=store).from_store == 0
 
 
+def test_a_second_search_decides_what_the_first_leaves_and_the_store_keeps_it_exact(tmp_path):
+    tiny = Limit(nodes=3)
+    plain = stream_survey(OSMOSIS, DealRange(1, 8), "solver", tiny)
+    deeper = stream_survey(OSMOSIS, DealRange(1, 8), "solver", tiny, retry_nodes=20_000)
+    assert plain.unknown > 0 and deeper.unknown == 0
+    assert deeper.wins == stream_survey(OSMOSIS, DealRange(1, 8), "solver", LIMIT).wins
+    with ResultStore(tmp_path / "s.sqlite3") as store:
+        first = stream_survey(OSMOSIS, DealRange(1, 8), "solver", tiny, store=store, retry_nodes=20_000)
+        # Without the second search, the verdicts it found are not reused: the answer is the plain one.
+        again = stream_survey(OSMOSIS, DealRange(1, 8), "solver", tiny, store=store)
+        assert totals(again) == totals(plain) and again.from_store == 8 - plain.unknown
+        # And the deals left undecided at 50 positions are searched again when a second search is asked for.
+        last = stream_survey(OSMOSIS, DealRange(1, 8), "solver", tiny, store=store, retry_nodes=20_000)
+        assert totals(last) == totals(first) and last.from_store == 8 - plain.unknown
+
+
 def test_a_billion_deal_range_streams_without_a_list(tmp_path):
     deals = parse_range("1-1000000000")
     assert len(deals) == 10**9
@@ -149,6 +165,13 @@ def test_a_file_that_is_not_a_store_is_one_line_error(run, tmp_path):
     bad.write_text("hello, this is not a database at all" * 50)
     result = run(["stats", "--deals", "1-3", "--policy", "greedy", "--store", str(bad)])
     assert result.exit_code == 1 and "not.sqlite3" in result.stderr and result.stderr.count("\n") == 1
+
+
+def test_a_store_that_cannot_be_opened_or_a_per_deal_file_that_cannot_be_written_is_one_line(run, tmp_path):
+    missing = tmp_path / "no" / "such" / "folder"
+    for args in (["--store", str(missing / "s.sqlite3")], ["--per-deal", str(missing / "d.jsonl")]):
+        result = run(["stats", "--deals", "1-3", "--policy", "greedy"] + args)
+        assert result.exit_code == 1 and str(missing) in result.stderr and result.stderr.count("\n") == 1
 
 
 def test_a_rerun_comes_from_the_store_and_fresh_plays_again(run):
@@ -196,7 +219,8 @@ def test_the_pipe_progress_line_says_done_rate_time_left_and_the_running_rate():
     for n in range(1, 101):
         tally.add(DealOutcome(n, n % 3 == 0, 52 if n % 3 == 0 else 30, 0.01), stored=n <= 40)
     line = progress_line(Progress(100, 10_000_000, 40, tally, 50.0))
-    assert line.startswith("stats: 100/10,000,000 deals, 40 from the store, 2.0 deals/s, about 57 d")
+    # The rate counts the deals played (60 in 50 s), not those read from the store.
+    assert line.startswith("stats: 100/10,000,000 deals, 40 from the store, 1.2 deals/s, about 96 d")
     assert "win rate 33.0% (95% 24.6-42.7%)" in line
 
 

@@ -111,7 +111,14 @@ class DaskEngine:
 
         fill()
         for future in ac:
-            result = future.result()
+            try:
+                result = future.result()
+            except TutorError:
+                raise
+            except (self._distributed.KilledWorker, self._distributed.client.FutureCancelledError, OSError) as exc:
+                # Finished batches are in the store already: the same command picks up from there.
+                raise TutorError(f"the Dask cluster lost a batch ({type(exc).__name__}: {exc}); the finished "
+                                 "batches are kept: run the same command again to resume") from None
             index = index_of.pop(future.key)
             future.release()
             # The caller may hold back a slow batch; pull the next job only when it asks for more.
@@ -126,8 +133,8 @@ class DaskEngine:
 
 
 def _args_key(args: tuple) -> str:
-    numbers, rules, policy, limit = args
-    return f"{policy}-{numbers[0]}-{numbers[-1]}-{len(numbers)}-{abs(hash((rules, limit, tuple(numbers)))):x}"
+    numbers, rules, policy, limit, retry = args
+    return f"{policy}-{numbers[0]}-{numbers[-1]}-{len(numbers)}-{abs(hash((rules, limit, retry, tuple(numbers)))):x}"
 
 
 @dataclass
@@ -144,14 +151,15 @@ class Progress:
 def stream_survey(rules: Rules, deals: DealRange, policy: str = "solver", limit: Limit = DEFAULT_LIMIT,
                   engine=None, store: ResultStore | None = None, fresh: bool = False, batch: int | None = None,
                   per_deal: TextIO | None = None, progress: Callable[[Progress], None] | None = None,
-                  window: int | None = None) -> Tally:
+                  window: int | None = None, retry_nodes: int | None = None) -> Tally:
     """Play every deal of ``deals`` with ``policy``, batch by batch, and return the totals.
 
     ``engine``: :class:`InProcess` (default) or :class:`DaskEngine`. ``store``:
     read what is there (unless ``fresh``) and keep every new outcome.
     ``per_deal``: a text file that gets one JSON line per deal, in deal order.
     ``window``: the most batches between the oldest not yet folded in and
-    the newest sent (bounds memory and the tasks in flight).
+    the newest sent (bounds memory and the tasks in flight). ``retry_nodes``:
+    the node limit of the solver's second search for undecided deals.
     """
     if policy not in POLICIES:
         raise TutorError(f"unknown policy {policy!r}: expected one of {', '.join(POLICIES)}")
@@ -161,6 +169,16 @@ def stream_survey(rules: Rules, deals: DealRange, policy: str = "solver", limit:
     version = engine_version(policy)
     config = store.config_id(config_key(rules, policy, limit)) if store is not None else None
     tally = Tally(rules, policy)
+    retry = retry_nodes if policy == "solver" and retry_nodes and limit.nodes and retry_nodes > limit.nodes else None
+    deepest = retry or limit.nodes
+
+    def reusable(o: DealOutcome) -> bool:
+        """A stored result is what this survey would find: a verdict reached within its limits,
+        or no verdict at a limit as deep as it would try."""
+        if policy != "solver" or o.tried is None or deepest is None:
+            return True
+        return o.tried >= deepest if o.won is None else o.tried <= deepest
+
     variant = rules.name or rules.describe()
     t0 = time.perf_counter()
     ready: dict[int, tuple[dict[int, DealOutcome], list[DealOutcome]]] = {}
@@ -180,7 +198,8 @@ def stream_survey(rules: Rules, deals: DealRange, policy: str = "solver", limit:
                 if per_deal is not None:
                     per_deal.write(json.dumps({"deal": number, "variant": variant, "policy": policy,
                                                "won": outcome.won, "cards": outcome.cards,
-                                               "seconds": round(outcome.seconds, 4)}) + "\n")
+                                               "seconds": round(outcome.seconds, 4), "nodes": outcome.tried}
+                                              ) + "\n")
             if progress is not None:
                 progress(Progress(tally.deals, len(deals), tally.from_store, tally, time.perf_counter() - t0))
 
@@ -191,20 +210,21 @@ def stream_survey(rules: Rules, deals: DealRange, policy: str = "solver", limit:
                 # Never read further ahead than the window: wait until the oldest batches are folded.
                 yield None
             stored = store.get(config, first, last) if store is not None and not fresh else {}
+            stored = {n: o for n, o in stored.items() if reusable(o)}
             missing = tuple(n for n in range(first, last + 1) if n not in stored)
             if not missing:
                 ready[index] = (stored, [])
                 fold_ready()
                 continue
             stored_of[index] = stored
-            yield index, (missing, rules, policy, limit)
+            yield index, (missing, rules, policy, limit, retry)
 
     for index, (got_version, outcomes) in engine.run(jobs(), window):
         if got_version != version:
             raise TutorError(f"a worker runs engine version {got_version}, this command {version}: "
                              "install the same osmosis-tutor on every worker")
         if store is not None:
-            store.put(config, outcomes, replace=fresh)
+            store.put(config, outcomes)
         ready[index] = (stored_of.pop(index), outcomes)
         fold_ready()
     fold_ready()

@@ -7,6 +7,10 @@ deal number. A rerun reads what is done; a killed survey resumes, because
 each batch is committed as soon as it finishes. The database runs in WAL
 mode with a busy timeout, so two surveys can share it at once; inserts are
 idempotent (a deal played twice gives the same row).
+
+An undecided solver result records the node limit it was tried at: a later
+survey with a deeper second search (``--retry-nodes``) plays it again, and
+one with a shallower search does not reuse a verdict found deeper.
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ CREATE TABLE IF NOT EXISTS outcomes (
     won INTEGER,
     cards INTEGER NOT NULL,
     seconds REAL NOT NULL,
+    tried INTEGER,
     PRIMARY KEY (config, deal)
 ) WITHOUT ROWID;
 """
@@ -85,7 +90,17 @@ class ResultStore:
     def __exit__(self, *exc) -> None:
         self.close()
 
+    def _failed(self, exc: sqlite3.Error) -> TutorError:
+        return TutorError(f"results store {str(self.path)!r} cannot be used ({exc}): check that the file "
+                          "and its folder are writable and the disk is not full, or give another --store")
+
     def config_id(self, key: str) -> int:
+        try:
+            return self._config_id(key)
+        except sqlite3.Error as exc:
+            raise self._failed(exc) from None
+
+    def _config_id(self, key: str) -> int:
         if key not in self._configs:
             self.db.execute("INSERT OR IGNORE INTO configs(key) VALUES (?)", (key,))
             (cid,) = self.db.execute("SELECT id FROM configs WHERE key = ?", (key,)).fetchone()
@@ -94,19 +109,25 @@ class ResultStore:
 
     def get(self, config: int, first: int, last: int) -> dict[int, DealOutcome]:
         """The stored outcomes of deals ``first..last`` (those that are there)."""
-        rows = self.db.execute("SELECT deal, won, cards, seconds FROM outcomes "
-                               "WHERE config = ? AND deal BETWEEN ? AND ?", (config, first, last))
-        return {deal: DealOutcome(deal, None if won is None else bool(won), cards, seconds)
-                for deal, won, cards, seconds in rows}
+        try:
+            rows = self.db.execute("SELECT deal, won, cards, seconds, tried FROM outcomes "
+                                   "WHERE config = ? AND deal BETWEEN ? AND ?", (config, first, last)).fetchall()
+        except sqlite3.Error as exc:
+            raise self._failed(exc) from None
+        return {deal: DealOutcome(deal, None if won is None else bool(won), cards, seconds, tried)
+                for deal, won, cards, seconds, tried in rows}
 
-    def put(self, config: int, outcomes: Iterable[DealOutcome], replace: bool = False) -> None:
-        """Keep outcomes, in one transaction; ``replace`` overwrites what is there (``--fresh``)."""
-        verb = "INSERT OR REPLACE" if replace else "INSERT OR IGNORE"
-        rows = [(config, o.number, None if o.won is None else int(o.won), o.cards, o.seconds) for o in outcomes]
-        with self.db:
-            self.db.execute("BEGIN IMMEDIATE")
-            self.db.executemany(f"{verb} INTO outcomes(config, deal, won, cards, seconds) VALUES (?, ?, ?, ?, ?)",
-                                rows)
+    def put(self, config: int, outcomes: Iterable[DealOutcome]) -> None:
+        """Keep outcomes, in one transaction, replacing what is there (``--fresh``, or a deeper search)."""
+        rows = [(config, o.number, None if o.won is None else int(o.won), o.cards, o.seconds, o.tried)
+                for o in outcomes]
+        try:
+            with self.db:
+                self.db.execute("BEGIN IMMEDIATE")
+                self.db.executemany("INSERT OR REPLACE INTO outcomes(config, deal, won, cards, seconds, tried) "
+                                    "VALUES (?, ?, ?, ?, ?, ?)", rows)
+        except sqlite3.Error as exc:
+            raise self._failed(exc) from None
 
     def count(self, config: int) -> int:
         (n,) = self.db.execute("SELECT COUNT(*) FROM outcomes WHERE config = ?", (config,)).fetchone()

@@ -39,12 +39,17 @@ POLICIES = ("solver", "greedy", "tutor")
 
 @dataclass(frozen=True)
 class DealOutcome:
-    """One deal's result: ``won`` is None when the solver could not decide."""
+    """One deal's result: ``won`` is None when the solver could not decide.
+
+    ``tried``: with the solver policy, the node limit of the last search
+    behind the verdict (the second search's when there was one).
+    """
 
     number: int
     won: bool | None
     cards: int
     seconds: float
+    tried: int | None = None
 
 
 @dataclass(frozen=True)
@@ -258,13 +263,23 @@ def play_tutor(state: State) -> State:
     return play_game(state)[0]
 
 
-def play_deal(number: int, rules: Rules, policy: str, limit: Limit = DEFAULT_LIMIT) -> DealOutcome:
-    """Play one deal with one policy."""
+def play_deal(number: int, rules: Rules, policy: str, limit: Limit = DEFAULT_LIMIT,
+              retry_nodes: int | None = None) -> DealOutcome:
+    """Play one deal with one policy.
+
+    With the solver, a deal that the search leaves undecided at ``limit``
+    gets a second, win-only search (faster on lost deals) with
+    ``retry_nodes`` positions, when that is more than the limit's.
+    """
     t0 = time.perf_counter()
     state = State.initial(deal_for(number, rules), rules)
     if policy == "solver":
         res = solve(state, limit)
-        return DealOutcome(number, res.winnable, res.best_cards, time.perf_counter() - t0)
+        won, cards, tried = res.winnable, res.best_cards, limit.nodes
+        if won is None and retry_nodes and limit.nodes is not None and retry_nodes > limit.nodes:
+            again = solve(state, Limit(nodes=retry_nodes, seconds=limit.seconds), want="win")
+            won, cards, tried = again.winnable, max(cards, again.best_cards), retry_nodes
+        return DealOutcome(number, won, 52 if won else cards, time.perf_counter() - t0, tried)
     if policy == "greedy":
         end = play_greedy(state)
     elif policy == "tutor":
@@ -274,15 +289,15 @@ def play_deal(number: int, rules: Rules, policy: str, limit: Limit = DEFAULT_LIM
     return DealOutcome(number, end.won, end.cards, time.perf_counter() - t0)
 
 
-def play_batch(numbers: Iterable[int], rules: Rules, policy: str, limit: Limit = DEFAULT_LIMIT
-               ) -> tuple[str, list[DealOutcome]]:
+def play_batch(numbers: Iterable[int], rules: Rules, policy: str, limit: Limit = DEFAULT_LIMIT,
+               retry_nodes: int | None = None) -> tuple[str, list[DealOutcome]]:
     """Play a batch of deals: the unit of work a survey sends to a worker.
 
     Pure and idempotent (the same arguments give the same outcomes, bar the
     timings), so a batch lost with its worker can simply run again. Returns
     the engine version too, so a worker with another solver is caught.
     """
-    return engine_version(policy), [play_deal(n, rules, policy, limit) for n in numbers]
+    return engine_version(policy), [play_deal(n, rules, policy, limit, retry_nodes) for n in numbers]
 
 
 _ENGINE_MODULES = {

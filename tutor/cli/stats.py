@@ -24,6 +24,7 @@ from .common import rules_from_kwargs, variant_options
 MAX_WORKERS = 1024
 MAX_NODES = 10**9
 MAX_SECONDS = 86_400.0
+RETRY_FACTOR = 10
 PIPE_EVERY = 15.0
 """Seconds between the one-line progress reports on stderr when the output is not a terminal."""
 
@@ -59,9 +60,14 @@ def running_rate(tally) -> str:
     return f"{100 * tally.win_rate:.1f}% (95% {100 * low:.1f}-{100 * high:.1f}%)"
 
 
+def _rate(p) -> float:
+    """Deals played a second (deals read from the store are no measure of what is left)."""
+    return (p.done - p.from_store) / p.elapsed if p.elapsed > 0 else 0.0
+
+
 def progress_line(p) -> str:
     """One line for stderr: done/total, the rate, the time left, the running win rate."""
-    rate = p.done / p.elapsed if p.elapsed > 0 else 0.0
+    rate = _rate(p)
     left = (p.total - p.done) / rate if rate > 0 else float("inf")
     stored = f", {p.from_store:,} from the store" if p.from_store else ""
     return (f"stats: {p.done:,}/{p.total:,} deals{stored}, {rate:,.1f} deals/s, about {_duration(left)} left; "
@@ -98,12 +104,15 @@ def open_per_deal(path: str):
                    f"{BATCH['tutor']} tutor).")
 @click.option("--nodes", type=click.IntRange(1, MAX_NODES), default=None,
               help=f"Node limit of each solve (solver policy; default {DEFAULT_LIMIT.nodes}).")
+@click.option("--retry-nodes", type=click.IntRange(0, MAX_NODES), default=None,
+              help="Node limit of a second, win-only search for the deals the first leaves undecided "
+                   f"(default {RETRY_FACTOR}x --nodes; 0 = none).")
 @click.option("--seconds", type=float, default=None, callback=checked_seconds,
               help="Time limit of each solve (answers then depend on the machine).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @click.pass_context
-def stats_command(ctx, deal_range, policy, workers, scheduler, store_path, fresh, per_deal, batch, nodes, seconds,
-                  as_json, **kwargs):
+def stats_command(ctx, deal_range, policy, workers, scheduler, store_path, fresh, per_deal, batch, nodes,
+                  retry_nodes, seconds, as_json, **kwargs):
     """Survey the win rate of a variant over a range of deals.
 
     Deals run in batches on Dask (a local cluster, or --scheduler); every
@@ -116,13 +125,15 @@ def stats_command(ctx, deal_range, policy, workers, scheduler, store_path, fresh
         limit = DEFAULT_LIMIT
     else:
         limit = Limit(nodes=nodes, seconds=seconds)
+    if retry_nodes is None and limit.nodes is not None:
+        retry_nodes = min(MAX_NODES, RETRY_FACTOR * limit.nodes)
     size = batch or BATCH[policy]
     workers = workers or os.cpu_count() or 1
     console = console_of(ctx)
     store = ResultStore(store_path)
-    out = open_per_deal(per_deal) if per_deal else None
-    engine = None
+    out = engine = None
     try:
+        out = open_per_deal(per_deal) if per_deal else None
         # One batch or one worker: a cluster would only add its start-up time.
         if scheduler is not None:
             engine = DaskEngine(scheduler=scheduler)
@@ -130,7 +141,7 @@ def stats_command(ctx, deal_range, policy, workers, scheduler, store_path, fresh
             engine = DaskEngine(workers=workers)
         else:
             engine = InProcess()
-        tally = _run(console, rules, deals, policy, limit, engine, store, fresh, size, out, as_json)
+        tally = _run(console, rules, deals, policy, limit, engine, store, fresh, size, out, as_json, retry_nodes)
     except KeyboardInterrupt:
         click.echo(f"stats: interrupted; the finished batches are kept in {store.path}: run the same "
                    "command again to resume", err=True)
@@ -161,9 +172,9 @@ def stats_command(ctx, deal_range, policy, workers, scheduler, store_path, fresh
     console.print(table)
 
 
-def _run(console, rules, deals, policy, limit, engine, store, fresh, size, out, as_json):
+def _run(console, rules, deals, policy, limit, engine, store, fresh, size, out, as_json, retry_nodes):
     """The survey, with a progress bar on a terminal or a line on stderr now and then in a pipe."""
-    common = dict(engine=engine, store=store, fresh=fresh, batch=size, per_deal=out)
+    common = dict(engine=engine, store=store, fresh=fresh, batch=size, per_deal=out, retry_nodes=retry_nodes)
     if console.is_terminal and not as_json:
         columns = (TextColumn(f"{policy} {rules.name or 'custom'}"), BarColumn(), MofNCompleteColumn(),
                    TextColumn("{task.fields[rate]}"), TimeRemainingColumn(), TextColumn("{task.fields[wins]}"))
@@ -171,8 +182,7 @@ def _run(console, rules, deals, policy, limit, engine, store, fresh, size, out, 
             task = bar.add_task("deals", total=len(deals), rate="", wins="")
 
             def show(p):
-                rate = p.done / p.elapsed if p.elapsed > 0 else 0.0
-                bar.update(task, completed=p.done, rate=f"{rate:,.0f} deals/s",
+                bar.update(task, completed=p.done, rate=f"{_rate(p):,.0f} deals/s",
                            wins=f"win rate {running_rate(p.tally)}")
 
             return stream_survey(rules, deals, policy, limit, progress=show, **common)
