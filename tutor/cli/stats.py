@@ -6,7 +6,9 @@ import gzip
 import json
 import math
 import os
+import signal
 import sys
+import threading
 import time
 
 import click
@@ -74,6 +76,18 @@ def progress_line(p) -> str:
             f"win rate {running_rate(p.tally)}")
 
 
+def _sigterm_interrupts():
+    """While a survey runs, ``kill`` stops it as Ctrl-C does: the cluster is shut down and the store
+    closed cleanly. Returns the handler to restore (None off the main thread)."""
+    if threading.current_thread() is not threading.main_thread():
+        return None
+
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+
+    return signal.signal(signal.SIGTERM, interrupt)
+
+
 def open_per_deal(path: str):
     """The --per-deal file: gzip-compressed when its name ends in .gz."""
     try:
@@ -132,6 +146,7 @@ def stats_command(ctx, deal_range, policy, workers, scheduler, store_path, fresh
     console = console_of(ctx)
     store = ResultStore(store_path)
     out = engine = None
+    terminated = _sigterm_interrupts()
     try:
         out = open_per_deal(per_deal) if per_deal else None
         # One batch or one worker: a cluster would only add its start-up time.
@@ -152,6 +167,8 @@ def stats_command(ctx, deal_range, policy, workers, scheduler, store_path, fresh
         if engine is not None:
             engine.close()
         store.close()
+        if terminated is not None:
+            signal.signal(signal.SIGTERM, terminated)
     if as_json:
         click.echo(json.dumps(tally.to_json()))
         return
