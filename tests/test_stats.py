@@ -105,6 +105,29 @@ def test_an_interrupted_survey_resumes_from_the_store(tmp_path, serial):
         assert again.from_store == 40 and totals(again) == serial[0]
 
 
+def test_two_surveys_can_share_one_store_at_once(tmp_path):
+    import threading
+
+    path, results, errors = tmp_path / "s.sqlite3", {}, []
+
+    def survey(name, deals):
+        try:
+            with ResultStore(path) as store:
+                results[name] = totals(stream_survey(OSMOSIS, deals, "greedy", store=store, batch=50))
+        except Exception as exc:  # pragma: no cover - the failure is the assertion below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=survey, args=(n, DealRange(1 + 100 * n, 1500 + 100 * n))) for n in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    assert results[0] == totals(stream_survey(OSMOSIS, DealRange(1, 1500), "greedy"))
+    with ResultStore(path) as store:
+        assert store.count(store.config_id(config_key(OSMOSIS, "greedy", LIMIT))) == 1600
+
+
 def test_the_store_key_holds_the_rules_policy_and_limit(tmp_path):
     with ResultStore(tmp_path / "s.sqlite3") as store:
         stream_survey(OSMOSIS, DealRange(1, 6), "solver", LIMIT, store=store)

@@ -76,6 +76,9 @@ class ResultStore:
             self.db.execute("PRAGMA journal_mode = WAL")
             self.db.execute("PRAGMA synchronous = NORMAL")
             self.db.executescript(SCHEMA)
+            columns = {row[1] for row in self.db.execute("PRAGMA table_info(outcomes)")}
+            if "tried" not in columns:  # a store written before the second search existed
+                self.db.execute("ALTER TABLE outcomes ADD COLUMN tried INTEGER")
         except sqlite3.Error as exc:
             raise TutorError(f"results store {str(self.path)!r} cannot be used ({exc}): "
                              "give --store a new file name or an osmosis results store") from None
