@@ -1,4 +1,9 @@
-"""Win-rate surveys: play many deals with one policy, in parallel processes.
+"""Win-rate surveys: the policies, deal ranges, batches and a survey's totals.
+
+:func:`tutor.engines.stream_survey` runs a survey batch by batch (here or on
+Dask, reading the results store); :func:`run_survey` is the older path that
+keeps every outcome in a list and uses a local process pool (kept for
+``benchmarks/survey.py scaling`` to compare against).
 
 Policies:
 

@@ -12,7 +12,7 @@ import threading
 import time
 
 import click
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from rich.table import Table
 
 from ..engines import BATCH, DaskEngine, InProcess, stream_survey
@@ -193,13 +193,18 @@ def _run(console, rules, deals, policy, limit, engine, store, fresh, size, out, 
     """The survey, with a progress bar on a terminal or a line on stderr now and then in a pipe."""
     common = dict(engine=engine, store=store, fresh=fresh, batch=size, per_deal=out, retry_nodes=retry_nodes)
     if console.is_terminal and not as_json:
+        # The time left is reckoned from the deals played, not those read from the store.
         columns = (TextColumn(f"{policy} {rules.name or 'custom'}"), BarColumn(), MofNCompleteColumn(),
-                   TextColumn("{task.fields[rate]}"), TimeRemainingColumn(), TextColumn("{task.fields[wins]}"))
+                   TextColumn("{task.fields[rate]}"), TextColumn("{task.fields[left]}"),
+                   TextColumn("{task.fields[wins]}"))
         with Progress(*columns, console=console, transient=True) as bar:
-            task = bar.add_task("deals", total=len(deals), rate="", wins="")
+            task = bar.add_task("deals", total=len(deals), rate="", left="", wins="")
 
             def show(p):
-                bar.update(task, completed=p.done, rate=f"{_rate(p):,.0f} deals/s",
+                rate = _rate(p)
+                left = (p.total - p.done) / rate if rate > 0 else float("inf")
+                bar.update(task, completed=p.done, rate=f"{rate:,.1f} deals/s",
+                           left=f"{_duration(left)} left" if p.done < p.total else "",
                            wins=f"win rate {running_rate(p.tally)}")
 
             return stream_survey(rules, deals, policy, limit, progress=show, **common)
