@@ -287,6 +287,12 @@ def test_a_cluster_started_with_dask_scheduler_and_dask_worker(run, tmp_path):
                 p.kill()
 
 
+def test_a_scheduler_with_no_worker_is_an_input_error():
+    with distributed.LocalCluster(n_workers=0, processes=False, dashboard_address=":0", silence_logs=50) as cluster:
+        with pytest.raises(TutorError, match="has no worker after 0.5 s: start one with `dask worker"):
+            DaskEngine(scheduler=cluster.scheduler_address, worker_timeout=0.5)
+
+
 def test_an_unreachable_scheduler_is_an_input_error():
     address = f"tcp://127.0.0.1:{_free_port()}"
     with pytest.raises(TutorError, match="cannot reach the Dask scheduler 'tcp://127.0.0.1:"):

@@ -59,7 +59,7 @@ class DaskEngine:
     """
 
     def __init__(self, workers: int = 2, scheduler: str | None = None, client=None,
-                 connect_timeout: float = 10.0) -> None:
+                 connect_timeout: float = 10.0, worker_timeout: float = 60.0) -> None:
         try:
             import distributed
         except ImportError:  # pragma: no cover - declared as a dependency
@@ -75,6 +75,13 @@ class DaskEngine:
             except (OSError, TimeoutError, ValueError, TypeError) as exc:
                 raise TutorError(f"cannot reach the Dask scheduler {scheduler!r} ({exc}): expected the address "
                                  "of a running `dask scheduler`, like tcp://127.0.0.1:8786") from None
+            try:
+                # A scheduler with no worker would leave the survey waiting without a word.
+                self.client.wait_for_workers(1, timeout=worker_timeout)
+            except (TimeoutError, OSError):
+                self.client.close()
+                raise TutorError(f"the Dask scheduler {scheduler!r} has no worker after {worker_timeout:g} s: "
+                                 f"start one with `dask worker {scheduler}`") from None
         else:
             self._own_cluster = distributed.LocalCluster(
                 n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0",
