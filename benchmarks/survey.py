@@ -1,71 +1,192 @@
-"""The README's win-rate table: every preset, solver and greedy policies, over deals A-B.
+"""Survey benchmarks: the README's win-rate table, the engines' scaling, and the solver's time per deal.
 
-    python benchmarks/survey.py [--deals 1-1000] [--workers 2] [--nodes N] [--presets osmosis,peek]
-                                [--policies solver,greedy]
+    python benchmarks/survey.py table   [--deals 1-2000] [--workers 2] [--presets osmosis,peek]
+                                        [--policies solver,greedy] [--store FILE] [--per-deal DIR]
+                                        [--nodes N] [--retry-nodes N]
+    python benchmarks/survey.py scaling [--variant osmosis] [--policy solver] [--deals 1-300] [--batch 25]
+    python benchmarks/survey.py times   [--deals 1-200] [--presets ...] | times --from benchmarks/results
 
-Prints one markdown table. The solver plays with every card known, so its
-rate is the share of deals that can be won at all (undecided deals are
-listed apart: the rate is a lower bound and the interval covers them).
+``table`` runs :func:`tutor.engines.stream_survey` per preset and policy
+(on a Dask LocalCluster, reading and filling the results store) and prints
+one markdown table; ``--per-deal DIR`` writes ``PRESET-POLICY-A-B.jsonl.gz``
+there. ``scaling`` plays the same deals with the old process pool
+(:func:`tutor.survey.run_survey`) and with Dask, on 1 and 2 workers, and
+prints deals/s per core and the scaling efficiency (the 2-worker rate over
+twice the 1-worker rate). ``times`` prints the solver's median, 99th
+percentile and worst seconds per deal per preset, from a fresh sample played
+here or from published per-deal files. On a shared machine every timing
+moves with the load; the totals never do.
 """
 
 from __future__ import annotations
 
 import argparse
+import gzip
+import json
+import statistics
 import sys
 import time
+from pathlib import Path
 
+from tutor.engines import DaskEngine, InProcess, stream_survey
 from tutor.rules import PRESETS
 from tutor.search import DEFAULT_LIMIT, Limit
+from tutor.store import ResultStore
 from tutor.survey import parse_range, run_survey
 
 CLAIMS = {"osmosis": "1 in 6", "peek": "1 in 3", "single": "1 in 3", "limited": "-", "bridesmaids": "-"}
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--deals", default="1-1000")
-    ap.add_argument("--workers", type=int, default=2)
-    ap.add_argument("--nodes", type=int, default=DEFAULT_LIMIT.nodes)
-    ap.add_argument("--presets", default=",".join(PRESETS))
-    ap.add_argument("--policies", default="solver,greedy")
-    args = ap.parse_args()
-    numbers = parse_range(args.deals)
+def table(args) -> None:
+    deals = parse_range(args.deals)
     policies = args.policies.split(",")
+    limit = Limit(nodes=args.nodes)
+    store = ResultStore(args.store) if args.store else ResultStore()
+    engine = DaskEngine(workers=args.workers) if args.workers > 1 else InProcess()
     rows = []
-    for name in args.presets.split(","):
-        rules = PRESETS[name]
-        cells = {}
-        for policy in policies:
-            t0 = time.perf_counter()
-            survey = run_survey(rules, numbers, policy, args.workers, Limit(nodes=args.nodes))
-            cells[policy] = survey
-            low, high = survey.interval
-            print(f"{name:12s} {policy:7s} wins {survey.wins}/{survey.deals} undecided {survey.unknown} "
-                  f"rate {100 * survey.win_rate:.1f}% [{100 * low:.1f}-{100 * high:.1f}] "
-                  f"mean cards {survey.mean_cards:.2f} ({time.perf_counter() - t0:.0f} s)",
-                  file=sys.stderr, flush=True)
-        rows.append((name, cells))
-    print(f"\nDeals {args.deals} (PySolFC numbering), solver node limit {args.nodes}.\n")
-    head = "| preset | rules text claims |"
-    rule = "|---|---|"
+    try:
+        for name in args.presets.split(","):
+            cells = {}
+            for policy in policies:
+                out = None
+                if args.per_deal:
+                    Path(args.per_deal).mkdir(parents=True, exist_ok=True)
+                    out = gzip.open(Path(args.per_deal) / f"{name}-{policy}-{deals}.jsonl.gz", "wt")
+                try:
+                    t = stream_survey(PRESETS[name], deals, policy, limit, engine=engine, store=store, per_deal=out,
+                                      retry_nodes=args.retry_nodes)
+                finally:
+                    if out is not None:
+                        out.close()
+                cells[policy] = t
+                low, high = t.interval
+                print(f"{name:12s} {policy:7s} wins {t.wins}/{t.deals} undecided {t.unknown} {t.undecided} "
+                      f"rate {100 * t.win_rate:.1f}% [{100 * low:.1f}-{100 * high:.1f}] mean cards "
+                      f"{t.mean_cards:.2f} ({t.seconds:.0f} s, {t.from_store} from the store)",
+                      file=sys.stderr, flush=True)
+            rows.append((name, cells))
+    finally:
+        engine.close()
+        store.close()
+    print(f"\nDeals {deals} (PySolFC numbering), solver node limit {args.nodes}, then {args.retry_nodes} "
+          "for a win-only second search of the deals left undecided.\n")
+    head, rule = "| preset | rules text claims |", "|---|---|"
     for policy in policies:
-        head += f" {policy} wins | {policy} win rate (95% CI) | {policy} mean cards |"
-        rule += "---:|---|---:|"
+        head += f" {policy}: won (95% CI) | {policy} mean cards |"
+        rule += "---|---:|"
         if policy == "solver":
             head += " undecided |"
-            rule += "---:|"
+            rule += "---|"
     print(head)
     print(rule)
     for name, cells in rows:
         line = f"| `{name}` | {CLAIMS.get(name, '-')} |"
         for policy in policies:
-            s = cells[policy]
-            low, high = s.interval
-            line += (f" {s.wins} | {100 * s.win_rate:.1f}% ({100 * low:.1f}-{100 * high:.1f}%) |"
-                     f" {s.mean_cards:.1f} |")
+            t = cells[policy]
+            low, high = t.interval
+            line += f" {t.wins} = {100 * t.win_rate:.1f}% ({100 * low:.1f}-{100 * high:.1f}%) | {t.mean_cards:.2f} |"
             if policy == "solver":
-                line += f" {s.unknown} |"
+                line += f" {t.unknown}" + (f" ({', '.join(map(str, t.undecided))})" if t.unknown else "") + " |"
         print(line)
+
+
+def scaling(args) -> None:
+    deals = parse_range(args.deals)
+    rules = PRESETS[args.variant]
+    limit = Limit(nodes=args.nodes)
+    results = {}
+    for workers in (1, 2):
+        t0 = time.perf_counter()
+        pool = run_survey(rules, deals, args.policy, workers, limit)
+        results[("pool", workers)] = (time.perf_counter() - t0, (pool.wins, pool.unknown, pool.mean_cards))
+        engine = InProcess() if workers == 1 else None
+        t0 = time.perf_counter()
+        if engine is None:
+            engine = DaskEngine(workers=workers)  # cluster start-up counted apart, below
+            started = time.perf_counter() - t0
+            t0 = time.perf_counter()
+        else:
+            started = 0.0
+        try:
+            t = stream_survey(rules, deals, args.policy, limit, engine=engine, batch=args.batch)
+        finally:
+            engine.close()
+        results[("dask", workers)] = (time.perf_counter() - t0, (t.wins, t.unknown, t.mean_cards))
+        print(f"{workers} worker(s): pool {results[('pool', workers)][0]:.1f} s, "
+              f"{'dask' if workers > 1 else 'in-process'} {results[('dask', workers)][0]:.1f} s"
+              f" (+{started:.1f} s cluster start-up)", file=sys.stderr, flush=True)
+    totals = {v[1] for v in results.values()}
+    print(f"\n{args.variant}, policy {args.policy}, deals {deals}, batch {args.batch}; "
+          f"every engine gave the same totals: {len(totals) == 1} {sorted(totals)[0]}\n")
+    print("| engine | 1 worker: deals/s | 2 workers: deals/s | per core | scaling efficiency |")
+    print("|---|---:|---:|---:|---:|")
+    for name in ("pool", "dask"):
+        one, two = len(deals) / results[(name, 1)][0], len(deals) / results[(name, 2)][0]
+        label = "process pool (old path)" if name == "pool" else "in-process / Dask LocalCluster"
+        print(f"| {label} | {one:.1f} | {two:.1f} | {two / 2:.1f} | {100 * two / (2 * one):.0f}% |")
+
+
+def _seconds_from_files(folder: Path) -> dict[str, list[float]]:
+    out = {}
+    for path in sorted(folder.glob("*-solver-*.jsonl.gz")):
+        with gzip.open(path, "rt") as fh:
+            rows = [json.loads(line) for line in fh]
+        if not rows:
+            continue
+        out[f"{rows[0]['variant']} ({path.name})"] = [r["seconds"] for r in rows]
+    return out
+
+
+def times(args) -> None:
+    if args.from_dir:
+        samples = _seconds_from_files(Path(args.from_dir))
+        origin = f"per-deal files in {args.from_dir}"
+    else:
+        deals = parse_range(args.deals)
+        samples = {}
+        for name in args.presets.split(","):
+            buf = []
+
+            class Collect:
+                def write(self, line):
+                    buf.append(json.loads(line)["seconds"])
+
+            stream_survey(PRESETS[name], deals, "solver", Limit(nodes=args.nodes), per_deal=Collect())
+            samples[name] = buf
+        origin = f"deals {deals}, played here, one process"
+    print(f"Solver seconds per deal ({origin}):\n")
+    print("| preset | deals | median | p99 | worst |")
+    print("|---|---:|---:|---:|---:|")
+    for name, secs in samples.items():
+        secs = sorted(secs)
+        p99 = secs[min(len(secs) - 1, int(0.99 * len(secs)))]
+        print(f"| {name} | {len(secs)} | {1000 * statistics.median(secs):.1f} ms | {p99:.2f} s | {secs[-1]:.2f} s |")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = ap.add_subparsers(dest="what", required=True)
+    t = sub.add_parser("table")
+    t.add_argument("--deals", default="1-2000")
+    t.add_argument("--workers", type=int, default=2)
+    t.add_argument("--presets", default=",".join(PRESETS))
+    t.add_argument("--policies", default="solver,greedy")
+    t.add_argument("--store", default=None)
+    t.add_argument("--per-deal", default=None, metavar="DIR")
+    t.add_argument("--retry-nodes", type=int, default=10 * DEFAULT_LIMIT.nodes)
+    s = sub.add_parser("scaling")
+    s.add_argument("--variant", default="osmosis")
+    s.add_argument("--policy", default="solver")
+    s.add_argument("--deals", default="1-300")
+    s.add_argument("--batch", type=int, default=25)
+    m = sub.add_parser("times")
+    m.add_argument("--deals", default="1-200")
+    m.add_argument("--presets", default=",".join(PRESETS))
+    m.add_argument("--from", dest="from_dir", default=None, metavar="DIR")
+    for p in (t, s, m):
+        p.add_argument("--nodes", type=int, default=DEFAULT_LIMIT.nodes)
+    args = ap.parse_args()
+    {"table": table, "scaling": scaling, "times": times}[args.what](args)
 
 
 if __name__ == "__main__":

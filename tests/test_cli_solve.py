@@ -104,7 +104,7 @@ def test_stats_json_has_the_spec_fields(run):
 
 
 def test_stats_with_two_workers_equals_one_worker(run):
-    args = ["stats", "--deals", "1-8", "--nodes", "20000", "--json"]
+    args = ["stats", "--deals", "1-8", "--nodes", "20000", "--json", "--fresh", "--batch", "3"]
     one = json.loads(run(args + ["--workers", "1"]).output)
     two = json.loads(run(args + ["--workers", "2"]).output)
     one.pop("seconds"), two.pop("seconds")
@@ -128,14 +128,14 @@ def test_solve_with_a_time_limit_only(run):
     assert data["winnable"] is True and start(4).play(data["line"]).won
 
 
-def test_stats_on_a_terminal_draws_progress_then_the_table():
+def test_stats_on_a_terminal_draws_progress_then_the_table(home):
     import io
 
     from rich.console import Console
 
     out = io.StringIO()
     console = Console(file=out, force_terminal=True, width=100, color_system=None)
-    runner = CliRunner(env={"NO_COLOR": "1", "COLUMNS": "100"})
+    runner = CliRunner(env={"NO_COLOR": "1", "COLUMNS": "100", "OSMOSIS_HOME": str(home)})
     result = runner.invoke(main, ["stats", "--deals", "1-5", "--policy", "greedy"], obj={"console": console},
                            catch_exceptions=False)
     assert result.exit_code == 0
@@ -144,13 +144,14 @@ def test_stats_on_a_terminal_draws_progress_then_the_table():
     assert "win rate" in text and "mean cards" in text
 
 
-def test_stats_json_names_a_custom_variant_in_words_and_gives_its_options():
+def test_stats_json_names_a_custom_variant_in_words_and_gives_its_options(home):
     from click.testing import CliRunner
 
     from tutor.cli import main
 
-    result = CliRunner().invoke(main, ["stats", "--variant", "bridesmaids", "--passes", "1", "--deals", "1-3",
-                                       "--policy", "greedy", "--workers", "1", "--json"])
+    result = CliRunner(env={"OSMOSIS_HOME": str(home)}).invoke(
+        main, ["stats", "--variant", "bridesmaids", "--passes", "1", "--deals", "1-3",
+               "--policy", "greedy", "--workers", "1", "--json"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
     assert isinstance(data["variant"], str) and "1 pass" in data["variant"]

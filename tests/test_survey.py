@@ -22,8 +22,8 @@ def test_wilson_interval_known_values():
 
 
 def test_parse_range_takes_a_range_or_one_number():
-    assert parse_range("3-6") == [3, 4, 5, 6]
-    assert parse_range("7") == [7]
+    assert list(parse_range("3-6")) == [3, 4, 5, 6]
+    assert list(parse_range("7")) == [7]
     for bad in ("6-3", "0-4", "a-b", "1-2-3"):
         with pytest.raises(TutorError):
             parse_range(bad)

@@ -1,4 +1,9 @@
-"""Win-rate surveys: play many deals with one policy, in parallel processes.
+"""Win-rate surveys: the policies, deal ranges, batches and a survey's totals.
+
+:func:`tutor.engines.stream_survey` runs a survey batch by batch (here or on
+Dask, reading the results store); :func:`run_survey` is the older path that
+keeps every outcome in a list and uses a local process pool (kept for
+``benchmarks/survey.py scaling`` to compare against).
 
 Policies:
 
@@ -18,13 +23,17 @@ deal number and the position fix.
 
 from __future__ import annotations
 
+import hashlib
 import math
+import re
 import time
 from dataclasses import dataclass, field
+from functools import lru_cache
 from multiprocessing import Pool
-from typing import Callable, Iterable
+from pathlib import Path
+from typing import Callable, Iterable, Iterator
 
-from .deals import deal_for
+from .deals import MAX_DEAL_NUMBER, deal_for
 from .errors import TutorError
 from .rules import Rules
 from .search import DEFAULT_LIMIT, Limit, solve
@@ -35,12 +44,17 @@ POLICIES = ("solver", "greedy", "tutor")
 
 @dataclass(frozen=True)
 class DealOutcome:
-    """One deal's result: ``won`` is None when the solver could not decide."""
+    """One deal's result: ``won`` is None when the solver could not decide.
+
+    ``tried``: with the solver policy, the node limit of the last search
+    behind the verdict (the second search's when there was one).
+    """
 
     number: int
     won: bool | None
     cards: int
     seconds: float
+    tried: int | None = None
 
 
 @dataclass(frozen=True)
@@ -99,6 +113,80 @@ class Survey:
         }
 
 
+@dataclass
+class Tally:
+    """A survey's running totals: what a summary needs, whatever the number of deals.
+
+    Totals are sums of per-deal values, so they do not depend on the order in
+    which batches finish, the number of workers or the engine.
+    """
+
+    rules: Rules
+    policy: str
+    deals: int = 0
+    wins: int = 0
+    unknown: int = 0
+    cards: int = 0
+    from_store: int = 0
+    seconds: float = 0.0
+    first: int | None = None
+    last: int | None = None
+    undecided: list[int] = field(default_factory=list)
+
+    UNDECIDED_LISTED = 100
+
+    def add(self, outcome: DealOutcome, stored: bool = False) -> None:
+        self.deals += 1
+        self.wins += outcome.won is True
+        self.cards += outcome.cards
+        self.from_store += stored
+        if outcome.won is None:
+            self.unknown += 1
+            if len(self.undecided) < self.UNDECIDED_LISTED:
+                self.undecided.append(outcome.number)
+        self.first = outcome.number if self.first is None else min(self.first, outcome.number)
+        self.last = outcome.number if self.last is None else max(self.last, outcome.number)
+
+    @property
+    def win_rate(self) -> float:
+        """Wins over all deals (undecided deals count as not won: a lower bound if any)."""
+        return self.wins / self.deals if self.deals else 0.0
+
+    @property
+    def mean_cards(self) -> float:
+        return self.cards / self.deals if self.deals else 0.0
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        """95% Wilson score interval of the win rate; undecided deals widen its top."""
+        low, _ = wilson(self.wins, self.deals)
+        _, high = wilson(self.wins + self.unknown, self.deals)
+        return low, high
+
+    def to_json(self) -> dict:
+        low, high = self.interval
+        return {
+            "variant": self.rules.name or self.rules.describe(),
+            "options": {"turn": self.rules.turn, "passes": self.rules.passes,
+                        "open_reserve": self.rules.open_reserve, "reserve_piles": self.rules.reserve_piles},
+            "policy": self.policy,
+            "deals": self.deals,
+            "wins": self.wins,
+            "unknown": self.unknown,
+            "win_rate": round(self.win_rate, 4),
+            "mean_cards": round(self.mean_cards, 2),
+            "ci95": [round(low, 4), round(high, 4)],
+            "interval": [round(low, 4), round(high, 4)],
+            "undecided": self.unknown,
+            "undecided_deals": list(self.undecided),
+            "from_store": self.from_store,
+            "computed": self.deals - self.from_store,
+            "seconds": round(self.seconds, 2),
+            "first_deal": self.first,
+            "last_deal": self.last,
+        }
+
+
 def wilson(successes: int, n: int, z: float = 1.959964) -> tuple[float, float]:
     """The Wilson score interval for a proportion (95% by default)."""
     if n == 0:
@@ -110,22 +198,50 @@ def wilson(successes: int, n: int, z: float = 1.959964) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def parse_range(text: str) -> list[int]:
-    """Deal numbers from ``A-B`` (inclusive) or a single number ``N``."""
+MAX_SURVEY_DEALS = 10**9
+"""The most deals one survey may take: at ~100 deals/s a core, that is already months of work."""
+
+_RANGE = re.compile(r"([0-9]+)(?:-([0-9]+))?")
+
+
+@dataclass(frozen=True, slots=True)
+class DealRange:
+    """The deal numbers ``first..last`` (inclusive), never built as a list: surveys stream them."""
+
+    first: int
+    last: int
+
+    def __len__(self) -> int:
+        return self.last - self.first + 1
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(range(self.first, self.last + 1))
+
+    def __str__(self) -> str:
+        return f"{self.first}-{self.last}" if self.last != self.first else str(self.first)
+
+    def batches(self, size: int) -> Iterator[tuple[int, int]]:
+        """Consecutive ``(first, last)`` pieces of at most ``size`` deals, lazily."""
+        for a in range(self.first, self.last + 1, size):
+            yield a, min(a + size - 1, self.last)
+
+
+def parse_range(text: str) -> DealRange:
+    """Deal numbers from ``A-B`` (inclusive) or a single number ``N``, in ASCII digits."""
     raw = str(text).strip()
-    parts = raw.split("-")
-    try:
-        if len(parts) == 1:
-            a = b = int(parts[0])
-        elif len(parts) == 2:
-            a, b = int(parts[0]), int(parts[1])
-        else:
-            raise ValueError
-    except ValueError:
-        raise TutorError(f"deal range {text!r} is not valid: expected A-B, like 1-1000") from None
+    m = _RANGE.fullmatch(raw) if len(raw) <= 41 else None
+    if m is None:
+        raise TutorError(f"deal range {text!r} is not valid: expected A-B or N in digits 0-9, like 1-1000 or 7")
+    a = int(m.group(1))
+    b = int(m.group(2)) if m.group(2) is not None else a
     if a < 1 or b < a:
         raise TutorError(f"deal range {text!r} is not valid: expected 1 <= A <= B, like 1-1000")
-    return list(range(a, b + 1))
+    if b >= MAX_DEAL_NUMBER:
+        raise TutorError(f"deal range {text!r} is out of range: deal numbers go from 1 to {MAX_DEAL_NUMBER - 1}")
+    if b - a + 1 > MAX_SURVEY_DEALS:
+        raise TutorError(f"deal range {text!r} has {b - a + 1:,} deals: a survey takes at most "
+                         f"{MAX_SURVEY_DEALS:,}, like 1-{MAX_SURVEY_DEALS}")
+    return DealRange(a, b)
 
 
 # ---------------------------------------------------------------- policies
@@ -152,13 +268,23 @@ def play_tutor(state: State) -> State:
     return play_game(state)[0]
 
 
-def play_deal(number: int, rules: Rules, policy: str, limit: Limit = DEFAULT_LIMIT) -> DealOutcome:
-    """Play one deal with one policy."""
+def play_deal(number: int, rules: Rules, policy: str, limit: Limit = DEFAULT_LIMIT,
+              retry_nodes: int | None = None) -> DealOutcome:
+    """Play one deal with one policy.
+
+    With the solver, a deal that the search leaves undecided at ``limit``
+    gets a second, win-only search (faster on lost deals) with
+    ``retry_nodes`` positions, when that is more than the limit's.
+    """
     t0 = time.perf_counter()
     state = State.initial(deal_for(number, rules), rules)
     if policy == "solver":
         res = solve(state, limit)
-        return DealOutcome(number, res.winnable, res.best_cards, time.perf_counter() - t0)
+        won, cards, tried = res.winnable, res.best_cards, limit.nodes
+        if won is None and retry_nodes and limit.nodes is not None and retry_nodes > limit.nodes:
+            again = solve(state, Limit(nodes=retry_nodes, seconds=limit.seconds), want="win")
+            won, cards, tried = again.winnable, max(cards, again.best_cards), retry_nodes
+        return DealOutcome(number, won, 52 if won else cards, time.perf_counter() - t0, tried)
     if policy == "greedy":
         end = play_greedy(state)
     elif policy == "tutor":
@@ -166,6 +292,39 @@ def play_deal(number: int, rules: Rules, policy: str, limit: Limit = DEFAULT_LIM
     else:
         raise TutorError(f"unknown policy {policy!r}: expected one of {', '.join(POLICIES)}")
     return DealOutcome(number, end.won, end.cards, time.perf_counter() - t0)
+
+
+def play_batch(numbers: Iterable[int], rules: Rules, policy: str, limit: Limit = DEFAULT_LIMIT,
+               retry_nodes: int | None = None) -> tuple[str, list[DealOutcome]]:
+    """Play a batch of deals: the unit of work a survey sends to a worker.
+
+    Pure and idempotent (the same arguments give the same outcomes, bar the
+    timings), so a batch lost with its worker can simply run again. Returns
+    the engine version too, so a worker with another solver is caught.
+    """
+    return engine_version(policy), [play_deal(n, rules, policy, limit, retry_nodes) for n in numbers]
+
+
+_ENGINE_MODULES = {
+    "greedy": ("cards", "rules", "deals", "notation", "state"),
+    "solver": ("cards", "rules", "deals", "notation", "state", "constraints", "search"),
+    "tutor": ("cards", "rules", "deals", "notation", "state", "constraints", "search", "knowledge", "hints"),
+}
+
+
+@lru_cache(maxsize=None)
+def engine_version(policy: str) -> str:
+    """A short hash of the source of every module that decides a policy's answers.
+
+    Stored results are keyed by it, so a changed solver never reuses old answers.
+    """
+    if policy not in _ENGINE_MODULES:
+        raise TutorError(f"unknown policy {policy!r}: expected one of {', '.join(POLICIES)}")
+    digest = hashlib.sha256(policy.encode())
+    here = Path(__file__).parent
+    for name in _ENGINE_MODULES[policy]:
+        digest.update((here / f"{name}.py").read_bytes())
+    return digest.hexdigest()[:12]
 
 
 def _job(args) -> DealOutcome:

@@ -56,6 +56,7 @@ from . import play  # noqa: E402,F401
 from . import lesson  # noqa: E402,F401
 from . import review  # noqa: E402,F401
 from . import solve  # noqa: E402,F401
+from . import stats  # noqa: E402,F401
 from . import hint  # noqa: E402,F401
 from . import variants  # noqa: E402,F401
 from . import history  # noqa: E402,F401

@@ -1,19 +1,15 @@
-"""``osmosis solve`` (full-knowledge solve of a position) and ``osmosis stats`` (win-rate survey)."""
+"""``osmosis solve``: full-knowledge solve of a position."""
 
 from __future__ import annotations
 
 import json
-import os
 
 import click
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
-from rich.table import Table
 from rich.text import Text
 
 from ..render import card_text, use_symbols
 from ..search import DEFAULT_LIMIT, Limit, solve as run_solve
 from ..state import State
-from ..survey import POLICIES, parse_range, run_survey
 from . import console_of, main
 from ..textsafe import shown_path
 from .common import (DEAL_NUMBER, MAX_SECONDS, MOVES, SECONDS, position_after, resolve_deal, rules_from_kwargs,
@@ -95,49 +91,3 @@ def solve_command(ctx, number, deal_file, moves, nodes, seconds, as_json, **kwar
     console.print(Text(f"{result.nodes} positions searched in {result.seconds:.2f} s.", style="dim"))
     if result.line:
         console.print(Text("Line: ", style="bold") + line_text(state, result.line, symbols))
-
-
-@main.command("stats")
-@variant_options
-@click.option("--deals", "deal_range", required=True, metavar="A-B", help="Deal numbers, e.g. 1-1000.")
-@click.option("--policy", type=click.Choice(POLICIES), default="solver", show_default=True,
-              help="solver: full knowledge; greedy: first playable card, else turn; tutor: follows its hints.")
-@click.option("--workers", type=click.IntRange(1), default=None,
-              help="Worker processes (default: one per CPU). Results do not depend on it.")
-@click.option("--nodes", type=click.IntRange(1), default=None,
-              help=f"Node limit of each solve (solver policy; default {DEFAULT_LIMIT.nodes}).")
-@click.option("--seconds", type=click.FloatRange(0, min_open=True), default=None, help="Time limit of each solve.")
-@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
-@click.pass_context
-def stats_command(ctx, deal_range, policy, workers, nodes, seconds, as_json, **kwargs):
-    """Survey the win rate of a variant over a range of deals."""
-    rules = rules_from_kwargs(kwargs)
-    numbers = parse_range(deal_range)
-    workers = workers or os.cpu_count() or 1
-    limit = limit_from(nodes, seconds)
-    console = console_of(ctx)
-    if console.is_terminal and not as_json:
-        columns = (TextColumn(f"{policy} {rules.name or 'custom'}"), BarColumn(), MofNCompleteColumn(),
-                   TimeElapsedColumn(), TimeRemainingColumn())
-        with Progress(*columns, console=console, transient=True) as bar:
-            task = bar.add_task("deals", total=len(numbers))
-            survey = run_survey(rules, numbers, policy, workers, limit,
-                                progress=lambda done, total: bar.update(task, completed=done))
-    else:
-        survey = run_survey(rules, numbers, policy, workers, limit)
-    if as_json:
-        click.echo(json.dumps(survey.to_json()))
-        return
-    low, high = survey.interval
-    table = Table(title=f"{rules.describe()}, deals {numbers[0]}-{numbers[-1]}, policy {policy}",
-                  show_header=False, title_justify="left")
-    table.add_column(style="bold")
-    table.add_column()
-    table.add_row("deals", str(survey.deals))
-    table.add_row("wins", str(survey.wins))
-    if policy == "solver":
-        table.add_row("undecided", str(survey.unknown))
-    table.add_row("win rate", f"{100 * survey.win_rate:.1f}% (95% interval {100 * low:.1f}%-{100 * high:.1f}%)")
-    table.add_row("mean cards", f"{survey.mean_cards:.2f}")
-    table.add_row("time", f"{survey.seconds:.1f} s")
-    console.print(table)

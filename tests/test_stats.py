@@ -1,0 +1,299 @@
+"""Surveys at scale: Dask engines, the results store, streaming, and ``osmosis stats`` through the CLI."""
+
+from __future__ import annotations
+
+import gzip
+import io
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tracemalloc
+
+import pytest
+
+from tutor.engines import DaskEngine, stream_survey
+from tutor.errors import TutorError
+from tutor.rules import preset
+from tutor.search import Limit
+from tutor.store import ResultStore, config_key
+from tutor.survey import DealRange, parse_range
+
+distributed = pytest.importorskip("distributed")
+
+OSMOSIS = preset("osmosis")
+LIMIT = Limit(nodes=20_000)
+
+
+def lines_of(buffer: io.StringIO) -> list[dict]:
+    """Per-deal lines without their timings (the only part that depends on the machine)."""
+    out = []
+    for line in buffer.getvalue().splitlines():
+        row = json.loads(line)
+        row.pop("seconds")
+        out.append(row)
+    return out
+
+
+def totals(tally) -> dict:
+    data = tally.to_json()
+    for key in ("seconds", "from_store", "computed"):
+        data.pop(key)
+    return data
+
+
+@pytest.fixture(scope="module")
+def serial():
+    """Deals 1-40 of Osmosis played here, one by one: what every engine must give."""
+    buf = io.StringIO()
+    tally = stream_survey(OSMOSIS, DealRange(1, 40), "solver", LIMIT, per_deal=buf, batch=5)
+    return totals(tally), lines_of(buf)
+
+
+@pytest.fixture(scope="module")
+def threads_cluster():
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=":0",
+                                  silence_logs=50) as cluster, distributed.Client(cluster) as client:
+        yield client
+
+
+def test_two_dask_workers_give_what_one_process_gives(serial, threads_cluster):
+    buf = io.StringIO()
+    engine = DaskEngine(client=threads_cluster)
+    tally = stream_survey(OSMOSIS, DealRange(1, 40), "solver", LIMIT, engine=engine, per_deal=buf, batch=5)
+    assert (totals(tally), lines_of(buf)) == serial
+    assert [row["deal"] for row in lines_of(buf)] == list(range(1, 41))  # in deal order, whatever finished first
+
+
+def test_a_worker_killed_mid_survey_has_its_batches_rerun(serial):
+    # Real worker processes under nannies: SIGKILL one after the first batch is folded in.
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
+                                  silence_logs=50) as cluster, distributed.Client(cluster) as client:
+        pids = sorted(client.run(os.getpid).values())
+        killed = []
+
+        def kill_one(p):
+            if not killed:
+                os.kill(pids[0], signal.SIGKILL)
+                killed.append(p.done)
+
+        buf = io.StringIO()
+        tally = stream_survey(OSMOSIS, DealRange(1, 40), "solver", LIMIT, engine=DaskEngine(client=client),
+                              per_deal=buf, batch=5, progress=kill_one)
+        assert killed and killed[0] < 40
+        assert (totals(tally), lines_of(buf)) == serial
+
+
+def test_an_interrupted_survey_resumes_from_the_store(tmp_path, serial):
+    path = tmp_path / "s.sqlite3"
+
+    def stop_after_three(p):
+        if p.done >= 15:
+            raise KeyboardInterrupt
+
+    with ResultStore(path) as store, pytest.raises(KeyboardInterrupt):
+        stream_survey(OSMOSIS, DealRange(1, 40), "solver", LIMIT, store=store, batch=5, progress=stop_after_three)
+    with ResultStore(path) as store:
+        assert store.count(store.config_id(config_key(OSMOSIS, "solver", LIMIT))) == 15
+        buf = io.StringIO()
+        resumed = stream_survey(OSMOSIS, DealRange(1, 40), "solver", LIMIT, store=store, batch=5, per_deal=buf)
+        assert resumed.from_store == 15 and resumed.deals == 40
+        assert (totals(resumed), lines_of(buf)) == serial
+        again = stream_survey(OSMOSIS, DealRange(1, 40), "solver", LIMIT, store=store, batch=5)
+        assert again.from_store == 40 and totals(again) == serial[0]
+
+
+def test_two_surveys_can_share_one_store_at_once(tmp_path):
+    import threading
+
+    path, results, errors = tmp_path / "s.sqlite3", {}, []
+
+    def survey(name, deals):
+        try:
+            with ResultStore(path) as store:
+                results[name] = totals(stream_survey(OSMOSIS, deals, "greedy", store=store, batch=50))
+        except Exception as exc:  # pragma: no cover - the failure is the assertion below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=survey, args=(n, DealRange(1 + 100 * n, 1500 + 100 * n))) for n in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    assert results[0] == totals(stream_survey(OSMOSIS, DealRange(1, 1500), "greedy"))
+    with ResultStore(path) as store:
+        assert store.count(store.config_id(config_key(OSMOSIS, "greedy", LIMIT))) == 1600
+
+
+def test_the_store_key_holds_the_rules_policy_and_limit(tmp_path):
+    with ResultStore(tmp_path / "s.sqlite3") as store:
+        stream_survey(OSMOSIS, DealRange(1, 6), "solver", LIMIT, store=store)
+        # Peek is the same game with every card known: the solver shares Osmosis's results...
+        assert stream_survey(preset("peek"), DealRange(1, 6), "solver", LIMIT, store=store).from_store == 6
+        # ...but another limit, another rule or another policy is played again.
+        assert stream_survey(OSMOSIS, DealRange(1, 6), "solver", Limit(nodes=5000), store=store).from_store == 0
+        assert stream_survey(preset("single"), DealRange(1, 6), "solver", LIMIT, store=store).from_store == 0
+        assert stream_survey(OSMOSIS, DealRange(1, 6), "greedy", LIMIT, store=store).from_store == 0
+
+
+def test_a_second_search_decides_what_the_first_leaves_and_the_store_keeps_it_exact(tmp_path):
+    tiny = Limit(nodes=3)
+    plain = stream_survey(OSMOSIS, DealRange(1, 8), "solver", tiny)
+    deeper = stream_survey(OSMOSIS, DealRange(1, 8), "solver", tiny, retry_nodes=20_000)
+    assert plain.unknown > 0 and deeper.unknown == 0
+    assert deeper.wins == stream_survey(OSMOSIS, DealRange(1, 8), "solver", LIMIT).wins
+    with ResultStore(tmp_path / "s.sqlite3") as store:
+        first = stream_survey(OSMOSIS, DealRange(1, 8), "solver", tiny, store=store, retry_nodes=20_000)
+        # Without the second search, the verdicts it found are not reused: the answer is the plain one.
+        again = stream_survey(OSMOSIS, DealRange(1, 8), "solver", tiny, store=store)
+        assert totals(again) == totals(plain) and again.from_store == 8 - plain.unknown
+        # And the deals left undecided at 50 positions are searched again when a second search is asked for.
+        last = stream_survey(OSMOSIS, DealRange(1, 8), "solver", tiny, store=store, retry_nodes=20_000)
+        assert totals(last) == totals(first) and last.from_store == 8 - plain.unknown
+
+
+def test_a_billion_deal_range_streams_without_a_list(tmp_path):
+    deals = parse_range("1-1000000000")
+    assert len(deals) == 10**9
+
+    def stop(p):
+        assert p.total == 10**9
+        if p.done >= 60:
+            raise KeyboardInterrupt
+
+    tracemalloc.start()
+    try:
+        with ResultStore(tmp_path / "s.sqlite3") as store, pytest.raises(KeyboardInterrupt):
+            stream_survey(OSMOSIS, deals, "greedy", store=store, batch=20, progress=stop)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 20 * 2**20  # a list of 10^9 ints would be tens of GB
+
+
+def test_deal_ranges_are_digits_with_a_sane_size():
+    assert list(parse_range(" 3-6 ")) == [3, 4, 5, 6] and list(parse_range("7")) == [7]
+    assert list(DealRange(1, 7).batches(3)) == [(1, 3), (4, 6), (7, 7)]
+    for bad in ("+5", "1_000", "\u0663", "\uff11\uff12", "1-", "-3", "1e3", "1-2-3", "", "1-1000000000000000000",
+                "1-99999999999999999999"):
+        with pytest.raises(TutorError):
+            parse_range(bad)
+
+
+def test_a_file_that_is_not_a_store_is_one_line_error(run, tmp_path):
+    bad = tmp_path / "not.sqlite3"
+    bad.write_text("hello, this is not a database at all" * 50)
+    result = run(["stats", "--deals", "1-3", "--policy", "greedy", "--store", str(bad)])
+    assert result.exit_code == 1 and "not.sqlite3" in result.stderr and result.stderr.count("\n") == 1
+
+
+def test_a_store_that_cannot_be_opened_or_a_per_deal_file_that_cannot_be_written_is_one_line(run, tmp_path):
+    missing = tmp_path / "no" / "such" / "folder"
+    for args in (["--store", str(missing / "s.sqlite3")], ["--per-deal", str(missing / "d.jsonl")]):
+        result = run(["stats", "--deals", "1-3", "--policy", "greedy"] + args)
+        assert result.exit_code == 1 and str(missing) in result.stderr and result.stderr.count("\n") == 1
+
+
+def test_a_rerun_comes_from_the_store_and_fresh_plays_again(run):
+    args = ["stats", "--deals", "1-30", "--policy", "greedy", "--json"]
+    first = json.loads(run(args).output)
+    second = json.loads(run(args).output)
+    fresh = json.loads(run(args + ["--fresh"]).output)
+    assert (first["from_store"], second["from_store"], fresh["from_store"]) == (0, 30, 0)
+    assert second["computed"] == 0 and fresh["computed"] == 30
+    for data in (first, second, fresh):
+        for key in ("seconds", "from_store", "computed"):
+            data.pop(key)
+    assert first == second == fresh
+    assert {"variant", "policy", "deals", "wins", "unknown", "win_rate", "mean_cards", "interval",
+            "undecided"} <= set(first)
+
+
+def test_per_deal_writes_one_json_line_per_deal(run, tmp_path):
+    out = tmp_path / "deals.jsonl.gz"
+    data = json.loads(run(["stats", "--deals", "5-16", "--nodes", "20000", "--json", "--per-deal", str(out)]).output)
+    with gzip.open(out, "rt") as fh:
+        rows = [json.loads(line) for line in fh]
+    assert [r["deal"] for r in rows] == list(range(5, 17))
+    assert sum(r["won"] is True for r in rows) == data["wins"]
+    assert sum(r["cards"] for r in rows) / 12 == pytest.approx(data["mean_cards"], abs=0.01)
+    assert {r["variant"] for r in rows} == {"osmosis"} and {r["policy"] for r in rows} == {"solver"}
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--seconds", "nan"], "nan"), (["--seconds", "inf"], "inf"), (["--seconds", "-1"], "-1"),
+    (["--seconds", "1e9"], "1000000000"), (["--nodes", "0"], "0"), (["--nodes", "10000000000"], "10000000000"),
+    (["--workers", "0"], "0"), (["--workers", "100000"], "100000"), (["--batch", "0"], "0"),
+])
+def test_numeric_options_have_sane_ranges(run, args, words):
+    result = run(["stats", "--deals", "1-3"] + args)
+    assert result.exit_code == 2 and words in result.stderr and "Traceback" not in result.output
+
+
+def test_the_pipe_progress_line_says_done_rate_time_left_and_the_running_rate():
+    from tutor.cli.stats import progress_line
+    from tutor.engines import Progress
+    from tutor.survey import DealOutcome, Tally
+
+    tally = Tally(OSMOSIS, "solver")
+    for n in range(1, 101):
+        tally.add(DealOutcome(n, n % 3 == 0, 52 if n % 3 == 0 else 30, 0.01), stored=n <= 40)
+    line = progress_line(Progress(100, 10_000_000, 40, tally, 50.0))
+    # The rate counts the deals played (60 in 50 s), not those read from the store.
+    assert line.startswith("stats: 100/10,000,000 deals, 40 from the store, 1.2 deals/s, about 96 d")
+    assert "win rate 33.0% (95% 24.6-42.7%)" in line
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_a_cluster_started_with_dask_scheduler_and_dask_worker(run, tmp_path):
+    bindir = os.path.dirname(sys.executable)
+    dask = os.path.join(bindir, "dask")
+    if not os.path.exists(dask):
+        pytest.skip("the dask command is not installed next to this Python")
+    port = _free_port()
+    address = f"tcp://127.0.0.1:{port}"
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    procs = [subprocess.Popen([dask, "scheduler", "--host", "127.0.0.1", "--port", str(port),
+                               "--no-dashboard"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env,
+                              start_new_session=True)]
+    try:
+        procs.append(subprocess.Popen([dask, "worker", address, "--nthreads", "2", "--nworkers", "1",
+                                       "--no-dashboard"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                      env=env, start_new_session=True))
+        with distributed.Client(address, timeout=30) as client:
+            client.wait_for_workers(1, timeout=30)
+        args = ["stats", "--deals", "1-24", "--nodes", "20000", "--batch", "4", "--json", "--fresh"]
+        on_cluster = json.loads(run(args + ["--scheduler", address]).output)
+        here = json.loads(run(args + ["--workers", "1"]).output)
+        for data in (on_cluster, here):
+            data.pop("seconds")
+        assert on_cluster == here and here["deals"] == 24
+    finally:
+        # The worker's nanny shuts down gracefully in ~8 s; its whole process group goes at once.
+        for p in reversed(procs):
+            os.killpg(p.pid, signal.SIGKILL)
+        for p in procs:
+            try:
+                p.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                p.kill()
+
+
+def test_a_scheduler_with_no_worker_is_an_input_error():
+    with distributed.LocalCluster(n_workers=0, processes=False, dashboard_address=":0", silence_logs=50) as cluster:
+        with pytest.raises(TutorError, match="has no worker after 0.5 s: start one with `dask worker"):
+            DaskEngine(scheduler=cluster.scheduler_address, worker_timeout=0.5)
+
+
+def test_an_unreachable_scheduler_is_an_input_error():
+    address = f"tcp://127.0.0.1:{_free_port()}"
+    with pytest.raises(TutorError, match="cannot reach the Dask scheduler 'tcp://127.0.0.1:"):
+        DaskEngine(scheduler=address, connect_timeout=0.5)

@@ -1,0 +1,219 @@
+"""``osmosis stats``: a win-rate survey over a range of deals, on Dask, resumable from the results store."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import math
+import os
+import signal
+import sys
+import threading
+import time
+
+import click
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+from rich.table import Table
+
+from ..engines import BATCH, DaskEngine, InProcess, stream_survey
+from ..errors import TutorError
+from ..search import DEFAULT_LIMIT, Limit
+from ..store import ResultStore
+from ..survey import POLICIES, parse_range
+from . import console_of, main
+from .common import rules_from_kwargs, variant_options
+
+MAX_WORKERS = 1024
+MAX_NODES = 10**9
+MAX_SECONDS = 86_400.0
+RETRY_FACTOR = 10
+PIPE_EVERY = 15.0
+"""Seconds between the one-line progress reports on stderr when the output is not a terminal."""
+
+
+def checked_seconds(ctx, param, value):
+    """A time limit a solve can keep: a finite number of seconds, more than 0 and at most a day."""
+    if value is None:
+        return None
+    if not math.isfinite(value) or not 0 < value <= MAX_SECONDS:
+        raise click.BadParameter(f"{value!r} is not a time limit: expected seconds more than 0 and at most "
+                                 f"{MAX_SECONDS:.0f}, like 2.5")
+    return value
+
+
+def _duration(seconds: float) -> str:
+    if not math.isfinite(seconds):
+        return "an unknown time"
+    s = int(seconds)
+    if s < 60:
+        return f"{s} s"
+    if s < 3600:
+        return f"{s // 60} min"
+    if s < 86_400:
+        return f"{s // 3600} h {s % 3600 // 60} min"
+    return f"{s // 86_400} d {s % 86_400 // 3600} h"
+
+
+def running_rate(tally) -> str:
+    """The win rate so far with its 95% interval, e.g. ``29.9% (27.1-32.8%)``."""
+    if not tally.deals:
+        return "-"
+    low, high = tally.interval
+    return f"{100 * tally.win_rate:.1f}% (95% {100 * low:.1f}-{100 * high:.1f}%)"
+
+
+def _rate(p) -> float:
+    """Deals played a second (deals read from the store are no measure of what is left)."""
+    return (p.done - p.from_store) / p.elapsed if p.elapsed > 0 else 0.0
+
+
+def progress_line(p) -> str:
+    """One line for stderr: done/total, the rate, the time left, the running win rate."""
+    rate = _rate(p)
+    left = (p.total - p.done) / rate if rate > 0 else float("inf")
+    stored = f", {p.from_store:,} from the store" if p.from_store else ""
+    return (f"stats: {p.done:,}/{p.total:,} deals{stored}, {rate:,.1f} deals/s, about {_duration(left)} left; "
+            f"win rate {running_rate(p.tally)}")
+
+
+def _sigterm_interrupts():
+    """While a survey runs, ``kill`` stops it as Ctrl-C does: the cluster is shut down and the store
+    closed cleanly. Returns the handler to restore (None off the main thread)."""
+    if threading.current_thread() is not threading.main_thread():
+        return None
+
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+
+    return signal.signal(signal.SIGTERM, interrupt)
+
+
+def open_per_deal(path: str):
+    """The --per-deal file: gzip-compressed when its name ends in .gz."""
+    try:
+        if path.endswith(".gz"):
+            return gzip.open(path, "wt", encoding="utf-8")
+        return open(path, "w", encoding="utf-8")
+    except OSError as exc:
+        raise TutorError(f"cannot write the per-deal file {path!r}: {exc.strerror or exc}") from None
+
+
+@main.command("stats")
+@variant_options
+@click.option("--deals", "deal_range", required=True, metavar="A-B", help="Deal numbers, e.g. 1-1000, or one number.")
+@click.option("--policy", type=click.Choice(POLICIES), default="solver", show_default=True,
+              help="solver: full knowledge; greedy: first playable card, else turn; tutor: follows its hints.")
+@click.option("--workers", type=click.IntRange(1, MAX_WORKERS), default=None,
+              help="Dask worker processes on this machine (default: one per CPU; 1 = play here, no cluster). "
+                   "Results do not depend on it.")
+@click.option("--scheduler", default=None, metavar="tcp://HOST:PORT",
+              help="Run on an existing Dask cluster (workers started with `dask worker`, osmosis-tutor installed).")
+@click.option("--store", "store_path", type=click.Path(dir_okay=False), default=None,
+              help="The results store (SQLite; default: surveys.sqlite3 in the data folder).")
+@click.option("--fresh", is_flag=True, help="Play every deal again, ignoring stored results (and replace them).")
+@click.option("--per-deal", "per_deal", type=click.Path(dir_okay=False), default=None,
+              help="Write one JSON line per deal to this file (gzip if it ends in .gz).")
+@click.option("--batch", type=click.IntRange(1, 100_000), default=None,
+              help=f"Deals a task (default {BATCH['solver']} for solver, {BATCH['greedy']} greedy, "
+                   f"{BATCH['tutor']} tutor).")
+@click.option("--nodes", type=click.IntRange(1, MAX_NODES), default=None,
+              help=f"Node limit of each solve (solver policy; default {DEFAULT_LIMIT.nodes}).")
+@click.option("--retry-nodes", type=click.IntRange(0, MAX_NODES), default=None,
+              help="Node limit of a second, win-only search for the deals the first leaves undecided "
+                   f"(default {RETRY_FACTOR}x --nodes; 0 = none).")
+@click.option("--seconds", type=float, default=None, callback=checked_seconds,
+              help="Time limit of each solve (answers then depend on the machine).")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@click.pass_context
+def stats_command(ctx, deal_range, policy, workers, scheduler, store_path, fresh, per_deal, batch, nodes,
+                  retry_nodes, seconds, as_json, **kwargs):
+    """Survey the win rate of a variant over a range of deals.
+
+    Deals run in batches on Dask (a local cluster, or --scheduler); every
+    result is kept in the results store, so a rerun is read from it and a
+    killed survey resumes where it stopped.
+    """
+    rules = rules_from_kwargs(kwargs)
+    deals = parse_range(deal_range)
+    if nodes is None and seconds is None:
+        limit = DEFAULT_LIMIT
+    else:
+        limit = Limit(nodes=nodes, seconds=seconds)
+    if retry_nodes is None and limit.nodes is not None:
+        retry_nodes = min(MAX_NODES, RETRY_FACTOR * limit.nodes)
+    size = batch or BATCH[policy]
+    workers = workers or os.cpu_count() or 1
+    console = console_of(ctx)
+    store = ResultStore(store_path)
+    out = engine = None
+    terminated = _sigterm_interrupts()
+    try:
+        out = open_per_deal(per_deal) if per_deal else None
+        # One batch or one worker: a cluster would only add its start-up time.
+        if scheduler is not None:
+            engine = DaskEngine(scheduler=scheduler)
+        elif workers > 1 and len(deals) > size:
+            engine = DaskEngine(workers=workers)
+        else:
+            engine = InProcess()
+        tally = _run(console, rules, deals, policy, limit, engine, store, fresh, size, out, as_json, retry_nodes)
+    except KeyboardInterrupt:
+        click.echo(f"stats: interrupted; the finished batches are kept in {store.path}: run the same "
+                   "command again to resume", err=True)
+        raise
+    finally:
+        if out is not None:
+            out.close()
+        if engine is not None:
+            engine.close()
+        store.close()
+        if terminated is not None:
+            signal.signal(signal.SIGTERM, terminated)
+    if as_json:
+        click.echo(json.dumps(tally.to_json()))
+        return
+    low, high = tally.interval
+    table = Table(title=f"{rules.describe()}, deals {deals}, policy {policy}", show_header=False,
+                  title_justify="left")
+    table.add_column(style="bold")
+    table.add_column()
+    table.add_row("deals", f"{tally.deals:,}")
+    table.add_row("wins", f"{tally.wins:,}")
+    if policy == "solver":
+        listed = ", ".join(map(str, tally.undecided[:10])) + (", ..." if tally.unknown > 10 else "")
+        table.add_row("undecided", f"{tally.unknown:,}" + (f" (deals {listed})" if tally.unknown else ""))
+    table.add_row("win rate", f"{100 * tally.win_rate:.1f}% (95% interval {100 * low:.1f}%-{100 * high:.1f}%)")
+    table.add_row("mean cards", f"{tally.mean_cards:.2f}")
+    table.add_row("from the store", f"{tally.from_store:,} of {tally.deals:,}")
+    table.add_row("time", f"{tally.seconds:.1f} s")
+    console.print(table)
+
+
+def _run(console, rules, deals, policy, limit, engine, store, fresh, size, out, as_json, retry_nodes):
+    """The survey, with a progress bar on a terminal or a line on stderr now and then in a pipe."""
+    common = dict(engine=engine, store=store, fresh=fresh, batch=size, per_deal=out, retry_nodes=retry_nodes)
+    if console.is_terminal and not as_json:
+        # The time left is reckoned from the deals played, not those read from the store.
+        columns = (TextColumn(f"{policy} {rules.name or 'custom'}"), BarColumn(), MofNCompleteColumn(),
+                   TextColumn("{task.fields[rate]}"), TextColumn("{task.fields[left]}"),
+                   TextColumn("{task.fields[wins]}"))
+        with Progress(*columns, console=console, transient=True) as bar:
+            task = bar.add_task("deals", total=len(deals), rate="", left="", wins="")
+
+            def show(p):
+                rate = _rate(p)
+                left = (p.total - p.done) / rate if rate > 0 else float("inf")
+                bar.update(task, completed=p.done, rate=f"{rate:,.1f} deals/s",
+                           left=f"{_duration(left)} left" if p.done < p.total else "",
+                           wins=f"win rate {running_rate(p.tally)}")
+
+            return stream_survey(rules, deals, policy, limit, progress=show, **common)
+    last = {"at": time.monotonic()}
+
+    def report(p):
+        now = time.monotonic()
+        if now - last["at"] >= PIPE_EVERY:
+            last["at"] = now
+            print(progress_line(p), file=sys.stderr, flush=True)
+
+    return stream_survey(rules, deals, policy, limit, progress=report, **common)

@@ -1,0 +1,239 @@
+"""Where a survey's batches run, and the streaming loop that feeds them.
+
+Two engines give the same outcomes: :class:`InProcess` plays batches one
+after another in this process, :class:`DaskEngine` sends them as tasks to a
+``dask.distributed`` cluster (a ``LocalCluster`` of worker processes, or an
+existing scheduler whose workers were started with ``dask worker``). A task
+is :func:`tutor.survey.play_batch`: pure, so a batch lost with a dying worker
+is simply run again by the scheduler.
+
+:func:`stream_survey` walks a deal range batch by batch, never building it
+as a list; it reads what the results store already has, sends only the rest,
+keeps a bounded window of batches in flight, commits each finished batch to
+the store, and folds the outcomes in deal order (so the per-deal file and
+every total are the same whatever the engine, the number of workers or the
+order in which batches finish).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from dataclasses import dataclass
+from typing import Callable, Iterator, TextIO
+
+from .errors import TutorError
+from .rules import Rules
+from .search import DEFAULT_LIMIT, Limit
+from .store import ResultStore, config_key
+from .survey import POLICIES, DealOutcome, DealRange, Tally, engine_version, play_batch
+
+BATCH = {"solver": 200, "greedy": 2000, "tutor": 5}
+"""Default deals a task: enough that the scheduler is never the bottleneck, few enough to spread the load."""
+
+
+class InProcess:
+    """Play batches here, one at a time (``--workers 1``; no cluster to start)."""
+
+    workers = 1
+
+    def run(self, jobs: Iterator, window: int | None = None) -> Iterator[tuple[int, object]]:
+        for job in jobs:
+            # Each batch is folded in before the next is pulled, so the window is never full here.
+            assert job is not None
+            index, args = job
+            yield index, play_batch(*args)
+
+    def close(self) -> None:
+        pass
+
+
+class DaskEngine:
+    """Play batches as tasks on a dask.distributed cluster.
+
+    ``scheduler``: the address of a running scheduler (``tcp://HOST:PORT``);
+    else a ``LocalCluster`` of ``workers`` processes, one thread each, is
+    started and stopped with the engine. ``client``: an existing
+    ``distributed.Client`` (tests use an in-process cluster).
+    """
+
+    def __init__(self, workers: int = 2, scheduler: str | None = None, client=None,
+                 connect_timeout: float = 10.0, worker_timeout: float = 60.0) -> None:
+        try:
+            import distributed
+        except ImportError:  # pragma: no cover - declared as a dependency
+            raise TutorError("dask.distributed is not installed: pip install 'dask[distributed]'") from None
+        self._distributed = distributed
+        self._own_cluster = None
+        self._own_client = client is None
+        if client is not None:
+            self.client = client
+        elif scheduler is not None:
+            try:
+                self.client = distributed.Client(scheduler, timeout=connect_timeout)
+            except (OSError, TimeoutError, ValueError, TypeError) as exc:
+                raise TutorError(f"cannot reach the Dask scheduler {scheduler!r} ({exc}): expected the address "
+                                 "of a running `dask scheduler`, like tcp://127.0.0.1:8786") from None
+            try:
+                # A scheduler with no worker would leave the survey waiting without a word.
+                self.client.wait_for_workers(1, timeout=worker_timeout)
+            except (TimeoutError, OSError):
+                self.client.close()
+                raise TutorError(f"the Dask scheduler {scheduler!r} has no worker after {worker_timeout:g} s: "
+                                 f"start one with `dask worker {scheduler}`") from None
+        else:
+            self._own_cluster = distributed.LocalCluster(
+                n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0",
+                silence_logs=logging.ERROR)
+            self.client = distributed.Client(self._own_cluster)
+        self.workers = max(1, len(self.client.scheduler_info(n_workers=-1).get("workers", {})) or workers)
+
+    def run(self, jobs: Iterator, window: int | None = None) -> Iterator[tuple[int, object]]:
+        """Results of ``jobs`` as they finish, with at most ``window`` tasks in flight.
+
+        A job of ``None`` means "not now" (the caller's window is full): try again after the
+        next result.
+        """
+        window = window or 2 * self.workers + 2
+        ac = self._distributed.as_completed()
+        index_of = {}
+
+        def submit_next() -> bool:
+            try:
+                job = next(jobs)
+            except StopIteration:
+                return False
+            if job is None:
+                return False
+            index, args = job
+            future = self.client.submit(play_batch, *args, pure=True, key=f"osmosis-batch-{index}-{_args_key(args)}")
+            index_of[future.key] = index
+            ac.add(future)
+            return True
+
+        def fill() -> None:
+            while ac.count() < window and submit_next():
+                pass
+
+        fill()
+        for future in ac:
+            try:
+                result = future.result()
+            except TutorError:
+                raise
+            except (self._distributed.KilledWorker, self._distributed.client.FutureCancelledError, OSError) as exc:
+                # Finished batches are in the store already: the same command picks up from there.
+                raise TutorError(f"the Dask cluster lost a batch ({type(exc).__name__}: {exc}); the finished "
+                                 "batches are kept: run the same command again to resume") from None
+            index = index_of.pop(future.key)
+            future.release()
+            # The caller may hold back a slow batch; pull the next job only when it asks for more.
+            yield index, result
+            fill()
+
+    def close(self) -> None:
+        if self._own_client:
+            self.client.close()
+        if self._own_cluster is not None:
+            self._own_cluster.close()
+
+
+def _args_key(args: tuple) -> str:
+    numbers, rules, policy, limit, retry = args
+    return f"{policy}-{numbers[0]}-{numbers[-1]}-{len(numbers)}-{abs(hash((rules, limit, retry, tuple(numbers)))):x}"
+
+
+@dataclass
+class Progress:
+    """What a progress display is told after each batch is folded in."""
+
+    done: int
+    total: int
+    from_store: int
+    tally: Tally
+    elapsed: float
+
+
+def stream_survey(rules: Rules, deals: DealRange, policy: str = "solver", limit: Limit = DEFAULT_LIMIT,
+                  engine=None, store: ResultStore | None = None, fresh: bool = False, batch: int | None = None,
+                  per_deal: TextIO | None = None, progress: Callable[[Progress], None] | None = None,
+                  window: int | None = None, retry_nodes: int | None = None) -> Tally:
+    """Play every deal of ``deals`` with ``policy``, batch by batch, and return the totals.
+
+    ``engine``: :class:`InProcess` (default) or :class:`DaskEngine`. ``store``:
+    read what is there (unless ``fresh``) and keep every new outcome.
+    ``per_deal``: a text file that gets one JSON line per deal, in deal order.
+    ``window``: the most batches between the oldest not yet folded in and
+    the newest sent (bounds memory and the tasks in flight). ``retry_nodes``:
+    the node limit of the solver's second search for undecided deals.
+    """
+    if policy not in POLICIES:
+        raise TutorError(f"unknown policy {policy!r}: expected one of {', '.join(POLICIES)}")
+    engine = engine or InProcess()
+    size = batch or BATCH[policy]
+    window = window or 2 * engine.workers + 2
+    version = engine_version(policy)
+    config = store.config_id(config_key(rules, policy, limit)) if store is not None else None
+    tally = Tally(rules, policy)
+    retry = retry_nodes if policy == "solver" and retry_nodes and limit.nodes and retry_nodes > limit.nodes else None
+    deepest = retry or limit.nodes
+
+    def reusable(o: DealOutcome) -> bool:
+        """A stored result is what this survey would find: a verdict reached within its limits,
+        or no verdict at a limit as deep as it would try."""
+        if policy != "solver" or o.tried is None or deepest is None:
+            return True
+        return o.tried >= deepest if o.won is None else o.tried <= deepest
+
+    variant = rules.name or rules.describe()
+    t0 = time.perf_counter()
+    ready: dict[int, tuple[dict[int, DealOutcome], list[DealOutcome]]] = {}
+    stored_of: dict[int, dict[int, DealOutcome]] = {}
+    pieces = enumerate(deals.batches(size))
+    state = {"next_fold": 0}
+
+    def fold_ready() -> None:
+        while state["next_fold"] in ready:
+            stored, computed = ready.pop(state["next_fold"])
+            state["next_fold"] += 1
+            fresh_ones = {o.number: o for o in computed}
+            for number in sorted(stored.keys() | fresh_ones.keys()):
+                was_stored = number in stored
+                outcome = stored[number] if was_stored else fresh_ones[number]
+                tally.add(outcome, stored=was_stored)
+                if per_deal is not None:
+                    per_deal.write(json.dumps({"deal": number, "variant": variant, "policy": policy,
+                                               "won": outcome.won, "cards": outcome.cards,
+                                               "seconds": round(outcome.seconds, 4), "nodes": outcome.tried}
+                                              ) + "\n")
+            if progress is not None:
+                progress(Progress(tally.deals, len(deals), tally.from_store, tally, time.perf_counter() - t0))
+
+    def jobs() -> Iterator[tuple[int, tuple]]:
+        # Batches the store answers in full are folded here and never sent.
+        for index, (first, last) in pieces:
+            while index - state["next_fold"] >= window:
+                # Never read further ahead than the window: wait until the oldest batches are folded.
+                yield None
+            stored = store.get(config, first, last) if store is not None and not fresh else {}
+            stored = {n: o for n, o in stored.items() if reusable(o)}
+            missing = tuple(n for n in range(first, last + 1) if n not in stored)
+            if not missing:
+                ready[index] = (stored, [])
+                fold_ready()
+                continue
+            stored_of[index] = stored
+            yield index, (missing, rules, policy, limit, retry)
+
+    for index, (got_version, outcomes) in engine.run(jobs(), window):
+        if got_version != version:
+            raise TutorError(f"a worker runs engine version {got_version}, this command {version}: "
+                             "install the same osmosis-tutor on every worker")
+        if store is not None:
+            store.put(config, outcomes)
+        ready[index] = (stored_of.pop(index), outcomes)
+        fold_ready()
+    fold_ready()
+    tally.seconds = time.perf_counter() - t0
+    return tally

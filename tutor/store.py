@@ -1,0 +1,137 @@
+"""The results store: every deal a survey plays, kept in SQLite so no survey does work twice.
+
+A result is keyed by what decides it: the rule options, the policy, the
+engine version (a hash of the solver's source, :func:`tutor.survey.engine_version`),
+the limits that change the answer (the solver's node and time limits) and the
+deal number. A rerun reads what is done; a killed survey resumes, because
+each batch is committed as soon as it finishes. The database runs in WAL
+mode with a busy timeout, so two surveys can share it at once; inserts are
+idempotent (a deal played twice gives the same row).
+
+An undecided solver result records the node limit it was tried at: a later
+survey with a deeper second search (``--retry-nodes``) plays it again, and
+one with a shallower search does not reuse a verdict found deeper.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+from typing import Iterable
+
+from .errors import TutorError
+from .rules import Rules
+from .search import Limit
+from .storage import data_dir
+from .survey import DealOutcome, engine_version
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS configs (
+    id INTEGER PRIMARY KEY,
+    key TEXT NOT NULL UNIQUE
+);
+CREATE TABLE IF NOT EXISTS outcomes (
+    config INTEGER NOT NULL REFERENCES configs(id),
+    deal INTEGER NOT NULL,
+    won INTEGER,
+    cards INTEGER NOT NULL,
+    seconds REAL NOT NULL,
+    tried INTEGER,
+    PRIMARY KEY (config, deal)
+) WITHOUT ROWID;
+"""
+
+
+def default_store_path() -> Path:
+    """``surveys.sqlite3`` in the data folder."""
+    return data_dir() / "surveys.sqlite3"
+
+
+def config_key(rules: Rules, policy: str, limit: Limit) -> str:
+    """The part of a result's key shared by every deal of a survey, as canonical JSON.
+
+    With full knowledge (solver) or no look at the cards at all (greedy), a
+    face-up reserve changes nothing, so Peek shares Osmosis's results there.
+    Only the solver reads the limits.
+    """
+    open_reserve = rules.open_reserve if policy == "tutor" else False
+    key = {"turn": rules.turn, "passes": rules.passes, "open_reserve": open_reserve,
+           "reserve_piles": rules.reserve_piles, "policy": policy, "engine": engine_version(policy),
+           "nodes": limit.nodes if policy == "solver" else None,
+           "seconds": limit.seconds if policy == "solver" else None}
+    return json.dumps(key, sort_keys=True, separators=(",", ":"))
+
+
+class ResultStore:
+    """One SQLite file of survey results."""
+
+    def __init__(self, path: str | Path | None = None) -> None:
+        self.path = Path(path) if path is not None else default_store_path()
+        if path is None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self.db = sqlite3.connect(self.path, timeout=60, isolation_level=None)
+            self.db.execute("PRAGMA busy_timeout = 60000")
+            self.db.execute("PRAGMA journal_mode = WAL")
+            self.db.execute("PRAGMA synchronous = NORMAL")
+            self.db.executescript(SCHEMA)
+            columns = {row[1] for row in self.db.execute("PRAGMA table_info(outcomes)")}
+            if "tried" not in columns:  # a store written before the second search existed
+                self.db.execute("ALTER TABLE outcomes ADD COLUMN tried INTEGER")
+        except sqlite3.Error as exc:
+            raise TutorError(f"results store {str(self.path)!r} cannot be used ({exc}): "
+                             "give --store a new file name or an osmosis results store") from None
+        self._configs: dict[str, int] = {}
+
+    def close(self) -> None:
+        self.db.close()
+
+    def __enter__(self) -> "ResultStore":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def _failed(self, exc: sqlite3.Error) -> TutorError:
+        return TutorError(f"results store {str(self.path)!r} cannot be used ({exc}): check that the file "
+                          "and its folder are writable and the disk is not full, or give another --store")
+
+    def config_id(self, key: str) -> int:
+        try:
+            return self._config_id(key)
+        except sqlite3.Error as exc:
+            raise self._failed(exc) from None
+
+    def _config_id(self, key: str) -> int:
+        if key not in self._configs:
+            self.db.execute("INSERT OR IGNORE INTO configs(key) VALUES (?)", (key,))
+            (cid,) = self.db.execute("SELECT id FROM configs WHERE key = ?", (key,)).fetchone()
+            self._configs[key] = cid
+        return self._configs[key]
+
+    def get(self, config: int, first: int, last: int) -> dict[int, DealOutcome]:
+        """The stored outcomes of deals ``first..last`` (those that are there)."""
+        try:
+            rows = self.db.execute("SELECT deal, won, cards, seconds, tried FROM outcomes "
+                                   "WHERE config = ? AND deal BETWEEN ? AND ?", (config, first, last)).fetchall()
+        except sqlite3.Error as exc:
+            raise self._failed(exc) from None
+        return {deal: DealOutcome(deal, None if won is None else bool(won), cards, seconds, tried)
+                for deal, won, cards, seconds, tried in rows}
+
+    def put(self, config: int, outcomes: Iterable[DealOutcome]) -> None:
+        """Keep outcomes, in one transaction, replacing what is there (``--fresh``, or a deeper search)."""
+        rows = [(config, o.number, None if o.won is None else int(o.won), o.cards, o.seconds, o.tried)
+                for o in outcomes]
+        try:
+            with self.db:
+                self.db.execute("BEGIN IMMEDIATE")
+                self.db.executemany("INSERT OR REPLACE INTO outcomes(config, deal, won, cards, seconds, tried) "
+                                    "VALUES (?, ?, ?, ?, ?, ?)", rows)
+        except sqlite3.Error as exc:
+            raise self._failed(exc) from None
+
+    def count(self, config: int) -> int:
+        (n,) = self.db.execute("SELECT COUNT(*) FROM outcomes WHERE config = ?", (config,)).fetchone()
+        return n
