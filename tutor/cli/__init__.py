@@ -56,3 +56,4 @@ from . import review  # noqa: E402,F401
 from . import solve  # noqa: E402,F401
 from . import hint  # noqa: E402,F401
 from . import variants  # noqa: E402,F401
+from . import games  # noqa: E402,F401

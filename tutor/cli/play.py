@@ -129,8 +129,8 @@ def _annotation_text(note: dict | None) -> Text | None:
 
 
 def _say(console: Console, text: str | Text) -> None:
-    """A message as one line (the terminal wraps it, rich does not), never read as rich markup."""
-    console.print(Text(text) if isinstance(text, str) else text, soft_wrap=True)
+    """A message, never read as rich markup: on a terminal wrapped at word boundaries, else one line."""
+    console.print(Text(text) if isinstance(text, str) else text, soft_wrap=not console.is_terminal)
 
 
 def _plural(n: int, word: str) -> str:
@@ -426,9 +426,12 @@ def offer_review(ctx: click.Context, record: Record) -> None:
 @click.option("--save", "save_path", metavar="PATH", default=None,
               help="Also save the record here (on s, at the end and on quit).")
 @click.option("--resume", "resume_path", metavar="RECORD", default=None,
-              help="Go on with a saved game; it is saved back to the same file as you play.")
+              help="Go on with a saved game (a file, 'last', or a number from osmosis games); "
+                   "it is saved back to the same file as you play.")
+@click.option("--plain", is_flag=True, help="Line mode (typed moves and Enter) even on a terminal.")
 @click.pass_context
-def play_command(ctx: click.Context, number, deal_file, tutor, threshold, save_path, resume_path, **kwargs) -> None:
+def play_command(ctx: click.Context, number, deal_file, tutor, threshold, save_path, resume_path, plain=False,
+                 **kwargs) -> None:
     """Play a deal in the terminal (no argument: a random deal number).
 
     Type r1-r4, w, d or a card name to move; u undo, h hint, s save, q quit,
@@ -439,8 +442,15 @@ def play_command(ctx: click.Context, number, deal_file, tutor, threshold, save_p
         if number is not None or deal_file is not None or any(v is not None for v in kwargs.values()):
             raise click.UsageError("--resume takes the deal and the variant from the record: "
                                    "give no deal number, --deal-file or variant option with it")
+        from .games import resolve_resume
+
+        resume_path = resolve_resume(resume_path)
         game = Game.from_record(load_record(resume_path))
         deal, rules, path = game.deal, game.rules, Path(resume_path)
+        if game.state.over:
+            _say(console, f"That game is finished ({end_message(game.state)}): it opens as a replay.")
+            ctx.invoke(replay_command, record_path=str(resume_path))
+            return
     else:
         rules = rules_from_kwargs(kwargs, deal_file=deal_file)
         if number is None and deal_file is None:
@@ -463,7 +473,29 @@ def play_command(ctx: click.Context, number, deal_file, tutor, threshold, save_p
     _say(console, "Type ? for help.")
     if tutor:
         _say(console, f"Tutor mode: moves {threshold:g} or more points below the best are questioned.")
-    Session(ctx, game, path, save_path, tutor, threshold).run()
+    session = Session(ctx, game, path, save_path, tutor, threshold)
+    if not plain and board_wanted(console):
+        from ..board.play import run_board
+
+        if run_board(session, use_symbols(console)) == "review":
+            session.quit()
+            review_after_play(ctx, session.record())
+        else:
+            session.quit()
+        return
+    session.run()
+
+
+def board_wanted(console: Console) -> bool:
+    """The full-screen board: only when both ends are a terminal that can draw it."""
+    return (sys.stdin.isatty() and sys.stdout.isatty() and console.is_terminal
+            and os.environ.get("TERM", "") not in ("", "dumb"))
+
+
+def review_after_play(ctx: click.Context, record: Record) -> None:
+    from .review import review_after_play as review
+
+    review(ctx, record)
 
 
 # ---- osmosis replay ------------------------------------------------------
