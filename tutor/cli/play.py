@@ -505,14 +505,26 @@ def review_after_play(ctx: click.Context, record: Record) -> None:
 @click.option("--review/--no-review", "with_review", default=True, show_default=True,
               help="Comment every move with the post-game review (computed unless the record is "
                    "annotated; --no-review shows only the record's own annotations).")
+@click.option("--plain", is_flag=True, help="Line mode (Enter for the next move) even on a terminal.")
 @click.pass_context
-def replay_command(ctx: click.Context, record_path: str, show_all: bool, with_review: bool = True) -> None:
-    """Step through a game record with commentary: Enter shows the next move, q stops.
+def replay_command(ctx: click.Context, record_path: str, show_all: bool, with_review: bool = True,
+                   plain: bool = False) -> None:
+    """Step through a game record with commentary.
 
-    Each move gets the post-game review's label and comment. When the input
-    is not a terminal and ends, the rest of the game is printed.
+    On a terminal a viewer: arrows step both ways, Home/End, n/p jump to the
+    labelled moves and critical moments, g goes to a move. In line mode
+    (pipes, --plain) Enter shows the next move and q stops; when the input
+    is not a terminal and ends, the rest of the game is printed. Each move
+    gets the post-game review's label and comment.
     """
     record = load_record(record_path)
+    if not show_all and not plain and board_wanted(console_of(ctx)):
+        from ..board.replay import run_replay
+        from .review import review_for_viewer
+
+        record, rev = review_for_viewer(ctx, record) if with_review else (record, None)
+        run_replay(record, rev, use_symbols(console_of(ctx)))
+        return
     if with_review:
         from .review import annotate_for_replay
 
