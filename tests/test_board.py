@@ -245,3 +245,22 @@ def test_no_word_is_broken_at_the_edge(tmp_path, width):
                      "turn until the waste shows a card that can be played"):
         for word in sentence.split():
             assert word.strip(",;") in {w.strip(",;():") for w in words}, word
+
+
+def test_a_mouse_click_on_the_waste_top_plays_it(tmp_path):
+    session = make_session(tmp_path)
+    app = BoardApp(session, symbols=True)
+
+    async def go():
+        async with app.run_test(size=(80, 40)) as pilot:
+            for _ in range(5):
+                await pilot.press("d")
+            await pilot.pause()
+            lines = screen_text(app).splitlines()
+            y = next(i for i, line in enumerate(lines) if line.lstrip().startswith("Waste"))
+            x = lines[y].index("7♠")
+            await pilot.click(offset=(x, y))
+            await pilot.pause()
+
+    asyncio.run(go())
+    assert [str(m) for m in session.game.moves] == ["d"] * 5 + ["w"]

@@ -33,7 +33,7 @@ CSS = """
 #left, #right { height: auto; }
 #main.wide #left { width: 62; }
 #main.wide #right { width: 1fr; }
-#table, #memory, #hint, #message { height: auto; padding: 0 1; }
+#title, #table, #memory, #hint, #message { height: auto; padding: 0 1; }
 #memory { margin-top: 1; }
 #hint { margin-top: 1; display: none; }
 #hint.shown { display: block; }
@@ -338,4 +338,7 @@ class BoardApp(App):
 
 def run_board(session, symbols: bool = True) -> str | None:
     """Run the board until the player quits; ``"review"`` when they asked for the review."""
-    return BoardApp(session, symbols).run()
+    try:
+        return BoardApp(session, symbols).run()
+    finally:
+        vars(session).pop("say", None)  # the session speaks to the terminal again
