@@ -17,7 +17,7 @@ from ..deals import Deal, random_deal_number
 from ..errors import IllegalMoveError, MoveError, RecordError, TutorError
 from ..notation import Move, parse_input
 from ..record import Game, Record, load_record, save_record
-from ..render import card_text, describe_move, render_deal, render_hint, render_state, use_symbols
+from ..render import card_text, describe_move, prose, render_deal, render_hint, render_state, use_symbols
 from ..state import State
 from ..storage import data_dir
 from . import console_of, main
@@ -111,7 +111,7 @@ def _move_line(number: int, state: State, move: Move, symbols: bool) -> Text:
     return text
 
 
-def _annotation_text(note: dict | None) -> Text | None:
+def _annotation_text(note: dict | None, symbols: bool = False) -> Text | None:
     if not note:
         return None
     text = Text("  ")
@@ -124,13 +124,14 @@ def _annotation_text(note: dict | None) -> Text | None:
     comment = note.get("comment")
     if comment:
         text.append(": " if label or tags else "")
-        text.append(comment)
+        text.append_text(prose(comment, symbols))
     return text if text.plain.strip() else None
 
 
 def _say(console: Console, text: str | Text) -> None:
     """A message, never read as rich markup: on a terminal wrapped at word boundaries, else one line."""
-    console.print(Text(text) if isinstance(text, str) else text, soft_wrap=not console.is_terminal)
+    console.print(prose(text, use_symbols(console)) if isinstance(text, str) else text,
+                  soft_wrap=not console.is_terminal)
 
 
 def _plural(n: int, word: str) -> str:
@@ -283,7 +284,7 @@ class Session:
                         self.quit()
                         return
             except TutorError as exc:
-                self.say(Text(str(exc)))
+                self.say(str(exc))
 
     def _check_end(self) -> None:
         state = self.game.state
@@ -317,7 +318,7 @@ class Session:
                 if move not in state.legal_moves():
                     state.apply(move)  # raises the rules' reason
             except (MoveError, IllegalMoveError) as exc:
-                self.say(Text(str(exc)))
+                self.say(str(exc))
                 return True
             if self.tutor:
                 verdict = self.tutor_check(state, move)
@@ -546,7 +547,7 @@ def replay_command(ctx: click.Context, record_path: str, show_all: bool, with_re
                 _say(console, f"Stopped after move {i} of {len(moves)}.")
                 return
         _say(console, _move_line(i + 1, states[i], move, symbols))
-        note = _annotation_text(record.annotations[i])
+        note = _annotation_text(record.annotations[i], symbols)
         if note is not None:
             _say(console, note)
         console.print(render_state(states[i + 1], symbols=symbols, fan=waste_fan(states[: i + 2], moves[: i + 1]),
