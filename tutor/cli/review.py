@@ -173,27 +173,40 @@ def chart(rev: Review, width: int = 80, cursor: int | None = None) -> Text:
     return out
 
 
-def counts_line(rev: Review) -> Text:
-    """``67 graded moves: 62 best, 0 good, 2 inaccuracies ...; 82 forced and 16 free moves not graded``.
+def counts_line(rev: Review, width: int = 200) -> Text:
+    """``82 moves: 34 graded (30 best, 0 good, 2 inaccuracies ?!, ...); 34 forced and 14 free moves not graded``.
 
     The label counts are of the graded moves only, so they add up to the
-    graded count; forced moves and free plays are counted apart.
+    graded count; forced moves and free plays are counted apart. Lines break
+    between the counts, never between a count and its glyph.
     """
     graded = [m for m in rev.moves if m.graded]
     forced = sum(1 for m in rev.moves if not m.graded and m.forced)
     free = sum(1 for m in rev.moves if not m.graded and not m.forced)
-    text = Text()
-    text.append(f"{len(rev.moves)} moves: {len(graded)} graded (", style="bold")
+    items = [Text(f"{len(rev.moves)} moves: {len(graded)} graded", style="bold")]
     for i, label in enumerate(Label):
-        if i:
-            text.append(", ")
         n = sum(1 for m in graded if m.label == label)
         word = str(label) if n == 1 or label in (Label.BEST, Label.GOOD) else (
             "inaccuracies" if label == Label.INACCURACY else f"{label}s")
-        text.append(f"{n} {word}" + (f" {label.glyph}" if label.glyph else ""), style=LABEL_STYLES[label])
-    text.append(")")
-    text.append(f"; {forced} forced and {free} free move{'' if free == 1 else 's'} not graded", style="dim")
-    return text
+        item = Text("(" if i == 0 else "")
+        item.append(f"{n} {word}" + (f" {label.glyph}" if label.glyph else ""), style=LABEL_STYLES[label])
+        item.append(")" if label == Label.BLUNDER else ",")
+        items.append(item)
+    tail = f"{forced} forced and {free} free move{'' if free == 1 else 's'} not graded"
+    items[-1].append(";")
+    items.append(Text(tail, style="dim"))
+    out = Text()
+    line = 0
+    for item in items:
+        if line and line + 1 + len(item.plain) > width:
+            out.append("\n")
+            line = 0
+        elif line:
+            out.append(" ")
+            line += 1
+        out.append_text(item)
+        line += len(item.plain)
+    return out
 
 
 def moves_table(rev: Review, symbols: bool, width: int = 100) -> Table | Text | Group:
@@ -273,7 +286,7 @@ def render_review(rev: Review, symbols: bool = True, width: int = 80) -> Group:
     acc.append(f"{rev.accuracy:.1f}", style="bold")
     acc.append(f" / 100 over {rev.graded} graded moves (win chances from what you could see, "
                f"{rev.samples or 'default'} samples a move).")
-    parts = [head, result_line(rev), hind, acc, counts_line(rev), Text(""),
+    parts = [head, result_line(rev), hind, acc, counts_line(rev, width), Text(""),
              Text("Win chance, move by move", style="bold"), chart(rev, width), Text(""),
              Text("Critical moments", style="bold"), moments_table(rev, symbols), Text(""),
              Text("Labelled moves (win: played / best)", style="bold"), moves_table(rev, symbols, width)]
