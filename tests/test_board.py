@@ -264,3 +264,50 @@ def test_a_mouse_click_on_the_waste_top_plays_it(tmp_path):
 
     asyncio.run(go())
     assert [str(m) for m in session.game.moves] == ["d"] * 5 + ["w"]
+
+
+def test_the_end_of_a_blocked_game_offers_the_review_and_v_asks_for_it(tmp_path):
+    """Twelve turns with no card played block deal 1: the end screen, then v closes the board asking for the review."""
+    session = make_session(tmp_path)
+    app = BoardApp(session, symbols=True)
+    out = {}
+
+    async def go():
+        async with app.run_test(size=(80, 40)) as pilot:
+            for _ in range(12):
+                await pilot.press("d")
+            await pilot.pause()
+            out["end"] = screen_text(app)
+            await pilot.press("v")
+            await pilot.pause()
+
+    asyncio.run(go())
+    assert "Blocked: 1 card" in out["end"]
+    assert "v  review this game" in out["end"] and "The game is saved" in out["end"]
+    assert app.return_value == "review"
+
+
+def test_play_on_a_terminal_runs_the_board_with_the_session_and_reviews_on_request(run, monkeypatch, home):
+    import tutor.board.play as board_play
+    import tutor.cli.play as cli_play
+
+    seen = {}
+
+    def fake_board(session, symbols=True):
+        seen["session"] = session
+        session.game.push("d")
+        session.autosave_now()
+        return "review"
+
+    monkeypatch.setattr(cli_play, "board_wanted", lambda console: True)
+    monkeypatch.setattr(board_play, "run_board", fake_board)
+    monkeypatch.setattr(cli_play, "review_after_play", lambda ctx, record: seen.setdefault("reviewed", record))
+    result = run(["play", "1"])
+    assert result.exit_code == 0
+    assert seen["session"].game.deal.number == 1
+    assert [str(m) for m in seen["reviewed"].moves] == ["d"]
+    assert "The game is saved in" in result.stdout and "(1 move, 1 card on the foundations)" in result.stdout
+    saved = load_record(next((home / "games").glob("*.json")))
+    assert [str(m) for m in saved.moves] == ["d"]
+    plain = run(["play", "1", "--plain"], input="q\n")
+    assert "move> " in plain.stdout  # --plain keeps the line mode even where the board would run
