@@ -14,7 +14,7 @@ from tutor.board import screen_text
 from tutor.board.play import BoardApp
 from tutor.cli import main
 from tutor.cli.play import Session
-from tutor.notation import TURN, WASTE
+from tutor.notation import WASTE
 from tutor.record import Game, load_record
 from tutor.talon import turns_to_play
 

@@ -13,12 +13,12 @@ from __future__ import annotations
 from textual import work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Input, Static
 
 from ..errors import IllegalMoveError, MoveError, TutorError
 from ..knowledge import observe
-from ..notation import TURN, Move, parse_input
+from ..notation import Move, parse_input
 from ..render import describe_move
 from ..state import State
 from ..talon import memory, turns_to_play
