@@ -76,8 +76,8 @@ def run(session, keys, width=80, height=40, check=None):
 
 
 def flat(text: str) -> str:
-    """The screen's words with line breaks and runs of spaces as single spaces."""
-    return " ".join(text.split())
+    """The screen's words with line breaks, box borders and runs of spaces as single spaces."""
+    return " ".join(text.translate(str.maketrans("│╭╮╰╯─", "      ")).split())
 
 
 def key_of(move) -> str:
@@ -134,7 +134,7 @@ def test_a_whole_short_game_with_single_keys(tmp_path):
     assert session.game.moves == line
     assert session.game.state.won
     assert "Won! All 52 cards are on the foundations." in end  # the end screen
-    assert "v  review this game" in end
+    assert "v  review this game" in end and "Score 52/52" in end
     after = screens(session, ["escape"])[-1]  # a new board on the won game
     assert f"Move {len(line)} " in status_line(after) and "won" in status_line(after)
     assert load_record(tmp_path / "game.json").final_result() == {"cards": 52, "won": True}
@@ -215,14 +215,16 @@ def test_tutor_mode_asks_before_a_clear_mistake_and_n_keeps_the_move_back(tmp_pa
     for _ in range(PEEK3_PLIES):
         game.push(game.state.legal_moves()[0])
     ply = game.ply
-    shown = screens(session, ["d", "n", "d", "h", "d", "y"], height=50)
+    shown = screens(session, ["d", "t", "n", "d", "h", "d", "y"], height=50)
     assert ("That may be a mistake: d (turn the talon) has a win chance of 0% against 100% for w (T♦) (exact"
             in flat(shown[1]))
     assert "y  play it anyway    n  rethink    h  show the hint" in shown[1]
-    assert "Move not played." in shown[2]
-    assert "Hint: w T♦" in shown[4]
+    assert "Stock 15" in shown[1]  # the board stays in view under the question
+    assert f"Move {ply} " in status_line(shown[2]) and "That may be a mistake" in shown[2]  # t waits
+    assert "Move not played." in shown[3] and f"Move {ply} " in status_line(shown[3])
+    assert "Hint: w T♦" in shown[5]
     assert game.ply == ply + 1 and str(game.moves[-1]) == "d"
-    assert "Move not played." not in shown[6]
+    assert "Move not played." not in shown[7]
 
 
 def test_help_shows_the_keys(tmp_path):

@@ -22,7 +22,7 @@ from ..notation import Move, parse_input
 from ..render import describe_move
 from ..state import State
 from ..talon import memory, turns_to_play
-from .screens import PLAY_KEYS, Question, TextScreen
+from .screens import PLAY_KEYS, TextScreen
 from .widgets import HintView, Keys, Lines, MemoryView, TableView
 
 WIDE = 110  # from this many columns the panels stand beside the table
@@ -36,6 +36,7 @@ CSS = """
 #title, #table, #memory, #hint, #message { height: auto; padding: 0 1; }
 #memory { margin-top: 1; }
 #hint { margin-top: 1; display: none; }
+#message.question { border: round $warning; padding: 0 1; }
 #hint.shown { display: block; }
 #bottom { dock: bottom; height: auto; }
 #prompt { display: none; }
@@ -80,6 +81,7 @@ class BoardApp(App):
         self.hint_shown = False
         self.end_shown = False
         self.message_text = ""
+        self.pending: dict | None = None  # a question's answers: key -> (label, what it does)
         session.say = self.say  # the session's messages (autosave failures, saves) go to the board
 
     # ---- layout ---------------------------------------------------------
@@ -223,18 +225,29 @@ class BoardApp(App):
                 f"{describe_move(state, hint.best, False)} ({basis}).")
 
     def ask(self, warning: str, move: Move) -> None:
-        def answer(key: str | None) -> None:
-            if key == "y":
-                self._push(move)
-                self._after_moves()
-            elif key == "h":
-                self.hint_shown = True
-                self.say("Move not played; the hint is below.")
-            else:
-                self.say("Move not played.")
+        """The tutor's question, under the board that stays in view; answered with y, n or h."""
+        def play_it() -> None:
+            self._push(move)
+            self._after_moves()
 
-        self.push_screen(Question(warning, "y  play it anyway    n  rethink    h  show the hint",
-                                  keys=("y", "n", "h"), symbols=self.symbols), answer)
+        def show_hint() -> None:
+            self.hint_shown = True
+            self.say("Move not played; the hint is below.")
+
+        self.question(warning, {"y": ("play it anyway", play_it), "n": ("rethink", lambda: self.say("Move not played.")),
+                                "h": ("show the hint", show_hint)})
+
+    def question(self, text: str, answers: dict) -> None:
+        """Ask ``text`` in the message panel; until a key of ``answers`` comes, other keys only remind."""
+        self.pending = answers
+        keys = "    ".join(f"{key}  {label}" for key, (label, _) in answers.items())
+        self.query_one("#message").add_class("question")
+        self.say(f"{text}\n{keys}")
+
+    def _answer(self, key: str) -> None:
+        answers, self.pending = self.pending, None
+        self.query_one("#message").remove_class("question")
+        answers[key][1]()
 
     def action_turn_until(self) -> None:
         run = turns_to_play(self.game.state)
@@ -310,6 +323,16 @@ class BoardApp(App):
     def on_key(self, event) -> None:
         if event.key == "escape" and self.query_one("#prompt", Input).has_class("shown"):
             self._close_prompt()
+            return
+        if self.pending is None:
+            return
+        event.stop()
+        event.prevent_default()
+        key = event.character if event.character in self.pending else event.key
+        if key in self.pending:
+            self._answer(key)
+        else:
+            self.bell()
 
     def _close_prompt(self) -> None:
         prompt = self.query_one("#prompt", Input)
@@ -318,19 +341,13 @@ class BoardApp(App):
 
     # ---- the end ------------------------------------------------------------
     def show_end(self, summary: str) -> None:
-        def answer(key: str | None) -> None:
-            if key == "v":
-                self.exit("review")
-            elif key == "q":
-                self.exit()
-            elif key == "u":
-                self.action_undo()
-
+        """The result under the final position, and what next: the review, an undo, or quit."""
         where = self.session.where_saved()
-        self.push_screen(TextScreen(summary, f"The game is saved {where}.",
-                                    "v  review this game (every move graded, then hindsight)\n"
-                                    "u  take back the last move\nq  quit\nEscape  look at the board",
-                                    keys=("v", "u", "q", "escape"), symbols=self.symbols), answer)
+        self.question(f"{summary} The game is saved {where}.", {
+            "v": ("review this game", lambda: self.exit("review")),
+            "u": ("take back the last move", self.action_undo),
+            "q": ("quit", self.exit),
+        })
 
     async def action_quit(self) -> None:
         self.exit()

@@ -1,9 +1,8 @@
-"""Screens over the board: help, a question answered with one key, the end of the game."""
+"""Screens over the board: the keys (help); questions stay on the board itself, under the position."""
 
 from __future__ import annotations
 
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
@@ -55,13 +54,4 @@ class TextScreen(ModalScreen[str]):
         if self.keys and key not in self.keys:
             return
         event.stop()
-        self.dismiss(key)
-
-
-class Question(TextScreen):
-    """A question answered with one of ``keys`` (Escape means the first 'no'-like answer, ``n``)."""
-
-    BINDINGS = [Binding("escape", "answer('n')", show=False)]
-
-    def action_answer(self, key: str) -> None:
         self.dismiss(key)
