@@ -44,7 +44,10 @@ def test_memory_marks_redeal_next_when_the_stock_is_empty():
     state = position(1, "d " * 12)
     assert state.pos == len(state.talon)
     mem = memory(observe(state))
-    assert mem.turns == () and mem.redeal_next
+    assert mem.turns == () and mem.redeal_next and not mem.can_redeal  # no card played: blocked
+    played = position(1, "d d d d d w " + "d " * 7)
+    assert played.pos == len(played.talon)
+    assert memory(observe(played)).can_redeal
 
 
 def _swap_unseen(deal: Deal, state: State, rng: random.Random) -> Deal:

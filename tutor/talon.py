@@ -42,7 +42,8 @@ class Memory:
     ``turns``: the stock cut into the groups the coming turns will show,
     next turn first. ``pass_no`` and ``turn``: the pass and cards per turn.
     ``redeal_next``: the stock is empty, so ``d`` redeals (or the game is
-    blocked).
+    blocked). ``can_redeal``: that redeal is allowed (a card was played
+    since the last one, and a pass is left).
     """
 
     waste: tuple[Seen, ...]
@@ -50,6 +51,7 @@ class Memory:
     pass_no: int
     turn: int
     redeal_next: bool
+    can_redeal: bool = False
 
     @property
     def seen(self) -> int:
@@ -81,7 +83,9 @@ def memory(obs: Observation) -> Memory:
     stock = obs.stock
     turns = tuple(tuple(seen(c, shows=(j == len(stock[i:i + turn]) - 1)) for j, c in enumerate(stock[i:i + turn]))
                   for i in range(0, len(stock), turn))
-    return Memory(waste, turns, obs.pass_no, turn, not stock)
+    passes = obs.rules.passes
+    can_redeal = (not stock and bool(obs.waste) and obs.progress and (passes == 0 or obs.pass_no < passes))
+    return Memory(waste, turns, obs.pass_no, turn, not stock, can_redeal)
 
 
 # ---- t: turn until a card can be played -------------------------------------

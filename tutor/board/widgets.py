@@ -159,7 +159,8 @@ class MemoryView(_Sized):
             groups[0] = Text("next  ", style=LABEL) + groups[0]
             out += pack(groups, width, sep="  ", indent="      ")
         else:
-            out.append(Text("next  the stock is empty: d redeals the waste", style=DIM))
+            out += wrap(Text("next  the stock is empty: " + ("d redeals the waste" if mem.can_redeal else
+                                                              "no redeal is allowed"), style=DIM), width, "      ")
         legend = Text(f"in groups of {mem.turn} as the turns show them, the last of each on top; "
                       f"{PLAYABLE_MARK} could go to a foundation now; ?? not seen yet", style=DIM)
         out += wrap(legend, width)
