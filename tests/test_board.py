@@ -313,3 +313,20 @@ def test_play_on_a_terminal_runs_the_board_with_the_session_and_reviews_on_reque
     assert [str(m) for m in saved.moves] == ["d"]
     plain = run(["play", "1", "--plain"], input="q\n")
     assert "move> " in plain.stdout  # --plain keeps the line mode even where the board would run
+
+
+def test_s_saves_and_q_quits(tmp_path):
+    session = make_session(tmp_path)
+    shown = screens(session, ["d", "s"])
+    assert f"Saved to {tmp_path / 'game.json'}." in flat(shown[-1])
+    app = BoardApp(session, symbols=True)
+
+    async def go():
+        async with app.run_test(size=(80, 40)) as pilot:
+            await pilot.press("q")
+            await pilot.pause()
+            assert not app.is_running
+
+    asyncio.run(go())
+    assert app.return_value is None
+    assert [str(m) for m in load_record(tmp_path / "game.json").moves] == ["d"]
