@@ -69,7 +69,7 @@ def test_a_finished_game_resumed_opens_as_a_replay(run, home, tmp_path):
     (home / "games").mkdir(parents=True)
     save_record(Record(rules, deal, moves), home / "games" / "deal-1-done.json")
     out = run(["play", "--resume", "last"], input="").stdout
-    assert "That game is finished" in out and "it opens as a replay" in out
+    assert "That game is finished: Blocked:" in out and "It opens as a replay." in out
     assert "Replay of deal 1" in out and "Blocked:" in out
 
 

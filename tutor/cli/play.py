@@ -435,8 +435,10 @@ def play_command(ctx: click.Context, number, deal_file, tutor, threshold, save_p
                  **kwargs) -> None:
     """Play a deal in the terminal (no argument: a random deal number).
 
-    Type r1-r4, w, d or a card name to move; u undo, h hint, s save, q quit,
-    ? help. The game is saved after every move.
+    On a terminal a full-screen board with single keys: 1-4 w d t u r h s q ?.
+    Piped input and --plain: line mode, type r1-r4, w, d or a card name to
+    move; u undo, h hint, s save, q quit, ? help. The game is saved after
+    every move.
     """
     console = console_of(ctx)
     if resume_path is not None:
@@ -449,7 +451,7 @@ def play_command(ctx: click.Context, number, deal_file, tutor, threshold, save_p
         game = Game.from_record(load_record(resume_path))
         deal, rules, path = game.deal, game.rules, Path(resume_path)
         if game.state.over:
-            _say(console, f"That game is finished ({end_message(game.state)}): it opens as a replay.")
+            _say(console, f"That game is finished: {end_message(game.state)} It opens as a replay.")
             ctx.invoke(replay_command, record_path=str(resume_path))
             return
     else:
