@@ -42,7 +42,7 @@ def use_symbols(console: Console) -> bool:
 
 def card_text(card: int, symbols: bool = True, style: str = "") -> Text:
     """A card as rich Text: ``7♥`` (or ``7H``), red suits in red."""
-    name = SYMBOLS[card] if symbols else NAMES[card]
+    name = card_name(card, symbols)
     colour = RED if card // 13 in RED_SUITS else ""
     return Text(name, style=" ".join(s for s in (colour, style) if s))
 
@@ -109,7 +109,7 @@ def describe_move(state: State, move: Move, symbols: bool = True) -> str:
     """A move in words, for sentences: ``r2 (7♥)``, ``d (turn the talon)``."""
     card = state.card_of(move)
     if card is not None:
-        return f"{move} ({SYMBOLS[card] if symbols else NAMES[card]})"
+        return f"{move} ({card_name(card, symbols)})"
     return f"{move} (turn the talon)" if turn_word(state) == "turn" else f"{move} (redeal the waste)"
 
 
