@@ -114,7 +114,7 @@ class BoardApp(App):
         title = f"Deal {deal.number}" if deal.number is not None else "A deal given in full"
         self.query_one("#title", Static).update(Lines(f"{title}, {game.rules.describe()}", symbols=self.symbols))
         self.query_one("#table", Static).update(
-            TableView(state, self.symbols, waste_fan(game.states, game.moves), game.ply))
+            TableView(state, self.symbols, waste_fan(game.states, game.moves)))
         self.query_one("#memory", Static).update(MemoryView(memory(observe(state)), self.symbols))
         hint = self.hints.get(state) if self.hint_shown else None
         panel = self.query_one("#hint", Static)

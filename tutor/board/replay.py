@@ -110,7 +110,7 @@ class ReplayApp(App):
         self.query_one("#title", Static).update(Lines(f"{where}, {record.rules.describe()}", symbols=self.symbols))
         state = self.states[n]
         fan = waste_fan(self.states[: n + 1], self.moves[:n])
-        self.query_one("#table", Static).update(TableView(state, self.symbols, fan, n))
+        self.query_one("#table", Static).update(TableView(state, self.symbols, fan))
         self.query_one("#note", Static).update(Lines(*self._note(), symbols=self.symbols))
         chart = self.query_one("#chart", Static)
         if self.rev is not None:

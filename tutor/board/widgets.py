@@ -70,8 +70,8 @@ class _Sized:
 class TableView(_Sized):
     """The table: reserve piles (key, top card, face-down count), the four rows, the waste fan."""
 
-    def __init__(self, state: State, symbols: bool, fan: int, ply: int) -> None:
-        self.state, self.symbols, self.fan, self.ply = state, symbols, fan, ply
+    def __init__(self, state: State, symbols: bool, fan: int) -> None:
+        self.state, self.symbols, self.fan = state, symbols, fan
 
     def lines(self, width: int) -> list[Text]:
         state, symbols = self.state, self.symbols
