@@ -161,8 +161,9 @@ class MemoryView(_Sized):
         else:
             out += wrap(Text("next  the stock is empty: " + ("d redeals the waste" if mem.can_redeal else
                                                               "no redeal is allowed"), style=DIM), width, "      ")
-        legend = Text(f"in groups of {mem.turn} as the turns show them, the last of each on top; "
-                      f"{PLAYABLE_MARK} could go to a foundation now; ?? not seen yet", style=DIM)
+        order = (f"in groups of {mem.turn} as the turns show them, the last of each on top" if mem.turn > 1
+                 else "one card a turn, in the order the turns show them")
+        legend = Text(f"{order}; {PLAYABLE_MARK} could go to a foundation now; ?? not seen yet", style=DIM)
         out += wrap(legend, width)
         return out
 
