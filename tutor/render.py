@@ -8,7 +8,9 @@ fits an 80-column terminal.
 
 from __future__ import annotations
 
-from rich.console import Console, Group, RenderableType
+import re
+
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.table import Table
 from rich.text import Text
 
@@ -40,10 +42,34 @@ def use_symbols(console: Console) -> bool:
 
 def card_text(card: int, symbols: bool = True, style: str = "") -> Text:
     """A card as rich Text: ``7♥`` (or ``7H``), red suits in red."""
-    name = SYMBOLS[card] if symbols else NAMES[card]
+    name = card_name(card, symbols)
     colour = RED if card // 13 in RED_SUITS else ""
     return Text(name, style=" ".join(s for s in (colour, style) if s))
 
+
+_CARD_NAME = re.compile(r"(?<![A-Za-z0-9])(10|[A2-9TJQK])([SHDC])(?![A-Za-z0-9])")
+
+
+def card_name(card: int, symbols: bool = True) -> str:
+    """The one spelling of a card in text: ``7♥`` on a terminal, ``7H`` in plain mode and JSON."""
+    return SYMBOLS[card] if symbols else NAMES[card]
+
+
+def prose(text: str, symbols: bool = True, style: str = "") -> Text:
+    """A sentence with every card name in it spelt as :func:`card_name` spells cards (red suits red).
+
+    The engine writes cards as ``TS`` in its sentences; on a terminal the
+    board shows ``T♠``, so the words are respelt here, in one place, to match.
+    """
+    out = Text(style=style)
+    last = 0
+    for m in _CARD_NAME.finditer(text):
+        out.append(text[last:m.start()])
+        rank = "T" if m.group(1) == "10" else m.group(1)
+        out.append_text(card_text(RANKS.index(rank) + 13 * SUITS.index(m.group(2)), symbols))
+        last = m.end()
+    out.append(text[last:])
+    return out
 
 
 def _reserve_cell(card: int, face_up: bool, reveal: bool, symbols: bool) -> Text:
@@ -83,7 +109,7 @@ def describe_move(state: State, move: Move, symbols: bool = True) -> str:
     """A move in words, for sentences: ``r2 (7♥)``, ``d (turn the talon)``."""
     card = state.card_of(move)
     if card is not None:
-        return f"{move} ({SYMBOLS[card] if symbols else NAMES[card]})"
+        return f"{move} ({card_name(card, symbols)})"
     return f"{move} (turn the talon)" if turn_word(state) == "turn" else f"{move} (redeal the waste)"
 
 
@@ -92,22 +118,31 @@ def _passes_text(state: State) -> str:
     return f"pass {state.pass_no} of {limit}" if limit else f"pass {state.pass_no} (unlimited passes)"
 
 
-def _reserve_lines(state: State, reveal: bool, symbols: bool) -> list[Text]:
+def _reserve_lines(state: State, reveal: bool, symbols: bool, width: int | None = None) -> list[Text]:
+    """``Reserve  r1 ▒▒ ▒▒ ▒▒ AD   r2 ...``; piles that do not fit ``width`` go on the next line, whole."""
     if not state.reserves:
         return []
-    line = _label("Reserve  ")
+    piles = []
     for i, pile in enumerate(state.reserves):
-        if i:
-            line.append("   ")
-        line.append(f"r{i + 1} ", style=LABEL)
+        cell = _label(f"r{i + 1} ")
         if not pile:
-            line.append("(empty)", style=DIM)
-            continue
-        parts = []
-        for depth, card in enumerate(reversed(pile)):
-            parts.append(_reserve_cell(card, state.face_up(i, depth), reveal, symbols))
-        line.append_text(Text(" ").join(reversed(parts)))
-    return [line]
+            cell.append("(empty)", style=DIM)
+        else:
+            parts = [_reserve_cell(card, state.face_up(i, depth), reveal, symbols)
+                     for depth, card in enumerate(reversed(pile))]
+            cell.append_text(Text(" ").join(reversed(parts)))
+        piles.append(cell)
+    lines = [_label("Reserve  ")]
+    for cell in piles:
+        line = lines[-1]
+        fresh = len(line.plain) == len("Reserve  ")
+        if not fresh and width is not None and len(line.plain) + 3 + len(cell.plain) > width:
+            lines.append(Text(" " * len("Reserve  ")))
+            line, fresh = lines[-1], True
+        if not fresh:
+            line.append("   ")
+        line.append_text(cell)
+    return lines
 
 
 def _foundation_lines(state: State, symbols: bool) -> list[Text]:
@@ -180,6 +215,16 @@ def _moves_line(state: State, symbols: bool) -> Text:
     return line
 
 
+class _Position:
+    """A position laid out for the width it is drawn at (the reserve line wraps by whole piles)."""
+
+    def __init__(self, state: State, reveal: bool, symbols: bool, fan: int | None, moves: bool) -> None:
+        self.args = (state, reveal, symbols, fan, moves)
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield _position(*self.args, width=options.max_width)
+
+
 def render_state(state: State, reveal: bool = False, symbols: bool = True, fan: int | None = None,
                  moves: bool = True) -> RenderableType:
     """A position: reserve, foundation rows, waste and stock, pass, score and the legal moves.
@@ -188,6 +233,11 @@ def render_state(state: State, reveal: bool = False, symbols: bool = True, fan: 
     ``fan`` is how many waste cards the player can see (the top and the rest
     of the turn it came with); the caller knows it from the game's history.
     """
+    return _Position(state, reveal, symbols, fan, moves)
+
+
+def _position(state: State, reveal: bool, symbols: bool, fan: int | None, moves: bool,
+              width: int | None = None) -> Group:
     head = _label(f"Score {state.score}/52")
     head.append(f"   {_passes_text(state).capitalize()}   turn {state.rules.turn}")
     if state.won:
@@ -195,12 +245,18 @@ def render_state(state: State, reveal: bool = False, symbols: bool = True, fan: 
     elif state.blocked:
         head.append("   blocked", style="bold red")
     parts: list[RenderableType] = [head]
-    parts += _reserve_lines(state, reveal, symbols)
+    parts += _reserve_lines(state, reveal, symbols, width)
     parts += _foundation_lines(state, symbols)
     parts += _talon_lines(state, reveal, symbols, fan)
     if moves:
         parts.append(_moves_line(state, symbols))
     return Group(*parts)
+
+
+# Parts of a position, for the full-screen board (tutor.board).
+foundation_lines = _foundation_lines
+talon_lines = _talon_lines
+passes_text = _passes_text
 
 
 def render_deal(deal: Deal, rules: Rules, reveal: bool = False, symbols: bool = True) -> RenderableType:
@@ -260,5 +316,5 @@ def render_hint(hint, state: State | None = None, symbols: bool = True) -> Rende
                       f"{cand.win * 100:.0f}%", f"{cand.cards:.1f}")
     title = _label("Hint: ")
     title.append(describe_move(state, hint.best, symbols) if state is not None else str(hint.best), style=LABEL)
-    reason = Text(hint.reason or "")
+    reason = prose(hint.reason or "", symbols)
     return Group(title, table, reason)

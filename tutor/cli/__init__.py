@@ -60,3 +60,4 @@ from . import stats  # noqa: E402,F401
 from . import hint  # noqa: E402,F401
 from . import variants  # noqa: E402,F401
 from . import history  # noqa: E402,F401
+from . import games  # noqa: E402,F401

@@ -13,7 +13,7 @@ from ..errors import LessonError, MoveError
 from ..lessons import (Feedback, Lesson, Progress, Step, Verdict, all_lessons, check_lesson, describe_move,
                        find_lesson, judge_answer, load_progress, verdict_for)
 from ..notation import parse_input
-from ..render import render_state, use_symbols
+from ..render import prose, render_state, use_symbols
 from ..textsafe import os_reason, quoted
 from . import console_of, main
 from .common import read_line
@@ -148,8 +148,13 @@ class Run:
 
     # -- output
     def say(self, text="", **kw) -> None:
-        if not self.quiet:
-            self.console.print(text, soft_wrap=True, **kw)
+        """A line of the lesson: card names spelt as the board spells them; wrapped at words on a terminal."""
+        if self.quiet:
+            return
+        if isinstance(text, str):
+            text = prose(text, self.symbols)
+            kw.pop("markup", None)
+        self.console.print(text, soft_wrap=not self.console.is_terminal, **kw)
 
     def read(self, prompt: str) -> str | None:
         """One line of input, or None at the end of it; piped lines are echoed for the transcript."""

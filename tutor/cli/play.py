@@ -16,7 +16,7 @@ from ..deals import Deal, random_deal_number
 from ..errors import IllegalMoveError, MoveError, RecordError, TutorError
 from ..notation import Move, parse_input
 from ..record import Game, Record
-from ..render import card_text, describe_move, render_deal, render_hint, render_state, use_symbols
+from ..render import card_text, describe_move, prose, render_deal, render_hint, render_state, use_symbols
 from ..state import State
 from ..storage import games_dir, is_regular_file, remove_stale_temps
 from ..textsafe import brief, clean, os_reason, quoted, shown_path
@@ -114,7 +114,7 @@ def _move_line(number: int, state: State, move: Move, symbols: bool) -> Text:
     return text
 
 
-def _annotation_text(note: dict | None) -> Text | None:
+def _annotation_text(note: dict | None, symbols: bool = False) -> Text | None:
     if not note:
         return None
     text = Text("  ")
@@ -128,13 +128,14 @@ def _annotation_text(note: dict | None) -> Text | None:
     comment = note.get("comment")
     if comment:
         text.append(": " if label or tags else "")
-        text.append(clean(comment))
+        text.append_text(prose(clean(comment), symbols))
     return text if text.plain.strip() else None
 
 
 def _say(console: Console, text: str | Text) -> None:
-    """A message as one line (the terminal wraps it, rich does not), never read as rich markup."""
-    console.print(Text(text) if isinstance(text, str) else text, soft_wrap=True)
+    """A message, never read as rich markup: on a terminal wrapped at word boundaries, else one line."""
+    console.print(prose(text, use_symbols(console)) if isinstance(text, str) else text,
+                  soft_wrap=not console.is_terminal)
 
 
 def _plural(n: int, word: str) -> str:
@@ -241,6 +242,21 @@ class Session:
 
             note_game(self.record(), self.files.autosave, self.say)
 
+    def saved_now(self) -> str:
+        """Where the moves played now are kept, in a sentence that is true either way."""
+        where = self.files.holding_now()
+        return (f"The game is saved in {shown_path(where[0])}." if where
+                else self.files.unsaved_sentence() + " Type s FILE to save it.")
+
+    def finish(self, saved_line: bool = True) -> None:
+        """At the end of a game: keep the finished file safe, say where it is and what the history shows."""
+        self.tell(self.files.keep())
+        if saved_line:
+            self.say(f"{self.saved_now()} u takes back moves, q quits.")
+        from .history import after_game  # one line of what the player's history shows
+
+        after_game(self.record(), self.files.autosave, self.say)
+
     # -- the loop
     def run(self) -> None:
         self.show()
@@ -277,7 +293,7 @@ class Session:
                         self.quit(final=True)
                         return
             except TutorError as exc:
-                self.say(Text(str(exc)))
+                self.say(str(exc))
 
     def _check_end(self) -> None:
         state = self.game.state
@@ -288,14 +304,7 @@ class Session:
             return
         self._ended = True
         self.say(Text(end_message(state), style="bold green" if state.won else "bold"))
-        self.tell(self.files.keep())
-        where = self.files.holding_now()
-        saved = (f"The game is saved in {shown_path(where[0])}." if where
-                 else self.files.unsaved_sentence() + " Type s FILE to save it.")
-        self.say(f"{saved} u takes back moves, q quits.")
-        from .history import after_game  # one line of what the player's history shows
-
-        after_game(self.record(), self.files.autosave, self.say)
+        self.finish()
         if self.interactive:
             offer_review(self.ctx, self.record())
 
@@ -329,7 +338,7 @@ class Session:
                 if move not in state.legal_moves():
                     state.apply(move)  # raises the rules' reason
             except (MoveError, IllegalMoveError) as exc:
-                self.say(Text(str(exc)))
+                self.say(str(exc))
                 return True
             if self.tutor:
                 verdict = self.tutor_check(state, move)
@@ -432,21 +441,37 @@ def offer_review(ctx: click.Context, record: Record) -> None:
 @click.option("--save", "save_path", metavar="PATH", default=None,
               help="Also save the record here (on s, at the end and on quit).")
 @click.option("--resume", "resume_path", metavar="RECORD", default=None,
-              help="Go on with a saved game; it is saved back to the same file as you play.")
+              help="Go on with a saved game (a file, 'last', or a number from osmosis games); "
+                   "it is saved back to the same file as you play.")
+@click.option("--plain", is_flag=True, help="Line mode (typed moves and Enter) even on a terminal.")
 @click.pass_context
-def play_command(ctx: click.Context, number, deal_file, tutor, threshold, save_path, resume_path, **kwargs) -> None:
+def play_command(ctx: click.Context, number, deal_file, tutor, threshold, save_path, resume_path, plain=False,
+                 **kwargs) -> None:
     """Play a deal in the terminal (no argument: a random deal number).
 
-    Type r1-r4, w, d or a card name to move; u undo, h hint, s save, q quit,
-    ? help. The game is saved after every move.
+    On a terminal a full-screen board with single keys: 1-4 w d t u r h s q ?.
+    Piped input and --plain: line mode, type r1-r4, w, d or a card name to
+    move; u undo, h hint, s save, q quit, ? help. The game is saved after
+    every move.
     """
     console = console_of(ctx)
     if resume_path is not None:
         if number is not None or deal_file is not None or any(v is not None for v in kwargs.values()):
             raise click.UsageError("--resume takes the deal and the variant from the record: "
                                    "give no deal number, --deal-file or variant option with it")
+        from .games import resolve_resume
+
+        from_list = not Path(resume_path).exists()  # "last" or a number from osmosis games
+        resume_path = resolve_resume(resume_path)
         game = Game.from_record(record_from_file(resume_path))
         deal, rules = game.deal, game.rules
+        if game.state.over and (from_list or (not plain and board_wanted(console))):
+            # A finished game picked from the list, or on a terminal, opens as a replay; a
+            # record file named in line mode opens as it ended, and an undo goes on in a
+            # new copy (GameFiles says so). Either way the finished file is never rewritten.
+            _say(console, f"That game is finished: {end_message(game.state)} It opens as a replay.")
+            ctx.invoke(replay_command, record_path=str(resume_path))
+            return
     else:
         rules = rules_from_kwargs(kwargs, deal_file=deal_file)
         if number is None and deal_file is None:
@@ -478,8 +503,28 @@ def play_command(ctx: click.Context, number, deal_file, tutor, threshold, save_p
     if tutor:
         _say(console, f"Tutor mode: moves {threshold:g} or more points below the best are questioned.")
     session = Session(ctx, game, files, tutor, threshold)
+    if not plain and board_wanted(console):
+        from ..board.play import run_board
+
+        wants_review = run_board(session, use_symbols(console)) == "review"
+        session.quit(final=True)
+        if wants_review:
+            review_after_play(ctx, session.record())
+        ctx.exit(session.exit_code)
     session.run()
     ctx.exit(session.exit_code)
+
+
+def board_wanted(console: Console) -> bool:
+    """The full-screen board: only when both ends are a terminal that can draw it."""
+    return (sys.stdin.isatty() and sys.stdout.isatty() and console.is_terminal
+            and os.environ.get("TERM", "") not in ("", "dumb"))
+
+
+def review_after_play(ctx: click.Context, record: Record) -> None:
+    from .review import review_after_play as review
+
+    review(ctx, record)
 
 
 # ---- osmosis replay ------------------------------------------------------
@@ -489,14 +534,26 @@ def play_command(ctx: click.Context, number, deal_file, tutor, threshold, save_p
 @click.option("--review/--no-review", "with_review", default=True, show_default=True,
               help="Comment every move with the post-game review (computed unless the record is "
                    "annotated; --no-review shows only the record's own annotations).")
+@click.option("--plain", is_flag=True, help="Line mode (Enter for the next move) even on a terminal.")
 @click.pass_context
-def replay_command(ctx: click.Context, record_path: str, show_all: bool, with_review: bool = True) -> None:
-    """Step through a game record with commentary: Enter shows the next move, q stops.
+def replay_command(ctx: click.Context, record_path: str, show_all: bool, with_review: bool = True,
+                   plain: bool = False) -> None:
+    """Step through a game record with commentary.
 
-    Each move gets the post-game review's label and comment. When the input
-    is not a terminal and ends, the rest of the game is printed.
+    On a terminal a viewer: arrows step both ways, Home/End, n/p jump to the
+    labelled moves and critical moments, g goes to a move. In line mode
+    (pipes, --plain) Enter shows the next move and q stops; when the input
+    is not a terminal and ends, the rest of the game is printed. Each move
+    gets the post-game review's label and comment.
     """
     record = record_from_file(record_path)
+    if not show_all and not plain and board_wanted(console_of(ctx)):
+        from ..board.replay import run_replay
+        from .review import review_for_viewer
+
+        record, rev = review_for_viewer(ctx, record) if with_review else (record, None)
+        run_replay(record, rev, use_symbols(console_of(ctx)))
+        return
     if with_review:
         from .review import annotate_for_replay
 
@@ -518,7 +575,7 @@ def replay_command(ctx: click.Context, record_path: str, show_all: bool, with_re
                 _say(console, f"Stopped after move {i} of {len(moves)}.")
                 return
         _say(console, _move_line(i + 1, states[i], move, symbols))
-        note = _annotation_text(record.annotations[i])
+        note = _annotation_text(record.annotations[i], symbols)
         if note is not None:
             _say(console, note)
         console.print(render_state(states[i + 1], symbols=symbols, fan=waste_fan(states[: i + 2], moves[: i + 1]),

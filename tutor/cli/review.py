@@ -13,12 +13,13 @@ import json
 
 import click
 from rich.console import Console, Group
+from rich.padding import Padding
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 from rich.text import Text
 
 from ..record import Record, save_record
-from ..render import card_text, use_symbols
+from ..render import card_text, prose, use_symbols
 from ..review import DEFAULT_SAMPLES, DEFAULT_THRESHOLDS, Label, Review, Thresholds, review
 from . import console_of, main
 from .common import record_from_file
@@ -89,6 +90,15 @@ def annotate_for_replay(ctx_or_console, record: Record, samples: int | None = DE
     return rev.annotated()
 
 
+def review_for_viewer(ctx_or_console, record: Record, samples: int | None = DEFAULT_SAMPLES):
+    """The record with the review's annotations and the review itself (None for an annotated record), for the viewer."""
+    if any(note is not None for note in record.annotations):
+        return record, None
+    console = ctx_or_console if isinstance(ctx_or_console, Console) else console_of(ctx_or_console)
+    rev = compute_review(console, record, samples)
+    return rev.annotated(), rev
+
+
 # ---- the report ------------------------------------------------------------
 
 def _pct(x: float) -> str:
@@ -117,11 +127,19 @@ def result_line(rev: Review) -> Text:
     return text
 
 
-def chart(rev: Review, width: int = 80) -> Text:
+#: One cell per move in the chart's marker line: the chess glyphs ?! ? ?? as single characters.
+MARKS = {Label.INACCURACY: "⁈", Label.MISTAKE: "?", Label.BLUNDER: "⁇"}
+LEGEND = ("▁ 0%  █ 100% win chance after each move;", "⁈ inaccuracy (?!),", "? mistake,", "⁇ blunder (??),",
+          "+/- luck")
+
+
+def chart(rev: Review, width: int = 80, cursor: int | None = None) -> Text:
     """The win chance after each move as a sparkline, rows of up to ``width - 8`` moves.
 
-    Under each row a marker line: ``?`` an error (inaccuracy or worse, ``!``
-    for a blunder), ``+``/``-`` luck from cards turning up.
+    Under each row a marker line: the chess glyph of each error (``⁈`` an
+    inaccuracy, ``?`` a mistake, ``⁇`` a blunder: ?!, ?, ?? in one cell each),
+    ``+``/``-`` luck from cards turning up. ``cursor`` (a move number, 0 for
+    the start) puts a ``▲`` under that move, on a line of its own.
     """
     per_row = max(10, width - 8)
     out = Text()
@@ -135,10 +153,8 @@ def chart(rev: Review, width: int = 80) -> Text:
         out.append("\n")
         marks = Text("       ")
         for m in chunk:
-            if m.label >= Label.BLUNDER:
-                marks.append("!", style="bold red")
-            elif m.label >= Label.INACCURACY:
-                marks.append("?", style=LABEL_STYLES[m.label])
+            if m.label >= Label.INACCURACY:
+                marks.append(MARKS[m.label], style=LABEL_STYLES[m.label])
             elif m.luck is not None and abs(m.luck) * 100 >= rev.thresholds.luck:
                 marks.append("+" if m.luck > 0 else "-", style="dim")
             else:
@@ -146,61 +162,119 @@ def chart(rev: Review, width: int = 80) -> Text:
         if marks.plain.strip():
             marks.rstrip()
             out.append_text(marks)
-        out.append("\n")
-    out.append("       ▁ 0%  █ 100% win chance after each move; ? error, ! blunder, +/- luck", style="dim")
+            out.append("\n")
+        if cursor is not None and start < max(cursor, 1) <= start + len(chunk):
+            out.append(" " * (7 + max(cursor, 1) - 1 - start))
+            out.append("▲", style="bold")
+            out.append(f" move {cursor}" if cursor else " the start", style="bold")
+            out.append("\n")
+    line = ""
+    for item in LEGEND:  # each item whole on a line: a glyph never parts from its word
+        if line and len(line) + 1 + len(item) > max(20, width - 7):
+            out.append("       " + line + "\n", style="dim")
+            line = ""
+        line = f"{line} {item}" if line else item
+    out.append("       " + line, style="dim")
     return out
 
 
-def counts_line(rev: Review) -> Text:
-    counts = rev.counts
-    text = Text()
-    for i, label in enumerate(Label):
-        if i:
-            text.append(", ")
-        text.append(f"{counts[str(label)]} {label}", style=LABEL_STYLES[label])
-    forced = sum(1 for m in rev.moves if m.forced)
+def counts_line(rev: Review, width: int = 200) -> Text:
+    """``82 moves: 34 graded (30 best, 0 good, 2 inaccuracies ?!, ...); 34 forced and 14 free moves not graded``.
+
+    The label counts are of the graded moves only, so they add up to the
+    graded count; forced moves and free plays are counted apart. Lines break
+    between the counts, never between a count and its glyph.
+    """
+    graded = [m for m in rev.moves if m.graded]
+    forced = sum(1 for m in rev.moves if not m.graded and m.forced)
     free = sum(1 for m in rev.moves if not m.graded and not m.forced)
-    text.append(f" ({rev.graded} graded; {forced} forced and {free} free plays not graded)", style="dim")
-    return text
+    items = [Text(f"{len(rev.moves)} moves: {len(graded)} graded", style="bold")]
+    for i, label in enumerate(Label):
+        n = sum(1 for m in graded if m.label == label)
+        word = str(label) if n == 1 or label in (Label.BEST, Label.GOOD) else (
+            "inaccuracies" if label == Label.INACCURACY else f"{label}s")
+        item = Text("(" if i == 0 else "")
+        item.append(f"{n} {word}" + (f" {label.glyph}" if label.glyph else ""), style=LABEL_STYLES[label])
+        item.append(")" if label == Label.BLUNDER else ",")
+        items.append(item)
+    tail = f"{forced} forced and {free} free move{'' if free == 1 else 's'} not graded"
+    items[-1].append(";")
+    items.append(Text(tail, style="dim"))
+    out = Text()
+    line = 0
+    for item in items:
+        if line and line + 1 + len(item.plain) > width:
+            out.append("\n")
+            line = 0
+        elif line:
+            out.append(" ")
+            line += 1
+        out.append_text(item)
+        line += len(item.plain)
+    return out
 
 
-def moves_table(rev: Review, symbols: bool) -> Table | Text:
-    """The labelled moves: inaccuracies and worse, and every tagged move."""
+def moves_table(rev: Review, symbols: bool, width: int = 100) -> Table | Text | Group:
+    """The labelled moves: inaccuracies and worse, and every tagged move.
+
+    From 100 columns a table; narrower, one block a move (a heading line,
+    then the why in full lines), so the why never shrinks to a sliver.
+    """
     rows = [m for m in rev.moves if m.label >= Label.INACCURACY or m.tags]
     if not rows:
         return Text("No inaccuracy, mistake or blunder: every graded move kept the best chance.",
                     style="green")
     states = rev.record.states()
+
+    def cells(m):
+        state = states[m.ply - 1]
+        label = Text(str(m.label) + (f" {m.label.glyph}" if m.label.glyph else ""), style=LABEL_STYLES[m.label])
+        better = (_move_cell(m.best, state.card_of(m.best), symbols) if m.best != m.move else Text("-"))
+        return label, better
+
+    if width < 100:
+        blocks = []
+        for m in rows:
+            label, better = cells(m)
+            head = Text(f"Move {m.ply}  ", style="bold")
+            head.append_text(_move_cell(m.move, m.card, symbols))
+            head.append("  ")
+            head.append_text(label)
+            head.append(f"  win {_pct(m.win_after)} / {_pct(m.win_before)}")
+            if m.best != m.move:
+                head.append("  better ")
+                head.append_text(better)
+            if m.tags:
+                head.append("  [" + ", ".join(m.tags) + "]", style="dim")
+            blocks += [head, Padding(prose(m.comment, symbols), (0, 0, 0, 2))]
+        return Group(*blocks)
     table = Table(box=None, pad_edge=False, show_edge=False, header_style="bold", expand=False)
-    table.add_column("ply", justify="right")
+    table.add_column("move", justify="right")
     table.add_column("played")
     table.add_column("label")
     table.add_column("win", justify="right")
     table.add_column("better")
-    table.add_column("why", ratio=1, overflow="fold")
+    table.add_column("why", ratio=1)
     for m in rows:
-        state = states[m.ply - 1]
-        label = Text(str(m.label) + (f" {m.label.glyph}" if m.label.glyph else ""), style=LABEL_STYLES[m.label])
+        label, better = cells(m)
         if m.tags:
             label.append("\n" + ", ".join(m.tags), style="dim")
-        better = (_move_cell(m.best, state.card_of(m.best), symbols) if m.best != m.move
-                  else Text("-"))
         table.add_row(str(m.ply), _move_cell(m.move, m.card, symbols), label,
-                      f"{_pct(m.win_after)} / {_pct(m.win_before)}", better, m.comment)
+                      f"{_pct(m.win_after)} / {_pct(m.win_before)}", better, prose(m.comment, symbols))
     return table
 
 
-def moments_table(rev: Review) -> Table | Text:
+def moments_table(rev: Review, symbols: bool = False) -> Table | Text:
     if not rev.critical:
         return Text("No big swings in the win chance.", style="dim")
     table = Table(box=None, pad_edge=False, show_edge=False, header_style="bold")
-    table.add_column("ply", justify="right")
+    table.add_column("move", justify="right")
     table.add_column("kind")
     table.add_column("win chance")
-    table.add_column("what", overflow="fold")
+    table.add_column("what")
     for c in rev.critical:
         table.add_row(str(c.ply), Text(c.kind, style="red" if c.kind == "error" else "cyan"),
-                      f"{_pct(c.before)} -> {_pct(c.after)}", c.text)
+                      f"{_pct(c.before)} -> {_pct(c.after)}", prose(c.text, symbols))
     return table
 
 
@@ -211,17 +285,16 @@ def render_review(rev: Review, symbols: bool = True, width: int = 80) -> Group:
     head = Text()
     head.append(f"Review of {where}", style="bold")
     head.append(f", {record.rules.describe()}: {len(record.moves)} moves.")
-    hind = Text()
-    hind.append(rev.hindsight.verdict())
+    hind = prose(rev.hindsight.verdict(), symbols)
     acc = Text()
     acc.append("Accuracy: ", style="bold")
     acc.append(f"{rev.accuracy:.1f}", style="bold")
     acc.append(f" / 100 over {rev.graded} graded moves (win chances from what you could see, "
                f"{rev.samples or 'default'} samples a move).")
-    parts = [head, result_line(rev), hind, acc, counts_line(rev), Text(""),
+    parts = [head, result_line(rev), hind, acc, counts_line(rev, width), Text(""),
              Text("Win chance, move by move", style="bold"), chart(rev, width), Text(""),
-             Text("Critical moments", style="bold"), moments_table(rev), Text(""),
-             Text("Labelled moves (win: played / best)", style="bold"), moves_table(rev, symbols)]
+             Text("Critical moments", style="bold"), moments_table(rev, symbols), Text(""),
+             Text("Labelled moves (win: played / best)", style="bold"), moves_table(rev, symbols, width)]
     return Group(*parts)
 
 
@@ -229,7 +302,9 @@ def render_review(rev: Review, symbols: bool = True, width: int = 80) -> Group:
 
 @main.command("review")
 @click.argument("record_path", metavar="RECORD")
-@click.option("--json", "as_json", is_flag=True, help="Print the review as JSON (spec section 4).")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the review as JSON: moves (ply, move, best, win_before, win_after, label, tags, "
+                   "comment), accuracy, hindsight, result.")
 @click.option("--annotate", "annotate_path", metavar="OUT", default=None,
               help="Write the record with each move's label, tags and comment to OUT.")
 @click.option("--samples", type=click.IntRange(1, 1000), default=DEFAULT_SAMPLES, show_default=True,

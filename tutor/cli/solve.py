@@ -7,7 +7,7 @@ import json
 import click
 from rich.text import Text
 
-from ..render import card_text, use_symbols
+from ..render import card_text, prose, use_symbols
 from ..search import DEFAULT_LIMIT, Limit, solve as run_solve
 from ..state import State
 from . import console_of, main
@@ -87,7 +87,7 @@ def solve_command(ctx, number, deal_file, moves, nodes, seconds, as_json, **kwar
     if state.rules.warning():
         console.print(f"Note: {state.rules.warning()}.")
     if result.explanation is not None:
-        console.print(Text("Lost from the start: ", style="bold") + Text(result.explanation.text()))
+        console.print(Text("Lost from the start: ", style="bold") + prose(result.explanation.text(), symbols))
     console.print(Text(f"{result.nodes} positions searched in {result.seconds:.2f} s.", style="dim"))
     if result.line:
         console.print(Text("Line: ", style="bold") + line_text(state, result.line, symbols))

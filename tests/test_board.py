@@ -1,0 +1,333 @@
+"""The full-screen board, driven headless with Textual's pilot: keys in, screen text out."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import random
+
+import click
+import pytest
+from rich.console import Console
+
+from tutor.board import screen_text
+from tutor.board.play import BoardApp
+from tutor.cli import main
+from tutor.cli.play import Session
+from tutor.cli.saves import GameFiles
+from tutor.notation import WASTE
+from tutor.record import Game, load_record
+from tutor.talon import turns_to_play
+
+WIDTHS = [80, 60]
+
+
+def make_session(tmp_path, number=1, tutor=False, variant="osmosis"):
+    ctx = click.Context(main, obj={"console": Console(file=io.StringIO(), width=80)})
+    game = Game.new(number, variant)
+    return Session(ctx, game, GameFiles(game, tmp_path, "game"), tutor, 10.0)
+
+
+def screens(session, keys, width=80, height=40) -> list[str]:
+    """Press ``keys`` on one board (waiting for hints to finish); the screen text before and after each key."""
+    app = BoardApp(session, symbols=True)
+    out = []
+
+    async def go():
+        async with app.run_test(size=(width, height)) as pilot:
+            await pilot.pause()
+            out.append(screen_text(app))
+            for key in keys:
+                await pilot.press(key)
+                await app.workers.wait_for_complete()
+                await pilot.pause()
+                out.append(screen_text(app))
+
+    asyncio.run(go())
+    return out
+
+
+def typed(session, keys, width=80, height=50) -> str:
+    """Send ``keys`` as key events all at once (the app handles them in order), then wait; the screen after."""
+    from textual import events
+
+    app = BoardApp(session, symbols=True)
+    out = []
+
+    async def go():
+        async with app.run_test(size=(width, height)) as pilot:
+            await pilot.pause()
+            for key in keys:
+                app._driver.send_message(events.Key(key, key if len(key) == 1 else None))
+            for _ in range(200):
+                await pilot.pause(0.05)
+                if app._driver is not None and app.message_queue_size == 0 and app.screen.message_queue_size == 0:
+                    break
+            await pilot.pause()
+            out.append(screen_text(app))
+
+    asyncio.run(go())
+    return out[0]
+
+
+def run(session, keys, width=80, height=40, check=None):
+    """Press ``keys``; the screen before the first and after the last."""
+    shown = screens(session, keys, width, height)
+    return shown[0], shown[-1], None
+
+
+def flat(text: str) -> str:
+    """The screen's words with line breaks, box borders and runs of spaces as single spaces."""
+    return " ".join(text.translate(str.maketrans("│╭╮╰╯─", "      ")).split())
+
+
+def key_of(move) -> str:
+    return {"d": "d", "w": "w"}.get(str(move), str(move)[1:])
+
+
+def status_line(text: str) -> str:
+    return next(line for line in text.splitlines() if line.strip().startswith("Move ") and "Score" in line)
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_pressing_d_once_on_deal_one_turns_three_cards(tmp_path, width):
+    before, after, app = run(make_session(tmp_path), ["d"], width=width)
+    assert "Stock 35" in status_line(before) and "Move 0" in status_line(before)
+    assert "Stock 32" in status_line(after) and "Move 1 " in status_line(after)
+    assert "Waste  K♠ 9♦ Q♦ (top)   Stock 32" in after
+    assert [str(m) for m in load_record(tmp_path / "game.json").moves] == ["d"]  # autosaved as line mode does
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_the_board_shows_reserve_rows_under_a_rank_header_and_the_memory(tmp_path, width):
+    _, after, _ = run(make_session(tmp_path), ["d"], width=width)
+    assert "Foundations  (starting rank 2)" in after
+    assert "A  2  3  4  5  6  7  8  9  T  J  Q  K" in after
+    for top in ("1  A♦ ▒▒3", "2  Q♣ ▒▒3", "3  K♥ ▒▒3", "4  3♥ ▒▒3"):
+        assert top in after
+    assert "Memory  pass 1: 3 talon cards seen, 32 not yet" in after
+    assert "waste K♠* 9♦ Q♦ (top)" in after
+    assert "next  ?? ?? ??" in after
+
+
+def test_a_whole_short_game_with_single_keys(tmp_path):
+    """Deal 17 is won by the solver's line; play it on the board with one key a move (t for a run of turns)."""
+    from tutor.deals import deal_for
+    from tutor.rules import preset
+    from tutor.search import solve
+    from tutor.state import State
+
+    rules = preset("osmosis")
+    state = State.initial(deal_for(17, rules), rules)
+    line = list(solve(state).line)
+    keys, i = [], 0
+    while i < len(line):  # a run of turns that t plays is one key
+        run_ = turns_to_play(state).moves
+        if run_ and tuple(line[i:i + len(run_)]) == run_:
+            keys.append("t")
+            state, i = state.play(run_), i + len(run_)
+        else:
+            keys.append(key_of(line[i]))
+            state, i = state.apply(line[i]), i + 1
+    assert "t" in keys and len(keys) < len(line)
+    session = make_session(tmp_path, number=17)
+    end = typed(session, keys)
+    assert session.game.moves == line
+    assert session.game.state.won
+    assert "Won! All 52 cards are on the foundations." in end  # the end screen
+    assert "v  review this game" in end and "Score 52/52" in end
+    after = screens(session, ["escape"])[-1]  # a new board on the won game
+    assert f"Move {len(line)} " in status_line(after) and "won" in status_line(after)
+    assert load_record(tmp_path / "game.json").final_result() == {"cards": 52, "won": True}
+
+
+def test_t_turns_to_the_first_playable_waste_card_and_never_past_one(tmp_path):
+    session = make_session(tmp_path)
+    first, after, again = screens(session, ["t", "t"])
+    moves = session.game.moves
+    assert [str(m) for m in moves] == ["d"] * 5  # 7♠ shows after the fifth turn
+    assert "Move 5 " in status_line(after) and "7♠ (top)" in after
+    for state in session.game.states[:-1]:
+        assert WASTE not in state.legal_moves()
+    assert "w plays it, d turns past it" in again and session.game.ply == 5
+
+
+@pytest.mark.parametrize("number", [1, 2, 3, 5, 8, 13])
+def test_t_on_the_board_never_skips_a_playable_card(tmp_path, number):
+    """Random keys with many t on several deals: every turn t played left no playable card on the waste."""
+    from tutor.notation import Move
+
+    session = make_session(tmp_path, number=number)
+    rng = random.Random(number)
+    keys = [k for _ in range(15) for k in ("t", rng.choice(["w", "1", "2", "3", "4", "d"]))]
+    typed(session, keys)
+    game = session.game
+    # the same keys by the rule: t's turns are exactly turns_to_play's, and none turned past a playable card
+    state = Game.new(number).state
+    for key in keys:
+        if key == "t":
+            for m in turns_to_play(state).moves:
+                assert WASTE not in state.legal_moves()
+                state = state.apply(m)
+        else:
+            move = Move.parse({"w": "w", "d": "d"}.get(key, f"r{key}"))
+            if move in state.legal_moves():
+                state = state.apply(move)
+    assert state == game.state
+    assert game.ply > 0
+
+
+def test_undo_and_redo(tmp_path):
+    session = make_session(tmp_path)
+    shown = screens(session, ["d", "d", "u", "u", "r", "r", "r", "u", "d", "r"])
+    assert "Move 1 " in status_line(shown[3]) and "r plays it again" in shown[3]
+    assert "Move 0 " in status_line(shown[4]) and "Stock 35" in status_line(shown[4])
+    assert "Move 1 " in status_line(shown[5])
+    assert "Move 2 " in status_line(shown[6]) and "Stock 29" in status_line(shown[6])
+    assert "Nothing to redo." in shown[7]
+    assert "Nothing to redo." in shown[10]  # a new move after an undo ends the redo line
+    assert [str(m) for m in session.game.moves] == ["d", "d"]
+    assert [str(m) for m in load_record(tmp_path / "game.json").moves] == ["d", "d"]
+
+
+def test_a_card_typed_at_the_prompt_is_played(tmp_path):
+    session = make_session(tmp_path)
+    _, after, _ = run(session, ["colon", *"d d d d d 7s", "enter"])  # 7♠ shows after five turns
+    assert [str(m) for m in session.game.moves] == ["d"] * 5 + ["w"]
+    assert "Move 6: w (7♠)" in after
+    _, after, _ = run(session, ["colon", "7", "h", "enter"])
+    assert "7♥ cannot be played now" in after and session.game.ply == 6
+
+
+def test_hint_panel_lists_every_move_with_its_chance_samples_and_interval(tmp_path):
+    session = make_session(tmp_path)
+    _, after, _ = run(session, ["d"] * 5 + ["h"], height=50)
+    assert "Hint: " in after
+    assert "move  card   win   95% interval  samples  cards" in after
+    assert "w     7♠" in after and "d     turn" in after
+
+
+def test_tutor_mode_asks_before_a_clear_mistake_and_n_keeps_the_move_back(tmp_path):
+    """Peek deal 3 after the greedy moves that line mode's tutor test uses: d there loses, w (T♦) wins."""
+    from test_cli_play import PEEK3_PLIES
+
+    session = make_session(tmp_path, number=3, tutor=True, variant="peek")
+    game = session.game
+    for _ in range(PEEK3_PLIES):
+        game.push(game.state.legal_moves()[0])
+    ply = game.ply
+    shown = screens(session, ["d", "t", "n", "d", "h", "d", "y"], height=50)
+    assert ("That may be a mistake: d (turn the talon) has a win chance of 0% against 100% for w (T♦) (exact"
+            in flat(shown[1]))
+    assert "y  play it anyway    n  rethink    h  show the hint" in shown[1]
+    assert "Stock 15" in shown[1]  # the board stays in view under the question
+    assert f"Move {ply} " in status_line(shown[2]) and "That may be a mistake" in shown[2]  # t waits
+    assert "Move not played." in shown[3] and f"Move {ply} " in status_line(shown[3])
+    assert "Hint: w T♦" in shown[5]
+    assert game.ply == ply + 1 and str(game.moves[-1]) == "d"
+    assert "Move not played." not in shown[7]
+
+
+def test_help_shows_the_keys(tmp_path):
+    _, after, _ = run(make_session(tmp_path), ["question_mark"])
+    assert "t        turn until the waste shows a card that can be played" in after
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_no_word_is_broken_at_the_edge(tmp_path, width):
+    """Every screen line fits the width, and words of the board's sentences stay whole."""
+    session = make_session(tmp_path)
+    _, after, _ = run(session, ["d", "d", "h", "question_mark"], width=width, height=60)
+    _, board, _ = run(session, ["d", "h"], width=width, height=60)
+    words = set()
+    for text in (after, board):
+        for line in text.splitlines():
+            assert len(line) <= width
+            words.update(line.split())
+    for sentence in ("in groups of 3 as the turns show them, the last of each on top",
+                     "turn until the waste shows a card that can be played"):
+        for word in sentence.split():
+            assert word.strip(",;") in {w.strip(",;():") for w in words}, word
+
+
+def test_a_mouse_click_on_the_waste_top_plays_it(tmp_path):
+    session = make_session(tmp_path)
+    app = BoardApp(session, symbols=True)
+
+    async def go():
+        async with app.run_test(size=(80, 40)) as pilot:
+            for _ in range(5):
+                await pilot.press("d")
+            await pilot.pause()
+            lines = screen_text(app).splitlines()
+            y = next(i for i, line in enumerate(lines) if line.lstrip().startswith("Waste"))
+            x = lines[y].index("7♠")
+            await pilot.click(offset=(x, y))
+            await pilot.pause()
+
+    asyncio.run(go())
+    assert [str(m) for m in session.game.moves] == ["d"] * 5 + ["w"]
+
+
+def test_the_end_of_a_blocked_game_offers_the_review_and_v_asks_for_it(tmp_path):
+    """Twelve turns with no card played block deal 1: the end screen, then v closes the board asking for the review."""
+    session = make_session(tmp_path)
+    app = BoardApp(session, symbols=True)
+    out = {}
+
+    async def go():
+        async with app.run_test(size=(80, 40)) as pilot:
+            for _ in range(12):
+                await pilot.press("d")
+            await pilot.pause()
+            out["end"] = screen_text(app)
+            await pilot.press("v")
+            await pilot.pause()
+
+    asyncio.run(go())
+    assert "Blocked: 1 card" in out["end"]
+    assert "v  review this game" in out["end"] and "The game is saved" in out["end"]
+    assert app.return_value == "review"
+
+
+def test_play_on_a_terminal_runs_the_board_with_the_session_and_reviews_on_request(run, monkeypatch, home):
+    import tutor.board.play as board_play
+    import tutor.cli.play as cli_play
+
+    seen = {}
+
+    def fake_board(session, symbols=True):
+        seen["session"] = session
+        session.game.push("d")
+        session.autosave_now()
+        return "review"
+
+    monkeypatch.setattr(cli_play, "board_wanted", lambda console: True)
+    monkeypatch.setattr(board_play, "run_board", fake_board)
+    monkeypatch.setattr(cli_play, "review_after_play", lambda ctx, record: seen.setdefault("reviewed", record))
+    result = run(["play", "1"])
+    assert result.exit_code == 0
+    assert seen["session"].game.deal.number == 1
+    assert [str(m) for m in seen["reviewed"].moves] == ["d"]
+    assert "The game is saved in" in result.stdout and "(1 move, 1 card on the foundations)" in result.stdout
+    saved = load_record(next((home / "games").glob("*.json")))
+    assert [str(m) for m in saved.moves] == ["d"]
+    plain = run(["play", "1", "--plain"], input="q\n")
+    assert "move> " in plain.stdout  # --plain keeps the line mode even where the board would run
+
+
+def test_s_saves_and_q_quits(tmp_path):
+    session = make_session(tmp_path)
+    shown = screens(session, ["d", "s"])
+    assert f"Saved to {tmp_path / 'game.json'}." in flat(shown[-1])
+    app = BoardApp(session, symbols=True)
+
+    async def go():
+        async with app.run_test(size=(80, 40)) as pilot:
+            await pilot.press("q")
+            await pilot.pause()
+            assert not app.is_running
+
+    asyncio.run(go())
+    assert app.return_value is None
+    assert [str(m) for m in load_record(tmp_path / "game.json").moves] == ["d"]

@@ -1,0 +1,110 @@
+"""The replay viewer, driven headless: it steps both ways, jumps to the labelled moves and goes to a move."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from tutor.board import screen_text
+from tutor.board.replay import ReplayApp, marked_moves
+from tutor.deals import deal_for
+from tutor.record import Record
+from tutor.review import review
+from tutor.rules import preset
+from tutor.state import State
+
+
+@pytest.fixture(scope="module")
+def reviewed():
+    """Deal 18 played by the greedy policy (82 moves), reviewed with few samples."""
+    rules = preset("osmosis")
+    deal = deal_for(18, rules)
+    state, moves = State.initial(deal, rules), []
+    while not state.over:
+        move = state.legal_moves()[0]
+        moves.append(move)
+        state = state.apply(move)
+    record = Record(rules, deal, moves)
+    rev = review(record, samples=8, workers=1)
+    return rev.annotated(), rev
+
+
+def screens(record, rev, keys, width=80, height=50):
+    app = ReplayApp(record, rev, symbols=True)
+    out = []
+
+    async def go():
+        async with app.run_test(size=(width, height)) as pilot:
+            await pilot.pause()
+            out.append(screen_text(app))
+            for key in keys:
+                await pilot.press(key)
+                await pilot.pause()
+                out.append(screen_text(app))
+
+    asyncio.run(go())
+    return out
+
+
+def status(text: str) -> str:
+    return next(line.strip() for line in text.splitlines() if line.strip().startswith("Move ") and " of " in line)
+
+
+@pytest.mark.parametrize("width", [80, 60])
+def test_replay_steps_both_ways(reviewed, width):
+    record, rev = reviewed
+    m = len(record.moves)
+    stock = [f"Stock {len(s.stock)}" for s in record.states()]
+    shown = screens(record, rev, ["right", "right", "left", "end", "left", "home"], width=width)
+    assert status(shown[0]).startswith(f"Move 0 of {m}")
+    assert status(shown[1]).startswith(f"Move 1 of {m}") and stock[1] in shown[1]
+    assert status(shown[2]).startswith(f"Move 2 of {m}")
+    assert status(shown[3]).startswith(f"Move 1 of {m}") and stock[1] in shown[3]
+    assert status(shown[4]).startswith(f"Move {m} of {m}")
+    assert status(shown[5]).startswith(f"Move {m - 1} of {m}")
+    assert status(shown[6]).startswith(f"Move 0 of {m}") and "Stock 35" in shown[6]
+    for text in shown:
+        assert all(len(line) <= width for line in text.splitlines())
+
+
+def test_n_and_p_jump_to_the_labelled_moves_and_critical_moments(reviewed):
+    record, rev = reviewed
+    marks = marked_moves(record, rev)
+    assert marks and set(c.ply for c in rev.critical) <= set(marks)
+    shown = screens(record, rev, ["n"] * (len(marks) + 1) + ["p", "p"])
+    for i, mark in enumerate(marks, 1):
+        assert status(shown[i]).startswith(f"Move {mark} of ")
+    assert "no labelled move or critical moment after this one" in shown[len(marks) + 1]
+    assert status(shown[-2]).startswith(f"Move {marks[-2]} of ")
+    assert status(shown[-1]).startswith(f"Move {marks[-3]} of ")
+
+
+def test_a_labelled_move_shows_its_label_glyph_comment_and_the_chart_cursor(reviewed):
+    record, rev = reviewed
+    worst = max((m for m in rev.moves if m.graded), key=lambda m: m.drop)
+    glyph = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}[str(worst.label)]
+    keys = ["g", *str(worst.ply), "enter"]
+    text = screens(record, rev, keys)[-1]
+    assert status(text).startswith(f"Move {worst.ply} of ")
+    assert f"{worst.label} {glyph}" in text
+    flat = " ".join(text.split())
+    assert " ".join(worst.comment.split()[:6]) in flat
+    assert f"▲ move {worst.ply}" in text
+    assert "⁈ inaccuracy (?!), ? mistake, ⁇ blunder (??)" in flat
+
+
+def test_g_with_a_number_out_of_range_goes_to_the_end_and_a_word_is_refused(reviewed):
+    record, rev = reviewed
+    shown = screens(record, rev, ["g", "9", "9", "9", "enter", "g", "x", "enter"])
+    assert status(shown[5]).startswith(f"Move {len(record.moves)} of ")
+    assert "'x' is not a move number" in shown[-1]
+
+
+def test_a_record_without_a_review_still_steps(reviewed):
+    record, _ = reviewed
+    bare = Record(record.rules, record.deal, record.moves)
+    shown = screens(bare, None, ["right", "n"])
+    assert status(shown[1]).startswith("Move 1 of ")
+    assert "No win chances in this record" in shown[1]
+    assert "no labelled move or critical moment after this one" in shown[2]

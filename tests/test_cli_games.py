@@ -1,0 +1,84 @@
+"""``osmosis games`` and ``play --resume last|N``; line mode stays for pipes and --plain."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+
+from tutor.cli.play import board_wanted
+from tutor.record import load_record
+
+
+def _play(run, number, keys):
+    return run(["play", str(number)], input=keys)
+
+
+def test_games_lists_saved_games_newest_first_with_deal_variant_moves_and_result(run, home):
+    _play(run, 1, "d d d d d w\nq\n")
+    first = sorted((home / "games").glob("*.json"))[0]
+    os.utime(first, (time.time() - 60, time.time() - 60))
+    _play(run, 2, "d\nq\n")
+    out = run(["games"]).stdout
+    lines = [line for line in out.splitlines() if line.strip()[:1].isdigit()]
+    assert len(lines) == 2
+    assert lines[0].split()[:3] == ["1", "2", "osmosis"] and "1 card, not finished" in lines[0]
+    assert lines[1].split()[:3] == ["2", "1", "osmosis"] and " 6 " in lines[1] and "2 cards" in lines[1]
+    assert "#" in out and "deal" in out and "variant" in out and "date" in out and "result" in out
+    data = json.loads(run(["games", "--json"]).stdout)
+    assert [g["deal"] for g in data["games"]] == [{"number": 2}, {"number": 1}]
+    assert data["games"][1]["moves"] == 6 and data["games"][1]["cards"] == 2
+
+
+def test_games_with_none_saved_says_so(run):
+    result = run(["games"])
+    assert result.exit_code == 0 and "No saved games yet" in result.stdout
+
+
+def test_resume_last_and_resume_n_go_on_with_the_listed_game(run, home):
+    _play(run, 1, "d d\nq\n")
+    path = sorted((home / "games").glob("*.json"))[0]
+    os.utime(path, (time.time() - 60, time.time() - 60))
+    _play(run, 2, "d\nq\n")
+    out = run(["play", "--resume", "2"], input="d\nq\n").stdout
+    assert "Deal 1, osmosis" in out and "after move 2" in out
+    assert [str(m) for m in load_record(path).moves] == ["d", "d", "d"]
+    out = run(["play", "--resume", "last"], input="q\n").stdout
+    assert "Deal 1, osmosis" in out and "after move 3" in out  # saved last, so now the newest
+
+def test_resume_a_number_not_in_the_list_is_one_line_error(run, home):
+    _play(run, 1, "d\nq\n")
+    result = run(["play", "--resume", "5"])
+    assert result.exit_code == 1
+    assert result.stderr.strip() == "error: there is no saved game 5: expected 1 to 1 (osmosis games lists them)"
+
+
+def test_a_finished_game_resumed_opens_as_a_replay(run, home, tmp_path):
+    from tutor.deals import deal_for
+    from tutor.record import Record, save_record
+    from tutor.rules import preset
+    from tutor.state import State
+
+    rules = preset("osmosis")
+    deal = deal_for(1, rules)
+    state, moves = State.initial(deal, rules), []
+    while not state.over:
+        move = state.legal_moves()[0]
+        moves.append(move)
+        state = state.apply(move)
+    (home / "games").mkdir(parents=True)
+    save_record(Record(rules, deal, moves), home / "games" / "deal-1-done.json")
+    out = run(["play", "--resume", "last"], input="").stdout
+    assert "That game is finished: Blocked:" in out and "It opens as a replay." in out
+    assert "Replay of deal 1" in out and "Blocked:" in out
+
+
+def test_line_mode_for_pipes_and_the_board_only_on_a_terminal(run, monkeypatch):
+    from rich.console import Console
+    import io
+
+    out = run(["play", "1"], input="d\nq\n").stdout
+    assert "move> " in out and "Stock 32" in out  # piped: today's line mode
+    assert not board_wanted(Console(file=io.StringIO()))
+    out = run(["play", "1", "--plain"], input="d\nq\n").stdout
+    assert "move> " in out

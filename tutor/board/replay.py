@@ -1,0 +1,213 @@
+"""The replay viewer for ``osmosis replay`` on a terminal: a game that steps both ways.
+
+Left and right step, Home and End go to the ends, ``n``/``p`` jump to the
+next or previous labelled move or critical moment, ``g`` N goes to move N.
+Beside the board: the move that led here with the review's label and
+comment; under it the win-chance chart with a cursor at the current move.
+The positions come from :meth:`tutor.record.Record.states` (replayed once),
+the words and numbers from the review.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.widgets import Input, Static
+
+from ..record import Record
+from ..render import describe_move, prose
+from .screens import REPLAY_KEYS, TextScreen
+from .widgets import Keys, Lines, TableView
+
+WIDE = 110
+ERROR_LABELS = ("inaccuracy", "mistake", "blunder")
+GLYPHS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
+
+CSS = """
+#main { height: 1fr; }
+#main.wide { layout: horizontal; }
+#left, #right { height: auto; }
+#main.wide #left { width: 62; }
+#main.wide #right { width: 1fr; }
+#table, #note, #chart, #title { height: auto; padding: 0 1; }
+#right { margin-top: 1; }
+#chart { margin-top: 1; }
+#bottom { dock: bottom; height: auto; }
+#goto { display: none; }
+#goto.shown { display: block; }
+#status { height: auto; background: $panel; padding: 0 1; }
+#keys { height: auto; padding: 0 1; color: $text-muted; }
+"""
+
+KEYS = ("← back", "→ on", "Home start", "End end", "n next labelled", "p previous", "g go to move",
+        "? help", "q quit")
+
+
+def marked_moves(record: Record, rev=None) -> list[int]:
+    """The moves (1-based) ``n``/``p`` stop at: labelled moves (inaccuracy or worse, or tagged) and critical moments."""
+    marks = set()
+    for i, note in enumerate(record.annotations, 1):
+        if note and (note.get("label") in ERROR_LABELS or note.get("tags")):
+            marks.add(i)
+    if rev is not None:
+        marks.update(c.ply for c in rev.critical)
+    return sorted(m for m in marks if 1 <= m <= len(record.moves))
+
+
+class ReplayApp(App):
+    """Step through a record; ``rev`` (a :class:`tutor.review.Review`) adds the chart and the critical moments."""
+
+    CSS = CSS
+    TITLE = "osmosis replay"
+    ENABLE_COMMAND_PALETTE = False
+    BINDINGS = [
+        Binding("right", "step(1)", "on"), Binding("left", "step(-1)", "back"),
+        Binding("home", "go(0)", "start"), Binding("end", "go(-1)", "end"),
+        Binding("n", "jump(1)", "next"), Binding("p", "jump(-1)", "previous"),
+        Binding("g", "goto", "go to"), Binding("question_mark", "help", "help"), Binding("q", "quit", "quit"),
+    ]
+
+    def __init__(self, record: Record, rev=None, symbols: bool = True, start: int = 0) -> None:
+        super().__init__()
+        self.record = record
+        self.rev = rev
+        self.symbols = symbols
+        self.states = record.states()
+        self.moves = record.moves
+        self.marks = marked_moves(record, rev)
+        self.critical = {c.ply: c for c in rev.critical} if rev is not None else {}
+        self.ply = start
+        self.message = ""
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="main"):
+            with Vertical(id="left"):
+                yield Static(id="title")
+                yield Static(id="table")
+            with Vertical(id="right"):
+                yield Static(id="note")
+                yield Static(id="chart")
+        with Vertical(id="bottom"):
+            yield Input(placeholder="move number, Enter goes there, Escape closes", id="goto")
+            yield Static(id="status")
+            yield Static(Keys(KEYS), id="keys")
+
+    def on_mount(self) -> None:
+        self.show()
+
+    def on_resize(self, event) -> None:
+        self.query_one("#main").set_class(event.size.width >= WIDE, "wide")
+
+    # ---- drawing ------------------------------------------------------------
+    def show(self) -> None:
+        from ..cli.play import end_message, waste_fan
+
+        n, total = self.ply, len(self.moves)
+        record = self.record
+        where = f"Replay of deal {record.deal.number}" if record.deal.number is not None else "Replay of a deal"
+        self.query_one("#title", Static).update(Lines(f"{where}, {record.rules.describe()}", symbols=self.symbols))
+        state = self.states[n]
+        fan = waste_fan(self.states[: n + 1], self.moves[:n])
+        self.query_one("#table", Static).update(TableView(state, self.symbols, fan))
+        self.query_one("#note", Static).update(Lines(*self._note(), symbols=self.symbols))
+        chart = self.query_one("#chart", Static)
+        if self.rev is not None:
+            from ..cli.review import chart as win_chart
+
+            width = max(30, chart.size.width - 2 or self.size.width - 2)
+            chart.update(win_chart(self.rev, width, cursor=n))
+        else:
+            chart.update(Text("No win chances in this record (osmosis replay computes them unless --no-review "
+                              "or the record is annotated).", style="dim"))
+        status = f"Move {n} of {total}"
+        if n == total:
+            status += "   " + (end_message(state) if state.over else "the end of the record (not finished)")
+        if self.message:
+            status += "   " + self.message
+        self.query_one("#status", Static).update(Lines(status, symbols=self.symbols))
+
+    def _note(self) -> list:
+        n = self.ply
+        if n == 0:
+            lines = ["The start: no move played yet. → steps on, n jumps to the first labelled move."]
+            if self.rev is not None:
+                lines.append(self.rev.hindsight.verdict())
+            return lines
+        state, move = self.states[n - 1], self.moves[n - 1]
+        head = Text(f"Move {n}: ", style="bold")
+        head.append_text(prose(describe_move(state, move, False), self.symbols))
+        note = self.record.annotations[n - 1] or {}
+        label = note.get("label")
+        if label:
+            head.append("  ")
+            head.append(label + (f" {GLYPHS[label]}" if label in GLYPHS else ""),
+                        style="bold red" if label in ERROR_LABELS else "green")
+        if note.get("tags"):
+            head.append("  [" + ", ".join(note["tags"]) + "]", style="dim")
+        out = [head]
+        if self.rev is not None:
+            m = self.rev.moves[n - 1]
+            out.append(f"Win chance {m.win_after * 100:.0f}% after it, {m.win_before * 100:.0f}% with the best move"
+                       + ("" if m.graded else " (forced or a free play: not graded)") + ".")
+        if note.get("comment"):
+            out.append(note["comment"])
+        moment = self.critical.get(n)
+        if moment is not None:
+            out.append(Text(f"Critical moment ({moment.kind}): ", style="bold") + prose(moment.text, self.symbols))
+        return out
+
+    # ---- keys ---------------------------------------------------------------
+    def go(self, n: int) -> None:
+        self.ply = max(0, min(len(self.moves), n))
+        self.message = ""
+        self.show()
+
+    def action_step(self, delta: int) -> None:
+        self.go(self.ply + delta)
+
+    def action_go(self, n: int) -> None:
+        self.go(len(self.moves) if n < 0 else n)
+
+    def action_jump(self, direction: int) -> None:
+        targets = [m for m in self.marks if (m > self.ply if direction > 0 else m < self.ply)]
+        if not targets:
+            self.message = "no labelled move or critical moment " + ("after" if direction > 0 else "before") + " this one"
+            self.show()
+            return
+        self.go(targets[0] if direction > 0 else targets[-1])
+
+    def action_goto(self) -> None:
+        box = self.query_one("#goto", Input)
+        box.add_class("shown")
+        box.value = ""
+        box.focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        box = self.query_one("#goto", Input)
+        box.remove_class("shown")
+        self.set_focus(None)
+        text = event.value.strip()
+        if not text.isdigit():
+            self.message = f"'{text}' is not a move number: expected 0 to {len(self.moves)}"
+            self.show()
+            return
+        self.go(int(text))
+
+    def on_key(self, event) -> None:
+        box = self.query_one("#goto", Input)
+        if event.key == "escape" and box.has_class("shown"):
+            box.remove_class("shown")
+            self.set_focus(None)
+
+    def action_help(self) -> None:
+        self.push_screen(TextScreen(REPLAY_KEYS, "Any key closes this help.", symbols=self.symbols))
+
+    async def action_quit(self) -> None:
+        self.exit(self.ply)
+
+
+def run_replay(record: Record, rev=None, symbols: bool = True) -> int | None:
+    """Run the viewer until the player quits; the move it was at."""
+    return ReplayApp(record, rev, symbols).run()

@@ -1,0 +1,57 @@
+"""Screens over the board: the keys (help); questions stay on the board itself, under the position."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from .widgets import Lines
+
+CSS = """
+ModalScreen { align: center middle; }
+ModalScreen > VerticalScroll { width: 90%; max-width: 84; height: auto; max-height: 90%;
+                               border: round $accent; padding: 0 1; background: $surface; }
+"""
+
+PLAY_KEYS = """\
+1-4      play the top card of reserve pile 1-4
+w        play the waste's top card
+d space  turn the talon (a redeal when the stock is empty)
+t        turn until the waste shows a card that can be played (stops before a redeal)
+u r      undo, redo
+h        hint: every move's win chance, samples and interval, and why
+: or /   type moves or card names (7h, 10H, r2 w d) and Enter
+s        save          q  quit (the game stays saved)
+?        this help     the mouse: click a reserve card or the waste's top card to play it"""
+
+REPLAY_KEYS = """\
+left right  one move back, one move on
+Home End    the start, the end
+n p         the next, the previous labelled move or critical moment
+g           go to a move: type its number and Enter
+q           quit"""
+
+
+class TextScreen(ModalScreen[str]):
+    """A text over the board; any key closes it and is handed back (the end screen reads it)."""
+
+    DEFAULT_CSS = CSS
+
+    def __init__(self, *texts, keys: tuple[str, ...] = (), symbols: bool = True) -> None:
+        super().__init__()
+        self.texts = texts
+        self.keys = keys
+        self.symbols = symbols
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll():
+            yield Static(Lines(*self.texts, symbols=self.symbols), id="text")
+
+    def on_key(self, event) -> None:
+        key = event.key if event.key in self.keys else event.character
+        if self.keys and key not in self.keys:
+            return
+        event.stop()
+        self.dismiss(key)

@@ -1,0 +1,245 @@
+"""What the board draws: the table, the memory panel, the hint panel, the win-chance chart.
+
+Each is a rich renderable that lays itself out for the width it is given
+(every line is cut at a card or a word, never inside one), built from the
+engine's values: a :class:`~tutor.state.State`, a :class:`~tutor.talon.Memory`,
+a :class:`~tutor.hints.Hint`. Nothing here decides a rule.
+"""
+
+from __future__ import annotations
+
+from rich.console import Console, ConsoleOptions, RenderResult
+from rich.style import Style
+from rich.text import Text
+
+from ..render import BACK, BACK_STYLE, DIM, LABEL, card_text, foundation_lines, passes_text, prose
+from ..state import State
+from ..survey import wilson
+from ..talon import Memory
+
+PLAYABLE_MARK = "*"
+
+
+def clickable(text: Text, action: str) -> Text:
+    """``text`` that runs the board's ``action`` when clicked with the mouse."""
+    text.stylize(Style(meta={"@click": action}))
+    return text
+
+
+def pack(items: list[Text], width: int, sep: str = "  ", indent: str = "") -> list[Text]:
+    """Lay ``items`` out in lines of at most ``width`` cells, never splitting an item."""
+    lines: list[Text] = []
+    line: Text | None = None
+    for item in items:
+        if line is not None and len(line.plain) + len(sep) + len(item.plain) <= width:
+            line.append(sep)
+            line.append_text(item)
+            continue
+        line = Text(indent) if lines else Text()
+        line.append_text(item)
+        lines.append(line)
+    return lines
+
+
+_MEASURE = Console(width=200, color_system=None, legacy_windows=False)
+
+
+def wrap(text: Text, width: int, indent: str = "") -> list[Text]:
+    """A sentence cut into lines at word boundaries; continuation lines start with ``indent``."""
+    if not text.plain:
+        return []
+    lines = list(text.wrap(_MEASURE, max(10, width - len(indent)), overflow="fold"))
+    for line in lines:
+        line.rstrip()
+    return lines[:1] + [Text(indent) + line for line in lines[1:]]
+
+
+class _Sized:
+    """A renderable whose lines are built for the width it is drawn at."""
+
+    def lines(self, width: int) -> list[Text]:  # pragma: no cover - every subclass has its own
+        raise NotImplementedError
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        for line in self.lines(max(20, options.max_width)):
+            line.no_wrap = True
+            line.overflow = "crop"
+            yield line
+
+
+class TableView(_Sized):
+    """The table: reserve piles (key, top card, face-down count), the four rows, the waste fan."""
+
+    def __init__(self, state: State, symbols: bool, fan: int) -> None:
+        self.state, self.symbols, self.fan = state, symbols, fan
+
+    def lines(self, width: int) -> list[Text]:
+        state, symbols = self.state, self.symbols
+        head = Text()
+        head.append(f"Score {state.score}/52", style=LABEL)
+        head.append(f"   {passes_text(state).capitalize()}   turn {state.rules.turn}")
+        out = wrap(head, width)
+        out += self._reserve(width)
+        out += foundation_lines(state, symbols)
+        out += pack([self._waste(), Text(f"Stock {len(state.stock)}", style=LABEL)], width, sep="   ")
+        return out
+
+    def _waste(self) -> Text:
+        """``Waste  16 more, then T♥ 8♥ (top)``: the cards of the last turn the player can see."""
+        waste, symbols = self.state.waste, self.symbols
+        line = Text("Waste  ", style=LABEL)
+        if not waste:
+            line.append("empty", style=DIM)
+            return line
+        shown = max(1, min(self.fan, len(waste)))
+        if len(waste) > shown:
+            line.append(f"{len(waste) - shown} more, then ", style=DIM)
+        for card in waste[len(waste) - shown:-1]:
+            line.append_text(card_text(card, symbols, DIM))
+            line.append(" ")
+        line.append_text(clickable(card_text(waste[-1], symbols, "bold"), "app.play('w')"))
+        line.append(" (top)", style=DIM)
+        return line
+
+    def _reserve(self, width: int) -> list[Text]:
+        state, symbols = self.state, self.symbols
+        if not state.reserves:
+            return [Text("No reserve (Bridesmaids): the base card, then the talon.", style=DIM)]
+        cells = []
+        for i, pile in enumerate(state.reserves):
+            cell = Text()
+            cell.append(f"{i + 1} ", style="bold reverse")
+            cell.append(" ")
+            if not pile:
+                cell.append("empty", style=DIM)
+            elif state.rules.open_reserve:
+                cell.append_text(Text(" ").join(card_text(c, symbols, "" if j == len(pile) - 1 else DIM)
+                                                for j, c in enumerate(pile)))
+            else:
+                cell.append_text(clickable(card_text(pile[-1], symbols, "bold"), f"app.play('r{i + 1}')"))
+                down = len(pile) - 1
+                cell.append(f" {BACK}{down}" if down else "   ", style=BACK_STYLE if down else "")
+            cells.append(cell)
+        title = Text("Reserve", style=LABEL)
+        title.append("  key, top card, cards face down under it" if not state.rules.open_reserve
+                     else "  key, then the pile bottom to top", style=DIM)
+        return wrap(title, width) + pack(cells, width, sep="   ", indent="")
+
+
+class MemoryView(_Sized):
+    """Every talon card the player has seen, in turning order, grouped as this pass's turns show them."""
+
+    def __init__(self, mem: Memory, symbols: bool) -> None:
+        self.mem, self.symbols = mem, symbols
+
+    def _card(self, seen) -> Text:
+        if seen.card is None:
+            return Text("??", style=DIM)
+        style = "bold" if seen.shows else ""
+        text = card_text(seen.card, self.symbols, style)
+        if seen.playable:
+            text.stylize("green")
+            text.append(PLAYABLE_MARK, style="bold green")
+        return text
+
+    def lines(self, width: int) -> list[Text]:
+        mem = self.mem
+        title = Text("Memory", style=LABEL)
+        title.append(f"  pass {mem.pass_no}: {mem.seen} talon cards seen, {mem.unseen} not yet")
+        out = wrap(title, width)
+        waste = Text("waste ", style=LABEL)
+        if mem.waste:
+            waste.append_text(Text(" ").join(self._card(s) for s in mem.waste))
+            waste.append(" (top)", style=DIM)
+        else:
+            waste.append("empty", style=DIM)
+        out += wrap(waste, width, indent="      ")
+        if mem.turns:
+            groups = [Text(" ").join(self._card(s) for s in g) for g in mem.turns]
+            groups[0] = Text("next  ", style=LABEL) + groups[0]
+            out += pack(groups, width, sep="  ", indent="      ")
+        else:
+            out += wrap(Text("next  the stock is empty: " + ("d redeals the waste" if mem.can_redeal else
+                                                              "no redeal is allowed"), style=DIM), width, "      ")
+        order = (f"in groups of {mem.turn} as the turns show them, the last of each on top" if mem.turn > 1
+                 else "one card a turn, in the order the turns show them")
+        legend = Text(f"{order}; {PLAYABLE_MARK} could go to a foundation now; ?? not seen yet", style=DIM)
+        out += wrap(legend, width)
+        return out
+
+
+def _interval(cand) -> tuple[float, float] | None:
+    """The candidate's own 95% interval, else Wilson's from its samples; None for no samples."""
+    own = getattr(cand, "interval", None)
+    if own is not None:
+        return tuple(own)
+    n = getattr(cand, "samples", 0)
+    if not n:
+        return None
+    return wilson(round(cand.win * n), n)
+
+
+class HintView(_Sized):
+    """The hint: every legal move with its win chance, samples and 95% interval, then the reason."""
+
+    def __init__(self, hint, state: State, symbols: bool) -> None:
+        self.hint, self.state, self.symbols = hint, state, symbols
+
+    def lines(self, width: int) -> list[Text]:
+        hint, state = self.hint, self.state
+        title = Text("Hint: ", style=LABEL)
+        best = state.card_of(hint.best)
+        title.append(f"{hint.best} ", style=LABEL)
+        title.append_text(card_text(best, self.symbols) if best is not None else Text(
+            "turn" if state.pos < len(state.talon) else "redeal"))
+        out = [title, Text("move  card   win   95% interval  samples  cards", style=DIM)]
+        for cand in hint.ranked():
+            row = Text()
+            row.append(f"{str(cand.move):<6}", style=LABEL if cand.move == hint.best else "")
+            card = state.card_of(cand.move)
+            what = card_text(card, self.symbols) if card is not None else Text("turn")
+            row.append_text(what)
+            row.append(" " * max(1, 6 - len(what.plain)))
+            row.append(f"{cand.win * 100:4.0f}%  ")
+            iv = _interval(cand)
+            if hint.exact or getattr(cand, "exact", False):
+                row.append(f"{'exact':<13}")
+            elif iv is not None:
+                row.append(f"{iv[0] * 100:3.0f}%-{iv[1] * 100:3.0f}%     ")
+            else:
+                row.append(f"{'-':<13}")
+            row.append(f"{cand.samples:>7}  {cand.cards:5.1f}")
+            out.append(row)
+        out += wrap(prose(hint.reason or "", self.symbols), width)
+        return out
+
+
+class Keys(_Sized):
+    """The keys, ``d turn  t turn to a play ...``, each kept whole on a line."""
+
+    def __init__(self, items) -> None:
+        self.items = items
+
+    def lines(self, width: int) -> list[Text]:
+        cells = []
+        for item in self.items:
+            key, _, what = item.partition(" ")
+            cell = Text(key, style="bold")
+            cell.append(" " + what)
+            cells.append(cell)
+        return pack(cells, width, sep="  ")
+
+
+class Lines(_Sized):
+    """Plain sentences wrapped at word boundaries for the width they are drawn at."""
+
+    def __init__(self, *texts: Text | str, symbols: bool = True) -> None:
+        self.texts = [prose(t, symbols) if isinstance(t, str) else t for t in texts]
+
+    def lines(self, width: int) -> list[Text]:
+        out: list[Text] = []
+        for text in self.texts:
+            for para in text.split("\n", allow_blank=True):
+                out += wrap(para, width) or [Text("")]
+        return out
+

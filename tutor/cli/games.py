@@ -1,0 +1,125 @@
+"""``osmosis games``: the saved games, newest first, numbered for ``osmosis play --resume N``."""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import click
+from rich.table import Table
+from rich.text import Text
+
+from ..errors import RecordError, TutorError
+from ..record import Record, load_record
+from ..storage import games_dir
+from . import console_of, main
+
+
+@dataclass(frozen=True)
+class SavedGame:
+    """One file of the games folder: its record, or why it cannot be read."""
+
+    number: int
+    path: Path
+    mtime: float
+    record: Record | None
+    error: str | None = None
+
+    @property
+    def over(self) -> bool:
+        return self.record is not None and self.record.replay().over
+
+    def result_text(self) -> str:
+        if self.record is None:
+            return "unreadable"
+        final = self.record.replay()
+        if final.won:
+            return "won"
+        return f"{final.cards} card{'' if final.cards == 1 else 's'}, " + ("blocked" if final.over else "not finished")
+
+    def to_json(self) -> dict:
+        out = {"number": self.number, "path": str(self.path),
+               "date": time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(self.mtime))}
+        if self.record is None:
+            out["error"] = self.error
+            return out
+        final = self.record.replay()
+        out.update({"deal": self.record.deal.record_ref(), "variant": self.record.rules.to_json(),
+                    "moves": len(self.record.moves), "cards": final.cards, "won": final.won,
+                    "over": final.over})
+        return out
+
+
+def saved_games(folder: Path | None = None) -> list[SavedGame]:
+    """The records in the games folder, newest first (by the time they were last saved), numbered from 1."""
+    folder = folder or games_dir()
+    try:
+        files = [p for p in folder.glob("*.json") if p.is_file()]
+    except OSError:
+        return []
+    files.sort(key=lambda p: (p.stat().st_mtime, p.name), reverse=True)
+    games = []
+    for i, path in enumerate(files, 1):
+        try:
+            games.append(SavedGame(i, path, path.stat().st_mtime, load_record(path)))
+        except TutorError as exc:
+            games.append(SavedGame(i, path, path.stat().st_mtime, None, str(exc)))
+    return games
+
+
+def resolve_resume(value: str) -> Path:
+    """What ``--resume`` names: a record file, ``last`` (the newest saved game) or a number from the list."""
+    path = Path(value)
+    if path.exists():
+        return path
+    key = value.strip().lower()
+    if key != "last" and not (key.isascii() and key.isdigit()):
+        raise RecordError(f"record '{value}' does not exist: expected a record file, 'last' or a number "
+                          "from osmosis games")
+    games = saved_games()
+    if not games:
+        raise RecordError(f"there are no saved games in {games_dir()} to resume: play one with osmosis play")
+    index = 1 if key == "last" else int(key)
+    if not 1 <= index <= len(games):
+        raise RecordError(f"there is no saved game {index}: expected 1 to {len(games)} (osmosis games lists them)")
+    game = games[index - 1]
+    if game.record is None:
+        raise RecordError(f"saved game {index} cannot be resumed: {game.error}")
+    return game.path
+
+
+def _deal_text(record: Record) -> str:
+    return str(record.deal.number) if record.deal.number is not None else "file"
+
+
+@main.command("games")
+@click.option("--json", "as_json", is_flag=True, help="Print the list as JSON.")
+@click.pass_context
+def games_command(ctx: click.Context, as_json: bool) -> None:
+    """List the saved games, newest first; osmosis play --resume N (or last) goes on with one."""
+    games = saved_games()
+    if as_json:
+        click.echo(json.dumps({"folder": str(games_dir()), "games": [g.to_json() for g in games]},
+                              ensure_ascii=False))
+        return
+    console = console_of(ctx)
+    if not games:
+        console.print(Text(f"No saved games yet in {games_dir()}: osmosis play starts one."))
+        return
+    table = Table(box=None, pad_edge=False, show_edge=False, header_style="bold")
+    for name, justify in (("#", "right"), ("deal", "right"), ("variant", "left"), ("date", "left"),
+                          ("moves", "right"), ("result", "left")):
+        table.add_column(name, justify=justify)
+    for g in games:
+        date = time.strftime("%Y-%m-%d %H:%M", time.localtime(g.mtime))
+        if g.record is None:
+            table.add_row(str(g.number), "?", "?", date, "?", Text(f"unreadable: {g.path.name}", style="red"))
+            continue
+        rules = g.record.rules
+        table.add_row(str(g.number), _deal_text(g.record), rules.name or "custom", date,
+                      str(len(g.record.moves)), g.result_text())
+    console.print(table)
+    console.print(Text(f"In {games_dir()}. osmosis play --resume N goes on with game N (--resume last: "
+                       "the newest); a finished game opens as a replay."))

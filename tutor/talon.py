@@ -1,0 +1,127 @@
+"""The talon as the player knows it: the memory panel's values, and "turn until a card can be played".
+
+:func:`memory` reads an :class:`~tutor.knowledge.Observation` only, so the
+memory panel can never show a card the player has not seen: the talon in
+turning order, the waste (turned this pass) and the stock cut into the
+groups the next turns will show, each card either known or unseen, the
+playable ones marked. Two deals that differ only in unseen cards give the
+same :class:`Memory`.
+
+:func:`turns_to_play` is the board's ``t``: the turns to play until the
+waste shows a card that can be played. It stops before a redeal and before
+a block, and never turns past a waste card that can be played.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .knowledge import Observation
+from .notation import TURN, WASTE, Move
+from .state import State
+
+
+@dataclass(frozen=True, slots=True)
+class Seen:
+    """One talon card in the memory: ``card`` None when the player has not seen it yet.
+
+    ``playable``: it could go to a foundation now. ``shows``: it is the card
+    its turn leaves on top of the waste (the one that can be played then).
+    """
+
+    card: int | None
+    playable: bool = False
+    shows: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Memory:
+    """What the player has seen of the talon this pass, in turning order.
+
+    ``waste``: the cards turned this pass and still on the waste, top last.
+    ``turns``: the stock cut into the groups the coming turns will show,
+    next turn first. ``pass_no`` and ``turn``: the pass and cards per turn.
+    ``redeal_next``: the stock is empty, so ``d`` redeals (or the game is
+    blocked). ``can_redeal``: that redeal is allowed (a card was played
+    since the last one, and a pass is left).
+    """
+
+    waste: tuple[Seen, ...]
+    turns: tuple[tuple[Seen, ...], ...]
+    pass_no: int
+    turn: int
+    redeal_next: bool
+    can_redeal: bool = False
+
+    @property
+    def seen(self) -> int:
+        """Talon cards the player knows."""
+        return sum(1 for s in self.waste + tuple(c for g in self.turns for c in g) if s.card is not None)
+
+    @property
+    def unseen(self) -> int:
+        """Talon cards still face down and never seen."""
+        return sum(1 for g in self.turns for s in g if s.card is None)
+
+    def playable(self) -> tuple[int, ...]:
+        """The known talon cards that could be played now, in turning order."""
+        return tuple(s.card for s in self.waste + tuple(c for g in self.turns for c in g)
+                     if s.card is not None and s.playable)
+
+
+def memory(obs: Observation) -> Memory:
+    """The memory panel's values from what the player has seen (never the hidden cards)."""
+    view = obs.fill(obs.unseen_cards())  # legal facts only: the hidden cards of this view mean nothing
+
+    def seen(card: int | None, shows: bool = False) -> Seen:
+        if card is None:
+            return Seen(None, False, shows)
+        return Seen(card, view.destination(card) >= 0, shows)
+
+    waste = tuple(seen(c, shows=(i == len(obs.waste) - 1)) for i, c in enumerate(obs.waste))
+    turn = obs.rules.turn
+    stock = obs.stock
+    turns = tuple(tuple(seen(c, shows=(j == len(stock[i:i + turn]) - 1)) for j, c in enumerate(stock[i:i + turn]))
+                  for i in range(0, len(stock), turn))
+    passes = obs.rules.passes
+    can_redeal = (not stock and bool(obs.waste) and obs.progress and (passes == 0 or obs.pass_no < passes))
+    return Memory(waste, turns, obs.pass_no, turn, not stock, can_redeal)
+
+
+# ---- t: turn until a card can be played -------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class TurnRun:
+    """What ``t`` does from a position: the turns to play, and why it stops there.
+
+    ``why`` is one of ``playable`` (the waste shows a card that can be
+    played), ``waste-playable`` (it already does: no turn, so as not to turn
+    past it), ``redeal`` (the stock is empty: the next turn would be a
+    redeal), ``blocked`` (no turn is possible) or ``over``.
+    """
+
+    moves: tuple[Move, ...]
+    why: str
+
+
+def turns_to_play(state: State) -> TurnRun:
+    """The turns ``t`` plays from ``state``: turn until the waste's top card can be played.
+
+    It never turns past a waste card that can be played (it stops on it, and
+    plays no turn at all when the top can be played already), and it stops
+    before a redeal and before a block, which the player chooses with ``d``.
+    A reserve card that can be played does not stop it: turning leaves the
+    reserve as it is.
+    """
+    if state.over:
+        return TurnRun((), "over")
+    if WASTE in state.legal_moves():
+        return TurnRun((), "waste-playable")
+    moves: list[Move] = []
+    while True:
+        if state.pos >= len(state.talon):
+            return TurnRun(tuple(moves), "redeal" if state.can_redeal() else "blocked")
+        state = state.apply(TURN)
+        moves.append(TURN)
+        if WASTE in state.legal_moves():
+            return TurnRun(tuple(moves), "playable")
