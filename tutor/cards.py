@@ -8,6 +8,7 @@ case and the suit symbols.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .errors import CardError
@@ -110,5 +111,5 @@ def parse_cards(text: str) -> list[int]:
     return [parse_card(tok) for tok in text.replace(",", " ").split()]
 
 
-def format_cards(indices, symbols: bool = False) -> str:
+def format_cards(indices: Iterable[int], symbols: bool = False) -> str:
     return " ".join(format_card(i, symbols) for i in indices)

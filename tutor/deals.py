@@ -14,7 +14,9 @@ import json
 import os
 import random
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TypedDict
 
 from .cards import NAMES, parse_card
 from .storage import atomic_write_text
@@ -25,6 +27,15 @@ from .rules import PILE_SIZE, Rules
 
 DEAL_FORMAT = "osmosis-deal/1"
 MAX_DEAL_NUMBER = 2**63
+
+
+class DealJSON(TypedDict):
+    """A deal as a deal file (and a record's inline deal) holds it: card names."""
+
+    format: str
+    reserves: list[list[str]]
+    base: str
+    talon: list[str]
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,7 +54,7 @@ class Deal:
     def reserve_piles(self) -> int:
         return len(self.reserves)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> DealJSON:
         return {
             "format": DEAL_FORMAT,
             "reserves": [[NAMES[c] for c in pile] for pile in self.reserves],
@@ -51,14 +62,14 @@ class Deal:
             "talon": [NAMES[c] for c in self.talon],
         }
 
-    def record_ref(self) -> dict:
+    def record_ref(self) -> DealJSON | dict[str, int]:
         """How a game record names this deal: its number, or the deal inline."""
         if self.number is not None:
             return {"number": self.number}
         return self.to_json()
 
     @classmethod
-    def from_json(cls, data, source: str = "deal") -> "Deal":
+    def from_json(cls, data: object, source: str = "deal") -> "Deal":
         if not isinstance(data, dict):
             raise DealError(f"{source}: expected a JSON object with reserves, base and talon")
         fmt = data.get("format", DEAL_FORMAT)
@@ -84,7 +95,7 @@ class Deal:
             raise DealError(f"{source}: {exc}") from None
 
 
-def validate_cards(reserves, base, talon) -> None:
+def validate_cards(reserves: Sequence[Sequence[int]], base: int, talon: Sequence[int]) -> None:
     """Check that a layout holds each of the 52 cards once, with piles of four."""
     if len(reserves) > 4:
         raise DealError(f"{len(reserves)} reserve piles: expected at most 4")
@@ -170,11 +181,11 @@ def check_rules(deal: Deal, rules: Rules) -> None:
                         f"wants {rules.reserve_piles}: use a matching --variant or --reserve-piles")
 
 
-def load_deal(path: str | os.PathLike) -> Deal:
+def load_deal(path: str | os.PathLike[str]) -> Deal:
     """Read a deal file (with a single read, so a pipe works); :class:`DealError` names the file and the problem."""
     data = load_json(path, "deal file", DealError)
     return Deal.from_json(data, source=f"deal file {quoted(path)}")
 
 
-def save_deal(deal: Deal, path: str | os.PathLike) -> None:
+def save_deal(deal: Deal, path: str | os.PathLike[str]) -> None:
     atomic_write_text(path, json.dumps(deal.to_json(), indent=2) + "\n")

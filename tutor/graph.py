@@ -17,19 +17,25 @@ from __future__ import annotations
 import os
 import time
 from dataclasses import dataclass
+from typing import TypeAlias
 
 import networkx as nx
 
 from .cards import NAMES
 from .notation import Move
 from .search import DEFAULT_LIMIT, Limit, folded_moves, solve
+from .state import State
 
 __all__ = ["position_graph", "export_graph", "write_graphml", "WinningFacts", "winning_facts"]
 
-_WON = "won"  # the sink every won position points to, in the winning subgraph
+# The sink every won position points to, in the winning subgraph (position keys are never negative).
+_WON = -1
+
+PositionGraph: TypeAlias = "nx.DiGraph[int]"
+"""The explored graph: nodes are :meth:`State.key` values (see :func:`position_graph`)."""
 
 
-def position_graph(state, limit: Limit = DEFAULT_LIMIT) -> nx.DiGraph:
+def position_graph(state: State, limit: Limit = DEFAULT_LIMIT) -> PositionGraph:
     """The explored DAG of folded positions from ``state``.
 
     Nodes are :meth:`State.key` values with attributes ``state`` (the
@@ -41,7 +47,7 @@ def position_graph(state, limit: Limit = DEFAULT_LIMIT) -> nx.DiGraph:
     has its own child. ``graph.graph['root']`` is the root's key and
     ``graph.graph['complete']`` whether the limit was never hit.
     """
-    g = nx.DiGraph()
+    g: PositionGraph = nx.DiGraph()
     root = state.key()
     g.graph["root"] = root
     max_nodes = limit.nodes if limit.nodes is not None else float("inf")
@@ -49,7 +55,7 @@ def position_graph(state, limit: Limit = DEFAULT_LIMIT) -> nx.DiGraph:
     count = [0]
     stopped = [False]
 
-    def visit(st) -> None:
+    def visit(st: State) -> None:
         key = st.key()
         if key in g and "win" in g.nodes[key]:
             return
@@ -87,7 +93,7 @@ def _win_word(win: bool | None) -> str:
     return "unknown" if win is None else ("true" if win else "false")
 
 
-def export_graph(g: nx.DiGraph) -> nx.DiGraph:
+def export_graph(g: PositionGraph) -> nx.DiGraph[str]:
     """A copy of ``g`` with plain attributes only, as GraphML and other formats need.
 
     Node ids are the position keys as text; nodes keep ``cards``, ``best``,
@@ -95,7 +101,7 @@ def export_graph(g: nx.DiGraph) -> nx.DiGraph:
     (the atomic moves, space-separated, as ``--moves`` takes them) and
     ``card`` (the card played, two-letter form).
     """
-    out = nx.DiGraph(complete=bool(g.graph.get("complete", True)), root=str(g.graph["root"]))
+    out: nx.DiGraph[str] = nx.DiGraph(complete=bool(g.graph.get("complete", True)), root=str(g.graph["root"]))
     for key, data in g.nodes(data=True):
         out.add_node(str(key), cards=int(data.get("cards", 0)), best=int(data.get("best", data.get("cards", 0))),
                      win=_win_word(data.get("win")), root=key == g.graph["root"])
@@ -104,7 +110,7 @@ def export_graph(g: nx.DiGraph) -> nx.DiGraph:
     return out
 
 
-def write_graphml(g: nx.DiGraph, path: str | os.PathLike) -> None:
+def write_graphml(g: PositionGraph, path: str | os.PathLike[str]) -> None:
     """Write the explored graph as GraphML (see :func:`export_graph` for the attributes)."""
     nx.write_graphml(export_graph(g), os.fspath(path))
 
@@ -140,7 +146,7 @@ class WinningFacts:
         return self.keeping[0] if self.winnable and len(self.keeping) == 1 and self.legal > 1 else None
 
 
-def winning_facts(state, limit: Limit = DEFAULT_LIMIT, graph_limit: Limit | None = None) -> WinningFacts:
+def winning_facts(state: State, limit: Limit = DEFAULT_LIMIT, graph_limit: Limit | None = None) -> WinningFacts:
     """The :class:`WinningFacts` of ``state``: the solver for each move, networkx for the dominators.
 
     ``graph_limit`` asks for the dominators too, exploring at most that much
@@ -173,7 +179,7 @@ def winning_facts(state, limit: Limit = DEFAULT_LIMIT, graph_limit: Limit | None
     return WinningFacts(True, tuple(keeping), len(legal), _dominator_plays(g), True)
 
 
-def _dominator_plays(g: nx.DiGraph) -> tuple[int, ...]:
+def _dominator_plays(g: PositionGraph) -> tuple[int, ...]:
     root = g.graph["root"]
     winning = g.subgraph(n for n, d in g.nodes(data=True) if d["win"]).copy()
     winning.add_edges_from((n, _WON) for n, d in g.nodes(data=True) if d["win"] and d["cards"] == 52)

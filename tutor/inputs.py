@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import tomllib
+from collections.abc import Callable
+from typing import Any, NoReturn
 
 from .textsafe import os_reason, quoted
 
@@ -19,12 +22,17 @@ MAX_FILE_BYTES = 16 * 1024 * 1024
 MAX_DEPTH = 64
 MAX_DIGITS = 30  # a deal number has at most 19; nothing in these formats needs more
 
+# The caller's error class (a TutorError subclass), called with the one-line message.
+ErrorFactory = Callable[[str], Exception]
+# Parsed JSON or TOML is Any: the caller checks its shape field by field.
+Data = Any
+
 
 class _TooLarge(ValueError):
     pass
 
 
-def read_text(path, what: str, error, limit: int = MAX_FILE_BYTES) -> str:
+def read_text(path: str | os.PathLike[str], what: str, error: ErrorFactory, limit: int = MAX_FILE_BYTES) -> str:
     """The text of ``path`` (read once); ``error(message)`` names the file and the problem."""
     name = f"{what} {quoted(path)}"
     try:
@@ -52,11 +60,11 @@ def _parse_int(text: str) -> int:
     return int(text)
 
 
-def _parse_constant(text: str):
+def _parse_constant(text: str) -> NoReturn:
     raise _TooLarge(f"{text} is not a JSON number")
 
 
-def loads_json(text: str, name: str, error):
+def loads_json(text: str, name: str, error: ErrorFactory) -> Data:
     """JSON data from ``text``; ``error(message)`` for anything that is not plain, bounded JSON."""
     try:
         data = json.loads(text, parse_int=_parse_int, parse_constant=_parse_constant)
@@ -70,12 +78,12 @@ def loads_json(text: str, name: str, error):
     return data
 
 
-def load_json(path, what: str, error):
+def load_json(path: str | os.PathLike[str], what: str, error: ErrorFactory) -> Data:
     """Read and parse a JSON file once (see :func:`read_text` and :func:`loads_json`)."""
     return loads_json(read_text(path, what, error), f"{what} {quoted(path)}", error)
 
 
-def loads_toml(text: str, name: str, error):
+def loads_toml(text: str, name: str, error: ErrorFactory) -> dict[str, Data]:
     """TOML data from ``text``, bounded like :func:`loads_json`."""
     try:
         data = tomllib.loads(text)
@@ -89,14 +97,14 @@ def loads_toml(text: str, name: str, error):
     return data
 
 
-def check_shape(data, name: str, error) -> None:
+def check_shape(data: object, name: str, error: ErrorFactory) -> None:
     """Refuse data nested deeper than :data:`MAX_DEPTH`, holding a number beyond :data:`MAX_DIGITS` digits,
     or text that cannot be written back as UTF-8.
 
     Walked without recursion, so the check itself cannot overflow the stack.
     """
     limit = 10 ** MAX_DIGITS
-    stack = [(data, 1)]
+    stack: list[tuple[object, int]] = [(data, 1)]
     while stack:
         value, depth = stack.pop()
         if isinstance(value, (dict, list)):

@@ -8,6 +8,7 @@ never names a target.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .cards import parse_card
@@ -59,13 +60,13 @@ def format_move(move: Move) -> str:
     return str(move)
 
 
-def parse_moves(text: str | list) -> list[Move]:
+def parse_moves(text: str | Iterable[str]) -> list[Move]:
     """Parse a list of move tokens (a string separated by spaces or commas, or a list)."""
     tokens = text.replace(",", " ").split() if isinstance(text, str) else list(text)
     return [Move.parse(t) for t in tokens]
 
 
-def format_moves(moves) -> str:
+def format_moves(moves: Iterable[Move]) -> str:
     return " ".join(str(m) for m in moves)
 
 

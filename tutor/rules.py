@@ -75,12 +75,12 @@ class Rules:
                     "winnable: the solver found no win in deals 1-1000 (it places 9.4 cards on average)")
         return None
 
-    def to_json(self) -> str | dict:
+    def to_json(self) -> str | dict[str, int | bool]:
         """A preset name where one matches, else the object of options."""
         return self.name or asdict(self)
 
     @classmethod
-    def from_json(cls, value) -> "Rules":
+    def from_json(cls, value: object) -> "Rules":
         if isinstance(value, str):
             return preset(value)
         if isinstance(value, dict):
@@ -97,11 +97,14 @@ class Rules:
             return replace(base, **opts)
         raise RulesError(f"variant {brief(value)} is neither a preset name nor an object of options")
 
-    def with_options(self, turn=None, passes=None, open_reserve=None, reserve_piles=None) -> "Rules":
+    def with_options(self, turn: int | None = None, passes: int | None = None, open_reserve: bool | None = None,
+                     reserve_piles: int | None = None) -> "Rules":
         """This rule set with the given options (None keeps the current one)."""
-        changes = {k: v for k, v in dict(turn=turn, passes=passes, open_reserve=open_reserve,
-                                          reserve_piles=reserve_piles).items() if v is not None}
-        return replace(self, **changes)
+        return replace(self,
+                       turn=self.turn if turn is None else turn,
+                       passes=self.passes if passes is None else passes,
+                       open_reserve=self.open_reserve if open_reserve is None else open_reserve,
+                       reserve_piles=self.reserve_piles if reserve_piles is None else reserve_piles)
 
 
 PRESETS: dict[str, Rules] = {

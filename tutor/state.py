@@ -9,6 +9,7 @@ keeps that order and sets ``pos`` back to 0.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import NamedTuple
 
 from .cards import NAMES, SUIT_NAMES, RANKS
@@ -52,7 +53,8 @@ class State(NamedTuple):
         suit = deal.base // 13
         found = [0, 0, 0, 0]
         found[suit] = 1 << (deal.base % 13)
-        return cls(rules, deal.reserves, deal.base, (suit,), tuple(found), deal.talon, 0, 1, False, 1)
+        return cls(rules, deal.reserves, deal.base, (suit,), (found[0], found[1], found[2], found[3]),
+                   deal.talon, 0, 1, False, 1)
 
     # ---- derived facts ------------------------------------------------
     @property
@@ -247,12 +249,13 @@ class State(NamedTuple):
             return self._place(card, row, self.reserves, self.talon[: pos - 1] + self.talon[pos:], pos - 1)
         raise IllegalMoveError(f"unknown move {move!r}")  # pragma: no cover
 
-    def _place(self, card, row, reserves, talon, pos) -> "State":
+    def _place(self, card: int, row: int, reserves: tuple[tuple[int, ...], ...], talon: tuple[int, ...],
+               pos: int) -> "State":
         suit = card // 13
         rows = self.rows if row < len(self.rows) else self.rows + (suit,)
         found = list(self.found)
         found[suit] |= 1 << (card % 13)
-        return State(self.rules, reserves, self.base, rows, tuple(found), talon, pos,
+        return State(self.rules, reserves, self.base, rows, (found[0], found[1], found[2], found[3]), talon, pos,
                      self.pass_no, True, self.cards + 1)
 
     def _why_no_turn(self) -> str:
@@ -262,7 +265,7 @@ class State(NamedTuple):
             return "d is not possible: no card was played since the last redeal, so the game is blocked"
         return f"d is not possible: all {self.rules.passes} passes through the talon are used"
 
-    def play(self, moves) -> "State":
+    def play(self, moves: Iterable[Move | str]) -> "State":
         """Apply moves in turn (Move objects or tokens)."""
         state = self
         for m in moves:

@@ -66,14 +66,14 @@ def _write_temp(p: Path, text: str) -> str:
     return tmp
 
 
-def _unlink(name) -> None:
+def _unlink(name: str | os.PathLike[str]) -> None:
     try:
         os.unlink(name)
     except OSError:
         pass
 
 
-def atomic_write_text(path: str | os.PathLike, text: str) -> None:
+def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
     """Write a file through a temporary file and a rename, so a failure never truncates it.
 
     Raises OSError (a NUL character in the name is one too). After a good
@@ -96,7 +96,7 @@ def atomic_write_text(path: str | os.PathLike, text: str) -> None:
         remove_stale_temps(p)
 
 
-def is_regular_file(path) -> bool:
+def is_regular_file(path: str | os.PathLike[str]) -> bool:
     """Whether ``path`` names an existing regular file (not a pipe, device or folder)."""
     try:
         return stat.S_ISREG(os.stat(path).st_mode)
@@ -104,7 +104,7 @@ def is_regular_file(path) -> bool:
         return False
 
 
-def check_writable_target(path) -> None:
+def check_writable_target(path: str | os.PathLike[str]) -> None:
     """Refuse to replace anything but a regular file: a save to ``/dev/null`` or a pipe must not swap it out."""
     try:
         mode = os.stat(path).st_mode
@@ -157,7 +157,7 @@ def create_new_file(directory: Path, stem: str, suffix: str, text: str) -> Path:
         _unlink(tmp)
 
 
-def remove_stale_temps(path: str | os.PathLike, older_than: float = STALE_SECONDS) -> list[Path]:
+def remove_stale_temps(path: str | os.PathLike[str], older_than: float = STALE_SECONDS) -> list[Path]:
     """Remove the temporary files of ours (``.NAME.XXXXXXXX.tmp``) that a killed save of ``path`` left.
 
     With ``path`` a directory, those of every file in it. Only files older
@@ -174,7 +174,7 @@ def remove_stale_temps(path: str | os.PathLike, older_than: float = STALE_SECOND
     else:
         directory = p.parent if str(p.parent) else Path(".")
         pattern = re.compile(rf"\.{re.escape(p.name)}\.{_TMP_CHARS}\.tmp")
-    removed = []
+    removed: list[Path] = []
     now = time.time()
     try:
         entries = list(os.scandir(directory))

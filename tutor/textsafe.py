@@ -33,7 +33,7 @@ def _safe_char(ch: str, newlines: bool) -> str:
     return REPLACEMENT if unicodedata.category(ch) in _UNSAFE else ch
 
 
-def clean(text, newlines: bool = False) -> str:
+def clean(text: object, newlines: bool = False) -> str:
     """``text`` with every control, format and undecodable character replaced (U+FFFD).
 
     Tabs become spaces; newlines too unless ``newlines`` (multi-line lesson text).
@@ -44,7 +44,7 @@ def clean(text, newlines: bool = False) -> str:
     return "".join(_safe_char(ch, newlines) for ch in text)
 
 
-def quoted(value, limit: int = MAX_QUOTED) -> str:
+def quoted(value: object, limit: int = MAX_QUOTED) -> str:
     """A name quoted as Python's ``repr`` does (escapes for anything unprintable), cut to ``limit`` characters.
 
     For file names and other input quoted in messages: a newline or an escape
@@ -61,7 +61,7 @@ def quoted(value, limit: int = MAX_QUOTED) -> str:
     return repr(text)
 
 
-def shown_path(path) -> str:
+def shown_path(path: object) -> str:
     """A file name as it is when it is plain printable text, else quoted (see :func:`quoted`)."""
     text = os.fspath(path) if isinstance(path, os.PathLike) else str(path)
     if text.isprintable() and len(text) <= 4 * MAX_QUOTED and not text.startswith(("'", '"')):
@@ -76,7 +76,7 @@ def os_reason(exc: OSError) -> str:
     return clean(exc) if exc.filename is None and str(exc) else exc.__class__.__name__
 
 
-def brief(value, limit: int = MAX_QUOTED) -> str:
+def brief(value: object, limit: int = MAX_QUOTED) -> str:
     """``repr(value)`` cut to ``limit`` characters: a value from a file quoted in a message."""
     text = repr(value)
     return text if len(text) <= limit else text[: max(limit - 20, 10)] + f"... ({len(text)} characters)"
