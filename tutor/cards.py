@@ -39,11 +39,11 @@ class Card:
             raise CardError(f"no such card: rank {self.rank}, suit {self.suit}")
 
     @classmethod
-    def parse(cls, text: str) -> "Card":
+    def parse(cls, text: str) -> Card:
         return CARDS[parse_card(text)]
 
     @classmethod
-    def from_index(cls, index: int) -> "Card":
+    def from_index(cls, index: int) -> Card:
         return CARDS[index]
 
     @property

@@ -19,11 +19,11 @@ from dataclasses import dataclass
 from typing import TypedDict
 
 from .cards import NAMES, parse_card
-from .storage import atomic_write_text
 from .errors import CardError, DealError
 from .inputs import load_json
-from .textsafe import brief, quoted
 from .rules import PILE_SIZE, Rules
+from .storage import atomic_write_text
+from .textsafe import brief, quoted
 
 DEAL_FORMAT = "osmosis-deal/1"
 MAX_DEAL_NUMBER = 2**63
@@ -69,7 +69,7 @@ class Deal:
         return self.to_json()
 
     @classmethod
-    def from_json(cls, data: object, source: str = "deal") -> "Deal":
+    def from_json(cls, data: object, source: str = "deal") -> Deal:
         if not isinstance(data, dict):
             raise DealError(f"{source}: expected a JSON object with reserves, base and talon")
         fmt = data.get("format", DEAL_FORMAT)

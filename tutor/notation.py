@@ -26,7 +26,7 @@ class Move:
     pile: int = 0
 
     @classmethod
-    def parse(cls, text: str) -> "Move":
+    def parse(cls, text: str) -> Move:
         if not isinstance(text, str):
             raise MoveError(f"unknown move {text!r}: {_EXPECTED}")
         move = _BY_TOKEN.get(text.strip().lower())

@@ -80,7 +80,7 @@ class Rules:
         return self.name or asdict(self)
 
     @classmethod
-    def from_json(cls, value: object) -> "Rules":
+    def from_json(cls, value: object) -> Rules:
         if isinstance(value, str):
             return preset(value)
         if isinstance(value, dict):
@@ -98,7 +98,7 @@ class Rules:
         raise RulesError(f"variant {brief(value)} is neither a preset name nor an object of options")
 
     def with_options(self, turn: int | None = None, passes: int | None = None, open_reserve: bool | None = None,
-                     reserve_piles: int | None = None) -> "Rules":
+                     reserve_piles: int | None = None) -> Rules:
         """This rule set with the given options (None keeps the current one)."""
         return replace(self,
                        turn=self.turn if turn is None else turn,

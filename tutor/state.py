@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import NamedTuple
 
-from .cards import NAMES, SUIT_NAMES, RANKS
+from .cards import NAMES, RANKS, SUIT_NAMES
 from .deals import Deal
 from .errors import IllegalMoveError
 from .notation import RESERVE_MOVES, TURN, WASTE, Move
@@ -45,7 +45,7 @@ class State(NamedTuple):
 
     # ---- construction -------------------------------------------------
     @classmethod
-    def initial(cls, deal: Deal, rules: Rules) -> "State":
+    def initial(cls, deal: Deal, rules: Rules) -> State:
         """The layout before the first move (the waste is empty)."""
         from .deals import check_rules
 
@@ -215,7 +215,7 @@ class State(NamedTuple):
         return (f"{SUIT_NAMES[suit]} has no row yet, and a new row is opened only by a "
                 f"card of the starting rank {start}")
 
-    def apply(self, move: Move) -> "State":
+    def apply(self, move: Move) -> State:
         """The position after ``move``; :class:`IllegalMoveError` if it is not legal."""
         kind = move.kind
         if kind == "d":
@@ -250,7 +250,7 @@ class State(NamedTuple):
         raise IllegalMoveError(f"unknown move {move!r}")  # pragma: no cover
 
     def _place(self, card: int, row: int, reserves: tuple[tuple[int, ...], ...], talon: tuple[int, ...],
-               pos: int) -> "State":
+               pos: int) -> State:
         suit = card // 13
         rows = self.rows if row < len(self.rows) else self.rows + (suit,)
         found = list(self.found)
@@ -265,7 +265,7 @@ class State(NamedTuple):
             return "d is not possible: no card was played since the last redeal, so the game is blocked"
         return f"d is not possible: all {self.rules.passes} passes through the talon are used"
 
-    def play(self, moves: Iterable[Move | str]) -> "State":
+    def play(self, moves: Iterable[Move | str]) -> State:
         """Apply moves in turn (Move objects or tokens)."""
         state = self
         for m in moves:
