@@ -82,3 +82,18 @@ def test_line_mode_for_pipes_and_the_board_only_on_a_terminal(run, monkeypatch):
     assert not board_wanted(Console(file=io.StringIO()))
     out = run(["play", "1", "--plain"], input="d\nq\n").stdout
     assert "move> " in out
+
+
+def test_board_is_wanted_on_a_real_terminal_but_not_a_dumb_one(monkeypatch):
+    import io
+    import sys
+
+    from rich.console import Console
+
+    console = Console(file=io.StringIO(), force_terminal=True)
+    monkeypatch.setattr(sys.stdin, "isatty", lambda: True, raising=False)
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True, raising=False)
+    monkeypatch.setenv("TERM", "xterm-256color")
+    assert board_wanted(console)
+    monkeypatch.setenv("TERM", "dumb")
+    assert not board_wanted(console)
