@@ -372,18 +372,20 @@ def test_lessons_are_found_in_the_package_or_the_source_tree():
 
 
 def test_lessons_shipped_inside_the_package_come_first(monkeypatch, tmp_path):
-    # An installed wheel carries the lessons as tutor/lessons (see pyproject.toml).
-    package = tmp_path / "tutor"
-    (package / "lessons").mkdir(parents=True)
+    # An installed wheel carries the lessons as tutor/lessons/data (see pyproject.toml).
+    package = tmp_path / "tutor" / "lessons"
+    (package / "data").mkdir(parents=True)
     source = dict(lesson_files())["layout"]
-    (package / "lessons" / "layout.toml").write_text(Path(str(source)).read_text(encoding="utf-8"),
-                                                      encoding="utf-8")
-    import tutor.lessons as lessons_module
+    (package / "data" / "layout.toml").write_text(Path(str(source)).read_text(encoding="utf-8"),
+                                                   encoding="utf-8")
+    import tutor.lessons.files as files_module
 
-    monkeypatch.setattr(lessons_module.resources, "files", lambda name: package)
+    asked = []
+    monkeypatch.setattr(files_module.resources, "files", lambda name: asked.append(name) or package)
     found = lesson_files()
+    assert asked and set(asked) == {"tutor.lessons"}
     assert [name for name, _ in found] == ["layout"]
-    assert Path(str(found[0][1])).parent == package / "lessons"
+    assert Path(str(found[0][1])).parent == package / "data"
     assert [lesson.name for lesson in all_lessons()] == ["layout"]
 
 
