@@ -12,8 +12,11 @@ from rich.text import Text
 from ..errors import LessonError, MoveError
 from ..lessons import (Feedback, Lesson, Progress, Step, Verdict, all_lessons, check_lesson, describe_move,
                        find_lesson, judge_answer, load_progress, verdict_for)
+from ..lessons.words import remembered_talon
+from ..knowledge import observe
 from ..notation import parse_input
 from ..render import prose, render_state, use_symbols
+from ..talon import memory
 from ..textsafe import os_reason, quoted
 from . import console_of, main
 from .common import read_line
@@ -173,8 +176,12 @@ class Run:
             self.say(Text(f"Step {step.number} of {total}", style="bold"))
             if not self.quiet:
                 # A question's position hides the list of legal moves: it would give the answer away.
+                fan = _fan(step)
                 self.console.print(render_state(step.state, reveal=step.reveal, symbols=self.symbols,
-                                                fan=_fan(step), moves=not step.asks))
+                                                fan=fan, moves=not step.asks))
+                seen = remembered_talon(memory(observe(step.state)), fan)
+                if seen:
+                    self.say(seen, markup=False)
             self.say(step.text, markup=False)
             if not step.asks:
                 if answers is None and self.interactive:

@@ -14,7 +14,7 @@ from ..knowledge import move_for_card
 from ..notation import TURN, Move, parse_input
 from ..state import State
 from .format import CARDS_MARGIN, DEFAULT_SAMPLES, SOLVER_NODES, WIN_MARGIN, Step
-from .words import why_wrong
+from .words import feedback_lines
 
 @dataclass(frozen=True)
 class Score:
@@ -130,7 +130,12 @@ def verdict_for(step: Step) -> Verdict:
 
 @dataclass(frozen=True)
 class Feedback:
-    """The judge's answer to the player: right or not, and why, in lines of text."""
+    """The judge's answer to the player: right or not, and why, in lines of text.
+
+    ``move`` is the answer as a legal move here (None when it is none);
+    ``refusal`` is then the engine's reason, from what the player can see.
+    ``lines`` are the sentences of :func:`.words.feedback_lines`.
+    """
 
     step: Step
     answer: str
@@ -138,16 +143,21 @@ class Feedback:
     right: bool
     lines: tuple[str, ...]
     verdict: Verdict
+    refusal: str = ""
 
 
 def judge_answer(step: Step, answer: str, verdict: Verdict | None = None) -> Feedback:
-    """Judge what the player typed at a step that asks. :class:`MoveError` if it is no move or card."""
+    """Judge what the player typed at a step that asks. :class:`MoveError` if it is no move or card.
+
+    A typed card is found with :func:`tutor.knowledge.move_for_card`, so the
+    reply never says where a card the player has not seen lies.
+    """
     if not step.asks:
         raise step.error("this step asks no question")
     state = step.state
     parsed = parse_input(answer)
     verdict = verdict or verdict_for(step)
-    lines: list[str] = []
+    refusal = ""
     move: Move | None
     if isinstance(parsed, Move):
         move = parsed
@@ -155,23 +165,14 @@ def judge_answer(step: Step, answer: str, verdict: Verdict | None = None) -> Fee
             try:
                 state.apply(move)
             except IllegalMoveError as exc:
-                lines.append(f"{exc}.")
+                refusal = f"{exc}."
             move = None
     else:
         try:
             move = move_for_card(state, parsed)
         except IllegalMoveError as exc:
-            lines.append(f"{exc}.")
+            refusal = f"{exc}."
             move = None
     right = move is not None and move in verdict.right
-    if right:
-        lines.insert(0, f"Right: {step.teaches}")
-    else:
-        lines.insert(0, f"Not quite: {step.teaches}")
-        if move is not None:
-            lines.append(why_wrong(state, verdict, move))
-        if step.tip:
-            lines.append(f"Tip: {step.tip}")
-    if step.explain:
-        lines.append(step.explain)
-    return Feedback(step, answer.strip(), move, right, tuple(lines), verdict)
+    lines = feedback_lines(step, verdict, move, right, refusal)
+    return Feedback(step, answer.strip(), move, right, lines, verdict, refusal)

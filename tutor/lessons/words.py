@@ -12,9 +12,11 @@ from typing import TYPE_CHECKING
 from ..cards import NAMES
 from ..notation import Move
 from ..state import State
+from ..talon import Memory, Seen
 
 if TYPE_CHECKING:
-    from .judge import Score, Verdict
+    from .format import Step
+    from .judge import Feedback, Score, Verdict
 
 
 def describe_move(state: State, move: Move) -> str:
@@ -50,6 +52,31 @@ def fmt_score(verdict: Verdict, s: Score) -> str:
     return f"win {s.win * 100:.0f}%, {s.cards:.1f} cards"
 
 
+def feedback_lines(step: Step, verdict: Verdict, move: Move | None, right: bool, refusal: str) -> tuple[str, ...]:
+    """The verdict on an answer in sentences: right or not, what the step teaches, why, the tip, the explanation."""
+    lines = [f"{'Right' if right else 'Not quite'}: {step.teaches}"]
+    if refusal:
+        lines.append(refusal)
+    if not right:
+        if move is not None:
+            lines.append(why_wrong(step.state, verdict, move))
+        if step.tip:
+            lines.append(f"Tip: {step.tip}")
+    if step.explain:
+        lines.append(step.explain)
+    return tuple(lines)
+
+
+def second_try_lines(feedback: Feedback) -> tuple[str, ...]:
+    """What a first wrong answer gets instead of the verdict: the reason it is no move, the hint, a second try."""
+    lines = ["Not quite. Try once more."]
+    if feedback.refusal:
+        lines.append(feedback.refusal)
+    if feedback.step.hint:
+        lines.append(f"Hint: {feedback.step.hint}")
+    return tuple(lines)
+
+
 def why_wrong(state: State, verdict: Verdict, move: Move) -> str:
     best = verdict.scores[0]
     mine = verdict.score_of(move)
@@ -66,3 +93,34 @@ def why_wrong(state: State, verdict: Verdict, move: Move) -> str:
     if verdict.reason:
         text += f" {verdict.reason}"
     return text
+
+
+def remembered_talon(mem: Memory, fan: int) -> str | None:
+    """What the learner has seen of the talon that the board does not show, in turning order; None if nothing.
+
+    A step that starts mid-game has a past: the waste below the cards the
+    board fans out, and in a later pass the stock, which the learner saw in
+    earlier passes. ``mem`` is the memory panel's values
+    (:func:`tutor.talon.memory` of an observation), so no hidden card can
+    reach this sentence; ``fan`` is how many waste cards the board shows.
+    """
+    known_stock = any(s.card is not None for group in mem.turns for s in group)
+    if len(mem.waste) <= fan and not known_stock:
+        return None
+
+    def name(seen: Seen) -> str:
+        return NAMES[seen.card] if seen.card is not None else "?"
+
+    waste = " ".join(name(s) for s in mem.waste) + " (top)"
+    if not mem.turns:
+        return f"You have seen the whole talon in this order: on the waste from the bottom {waste}; the stock is empty."
+    if not known_stock:
+        return (f"You have seen the waste in this order, from the bottom: {waste}; "
+                f"the {mem.unseen} card{'s' if mem.unseen != 1 else ''} in the stock you have not seen yet.")
+    parts = [f"on the waste from the bottom {waste}"] if mem.waste else []
+    if mem.turns:
+        step = "a card at a time" if mem.turn == 1 else f"a turn of {mem.turn} at a time"
+        groups = ", ".join(" ".join(name(s) for s in group) for group in mem.turns)
+        parts.append(f"{'then ' if parts else ''}in the stock, {step}: {groups}")
+    whole = "the whole talon" if mem.unseen == 0 else "the talon"
+    return f"You have seen {whole} in this order: " + ", ".join(parts) + "."
