@@ -6,7 +6,7 @@ import json
 import textwrap
 
 
-from tutor.lessons import LESSON_FORMAT, lesson_files
+from tutor.lessons import LESSON_FORMAT, all_lessons, lesson_files
 
 
 def listing(run) -> dict:
@@ -214,3 +214,43 @@ def test_scripted_answer_with_more_than_two_tries_is_an_input_error(run):
     assert result.exit_code == 1
     assert result.stderr.startswith("error: answer 'r1/r2/d' is not one or two tries")
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+def step_displays(run, lesson) -> dict[int, str]:
+    """What the learner is shown before each step's question (the lesson taken with its expected answers)."""
+    answers = " ".join(step.expect for step in lesson.steps if step.asks)
+    result = run(["lesson", lesson.name, "--answers", answers] if answers else ["lesson", lesson.name])
+    assert result.exit_code == 0, result.output
+    out, total, shown = result.stdout, len(lesson.steps), {}
+    for step in lesson.steps:
+        start = out.index(f"Step {step.number} of {total}\n")
+        end = out.index(step.question, start) if step.asks else out.index(step.text.split("\n")[0], start)
+        shown[step.number] = out[start:end]
+    return shown
+
+
+def test_every_step_that_says_the_whole_talon_was_seen_shows_the_remembered_talon(run):
+    checked = 0
+    for lesson in all_lessons():
+        shown = step_displays(run, lesson)
+        for step in lesson.steps:
+            words = " ".join((step.text, step.hint, step.question or "", step.teaches)).replace("\n", " ")
+            if "seen the whole talon" not in words:
+                continue
+            checked += 1
+            state = step.state
+            assert state.pass_no >= 2 or state.pos == len(state.talon), (lesson.name, step.number)
+            assert "You have seen the whole talon in this order:" in shown[step.number], (lesson.name, step.number)
+    assert checked >= 4  # waiting 3 and 5, reserve-traps 2, starting-rank 4
+
+
+def test_remembered_talon_lists_the_stock_a_turn_at_a_time_before_the_question(run):
+    lesson = next(l for l in all_lessons() if l.name == "waiting")
+    shown = step_displays(run, lesson)[5]
+    line = next(l for l in shown.splitlines() if l.startswith("You have seen"))
+    # Deal 20, second pass: the waste (top 9H AC QH) and then the 17 stock cards in turns of three.
+    assert "9H AC QH (top), then in the stock, a turn of 3 at a time: " in line
+    groups = line.split("a turn of 3 at a time: ")[1].rstrip(".").split(", ")
+    assert [len(g.split()) for g in groups] == [3, 3, 3, 3, 3, 2]
+    first = step_displays(run, next(l for l in all_lessons() if l.name == "layout"))[1]
+    assert "You have seen" not in first  # the start of a deal has no past to show
