@@ -44,6 +44,8 @@ The file, in short (``lessons/*.toml`` are worked examples)::
     judge = "solver"                # rules | solver | hint (default: solver when the
                                     # player has seen every card, else hint)
     hint = "..."   tip = "..."   explain = "..."   samples = 24
+                                    # hint: shown on h, and with the second try that a
+                                    # first wrong answer gets; tip: with a wrong verdict
     win_margin = 0.05   cards_margin = 1.0
     [steps.claims]                  # each one confirmed by the engine
     legal = ["w", "d"]   playable = ["6H"]   rows = ["D", "C"]   start_rank = "6"
