@@ -6,7 +6,7 @@ import json
 import textwrap
 
 
-from tutor.lessons import LESSON_FORMAT, lesson_files
+from tutor.lessons import LESSON_FORMAT, all_lessons, lesson_files
 
 
 def listing(run) -> dict:
@@ -122,17 +122,21 @@ def test_check_json_reports_every_step(run):
 
 
 def test_piped_lesson_with_hints_a_wrong_and_a_right_answer(run):
-    # Piped input is read only at questions (text steps do not wait): h (the
-    # step's nudge), h (the engine's view), a bad token, a wrong answer, an
-    # empty line (asked again), then the right answer to the second question.
-    answers = ["h", "h", "zz", "r1", "", "7s"]
+    # Piped input is read only at questions (text steps do not wait), one
+    # line a try: h (the step's nudge), h (the engine's view), a bad token
+    # (no try), a wrong answer (the hint and a second try), an empty line
+    # (asked again), the wrong answer again (now the verdict), then the right
+    # answer to the second question.
+    answers = ["h", "h", "zz", "r1", "", "r1", "7s"]
     result = run(["lesson", "layout"], input="\n".join(answers) + "\n")
     assert result.exit_code == 0, result.output
     out = result.stdout
     assert "Hint: Look for a spade or a 2" in out
     assert "By the rules:" in out
     assert "unknown move 'zz'" in out
-    assert "Not quite: no card fits yet" in out
+    first, verdict = out.index("Not quite. Try once more."), out.index("Not quite: no card fits yet")
+    assert first < verdict and out.count("Not quite: no card fits yet") == 1
+    assert out.count("Hint: Look for a spade or a 2") == 2  # asked for, then given with the second try
     assert "Right: 7S is a spade" in out
     assert "Lesson 1 (layout) done. 1 of 2 answers right." in out
     assert listing(run)["layout"]["done"] is True
@@ -175,3 +179,78 @@ def test_unknown_lesson_is_one_line_and_exit_one(run):
 def test_answers_without_a_name_is_a_usage_error(run):
     result = run(["lesson", "--answers", "d"])
     assert result.exit_code == 2
+
+
+def test_piped_wrong_then_right_answer_gets_the_hint_then_counts_as_right_at_the_second_try(run):
+    # Step 1 of the osmosis filter: QC is wrong (row 2 takes no Q yet), QS is right.
+    piped = run(["lesson", "osmosis-filter"], input="qc\nqs\nqc\n3d\n")
+    assert piped.exit_code == 0, piped.output
+    out = piped.stdout
+    retry = out.index("Not quite. Try once more.")
+    # The first try gets the engine's reason and the hint, never the verdict or the lesson's point.
+    between = out[retry:out.index("Right: QS goes to row 1")]
+    assert "QC cannot be played now" in between and "Hint: " in between
+    assert "Not quite: QS goes to row 1" not in out and "Tip:" not in between
+    assert "Lesson 2 (osmosis-filter) done. 3 of 3 answers right (1 at the second try)." in out
+
+
+def test_scripted_tries_map_one_token_per_question_and_a_slash_for_a_second_try(run):
+    result = run(["lesson", "osmosis-filter", "--answers", "QC/qs qc 3d", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert [a["tries"] for a in data["answers"]] == [["QC", "qs"], ["qc"], ["3d"]]
+    assert [a["right"] for a in data["answers"]] == [True, True, True]
+    assert data["answers"][0]["answer"] == "qs"
+    text = run(["lesson", "osmosis-filter", "--answers", "QC/qs qc 3d"]).stdout
+    assert text.index("answer: QC") < text.index("Not quite. Try once more.") < text.index("answer: qs")
+    assert "done. 3 of 3 answers right (1 at the second try)." in text
+    # One wrong try and no second: the verdict at once, as before.
+    once = run(["lesson", "osmosis-filter", "--answers", "QC qc 3d"]).stdout
+    assert "Try once more" not in once and "Not quite: QS goes to row 1" in once
+
+
+def test_scripted_answer_with_more_than_two_tries_is_an_input_error(run):
+    result = run(["lesson", "layout", "--answers", "r1/r2/d w"])
+    assert result.exit_code == 1
+    assert result.stderr.startswith("error: answer 'r1/r2/d' is not one or two tries")
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+def step_displays(run, lesson) -> dict[int, str]:
+    """What the learner is shown before each step's question (the lesson taken with its expected answers)."""
+    answers = " ".join(step.expect for step in lesson.steps if step.asks)
+    result = run(["lesson", lesson.name, "--answers", answers] if answers else ["lesson", lesson.name])
+    assert result.exit_code == 0, result.output
+    out, total, shown = result.stdout, len(lesson.steps), {}
+    for step in lesson.steps:
+        start = out.index(f"Step {step.number} of {total}\n")
+        end = out.index(step.question, start) if step.asks else out.index(step.text.split("\n")[0], start)
+        shown[step.number] = out[start:end]
+    return shown
+
+
+def test_every_step_that_says_the_whole_talon_was_seen_shows_the_remembered_talon(run):
+    checked = 0
+    for lesson in all_lessons():
+        shown = step_displays(run, lesson)
+        for step in lesson.steps:
+            words = " ".join((step.text, step.hint, step.question or "", step.teaches)).replace("\n", " ")
+            if "seen the whole talon" not in words:
+                continue
+            checked += 1
+            state = step.state
+            assert state.pass_no >= 2 or state.pos == len(state.talon), (lesson.name, step.number)
+            assert "You have seen the whole talon in this order:" in shown[step.number], (lesson.name, step.number)
+    assert checked >= 4  # waiting 3 and 5, reserve-traps 2, starting-rank 4
+
+
+def test_remembered_talon_lists_the_stock_a_turn_at_a_time_before_the_question(run):
+    lesson = next(l for l in all_lessons() if l.name == "waiting")
+    shown = step_displays(run, lesson)[5]
+    line = next(l for l in shown.splitlines() if l.startswith("You have seen"))
+    # Deal 20, second pass: the waste (top 9H AC QH) and then the 17 stock cards in turns of three.
+    assert "9H AC QH (top), then in the stock, a turn of 3 at a time: " in line
+    groups = line.split("a turn of 3 at a time: ")[1].rstrip(".").split(", ")
+    assert [len(g.split()) for g in groups] == [3, 3, 3, 3, 3, 2]
+    first = step_displays(run, next(l for l in all_lessons() if l.name == "layout"))[1]
+    assert "You have seen" not in first  # the start of a deal has no past to show

@@ -12,7 +12,7 @@ from tutor.deals import deal_for
 from tutor.errors import LessonError, MoveError
 from tutor.lessons import (LESSON_FORMAT, Progress, all_lessons, check_lesson, check_step, find_lesson,
                            full_information, judge_answer, lesson_files, load_lesson_file, load_progress,
-                           parse_lesson)
+                           parse_lesson, verdict_for)
 from tutor.notation import Move
 from tutor.rules import preset
 
@@ -367,23 +367,28 @@ def test_progress_path_follows_osmosis_home(monkeypatch, tmp_path):
 def test_lessons_are_found_in_the_package_or_the_source_tree():
     names = dict(lesson_files())
     assert "layout" in names
-    assert Path(str(names["layout"])).parent.name == "lessons"
+    folder = Path(str(names["layout"])).parent
+    # The source tree's lessons/ (editable install), or tutor/lessons/data in an installed wheel.
+    assert folder.name == "lessons" or (folder.name, folder.parent.name) == ("data", "lessons")
+    assert find_lesson("layout").source == "lessons/layout.toml"
     assert parse_lesson(Path(str(names["layout"])).read_text(encoding="utf-8"), "x", "layout").name == "layout"
 
 
 def test_lessons_shipped_inside_the_package_come_first(monkeypatch, tmp_path):
-    # An installed wheel carries the lessons as tutor/lessons (see pyproject.toml).
-    package = tmp_path / "tutor"
-    (package / "lessons").mkdir(parents=True)
+    # An installed wheel carries the lessons as tutor/lessons/data (see pyproject.toml).
+    package = tmp_path / "tutor" / "lessons"
+    (package / "data").mkdir(parents=True)
     source = dict(lesson_files())["layout"]
-    (package / "lessons" / "layout.toml").write_text(Path(str(source)).read_text(encoding="utf-8"),
-                                                      encoding="utf-8")
-    import tutor.lessons as lessons_module
+    (package / "data" / "layout.toml").write_text(Path(str(source)).read_text(encoding="utf-8"),
+                                                   encoding="utf-8")
+    import tutor.lessons.files as files_module
 
-    monkeypatch.setattr(lessons_module.resources, "files", lambda name: package)
+    asked = []
+    monkeypatch.setattr(files_module.resources, "files", lambda name: asked.append(name) or package)
     found = lesson_files()
+    assert asked and set(asked) == {"tutor.lessons"}
     assert [name for name, _ in found] == ["layout"]
-    assert Path(str(found[0][1])).parent == package / "lessons"
+    assert Path(str(found[0][1])).parent == package / "data"
     assert [lesson.name for lesson in all_lessons()] == ["layout"]
 
 
@@ -404,3 +409,67 @@ def test_typing_a_card_never_seen_does_not_say_where_it_lies():
                 assert "under the top card" not in text and "pile 1" not in text.split("Tip:")[0], text
             return
     raise AssertionError("no lesson step with face-down cards")
+
+
+# ---- what the learner has seen -------------------------------------------------------------
+
+def _hidden_steps():
+    """Every shipped step that asks and has face-down reserve cards the learner has never seen.
+
+    Each comes with two swaps of unseen cards: two of one pile, and (when
+    another pile has one) one of that pile with one of another pile.
+    """
+    from tutor.knowledge import seen_cards
+
+    for lesson in all_lessons():
+        for step in lesson.steps:
+            if not step.asks or step.reveal:
+                continue
+            seen = seen_cards(step.state)
+            unseen = [(p, i) for p, pile in enumerate(step.state.reserves)
+                      for i, c in enumerate(pile[:-1]) if c not in seen]
+            by_pile = {}
+            for p, i in unseen:
+                by_pile.setdefault(p, []).append((p, i))
+            same = next((slots[:2] for slots in by_pile.values() if len(slots) >= 2), None)
+            if same:
+                yield pytest.param(step, *same, id=f"{lesson.name}-{step.number}-one-pile")
+            if len(by_pile) >= 2:
+                a, b = list(by_pile.values())[:2]
+                yield pytest.param(step, a[0], b[0], id=f"{lesson.name}-{step.number}-two-piles")
+
+
+HIDDEN_STEPS = list(_hidden_steps())
+
+
+def test_some_shipped_steps_have_face_down_cards_to_swap():
+    judges = {param.values[0].judge for param in HIDDEN_STEPS}
+    assert len(HIDDEN_STEPS) >= 10 and {"rules", "hint"} <= judges
+
+
+@pytest.mark.parametrize("step, a, b", HIDDEN_STEPS)
+def test_swapping_two_face_down_cards_leaves_every_feedback_line_the_same(step, a, b):
+    from dataclasses import replace
+
+    from tutor.cards import NAMES
+    from tutor.deals import Deal
+    from tutor.knowledge import observe
+    from tutor.lessons.words import remembered_talon, second_try_lines
+    from tutor.talon import memory
+
+    deal = step.deal
+    piles = [list(p) for p in deal.reserves]
+    (p, i), (q, j) = a, b
+    piles[p][i], piles[q][j] = piles[q][j], piles[p][i]
+    other = replace(step, deal=Deal(tuple(map(tuple, piles)), deal.base, deal.talon, deal.number))
+    assert other.state.reserves != step.state.reserves  # a different deal ...
+    assert observe(other.state) == observe(step.state)  # ... that looks the same to the learner
+    hidden = [NAMES[piles[p][i]], NAMES[piles[q][j]]]
+    answers = [step.expect, *step.wrong, *hidden, "d"]
+    mine, theirs = verdict_for(step), verdict_for(other)
+    for answer in answers:
+        x, y = judge_answer(step, answer, mine), judge_answer(other, answer, theirs)
+        assert x.lines == y.lines, answer
+        assert x.right == y.right and second_try_lines(x) == second_try_lines(y)
+    assert any(not judge_answer(step, answer, mine).right for answer in answers)
+    assert remembered_talon(memory(observe(step.state)), 3) == remembered_talon(memory(observe(other.state)), 3)

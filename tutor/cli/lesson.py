@@ -12,14 +12,19 @@ from rich.text import Text
 from ..errors import LessonError, MoveError
 from ..lessons import (Feedback, Lesson, Progress, Step, Verdict, all_lessons, check_lesson, describe_move,
                        find_lesson, judge_answer, load_progress, verdict_for)
+from ..lessons.words import remembered_talon, second_try_lines
+from ..knowledge import observe
 from ..notation import parse_input
 from ..render import prose, render_state, use_symbols
+from ..talon import memory
 from ..textsafe import os_reason, quoted
 from . import console_of, main
 from .common import read_line
 from .play import waste_fan
 
 QUIT = ("q", "quit", "exit")
+#: A wrong first answer gets the step's hint and one more try.
+MAX_TRIES = 2
 HINT = ("h", "hint")
 
 
@@ -28,14 +33,16 @@ HINT = ("h", "hint")
 @click.option("--check", is_flag=True,
               help="Replay every step against the engine and confirm every claim (all lessons if no NAME).")
 @click.option("--answers", default=None, metavar='"d w 7h"',
-              help="Take the lesson without questions: the answers, in order, for the steps that ask.")
+              help="Take the lesson without questions: one answer per question, in order; "
+                   "'qc/qs' is a wrong first try and a second one.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON (the list, a check or a run).")
 @click.pass_context
 def lesson_command(ctx: click.Context, name: str | None, check: bool, answers: str | None, as_json: bool) -> None:
     """List the lessons, or take lesson NAME (a name, a level number or a lesson file).
 
     In a lesson, answer with a move (r1-r4, w, d) or a card (7h); h asks for
-    a hint and q quits. Progress is kept in the data directory
+    a hint and q quits. A first wrong answer gets the step's hint and one
+    more try; the verdict and the explanation come after the second. Progress is kept in the data directory
     ($OSMOSIS_HOME, default ~/.local/share/osmosis-tutor).
     """
     console = console_of(ctx)
@@ -56,7 +63,12 @@ def lesson_command(ctx: click.Context, name: str | None, check: bool, answers: s
     if answers is not None:
         given = answers.replace(",", " ").split()
         for token in given:
-            parse_input(token)
+            tries = token.split("/")
+            if len(tries) > MAX_TRIES or not all(tries):
+                raise LessonError(f"answer {quoted(token, limit=40)} is not one or two tries: "
+                                  f"expected a move or card like 'qs', or a first try and a second like 'qc/qs'")
+            for attempt in tries:
+                parse_input(attempt)
         if len(given) != lesson.questions:
             raise LessonError(f"{len(given)} answer(s) given but lesson {lesson.name!r} asks "
                               f"{lesson.questions} question(s): give one answer per question, in order")
@@ -143,6 +155,7 @@ class Run:
         self.symbols = use_symbols(console)
         self.interactive = answers is None and sys.stdin.isatty()
         self.results: list[Feedback] = []
+        self.tries: list[tuple[str, ...]] = []  # every answer given to each question, in order
         self.finished = False
         self.current = 1
 
@@ -173,8 +186,12 @@ class Run:
             self.say(Text(f"Step {step.number} of {total}", style="bold"))
             if not self.quiet:
                 # A question's position hides the list of legal moves: it would give the answer away.
+                fan = _fan(step)
                 self.console.print(render_state(step.state, reveal=step.reveal, symbols=self.symbols,
-                                                fan=_fan(step), moves=not step.asks))
+                                                fan=fan, moves=not step.asks))
+                seen = remembered_talon(memory(observe(step.state)), fan)
+                if seen:
+                    self.say(seen, markup=False)
             self.say(step.text, markup=False)
             if not step.asks:
                 if answers is None and self.interactive:
@@ -183,20 +200,46 @@ class Run:
                         return self.stop()
                 continue
             if answers is not None:
-                answer = next(answers)
-                self.say(Text(step.question, style="bold"))
-                self.say(f"answer: {answer}", markup=False)
-                self.feedback(judge_answer(step, answer))
+                self.scripted(step, next(answers).split("/"))
                 continue
             if not self.ask(step):
                 return self.stop()
         self.finished = True
         self.stop()
 
+    def scripted(self, step: Step, tries: list[str]) -> None:
+        """A question answered from --answers: each try is one answer; a right first try ends it.
+
+        A wrong first try with a second one gets the hint and then the second
+        try's verdict; a wrong try with no second one gets its verdict at once.
+        """
+        self.say(Text(step.question, style="bold"))
+        verdict = verdict_for(step)
+        given: list[str] = []
+        for number, answer in enumerate(tries, 1):
+            self.say(f"answer: {answer}", markup=False)
+            given.append(answer)
+            feedback = judge_answer(step, answer, verdict)
+            if feedback.right or number == len(tries):
+                break
+            self.second_try(feedback)
+        self.feedback(feedback, tuple(given))
+
+    def second_try(self, feedback: Feedback) -> None:
+        first, *rest = second_try_lines(feedback)
+        self.say(Text(first, style="bold red"))
+        for line in rest:
+            self.say(line, markup=False)
+
     def ask(self, step: Step) -> bool:
-        """Ask the step's question until it gets an answer; False if the player quits."""
+        """Ask the step's question until it gets an answer; False if the player quits.
+
+        A first wrong answer gets the hint and a second try; the second
+        answer (or a right first one) gets the verdict and the explanation.
+        """
         hints = 0
         verdict: Verdict | None = None
+        given: list[str] = []
         while True:
             self.say(Text(step.question, style="bold"))
             line = self.read("answer (h hint, q quit)> ")
@@ -220,7 +263,12 @@ class Run:
             except MoveError as exc:
                 self.say(f"{exc}", markup=False)
                 continue
-            self.feedback(feedback)
+            verdict = feedback.verdict
+            given.append(feedback.answer)
+            if not feedback.right and len(given) < MAX_TRIES:
+                self.second_try(feedback)
+                continue
+            self.feedback(feedback, tuple(given))
             return True
 
     def show_verdict(self, step: Step, verdict: Verdict) -> None:
@@ -246,8 +294,9 @@ class Run:
         if verdict.reason:
             self.say(verdict.reason, markup=False)
 
-    def feedback(self, fb: Feedback) -> None:
+    def feedback(self, fb: Feedback, tries: tuple[str, ...]) -> None:
         self.results.append(fb)
+        self.tries.append(tries)
         style = "bold green" if fb.right else "bold red"
         first, *rest = fb.lines
         self.say(Text(first, style=style))
@@ -262,7 +311,9 @@ class Run:
         if self.finished:
             if lesson.summary:
                 self.say(lesson.summary, markup=False)
-            score = f" {right} of {asked} answers right." if asked else ""
+            second = sum(f.right and len(t) > 1 for f, t in zip(self.results, self.tries))
+            later = f" ({second} at the second try)" if second else ""
+            score = f" {right} of {asked} answers right{later}." if asked else ""
             self.say(Text(f"Lesson {lesson.level} ({lesson.name}) done.{score}", style="bold"))
             missed = [f.step.number for f in self.results if not f.right]
             if missed:
@@ -283,5 +334,6 @@ class Run:
             "right": sum(f.right for f in self.results),
             "asked": len(self.results),
             "answers": [{"step": f.step.number, "answer": f.answer, "right": f.right,
-                         "best": str(f.verdict.best), "feedback": list(f.lines)} for f in self.results],
+                         "best": str(f.verdict.best), "feedback": list(f.lines), "tries": list(t)}
+                        for f, t in zip(self.results, self.tries)],
         }

@@ -1,0 +1,136 @@
+"""The claim checker: every claim of a lesson step confirmed against the engine."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..cards import NAMES, RANKS, SUITS, parse_card
+from ..errors import IllegalMoveError, LessonError
+from ..knowledge import has_seen_everything as full_information
+from ..notation import Move, parse_input
+from ..state import State
+from .format import SOLVER_NODES, Lesson, Step, _tokens
+from .judge import Verdict, verdict_for
+from .words import moves_text, rating
+
+@dataclass(frozen=True)
+class StepCheck:
+    step: Step
+    ok: bool
+    message: str
+
+
+def check_step(step: Step, verdict: Verdict | None = None) -> list[str]:
+    """Confirm every claim of a step against the engine; returns what was confirmed.
+
+    Raises :class:`LessonError` naming the file, the step and the claim that fails.
+    """
+    state = step.state
+    confirmed: list[str] = []
+    c = step.claims
+    if "full_information" in c:
+        actual = full_information(state)
+        if actual != c["full_information"]:
+            raise step.error(f"claims full_information = {str(c['full_information']).lower()}, "
+                             f"but the player {'has' if actual else 'has not'} seen every card")
+        confirmed.append("full_information")
+    if "legal" in c:
+        claimed = sorted(str(Move.parse(t)) for t in _tokens(c["legal"], step.where(), "legal"))
+        actual = sorted(str(m) for m in state.legal_moves())
+        if claimed != actual:
+            raise step.error(f"claims the legal moves are {' '.join(claimed) or 'none'}, "
+                             f"but the engine allows {' '.join(actual) or 'none'}")
+        confirmed.append("legal")
+    if "playable" in c:
+        claimed = sorted(NAMES[parse_card(t)] for t in _tokens(c["playable"], step.where(), "playable"))
+        actual = sorted(NAMES[state.card_of(m)] for m in state.legal_moves() if m.is_play)
+        if claimed != actual:
+            raise step.error(f"claims the playable cards are {' '.join(claimed) or 'none'}, "
+                             f"but the engine can play {' '.join(actual) or 'none'}")
+        confirmed.append("playable")
+    if "rows" in c:
+        claimed = "".join(t.upper() for t in _tokens(c["rows"], step.where(), "rows"))
+        actual = "".join(SUITS[s] for s in state.rows)
+        if claimed != actual:
+            raise step.error(f"claims the rows are {' '.join(claimed)}, but they are {' '.join(actual)}")
+        confirmed.append("rows")
+    if "start_rank" in c:
+        actual = RANKS[state.start_rank - 1]
+        if c["start_rank"].upper() != actual:
+            raise step.error(f"claims the starting rank is {c['start_rank']}, but it is {actual}")
+        confirmed.append("start_rank")
+    for key, actual in (("score", state.score), ("pass", state.pass_no)):
+        if key in c:
+            if c[key] != actual:
+                raise step.error(f"claims {key} {c[key]}, but the engine has {actual}")
+            confirmed.append(key)
+    for key, actual in (("blocked", state.blocked), ("can_redeal", state.can_redeal()),
+                        ("progress", state.progress)):
+        if key in c:
+            if c[key] != actual:
+                raise step.error(f"claims {key} = {str(c[key]).lower()}, but the engine says {str(actual).lower()}")
+            confirmed.append(key)
+    if "lost_from_start" in c or "cycle" in c:
+        from ..search import lost_from_start
+
+        explanation = lost_from_start(state)
+        lost = explanation is not None
+        if c.get("lost_from_start", True) != lost:
+            raise step.error(f"claims lost_from_start = {str(c.get('lost_from_start', True)).lower()}, "
+                             f"but the engine {'finds a cycle' if lost else 'finds no cycle of needs'}")
+        if "cycle" in c:
+            cycle = set()
+            parts = [explanation, *explanation.others] if lost else []
+            for part in parts:
+                cycle.update(part.cycle)
+            missing = [t.upper() for t in _tokens(c["cycle"], step.where(), "cycle") if parse_card(t) not in cycle]
+            if missing:
+                found = " ".join(NAMES[x] for x in sorted(cycle)) if lost else "none"
+                raise step.error(f"claims the cycle holds {' '.join(missing)}, but the engine's cycle is {found}")
+        confirmed.append("lost_from_start")
+    if "winnable" in c or "best_cards" in c:
+        from ..search import Limit, solve
+
+        result = solve(state, Limit(nodes=SOLVER_NODES), want="best" if "best_cards" in c else "win")
+        if result.winnable is None or "best_cards" in c and not result.complete:
+            raise step.error(f"the solver could not decide the position within {SOLVER_NODES} nodes")
+        if "winnable" in c and result.winnable != c["winnable"]:
+            raise step.error(f"claims winnable = {str(c['winnable']).lower()}, "
+                             f"but the solver finds it {'winnable' if result.winnable else 'lost'}")
+        if "best_cards" in c and result.best_cards != c["best_cards"]:
+            raise step.error(f"claims best_cards = {c['best_cards']}, but the solver reaches {result.best_cards}")
+        confirmed.append(" and ".join(k for k in ("winnable", "best_cards") if k in c))
+    if step.asks:
+        verdict = verdict or verdict_for(step)
+        expect = step.resolve(step.expect)
+        if expect not in verdict.right:
+            raise step.error(f"expects {expect} ({step.teaches}), but the {verdict.judge} judge rates "
+                             f"{rating(state, verdict, expect)}; it accepts {moves_text(verdict.right)}")
+        for token in step.wrong:
+            parsed = parse_input(token)
+            move = parsed if isinstance(parsed, Move) else _card_move(state, parsed)
+            if move is not None and move in verdict.right:
+                raise step.error(f"claims {token} is wrong, but the {verdict.judge} judge rates "
+                                 f"{rating(state, verdict, move)}, within the margin of the best")
+        confirmed.append("expect")
+    return confirmed
+
+
+def _card_move(state: State, card: int) -> Move | None:
+    try:
+        return state.move_for_card(card)
+    except IllegalMoveError:
+        return None
+
+
+def check_lesson(lesson: Lesson) -> list[StepCheck]:
+    """Check every step; one :class:`StepCheck` per step, in order."""
+    results = []
+    for step in lesson.steps:
+        try:
+            confirmed = check_step(step)
+        except LessonError as exc:
+            results.append(StepCheck(step, False, str(exc)))
+        else:
+            results.append(StepCheck(step, True, ", ".join(confirmed) or "position replays"))
+    return results

@@ -1,0 +1,178 @@
+"""The three judges (rules, solver, hint) and the verdict on an answer, as values.
+
+An answer is right when the engine rates it within a small margin of the
+best move, so a lesson never hard-codes the one answer it accepts. The
+sentences shown to the player come from :mod:`.words`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from ..errors import IllegalMoveError, LessonError
+from ..knowledge import move_for_card
+from ..notation import TURN, Move, parse_input
+from ..state import State
+from .format import CARDS_MARGIN, DEFAULT_SAMPLES, SOLVER_NODES, WIN_MARGIN, Step
+from .words import feedback_lines
+
+@dataclass(frozen=True)
+class Score:
+    """The engine's rating of one move: win chance 0..1 and expected final cards."""
+
+    move: Move
+    win: float
+    cards: float
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """How the engine rates the moves of a step's position, best first.
+
+    ``right`` is the set of moves that count as right answers.
+    """
+
+    judge: str
+    scores: tuple[Score, ...]
+    right: frozenset[Move]
+    reason: str = ""
+    why: dict = field(default_factory=dict)
+    cards_exact: bool = True
+
+    @property
+    def best(self) -> Move:
+        return self.scores[0].move if self.scores else TURN
+
+    def score_of(self, move: Move) -> Score | None:
+        for s in self.scores:
+            if s.move == move:
+                return s
+        return None
+
+
+def rules_verdict(state: State) -> Verdict:
+    """A rules question: any card that can be played is right; with none, the turn."""
+    legal = state.legal_moves()
+    plays = [m for m in legal if m.is_play]
+    right = frozenset(plays) if plays else frozenset(m for m in legal if not m.is_play)
+    scores = tuple(Score(m, 1.0 if m in right else 0.0, 0.0) for m in legal)
+    scores = tuple(sorted(scores, key=lambda s: -s.win))
+    return Verdict("rules", scores, right)
+
+
+def solver_verdict(state: State, win_margin: float = WIN_MARGIN, cards_margin: float = CARDS_MARGIN,
+                   nodes: int = SOLVER_NODES, where: str = "position") -> Verdict:
+    """Full knowledge: every legal move solved exactly. :class:`LessonError` if the solver cannot decide.
+
+    Winnability first (the fast question); only when no move wins are the
+    best scores compared. A move that leaves the position lost from the
+    start carries the engine's explanation of the trap.
+    """
+    from ..search import Limit, lost_from_start, solve
+
+    limit = Limit(nodes=nodes)
+    results = {}
+    for move in state.legal_moves():
+        results[move] = solve(state.apply(move), limit, want="win")
+    exact = not any(r.winnable for r in results.values())
+    if exact:
+        results = {move: solve(state.apply(move), limit) for move in results}
+    scores, why = [], {}
+    for move, result in results.items():
+        if result.winnable is None or not result.complete:
+            raise LessonError(f"{where}: the solver could not decide {move} within {nodes} nodes: "
+                              f"pick a position closer to the end")
+        scores.append(Score(move, 1.0 if result.winnable else 0.0, float(result.best_cards)))
+        if not result.winnable:
+            trap = lost_from_start(state.apply(move))
+            if trap is not None:
+                why[move] = trap.text()
+    verdict = _verdict("solver", scores, win_margin, cards_margin, why=why)
+    return replace(verdict, cards_exact=exact)
+
+
+def hint_verdict(state: State, samples: int = DEFAULT_SAMPLES, win_margin: float = WIN_MARGIN,
+                 cards_margin: float = CARDS_MARGIN) -> Verdict:
+    """What the player has seen only: the moves scored by the hint on an observation."""
+    from ..hints import hint
+    from ..knowledge import observe
+
+    result = hint(observe(state), samples=samples)
+    scores = [Score(c.move if isinstance(c.move, Move) else Move.parse(str(c.move)), float(c.win), float(c.cards))
+              for c in result.candidates]
+    return _verdict("hint", scores, win_margin, cards_margin, reason=str(result.reason or ""))
+
+
+def _verdict(judge: str, scores: list[Score], win_margin: float, cards_margin: float, reason: str = "",
+             why: dict | None = None) -> Verdict:
+    """Order the scores best first and mark the moves within the margins of the best as right.
+
+    A winning move always beats a lost one, whatever the margins.
+    """
+    ordered = tuple(sorted(scores, key=lambda s: (-s.win, -s.cards)))
+    if not ordered:
+        return Verdict(judge, (), frozenset(), reason, why or {})
+    best = ordered[0]
+    right = frozenset(s.move for s in ordered
+                      if best.win - s.win <= win_margin + 1e-9 and best.cards - s.cards <= cards_margin + 1e-9)
+    return Verdict(judge, ordered, right, reason, why or {})
+
+
+def verdict_for(step: Step) -> Verdict:
+    """The engine's verdict on a step's position, by the step's judge."""
+    state = step.state
+    if step.judge == "rules":
+        return rules_verdict(state)
+    if step.judge == "solver":
+        return solver_verdict(state, step.win_margin, step.cards_margin, where=step.where())
+    return hint_verdict(state, step.samples, step.win_margin, step.cards_margin)
+
+
+@dataclass(frozen=True)
+class Feedback:
+    """The judge's answer to the player: right or not, and why, in lines of text.
+
+    ``move`` is the answer as a legal move here (None when it is none);
+    ``refusal`` is then the engine's reason, from what the player can see.
+    ``lines`` are the sentences of :func:`.words.feedback_lines`.
+    """
+
+    step: Step
+    answer: str
+    move: Move | None
+    right: bool
+    lines: tuple[str, ...]
+    verdict: Verdict
+    refusal: str = ""
+
+
+def judge_answer(step: Step, answer: str, verdict: Verdict | None = None) -> Feedback:
+    """Judge what the player typed at a step that asks. :class:`MoveError` if it is no move or card.
+
+    A typed card is found with :func:`tutor.knowledge.move_for_card`, so the
+    reply never says where a card the player has not seen lies.
+    """
+    if not step.asks:
+        raise step.error("this step asks no question")
+    state = step.state
+    parsed = parse_input(answer)
+    verdict = verdict or verdict_for(step)
+    refusal = ""
+    move: Move | None
+    if isinstance(parsed, Move):
+        move = parsed
+        if not state.is_legal(move):
+            try:
+                state.apply(move)
+            except IllegalMoveError as exc:
+                refusal = f"{exc}."
+            move = None
+    else:
+        try:
+            move = move_for_card(state, parsed)
+        except IllegalMoveError as exc:
+            refusal = f"{exc}."
+            move = None
+    right = move is not None and move in verdict.right
+    lines = feedback_lines(step, verdict, move, right, refusal)
+    return Feedback(step, answer.strip(), move, right, lines, verdict, refusal)

@@ -1,0 +1,151 @@
+"""The player's progress file: which lessons are done, checked field by field, a broken file set aside."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..errors import LessonError
+from ..inputs import load_json
+from ..storage import atomic_write_text, is_regular_file, progress_path
+from ..textsafe import os_reason, quoted
+from .format import NAME_PATTERN
+
+PROGRESS_FORMAT = "osmosis-progress/1"
+
+@dataclass
+class Progress:
+    """Which lessons the player finished, and how their last run went.
+
+    ``warning`` is set when a broken progress file was found and set aside.
+    """
+
+    path: Path
+    lessons: dict = field(default_factory=dict)
+    warning: str | None = None
+
+    def done(self, name: str) -> bool:
+        return bool(self.lessons.get(name, {}).get("done"))
+
+    def record(self, name: str, right: int, asked: int, finished: bool) -> None:
+        entry = dict(self.lessons.get(name, {}))
+        entry["done"] = bool(entry.get("done")) or finished
+        entry["last"] = {"right": right, "asked": asked, "finished": finished}
+        if finished:
+            best = entry.get("best_right", -1)
+            entry["best_right"] = max(best, right)
+        self.lessons[name] = entry
+
+    def save(self) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        data = {"format": PROGRESS_FORMAT, "lessons": self.lessons}
+        atomic_write_text(self.path, json.dumps(data, indent=2, sort_keys=True) + "\n")
+
+
+def load_progress(path: Path | None = None) -> Progress:
+    """The saved progress; a broken file is renamed aside and reported in ``warning``, never raised.
+
+    Every field is checked; entries that are not usable are dropped (the
+    file is set aside first, so nothing is lost) and the good ones kept.
+    """
+    path = path or progress_path()
+    try:
+        os.stat(path)
+    except FileNotFoundError:
+        return Progress(path)
+    except (OSError, ValueError) as exc:
+        reason = os_reason(exc) if isinstance(exc, OSError) else "not a usable file name"
+        return Progress(path, {}, warning=f"progress file {quoted(path)} cannot be used ({reason}); "
+                                          "progress is not kept this time")
+    if not is_regular_file(path):  # a pipe would block the read, a folder cannot be one
+        return _set_aside(path, f"progress file {quoted(path)} is not a regular file", {})
+    try:
+        data = load_json(path, "progress file", LessonError)
+    except LessonError as exc:
+        return _set_aside(path, str(exc), {})
+    if not isinstance(data, dict) or data.get("format") != PROGRESS_FORMAT or not isinstance(data.get("lessons"), dict):
+        return _set_aside(path, f"progress file {quoted(path)} is not a {PROGRESS_FORMAT} file", {})
+    lessons, problems = {}, []
+    for name, entry in data["lessons"].items():
+        problem = _entry_problem(name, entry)
+        if problem:
+            problems.append(f"{quoted(name, limit=40)}: {problem}")
+        else:
+            lessons[name] = entry
+    if problems:
+        more = f" and {len(problems) - 1} more" if len(problems) > 1 else ""
+        return _set_aside(path, f"progress file {quoted(path)} has entries that are not usable "
+                                f"({problems[0]}{more})", lessons)
+    return Progress(path, lessons)
+
+
+_MAX_COUNT = 10_000
+
+
+def _count_ok(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= _MAX_COUNT
+
+
+def _entry_problem(name, entry) -> str | None:
+    """What is wrong with one lesson's progress entry, or None; unknown fields are kept as they are."""
+    if not isinstance(name, str) or not NAME_PATTERN.match(name) or len(name) > 100:
+        return "not a lesson name"
+    if not isinstance(entry, dict):
+        return "expected an object with done, last and best_right"
+    if "done" in entry and not isinstance(entry["done"], bool):
+        return "'done' is not true or false"
+    if "best_right" in entry and not _count_ok(entry["best_right"]):
+        return "'best_right' is not a count"
+    last = entry.get("last")
+    if last is not None:
+        if not isinstance(last, dict):
+            return "'last' is not an object with right, asked and finished"
+        for key in ("right", "asked"):
+            if not _count_ok(last.get(key)):
+                return f"'last.{key}' is not a count"
+        if not isinstance(last.get("finished"), bool):
+            return "'last.finished' is not true or false"
+        if last["right"] > last["asked"]:
+            return "'last.right' is more than 'last.asked'"
+    return None
+
+
+def _set_aside(path: Path, problem: str, kept: dict) -> Progress:
+    """Rename a broken progress file aside (never deleted) and go on with the entries that were good."""
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    moved = None
+    for n in range(1, 1000):
+        aside = path.with_name(f"{path.name}.broken-{stamp}" + (f"-{n}" if n > 1 else ""))
+        try:
+            os.link(path, aside)  # never replaces an earlier broken file
+        except FileExistsError:
+            continue
+        except OSError:
+            try:
+                if aside.exists():
+                    continue
+                os.replace(path, aside)
+            except OSError as exc:
+                moved = f"and could not be set aside ({os_reason(exc)})"
+                break
+        else:
+            try:
+                os.unlink(path)
+            except OSError:
+                pass
+        moved = f"set aside as {quoted(aside)}"
+        break
+    moved = moved or "and could not be set aside (no free name)"
+    progress = Progress(path, dict(kept))
+    start = "starting afresh"
+    if kept:
+        start = f"keeping the {len(kept)} good entr{'y' if len(kept) == 1 else 'ies'}"
+        try:
+            progress.save()  # the good entries stay in use from the next run on
+        except OSError as exc:
+            start += f" for this run (they cannot be written back: {os_reason(exc)})"
+    progress.warning = f"{problem}; {moved}, {start}"
+    return progress
