@@ -397,10 +397,12 @@ class Session:
         mine = by_move.get(move)
         if best is None or mine is None or move == advice.best:
             return True
-        if (best.win - mine.win) * 100 < self.threshold:
+        if not advice.warns(move, self.threshold):  # the drop must reach the threshold with confidence
             return True
-        self.say(f"That may be a mistake: win {mine.win * 100:.0f}% against {best.win * 100:.0f}% "
-                 f"for {describe_move(state, advice.best, self.symbols)}.")
+        from ..narrate import win_figure
+
+        self.say(f"That may be a mistake: win {win_figure(mine)} against {win_figure(best)} "
+                 f"for {describe_move(state, advice.best, self.symbols)} ({mine.samples} deals).")
         answer = _read("Play it anyway? [y/N] ", self.echo)
         if answer is None:
             return None
