@@ -118,9 +118,19 @@ def _versus(top, other, mine: str, theirs: str) -> str:
     if round(top.win * 100) != round(other.win * 100):
         return f"win {win_figure(top)} {mine}, {win_figure(other)} {theirs}"
     if round(top.cards) != round(other.cards):
-        return (f"win {win_figure(top)} either way, but about {top.cards:.0f} cards {mine} "
-                f"against {other.cards:.0f} {theirs}")
-    return f"win {win_figure(top)} either way, about {top.cards:.0f} cards"
+        return (f"win {win_figure(top)} either way, but about {cards_figure(top)} cards {mine} "
+                f"against {cards_figure(other)} {theirs}")
+    return f"win {win_figure(top)} either way, about {cards_figure(top)} cards"
+
+
+def cards_figure(c) -> str:
+    """A candidate's expected cards with its 95% interval: "29 (95%: 27-31)", or "29 (exact)"."""
+    if getattr(c, "exact", False):
+        return f"{c.cards:.0f} (exact)"
+    lo, hi = getattr(c, "cards_interval", (None, None))
+    if lo is None:
+        return f"{c.cards:.0f}"
+    return f"{c.cards:.0f} (95%: {lo:.0f}-{hi:.0f})"
 
 
 def _missing_ranks(obs) -> str:
@@ -142,7 +152,7 @@ def reason_for(obs, scored) -> tuple[str, list[str]]:
 
     if scored.why == "forced":
         parts.append(f"{what}: it is the only move.")
-        parts.append(f"From here: win {win_figure(top)}, about {top.cards:.0f} cards expected ({_basis(scored)}).")
+        parts.append(f"From here: win {win_figure(top)}, about {cards_figure(top)} cards expected ({_basis(scored)}).")
     elif scored.why == "safe":
         row = obs.destination(card)
         text = f"{what} {destination_phrase(obs, card)}: a card that goes to a row already open only adds options"
@@ -202,11 +212,12 @@ def _compared(obs, scored, top, other, tips) -> list[str]:
         return [f"{what} (win {win_figure(top)})."]
     if top.win == 0 and other.win == 0:
         if scored.exact:
-            head = "This position cannot be won any more whatever you do"
+            head = (f"This position cannot be won any more whatever you do (exact: every one of the "
+                    f"{scored.samples} consistent deals was solved)")
         else:
             head = f"None of the {scored.samples} deals consistent with what you have seen can be won from here"
-        out = [f"{head}; {move_gerund(obs, best)} places the most cards: about {top.cards:.0f} "
-               f"against {other.cards:.0f} if you {move_phrase(obs, other.move, False)}."]
+        out = [f"{head}; {move_gerund(obs, best)} places the most cards: about {cards_figure(top)} "
+               f"against {cards_figure(other)} if you {move_phrase(obs, other.move, False)}."]
         tips.append("well-played")
         return out
     figures = _versus(top, other, "this way", f"if you {move_phrase(obs, other.move, False)}")
