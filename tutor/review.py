@@ -48,7 +48,7 @@ from .cards import NAMES, RANKS, SUIT_NAMES
 from .errors import TutorError
 from .estimate import Drop, interval_text, paired_drop, wilson
 from .grading import LABEL_BUDGET, REVIEW_SAMPLES, PlyScore, score_game
-from .notation import TURN, Move
+from .notation import Move
 from .record import Record
 from .state import State
 
