@@ -402,7 +402,8 @@ class Session:
         from ..narrate import win_figure
 
         self.say(f"That may be a mistake: win {win_figure(mine)} against {win_figure(best)} "
-                 f"for {describe_move(state, advice.best, self.symbols)} ({mine.samples} deals).")
+                 f"for {describe_move(state, advice.best, self.symbols)} "
+                 f"({mine.samples} deal{'s' if mine.samples != 1 else ''}).")
         answer = _read("Play it anyway? [y/N] ", self.echo)
         if answer is None:
             return None
@@ -464,7 +465,8 @@ def play_command(ctx: click.Context, number, deal_file, tutor, threshold, save_p
         _say(console, f"The game is saved as you play in {path}.")
     _say(console, "Type ? for help.")
     if tutor:
-        _say(console, f"Tutor mode: moves {threshold:g} or more points below the best are questioned.")
+        _say(console, f"Tutor mode: moves {threshold:g} or more points below the best (with 95% confidence) "
+                      "are questioned.")
     Session(ctx, game, path, save_path, tutor, threshold).run()
 
 
