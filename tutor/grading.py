@@ -43,7 +43,7 @@ from .state import State
 REVIEW_SAMPLES = 64
 """Shared sampled deals per position of a review (every move of the position is scored on them)."""
 
-LABEL_BUDGET = 256
+LABEL_BUDGET = 512
 """The most sampled deals for a label still in doubt after the shared ones."""
 
 LABEL_BATCH = 64

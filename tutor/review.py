@@ -635,8 +635,8 @@ def review(record: Record, samples: int | None = DEFAULT_SAMPLES, thresholds: Th
 
     ``samples``: shared sampled deals per position (default
     :data:`DEFAULT_SAMPLES`; None also means the default). ``label_budget``:
-    the most deals for a label in doubt (default: four times ``samples``, at
-    least :data:`tutor.grading.LABEL_BUDGET`'s share). ``thresholds``: where
+    the most deals for a label in doubt (default: :data:`tutor.grading.LABEL_BUDGET`
+    at the default ``samples``, in proportion otherwise: eight times). ``thresholds``: where
     the labels start. ``progress(done, total)`` is called as positions are
     scored. ``workers``: processes (default: up to 2, the CPUs, when the game
     is long enough). ``limit``: the solver limit for hindsight.

@@ -229,7 +229,7 @@ def render_review(rev: Review, symbols: bool = True, width: int = 80) -> Group:
               help="Write the record with each move's label, tags and comment to OUT.")
 @click.option("--samples", type=click.IntRange(1, 1000), default=DEFAULT_SAMPLES, show_default=True,
               metavar="K", help="Sampled deals per move, shared through the game (a label in doubt draws "
-              "up to four times as many); more is slower and steadier.")
+              "up to eight times as many); more is slower and steadier.")
 @click.option("--thresholds", type=ThresholdsType(), default="5,10,15", show_default=True,
               help="Inaccuracy, mistake and blunder thresholds in win-chance points.")
 @click.option("--workers", type=click.IntRange(1, 64), default=None, metavar="N",
