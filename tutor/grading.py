@@ -79,8 +79,17 @@ def _won(outcomes) -> tuple[bool, ...]:
 
 
 def score_ply(ply: int, state: State, move: Move, graded: bool, worlds: SharedWorlds, cache: SolveCache,
-              samples: int, budget: int, bands=BANDS) -> PlyScore:
-    """Score one position of a game on the shared deals (see the module docstring)."""
+              samples: int, budget: int, bands=BANDS, previous: list | None = None,
+              changed: set[int] = frozenset()) -> tuple[PlyScore, list]:
+    """Score one position of a game on the shared deals (see the module docstring).
+
+    ``previous``: the played move's outcome in each shared deal at the
+    position before (None if there is none, or it was exact); ``changed``:
+    the deals repaired since. In a deal left as it was, this position *is*
+    the position after that move, so a forced move or free play (which keeps
+    the position's value) takes that outcome without a new search. Returns
+    the score and the played move's outcome in each deal.
+    """
     obs = observe(state)
     legal = obs.legal_moves()
     every = obs.every_state() if obs.consistent_deals() <= max(EXACT_DEALS, samples) else None
@@ -88,10 +97,12 @@ def score_ply(ply: int, state: State, move: Move, graded: bool, worlds: SharedWo
     deals = every if exact else worlds.states(state, samples)
     if not graded:
         # A forced move or a free play keeps the position's value: its chance is the position's.
-        res = [cache.solve(d.apply(move), WIN_NODES, 0) for d in deals]
+        reuse = previous if previous is not None and not exact and len(previous) == len(deals) else None
+        res = [reuse[k] if reuse is not None and k not in changed else cache.solve(d.apply(move), WIN_NODES, 0)
+               for k, d in enumerate(deals)]
         won = _won(res)
         est = Estimate.of(res, exact)
-        return PlyScore(ply, False, exact, len(deals), move, {move: est}, won, won, None)
+        return PlyScore(ply, False, exact, len(deals), move, {move: est}, won, won, None), (None if exact else res)
     certain = certain_moves(obs, legal)
     lost = {m for m in legal if lost_for_certain(obs, m)}
     scores = Outcomes(legal)
@@ -114,7 +125,9 @@ def score_ply(ply: int, state: State, move: Move, graded: bool, worlds: SharedWo
                 b.append(bool(r[move][0]))
             done += len(more)
             drop = paired_drop(a, b)
-    return PlyScore(ply, True, exact, len(deals), best, estimates, value, _won(scores.results[move]), drop)
+    played = list(scores.results[move])
+    return (PlyScore(ply, True, exact, len(deals), best, estimates, value, _won(played), drop),
+            None if exact else played)
 
 
 def score_run(job) -> list[PlyScore]:
@@ -129,10 +142,13 @@ def score_run(job) -> list[PlyScore]:
         worlds.advance(states[k])
     cache = SolveCache()
     out = []
+    previous, changed = None, set()
     for i in range(start, end):
         if i > start:
-            worlds.advance(states[i])
-        out.append(score_ply(i, states[i], moves[i], i in graded, worlds, cache, samples, budget, bands))
+            changed = worlds.advance(states[i])
+        score, previous = score_ply(i, states[i], moves[i], i in graded, worlds, cache, samples, budget, bands,
+                                    previous, changed)
+        out.append(score)
     return out
 
 

@@ -253,16 +253,16 @@ class SharedWorlds:
             self._inverse.append(inv)
         self._seen = obs.seen_cards()
 
-    def advance(self, state: State) -> int:
+    def advance(self, state: State) -> set[int]:
         """Move on to ``state`` (the next position of the game): repair what its new cards contradict.
 
-        Returns how many worlds changed.
+        Returns the indices of the worlds that changed.
         """
         seen = observe(state).seen_cards()
         new = sorted(seen - self._seen)
         self._seen = self._seen | seen
-        changed = 0
-        for pi, inv in zip(self._maps, self._inverse):
+        changed: set[int] = set()
+        for k, (pi, inv) in enumerate(zip(self._maps, self._inverse)):
             touched = False
             for x in new:
                 y = pi[x]
@@ -272,7 +272,8 @@ class SharedWorlds:
                 pi[z], inv[y] = y, z
                 pi[x], inv[x] = x, x
                 touched = True
-            changed += touched
+            if touched:
+                changed.add(k)
         return changed
 
     def states(self, state: State, count: int | None = None) -> list[State]:
