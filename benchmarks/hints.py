@@ -31,7 +31,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tutor.deals import deal_for  # noqa: E402
-from tutor.hints import DEFAULT_SAMPLES, hint, play_game  # noqa: E402
+from tutor.hints import DEFAULT_SAMPLES, POLICY_SAMPLES, hint, play_game  # noqa: E402
 from tutor.knowledge import observe  # noqa: E402
 from tutor.rules import preset  # noqa: E402
 from tutor.search import DEFAULT_LIMIT, solve  # noqa: E402
@@ -155,7 +155,7 @@ def policy(args) -> None:
     greedy_w = sum(1 for r in rows if r["greedy"])
     tutor_w = sum(1 for r in rows if r["tutor"])
     tutor_of_winnable = sum(1 for r in rows if r["tutor"] and r["solver"])
-    print(f"{args.variant}, deals {args.deals} ({n} deals), samples budget {args.samples or DEFAULT_SAMPLES}, "
+    print(f"{args.variant}, deals {args.deals} ({n} deals), samples budget {args.samples or POLICY_SAMPLES}, "
           f"{args.workers} workers, {wall:.0f} s wall")
     print(f"  solver (full knowledge): {solver_w} won ({100 * solver_w / n:.1f}%), {undecided} undecided")
     print(f"  greedy:                  {greedy_w} won ({100 * greedy_w / n:.1f}%), "
