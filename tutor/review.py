@@ -724,6 +724,11 @@ def _assemble(record, states, moves, scores: dict[int, PlyScore], facts: Hindsig
     return Review(record, out, accuracy, facts, {"cards": final.cards, "won": final.won}, th, samples, critical)
 
 
+def _fig(c: Candidate) -> str:
+    """A candidate's win chance with its interval: "39% (95%: 28-51%)" or "39% (exact)"."""
+    return f"{_pct(c.win)} ({_win_interval(c)})"
+
+
 def _win_interval(c) -> str:
     return "exact" if c.exact else interval_text(*c.interval)
 
@@ -848,13 +853,13 @@ def _comment(i, state, move, card, label, best, by_move, played, top, tags, note
             how = (f"holding it back and playing {wait.move} ({_card_name(wc)})" if wc is not None
                    else "holding it back and turning the talon")
             parts.append(f"Playing {cname} opened row {notes['row']} for {SUIT_NAMES[card // 13]} with the "
-                         f"starting rank {RANKS[state.start_rank - 1]}; {how} kept {_pct(wait.win)}.")
+                         f"starting rank {RANKS[state.start_rank - 1]}; {how} kept {_fig(wait)}.")
         elif tag == "wrong-row":
             if "other" in notes:
                 other = notes["other"]
                 oc = state.card_of(other.move)
                 parts.append(f"Putting {SUIT_NAMES[card // 13]} in row {notes['row']} blocks the rows "
-                             f"below; opening it with {_card_name(oc)} instead kept {_pct(other.win)}.")
+                             f"below; opening it with {_card_name(oc)} instead kept {_fig(other)}.")
             else:
                 expl, visible = notes["cycle"]
                 text = getattr(expl, "text", None)
@@ -866,12 +871,12 @@ def _comment(i, state, move, card, label, best, by_move, played, top, tags, note
         elif tag == "late-start":
             op = notes["open"]
             oc = state.card_of(op.move)
-            parts.append(f"Opening the next row with {_card_name(oc)} now was better (win {_pct(op.win)}): "
+            parts.append(f"Opening the next row with {_card_name(oc)} now was better (win {_fig(op)}): "
                          "waiting lost more than it could gain.")
         elif tag == "turned-past":
             pc, w = notes["past"]
             came = "never came back" if facts.lost_at_ply != i + 1 else "did not come back in time"
-            parts.append(f"Turning past {_card_name(pc)} on the waste (win {_pct(w.win)} if played) gave it "
+            parts.append(f"Turning past {_card_name(pc)} on the waste (win {_fig(w)} if played) gave it "
                          f"up: it {came}.")
         elif tag == "reserve-dig":
             under = notes["under"]
@@ -884,7 +889,7 @@ def _comment(i, state, move, card, label, best, by_move, played, top, tags, note
         elif tag == "talon-shift":
             t = notes["turn"]
             parts.append(f"Taking {cname} off the waste shifted the talon's threes; turning kept "
-                         f"{_pct(t.win)}.")
+                         f"{_fig(t)}.")
         topic = TAGS[tag][0]
         if tag == "turned-past" and notes["past"][0] // 13 == state.rows[0]:
             topic = "row-one"
