@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import sys
 import time
@@ -30,7 +31,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tutor.deals import deal_for  # noqa: E402
-from tutor.hints import DEFAULT_SAMPLES, hint, play_game  # noqa: E402
+from tutor.hints import DEFAULT_SAMPLES, POLICY_SAMPLES, hint, play_game  # noqa: E402
 from tutor.knowledge import observe  # noqa: E402
 from tutor.rules import preset  # noqa: E402
 from tutor.search import DEFAULT_LIMIT, solve  # noqa: E402
@@ -91,22 +92,29 @@ def latency(args) -> None:
             for found in pool.map(_tutor_positions, [(args.variant, n, args.every, args.first)
                                                       for n in deal_range(args.deals)]):
                 positions.extend(found)
-    times, samples, undecided, whys = [], [], 0, {}
+    times, cpu, samples, undecided, whys, exact = [], [], [], 0, {}, 0
     for st in positions:
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         h = hint(observe(st), samples=args.samples)
         times.append(time.perf_counter() - t0)
+        cpu.append(time.process_time() - c0)
         samples.append(h.samples)
+        exact += h.exact
         undecided += any(c.undecided for c in h.candidates)
         whys[h.why] = whys.get(h.why, 0) + 1
     times.sort()
+    cpu.sort()
     n = len(times)
     print(f"hint latency, {args.variant}, deals {args.deals}, {n} positions with a choice "
           f"(every {args.every}th of {args.source} play{f', the first {args.first} of each game' if args.first else ''}), samples budget {args.samples or DEFAULT_SAMPLES}, "
           "one process")
     print(f"  median {statistics.median(times):.2f} s   p90 {times[int(0.9 * (n - 1))]:.2f} s   "
-          f"worst {times[-1]:.2f} s   mean {statistics.mean(times):.2f} s")
-    print(f"  samples used: mean {statistics.mean(samples):.1f}; hints with an undecided sample: "
+          f"p95 {times[int(0.95 * (n - 1))]:.2f} s   worst {times[-1]:.2f} s   mean {statistics.mean(times):.2f} s"
+          f"   (goals: median <= 0.5 s, p95 <= 2 s; load {os.getloadavg()[0]:.1f} at the end)")
+    print(f"  CPU time (what an unshared core would take): median {statistics.median(cpu):.2f} s   "
+          f"p95 {cpu[int(0.95 * (n - 1))]:.2f} s   worst {cpu[-1]:.2f} s")
+    print(f"  samples used: mean {statistics.mean(samples):.1f}, median {statistics.median(samples):.0f}, "
+          f"most {max(samples)}; exact {exact}; hints with an undecided sample: "
           f"{undecided} ({100 * undecided / n:.1f}%)")
     print("  settled by: " + ", ".join(f"{k} {v}" for k, v in sorted(whys.items())))
 
@@ -147,7 +155,7 @@ def policy(args) -> None:
     greedy_w = sum(1 for r in rows if r["greedy"])
     tutor_w = sum(1 for r in rows if r["tutor"])
     tutor_of_winnable = sum(1 for r in rows if r["tutor"] and r["solver"])
-    print(f"{args.variant}, deals {args.deals} ({n} deals), samples budget {args.samples or DEFAULT_SAMPLES}, "
+    print(f"{args.variant}, deals {args.deals} ({n} deals), samples budget {args.samples or POLICY_SAMPLES}, "
           f"{args.workers} workers, {wall:.0f} s wall")
     print(f"  solver (full knowledge): {solver_w} won ({100 * solver_w / n:.1f}%), {undecided} undecided")
     print(f"  greedy:                  {greedy_w} won ({100 * greedy_w / n:.1f}%), "

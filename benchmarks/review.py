@@ -62,7 +62,7 @@ def main(argv=None) -> int:
     ap.add_argument("--workers", type=int, default=None)
     args = ap.parse_args(argv)
     print(f"review benchmark: {os.cpu_count()} CPUs, samples {args.samples}, "
-          f"workers {args.workers or 'default'}")
+          f"workers {args.workers or 'default'}, load {os.getloadavg()[0]:.1f} at the start")
     times = []
     for variant in args.variants.split(","):
         found = list(games(variant, args.games, *((50, 100) if preset(variant).passes else (100, 150))))
@@ -77,11 +77,11 @@ def main(argv=None) -> int:
             print(f"{variant:8} deal {number:5}: {len(record.moves):3} moves, {rev.graded:3} graded, "
                   f"{dt:6.1f} s ({dt / max(1, rev.graded):.2f} s a graded move); accuracy "
                   f"{rev.accuracy:5.1f}; {c['inaccuracy']}/{c['mistake']}/{c['blunder']} ?!/?/??; "
-                  f"hindsight winnable={rev.hindsight.winnable} lost_at={rev.hindsight.lost_at_ply}",
-                  flush=True)
+                  f"hindsight winnable={rev.hindsight.winnable} lost_at={rev.hindsight.lost_at_ply}; "
+                  f"{rev.sampling_text()}", flush=True)
     if times:
-        print(f"{len(times)} games: median {statistics.median(times):.1f} s, worst {max(times):.1f} s, "
-              f"goal: each within 60 s")
+        print(f"{len(times)} games: median {statistics.median(times):.1f} s, worst {max(times):.1f} s "
+              f"(goal: a 150-move review within 30 s on 2 cores); load {os.getloadavg()[0]:.1f} at the end")
     return 0
 
 

@@ -118,5 +118,5 @@ def test_tutor_mode_warns_on_a_known_bad_move_and_not_on_the_best(tmp_path):
     assert result.exit_code == 0, result.output
     out = result.output
     assert out.count("That may be a mistake") == 1
-    assert "win 0% against" in out
+    assert "win 0% (95%: 0-" in out and "against" in out  # every figure with its interval
     assert "Move 4: d" in out  # the warned move was not played; the turn was

@@ -24,10 +24,24 @@ Structure known for certain comes before sampling:
   "must come before" constraints have a cycle loses in every consistent deal.
 
 Such moves are best (or lost) in every consistent deal, whatever the samples
-say, so the hint takes them without spending more samples; the scores still
-list every legal move. When the choice is real, samples are added in batches
-until the leader is clearly ahead of every other move, or equal to it in
-every sample, or the sample budget is spent.
+say, so the hint takes them whatever the samples say. The other moves are
+still scored honestly: a certain move costs one search per sample (it keeps
+the position's value), and every move gets the same samples.
+
+**Every figure with its uncertainty.** Each candidate carries its samples, a
+95% Wilson interval for its win chance, a t interval for its expected cards
+and, against the best move, the paired drop with its interval
+(:mod:`tutor.estimate`). Samples are drawn in batches while the answer is in
+doubt: while another move could be better than the leader by a whole label
+band, or a move's drop interval straddles a band threshold (5, 10, 15
+points), up to the budget. When few deals are consistent with what the
+player has seen (late in a game: the talon known, a handful of face-down
+reserve cards), every one of them is solved instead and the figures are
+exact.
+
+**Warnings.** :meth:`Hint.warns` (the ``--tutor`` warning) fires only when
+the lower end of a move's paired drop interval reaches the threshold, so a
+gap of one sample never becomes a warning.
 
 A solve stopped by its node limit is "undecided": it counts as no win in
 ``win`` (a lower bound) and is reported in ``undecided``, never hidden.
@@ -35,20 +49,30 @@ A solve stopped by its node limit is "undecided": it counts as no win in
 
 from __future__ import annotations
 
-import math
 import time
 from dataclasses import dataclass, field
 
 from .cards import NAMES
 from .constraints import FULL, Needs, row_orders
 from .errors import TutorError
+from .estimate import Drop
 from .knowledge import Observation, observe
 from .notation import TURN, Move
+from .sampling import (BANDS, Outcomes, SolveCache, _solve_sample, band, in_doubt,  # noqa: F401 (the hint API)
+                       outcomes_in)
 from .search import Limit, solve
 from .state import State
 
-DEFAULT_SAMPLES = 24
+DEFAULT_SAMPLES = 128
 """The sample budget of a hint: the most consistent deals drawn for one decision."""
+
+FIRST_BATCH = 32
+"""Samples drawn first; more come in batches of :data:`BATCH` while the answer is in doubt."""
+
+BATCH = 32
+
+EXACT_DEALS = 120
+"""Up to this many consistent deals (5 unseen cards), every one is solved: the figures are exact."""
 
 WIN_NODES = 20_000
 """Node limit of the winnability search in one sample (cheap: most finish in a few hundred)."""
@@ -58,22 +82,22 @@ BEST_NODES = 2_500
 
 DEFAULT_LIMIT = Limit(nodes=WIN_NODES)
 
-BATCH = 8
-CLEAR_MARGIN = 2.0  # standard errors by which the leader must be ahead to stop early
-
 
 @dataclass(frozen=True, slots=True)
 class Candidate:
     """One legal move with its scores.
 
     ``win``: share of samples won after the move (undecided ones count as not
-    won). ``cards``: mean final score (52 for a win; for a lost sample the best
-    score the search found). ``card``: the card the move plays (None for a
-    turn). ``samples``: samples scored; ``undecided``: how many of them the
-    node limit left undecided. ``certain``: the move keeps the position's
-    value in every consistent deal (a safe play, or a turn that loses
-    nothing). ``lost``: the move loses in every consistent deal. ``opens_row``:
-    the row (1-4) it opens, if any.
+    won), ``interval`` its 95% Wilson interval. ``cards``: mean final score
+    (52 for a win; for a lost sample the best score the search found),
+    ``cards_interval`` its 95% t interval. ``card``: the card the move plays
+    (None for a turn). ``samples``: samples scored; ``undecided``: how many of
+    them the node limit left undecided. ``exact``: every consistent deal was
+    solved (the intervals are the values). ``drop``: against the best move, on
+    the same samples (None for the best move itself). ``certain``: the move
+    keeps the position's value in every consistent deal (a safe play, or a
+    turn that loses nothing). ``lost``: the move loses in every consistent
+    deal. ``opens_row``: the row (1-4) it opens, if any.
     """
 
     move: Move
@@ -85,11 +109,21 @@ class Candidate:
     certain: bool = False
     lost: bool = False
     opens_row: int | None = None
+    interval: tuple[float, float] = (0.0, 1.0)
+    cards_interval: tuple[float, float] = (0.0, 52.0)
+    exact: bool = False
+    drop: Drop | None = None
 
     def to_json(self) -> dict:
         out = {"move": str(self.move), "win": round(self.win, 4), "cards": round(self.cards, 2),
                "card": NAMES[self.card] if self.card is not None else None,
-               "samples": self.samples, "undecided": self.undecided}
+               "samples": self.samples, "undecided": self.undecided,
+               "interval": [round(self.interval[0], 4), round(self.interval[1], 4)],
+               "cards_interval": [round(self.cards_interval[0], 2), round(self.cards_interval[1], 2)]}
+        if self.exact:
+            out["exact"] = True
+        if self.drop is not None:
+            out.update(self.drop.to_json())
         if self.opens_row is not None:
             out["opens_row"] = self.opens_row
         if self.certain:
@@ -124,6 +158,14 @@ class Hint:
                 return c
         raise TutorError(f"{move} is not a legal move here: expected one of "
                          + ", ".join(str(c.move) for c in self.candidates))
+
+    def warns(self, move: Move, threshold: float) -> bool:
+        """The ``--tutor`` warning: ``move``'s drop from the best is at least ``threshold`` points with
+        confidence (the lower end of its paired 95% interval; an exact drop is taken as it is)."""
+        cand = self.candidate(move)
+        if move == self.best or cand.drop is None:
+            return False
+        return cand.drop.lo * 100 >= threshold
 
     def ranked(self) -> list[Candidate]:
         """The candidates best first (the best move, then by win chance and score)."""
@@ -208,62 +250,6 @@ def lost_for_certain(obs: Observation, move: Move) -> bool:
 # ---------------------------------------------------------------- sampling
 
 
-def _solve_sample(state: State, win_nodes: int, best_nodes: int, lost: bool = False) -> tuple[bool | None, int]:
-    """(won?, final score) of one sampled position: True/False/None (undecided) and the score.
-
-    ``lost``: the position is known to be lost, so only its best score is searched.
-    """
-    if state.won:
-        return True, 52
-    if lost:
-        return False, solve(state, Limit(nodes=max(best_nodes, 1)), want="best").best_cards
-    res = solve(state, Limit(nodes=win_nodes), want="win")
-    if res.winnable:
-        return True, 52
-    if res.winnable is None or best_nodes <= 0:
-        return res.winnable, res.best_cards
-    best = solve(state, Limit(nodes=best_nodes), want="best")
-    return False, max(res.best_cards, best.best_cards)
-
-
-class _Scores:
-    """Per move, the outcome in each sample so far (paired by sample index)."""
-
-    def __init__(self, moves: list[Move]) -> None:
-        self.moves = moves
-        self.results: dict[Move, list[tuple[bool | None, int]]] = {m: [] for m in moves}
-
-    def add(self, move: Move, result: tuple[bool | None, int]) -> None:
-        self.results[move].append(result)
-
-    def wins(self, move: Move) -> int:
-        return sum(1 for w, _ in self.results[move] if w)
-
-    def undecided(self, move: Move) -> int:
-        return sum(1 for w, _ in self.results[move] if w is None)
-
-    def utility(self, move: Move) -> list[float]:
-        # Win chance first; the score only breaks ties (52 cards weigh 0.01 of a win).
-        return [(1.0 if w else 0.0) + c / 5200 for w, c in self.results[move]]
-
-    def mean(self, move: Move) -> float:
-        u = self.utility(move)
-        return sum(u) / len(u) if u else 0.0
-
-
-def _clearly_ahead(scores: _Scores, leader: Move, other: Move) -> bool:
-    """The leader beats ``other`` by a clear margin (paired by sample), or equals it in every sample."""
-    diffs = [x - y for x, y in zip(scores.utility(leader), scores.utility(other))]
-    if all(abs(d) < 1e-12 for d in diffs):
-        return True
-    n = len(diffs)
-    mean = sum(diffs) / n
-    if mean <= 0 or n < 2:
-        return False
-    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
-    return mean > CLEAR_MARGIN * math.sqrt(var / n)
-
-
 def _preference(obs: Observation, move: Move, certain: list[Move]) -> int:
     """Order among moves the samples cannot tell apart: the one that reveals most and commits least.
 
@@ -286,9 +272,29 @@ def _preference(obs: Observation, move: Move, certain: list[Move]) -> int:
     return 13
 
 
+def leader(obs: Observation, scores: Outcomes, certain: list[Move]) -> Move:
+    """The move with the best mean (certain moves first: they are best in every deal)."""
+    if certain:
+        return certain[0]
+    return min(scores.moves, key=lambda m: (-scores.mean(m), _preference(obs, m, certain)))
+
+
+def exact_worlds(obs: Observation, budget: int) -> list[State] | None:
+    """Every consistent deal when they are few (at most :data:`EXACT_DEALS`, or the budget), else None."""
+    if obs.consistent_deals() <= max(budget, EXACT_DEALS):
+        return obs.every_state()
+    return None
+
+
 def score_moves(obs: Observation, samples: int | None = None, limit: Limit | None = None,
-                best_nodes: int = BEST_NODES) -> "ScoredPosition":
-    """Score every legal move of ``obs`` (see the module docstring); the scores and how they were settled."""
+                best_nodes: int = BEST_NODES, cache: SolveCache | None = None,
+                bands: tuple[float, float, float] = BANDS) -> "ScoredPosition":
+    """Score every legal move of ``obs`` (see the module docstring); the scores and how they were settled.
+
+    ``samples``: the sample budget (default :data:`DEFAULT_SAMPLES`). Samples
+    are drawn in batches (:data:`FIRST_BATCH`, then :data:`BATCH` more) while
+    the best move or a move's label band is in doubt (:func:`in_doubt`).
+    """
     if not isinstance(obs, Observation):
         raise TutorError("a hint needs what the player has seen (an Observation from observe(state)), "
                          f"not {type(obs).__name__}")
@@ -299,6 +305,7 @@ def score_moves(obs: Observation, samples: int | None = None, limit: Limit | Non
     moves = obs.legal_moves()
     if not moves:
         raise TutorError("the game is over: there is no move to score")
+    cache = cache if cache is not None else SolveCache()
     certain = certain_moves(obs, moves)
     lost = {m for m in moves if lost_for_certain(obs, m)}
     if len(moves) == 1:
@@ -308,46 +315,32 @@ def score_moves(obs: Observation, samples: int | None = None, limit: Limit | Non
     else:
         why = "sampled"
 
-    # Every certain move keeps the position's value, so one solve per sample covers all of them.
-    solved = [m for m in moves if m not in certain[1:]]
-    first = min(budget, max(BATCH, math.ceil(budget / 3)))
-    exact = obs.consistent_deals() <= budget
-    states = obs.samples(budget)  # seeded from the observation; all of them when few are consistent
-    scores = _Scores(moves)
+    every = exact_worlds(obs, budget)
+    exact = every is not None
+    states = every if exact else obs.samples(budget)  # seeded from the observation alone
+    scores = Outcomes(moves)
     done = 0
+    size = len(states) if exact else min(budget, FIRST_BATCH)
     while done < len(states):
-        size = len(states) - done if exact else (first if done == 0 else min(BATCH, len(states) - done))
-        for state in states[done:done + size]:
-            results = {m: _solve_sample(state.apply(m), win_nodes, best_nodes, m in lost) for m in solved}
-            if certain:
-                # A certain move keeps the position's value, the best of all moves in this deal:
-                # what any move reaches, it reaches too (the searches' limits can hide that).
-                won = [r[0] for r in results.values()]
-                value = (True if True in won else None if None in won else False,
-                         max(r[1] for r in results.values()))
-                for m in certain:
-                    results[m] = value
-            for m in moves:
-                scores.add(m, results[m])
+        for world in states[done:done + size]:
+            scores.add(outcomes_in(world, moves, certain, lost, win_nodes, best_nodes, cache))
         done += size
-        if exact or why != "sampled":
+        size = min(BATCH, len(states) - done)
+        if exact or why == "forced" or not in_doubt(scores, leader(obs, scores, certain), bands):
             break
-        ranked = sorted(moves, key=lambda m: (-scores.mean(m), _preference(obs, m, certain)))
-        if all(_clearly_ahead(scores, ranked[0], m) for m in ranked[1:]):
-            break
-    if exact and done == len(states) and why == "sampled":
+    if exact and why == "sampled":
         why = "exact"
-    ranked = sorted(moves, key=lambda m: (-scores.mean(m), _preference(obs, m, certain)))
-    best = moves[0] if why == "forced" else certain[0] if certain else ranked[0]
+    best = moves[0] if why == "forced" else leader(obs, scores, certain)
     candidates = []
     for m in moves:
-        results = scores.results[m]
-        n = len(results)
+        est = scores.estimate(m, exact)
         candidates.append(Candidate(
-            move=m, win=scores.wins(m) / n, cards=sum(c for _, c in results) / n, card=obs.card_of(m),
-            samples=n, undecided=scores.undecided(m), certain=m in certain, lost=m in lost,
-            opens_row=opens_row(obs, m)))
-    return ScoredPosition(best, candidates, why, done, exact and done == len(states))
+            move=m, win=est.win, cards=est.cards, card=obs.card_of(m),
+            samples=est.samples, undecided=scores.undecided(m), certain=m in certain, lost=m in lost,
+            opens_row=opens_row(obs, m), interval=(est.win_lo, est.win_hi),
+            cards_interval=(est.cards_lo, est.cards_hi), exact=exact,
+            drop=None if m == best else scores.drop(best, m, exact)))
+    return ScoredPosition(best, candidates, why, done, exact, scores)
 
 
 @dataclass(frozen=True)
@@ -357,6 +350,7 @@ class ScoredPosition:
     why: str
     samples: int
     exact: bool
+    outcomes: Outcomes | None = field(default=None, repr=False, compare=False)
 
 
 def hint(obs: Observation, samples: int | None = None, limit: Limit | None = None) -> Hint:
@@ -377,6 +371,9 @@ def hint(obs: Observation, samples: int | None = None, limit: Limit | None = Non
 # ---------------------------------------------------------------- the tutor as a player
 
 
+POLICY_SAMPLES = 32
+"""The tutor policy's sample budget (it needs the best move, not figures a player reads)."""
+
 POLICY_BEST_NODES = 600
 """Node limit of the best-score searches when the tutor plays (scores only break ties there)."""
 
@@ -391,7 +388,8 @@ def choose(obs: Observation, samples: int | None = None, limit: Limit | None = N
     certain = certain_moves(obs, moves)
     if certain:
         return certain[0]
-    return score_moves(obs, samples, limit, best_nodes=POLICY_BEST_NODES).best
+    return score_moves(obs, POLICY_SAMPLES if samples is None else samples, limit,
+                       best_nodes=POLICY_BEST_NODES).best
 
 
 def play_game(state: State, samples: int | None = None, limit: Limit | None = None,

@@ -152,6 +152,10 @@ class Observation:
         rng = rng or random.Random(self.seed())
         return [self.sample(rng) for _ in range(count)]
 
+    def every_state(self) -> list[State]:
+        """Every position consistent with the observation, once each (for an exact answer when they are few)."""
+        return [self.fill(p) for p in permutations(self.unseen_cards())]
+
     def _view(self) -> State:
         """One fixed consistent position (unseen cards in card order), for the legal moves only.
 
@@ -235,3 +239,86 @@ def move_for_card(state: State, card: int) -> Move:
             raise
         raise IllegalMoveError(f"{NAMES[card]} cannot be played now: it is not on top of a reserve pile "
                                "or the waste") from None
+
+
+class SharedWorlds:
+    """Sampled hidden cards shared by the successive positions of one game (for the review).
+
+    A *world* gives every hidden slot of the first position a card, drawn
+    from that position's own seed exactly as :meth:`Observation.samples`
+    draws (so at the first position the worlds are the hint's samples). When
+    a move shows a card X that a world had put elsewhere, only that clash is
+    repaired: X goes where it was seen and the card the world had there moves
+    to the slot where the world had X. The swap maps a uniform draw among the
+    deals consistent with the old observation to a uniform draw among those
+    consistent with the new one, so the worlds stay fair samples, and a world
+    that the new card does not contradict is left as it was: the position
+    after a move that shows nothing is scored on exactly the same deals.
+
+    A world is kept as a relabelling of the true game's hidden cards (true
+    card -> the world's card). The relabelling is built from the slot draw
+    and the true position, so the world itself (which card lies in which
+    slot) depends only on what the player has seen: two games that differ
+    only in unseen cards get the same worlds.
+    """
+
+    def __init__(self, first: State, count: int) -> None:
+        obs = observe(first)
+        self.count = count
+        slots = obs.hidden_slots()
+        true_cards = [_slot_card(first, s) for s in slots]
+        self._maps: list[list[int]] = []
+        self._inverse: list[list[int]] = []
+        rng = random.Random(obs.seed())
+        for _ in range(count):
+            cards = list(obs.unseen_cards())
+            rng.shuffle(cards)
+            pi = list(range(52))
+            for true, card in zip(true_cards, cards):
+                pi[true] = card
+            inv = [0] * 52
+            for c, d in enumerate(pi):
+                inv[d] = c
+            self._maps.append(pi)
+            self._inverse.append(inv)
+        self._seen = obs.seen_cards()
+
+    def advance(self, state: State) -> set[int]:
+        """Move on to ``state`` (the next position of the game): repair what its new cards contradict.
+
+        Returns the indices of the worlds that changed.
+        """
+        seen = observe(state).seen_cards()
+        new = sorted(seen - self._seen)
+        self._seen = self._seen | seen
+        changed: set[int] = set()
+        for k, (pi, inv) in enumerate(zip(self._maps, self._inverse)):
+            touched = False
+            for x in new:
+                y = pi[x]
+                if y == x:
+                    continue
+                z = inv[x]  # the true card the world put X in place of
+                pi[z], inv[y] = y, z
+                pi[x], inv[x] = x, x
+                touched = True
+            if touched:
+                changed.add(k)
+        return changed
+
+    def states(self, state: State, count: int | None = None) -> list[State]:
+        """The first ``count`` worlds' versions of ``state`` (all of them by default)."""
+        maps = self._maps[: self.count if count is None else count]
+        return [_relabel(state, pi) for pi in maps]
+
+
+def _slot_card(state: State, slot: Slot) -> int:
+    if slot[0] == "r":
+        return state.reserves[slot[1]][slot[2]]
+    return state.talon[state.pos + slot[1]]
+
+
+def _relabel(state: State, pi: list[int]) -> State:
+    reserves = tuple(tuple(pi[c] for c in pile) for pile in state.reserves)
+    talon = tuple(pi[c] for c in state.talon)
+    return state._replace(reserves=reserves, talon=talon)

@@ -56,6 +56,16 @@ def pct(x: float) -> str:
     return f"{x * 100:.0f}%"
 
 
+def win_figure(c) -> str:
+    """A candidate's win chance with its 95% interval: "41% (95%: 33-50%)", or "41% (exact)"."""
+    if getattr(c, "exact", False):
+        return f"{pct(c.win)} (exact)"
+    lo, hi = getattr(c, "interval", (None, None))
+    if lo is None:
+        return pct(c.win)
+    return f"{pct(c.win)} (95%: {lo * 100:.0f}-{hi * 100:.0f}%)"
+
+
 def move_phrase(obs, move, capital: bool = True) -> str:
     """A move in words: "play 7H from pile 2", "play 4S from the waste", "turn the talon"."""
     card = obs.card_of(move)
@@ -96,18 +106,31 @@ def _runner_up(scored):
 
 def _basis(scored) -> str:
     if scored.exact:
-        return "every deal consistent with what you have seen was solved"
-    return f"from {scored.samples} deals consistent with what you have seen"
+        n = scored.samples
+        if n == 1:
+            return "exact: you have seen every card, and the position was solved"
+        return f"exact: every one of the {n} deals consistent with what you have seen was solved"
+    return f"from {scored.samples} deals consistent with what you have seen, the same ones for every move"
 
 
 def _versus(top, other, mine: str, theirs: str) -> str:
     """The figures behind a choice: "win 41% if you wait, 18% if you play it now"."""
     if round(top.win * 100) != round(other.win * 100):
-        return f"win {pct(top.win)} {mine}, {pct(other.win)} {theirs}"
+        return f"win {win_figure(top)} {mine}, {win_figure(other)} {theirs}"
     if round(top.cards) != round(other.cards):
-        return (f"win {pct(top.win)} either way, but about {top.cards:.0f} cards {mine} "
-                f"against {other.cards:.0f} {theirs}")
-    return f"win {pct(top.win)} either way, about {top.cards:.0f} cards"
+        return (f"win {win_figure(top)} either way, but about {cards_figure(top)} cards {mine} "
+                f"against {cards_figure(other)} {theirs}")
+    return f"win {win_figure(top)} either way, about {cards_figure(top)} cards"
+
+
+def cards_figure(c) -> str:
+    """A candidate's expected cards with its 95% interval: "29 (95%: 27-31)", or "29 (exact)"."""
+    if getattr(c, "exact", False):
+        return f"{c.cards:.0f} (exact)"
+    lo, hi = getattr(c, "cards_interval", (None, None))
+    if lo is None:
+        return f"{c.cards:.0f}"
+    return f"{c.cards:.0f} (95%: {lo:.0f}-{hi:.0f})"
 
 
 def _missing_ranks(obs) -> str:
@@ -129,7 +152,7 @@ def reason_for(obs, scored) -> tuple[str, list[str]]:
 
     if scored.why == "forced":
         parts.append(f"{what}: it is the only move.")
-        parts.append(f"From here: win {pct(top.win)}, about {top.cards:.0f} cards expected ({_basis(scored)}).")
+        parts.append(f"From here: win {win_figure(top)}, about {cards_figure(top)} cards expected ({_basis(scored)}).")
     elif scored.why == "safe":
         row = obs.destination(card)
         text = f"{what} {destination_phrase(obs, card)}: a card that goes to a row already open only adds options"
@@ -144,7 +167,7 @@ def reason_for(obs, scored) -> tuple[str, list[str]]:
         if row == 0:
             parts.append("Every rank row 1 gets is one the rows below may take.")
             tips.append("first-row")
-        parts.append(f"Win {pct(top.win)} ({_basis(scored)}).")
+        parts.append(f"Win {win_figure(top)} ({_basis(scored)}).")
     elif scored.why == "turn":
         text = f"{what}: it loses nothing, since you can come back to this very point next pass"
         if obs.stock and obs.stock[0] is None:
@@ -165,7 +188,7 @@ def reason_for(obs, scored) -> tuple[str, list[str]]:
                 parts.append(_versus(top, other, "if you turn", f"if you {move_phrase(obs, other.move, False)}")
                              .capitalize() + ".")
         else:
-            parts.append(f"Win {pct(top.win)} ({_basis(scored)}).")
+            parts.append(f"Win {win_figure(top)} ({_basis(scored)}).")
     else:
         parts.extend(_compared(obs, scored, top, other, tips))
 
@@ -186,14 +209,15 @@ def _compared(obs, scored, top, other, tips) -> list[str]:
     card = top.card
     what = move_phrase(obs, best)
     if other is None:  # pragma: no cover - a sampled choice has at least two moves
-        return [f"{what} (win {pct(top.win)})."]
+        return [f"{what} (win {win_figure(top)})."]
     if top.win == 0 and other.win == 0:
         if scored.exact:
-            head = "This position cannot be won any more whatever you do"
+            head = (f"This position cannot be won any more whatever you do (exact: every one of the "
+                    f"{scored.samples} consistent deals was solved)")
         else:
             head = f"None of the {scored.samples} deals consistent with what you have seen can be won from here"
-        out = [f"{head}; {move_gerund(obs, best)} places the most cards: about {top.cards:.0f} "
-               f"against {other.cards:.0f} if you {move_phrase(obs, other.move, False)}."]
+        out = [f"{head}; {move_gerund(obs, best)} places the most cards: about {cards_figure(top)} "
+               f"against {cards_figure(other)} if you {move_phrase(obs, other.move, False)}."]
         tips.append("well-played")
         return out
     figures = _versus(top, other, "this way", f"if you {move_phrase(obs, other.move, False)}")

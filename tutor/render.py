@@ -293,6 +293,19 @@ def render_deal(deal: Deal, rules: Rules, reveal: bool = False, symbols: bool = 
     return Group(*parts)
 
 
+def _interval_cell(cand) -> str:
+    """A candidate's 95% win interval ("33-50"), or "exact" when every consistent deal was solved."""
+    if getattr(cand, "exact", False):
+        return "exact"
+    lo, hi = getattr(cand, "interval", (0.0, 1.0))
+    return f"{lo * 100:.0f}-{hi * 100:.0f}"
+
+
+def _samples_cell(cand) -> str:
+    n = getattr(cand, "samples", 0)
+    return f"{n} deal{'s' if n != 1 else ''}" if getattr(cand, "exact", False) else str(n)
+
+
 def render_hint(hint, state: State | None = None, symbols: bool = True) -> RenderableType:
     """A hint: its candidates best first (move, card, win %, expected cards), then the reason."""
     candidates = sorted(hint.candidates, key=lambda c: (c.move != hint.best, -c.win, -c.cards))
@@ -300,7 +313,9 @@ def render_hint(hint, state: State | None = None, symbols: bool = True) -> Rende
     table.add_column("move")
     table.add_column("card")
     table.add_column("win", justify="right")
+    table.add_column("95%", justify="right")
     table.add_column("cards", justify="right")
+    table.add_column("samples", justify="right")
     for cand in candidates:
         best = cand.move == hint.best
         card = getattr(cand, "card", None)
@@ -313,7 +328,7 @@ def render_hint(hint, state: State | None = None, symbols: bool = True) -> Rende
         else:
             what = Text("")
         table.add_row(Text(str(cand.move), style=LABEL if best else ""), what,
-                      f"{cand.win * 100:.0f}%", f"{cand.cards:.1f}")
+                      f"{cand.win * 100:.0f}%", _interval_cell(cand), f"{cand.cards:.1f}", _samples_cell(cand))
     title = _label("Hint: ")
     title.append(describe_move(state, hint.best, symbols) if state is not None else str(hint.best), style=LABEL)
     reason = prose(hint.reason or "", symbols)

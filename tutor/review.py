@@ -3,18 +3,24 @@
 The review does for an Osmosis game what GNU Backgammon's analysis and
 Lichess's game review do for theirs.
 
-**Grades use only what the player knew.** Every unforced move is scored with
-the hint machinery (:func:`tutor.hints.score_moves` on
-:func:`tutor.knowledge.observe` of the position before the move), so a move
-is never blamed for a card the player could not see. The *win chance* of a
-move is the hint's estimated chance to win after it; the *drop* of a played
-move is the best move's win chance minus the played move's, in percentage
-points, and it decides the :class:`Label` (see :class:`Thresholds`).
+**Grades use only what the player knew.** Every position is scored on deals
+consistent with what the player had seen there (:mod:`tutor.grading`: the
+hint machinery, on sampled deals shared through the game and repaired only
+where a card turned up), so a move is never blamed for a card the player
+could not see. The *win chance* of a move is its estimated chance to win
+after it, with its samples and 95% interval; the *drop* of a played move is
+the best move's win chance minus the played move's, on the same deals.
+
+**Labels only when they are real.** A move is an inaccuracy, mistake or
+blunder only when the lower end of its drop's 95% interval reaches the
+threshold (see :meth:`Thresholds.grade`); otherwise it is best or good, and
+``close`` when the interval still reaches an error band. While a label is
+in doubt, more deals are drawn for it (up to :data:`tutor.grading.LABEL_BUDGET`).
 
 **Luck is not an error.** When a turn or a reserve card shows new cards, the
-win chance moves with no choice made: that change (the win chance before the
-next decision minus the win chance after the previous one) is the luck of the
-cards that turned up, reported as such and never charged to the player.
+win chance moves with no choice made: that change (the position's value on
+the same deals, before and after the cards showed) is the luck of the cards
+that turned up, reported as such and never charged to the player.
 
 **Hindsight is labelled as such.** With every card known (the true deal) the
 solver says whether the deal was winnable at the start, at which move it
@@ -40,8 +46,9 @@ from typing import Callable
 
 from .cards import NAMES, RANKS, SUIT_NAMES
 from .errors import TutorError
-from .hints import DEFAULT_SAMPLES as HINT_SAMPLES
-from .notation import TURN, Move
+from .estimate import Drop, interval_text, paired_drop, wilson
+from .grading import LABEL_BUDGET, REVIEW_SAMPLES, PlyScore, score_game
+from .notation import Move
 from .record import Record
 from .state import State
 
@@ -51,13 +58,9 @@ __all__ = [
     "annotate_record", "seen_cards",
 ]
 
-#: Samples per graded move: the live hint's own budget, so that a move the
-#: hint advised is graded on exactly the scores the hint showed (a game that
-#: follows the hints has no error). A whole game of 100-150 moves still takes
-#: well under a minute on two cores (benchmarks/review.py): forced moves and
-#: free plays are not graded, and the hint stops sampling early once one move
-#: is clearly ahead.
-DEFAULT_SAMPLES = HINT_SAMPLES
+#: Shared sampled deals per position (every move of a graded position is
+#: scored on them; a label in doubt gets more, up to LABEL_BUDGET).
+DEFAULT_SAMPLES = REVIEW_SAMPLES
 
 
 class Label(IntEnum):
@@ -135,6 +138,23 @@ class Thresholds:
         if drop > self.best:
             return Label.GOOD
         return Label.BEST
+
+    def bands(self) -> tuple[float, float, float]:
+        return self.inaccuracy, self.mistake, self.blunder
+
+    def grade(self, drop: Drop) -> tuple[Label, bool]:
+        """The label of a paired drop, and whether it is ``close`` (best/good, but could be an error).
+
+        An error label needs confidence: the lower end of the drop's 95%
+        interval must reach the threshold (an exact drop is taken as it is).
+        Otherwise the move is ``best`` when the estimate is within ``best``
+        points, else ``good``.
+        """
+        est, lo, hi = drop.points()
+        if lo >= self.inaccuracy:
+            return self.label(lo), False
+        label = Label.BEST if est <= self.best else Label.GOOD
+        return label, hi >= self.inaccuracy
 
     def to_json(self) -> dict:
         return {"inaccuracy": self.inaccuracy, "mistake": self.mistake, "blunder": self.blunder,
@@ -230,23 +250,27 @@ def tip(topic: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Candidate:
-    """One legal move's score from the player's point of view."""
+    """One legal move's score from the player's point of view, with its samples and 95% intervals."""
 
     move: Move
     win: float
     cards: float
     samples: int = 0
+    interval: tuple[float, float] = (0.0, 1.0)
+    cards_interval: tuple[float, float] = (0.0, 52.0)
+    exact: bool = False
 
     def to_json(self) -> dict:
-        return {"move": str(self.move), "win": round(self.win, 4), "cards": round(self.cards, 2),
-                "samples": self.samples}
+        out = {"move": str(self.move), "win": round(self.win, 4), "cards": round(self.cards, 2),
+               "samples": self.samples, "interval": _rounded(self.interval),
+               "cards_interval": [round(x, 2) for x in self.cards_interval]}
+        if self.exact:
+            out["exact"] = True
+        return out
 
-    def variance(self) -> float:
-        """The sampling variance of ``win`` (Laplace-smoothed binomial; 0 when not sampled)."""
-        if self.samples <= 0:
-            return 0.0
-        p = (self.win * self.samples + 1) / (self.samples + 2)
-        return p * (1 - p) / self.samples
+
+def _rounded(pair) -> list[float]:
+    return [round(pair[0], 4), round(pair[1], 4)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -254,11 +278,16 @@ class MoveReview:
     """The review of one move.
 
     ``win_before`` is the best move's win chance, ``win_after`` the played
-    move's, both from what the player knew before the move (0..1).
-    ``graded`` is False for forced moves and free plays, whose win chances are
-    carried over from the last graded move. ``luck``: when the cards that
-    turned up after this move (``seen``) moved the win chance clearly before
-    the next decision, that swing (-1..1); else None.
+    move's, both from what the player knew before the move (0..1), on the
+    same ``samples`` shared deals (``exact``: every consistent deal), with
+    their 95% intervals. ``paired``: the drop from the best move to the
+    played one (possibly on more deals, while its label was in doubt), which
+    decides the label; ``close``: labelled best or good, but the interval
+    still reaches an error band. ``graded`` is False for forced moves and
+    free plays, which keep the position's value (their own, on the same
+    deals). ``luck``: when the cards that turned up after this move
+    (``seen``) moved the position's value clearly, on the same deals, that
+    swing (-1..1); else None.
     """
 
     ply: int
@@ -277,10 +306,19 @@ class MoveReview:
     accuracy: float | None = None
     luck: float | None = None
     seen: tuple[int, ...] = ()
+    samples: int = 0
+    exact: bool = False
+    win_before_interval: tuple[float, float] = (0.0, 1.0)
+    win_after_interval: tuple[float, float] = (0.0, 1.0)
+    paired: Drop | None = None
+    close: bool = False
+    luck_interval: tuple[float, float] | None = None
 
     @property
     def drop(self) -> float:
-        """Win-chance points lost against the best move."""
+        """Win-chance points lost against the best move (the paired estimate, 0 or more)."""
+        if self.paired is not None:
+            return max(0.0, self.paired.estimate * 100)
         return max(0.0, (self.win_before - self.win_after) * 100)
 
     def to_json(self) -> dict:
@@ -291,7 +329,17 @@ class MoveReview:
             "graded": self.graded, "forced": self.forced,
             "card": NAMES[self.card] if self.card is not None else None,
             "drop": round(self.drop, 2),
+            "samples": self.samples,
+            "win_before_interval": _rounded(self.win_before_interval),
+            "win_after_interval": _rounded(self.win_after_interval),
         }
+        if self.exact:
+            data["exact"] = True
+        if self.paired is not None:
+            data["drop_interval"] = [round(self.paired.lo * 100, 2), round(self.paired.hi * 100, 2)]
+            data["drop_samples"] = self.paired.samples
+        if self.close:
+            data["close"] = True
         if self.accuracy is not None:
             data["accuracy"] = round(self.accuracy, 1)
         if self.candidates:
@@ -299,6 +347,8 @@ class MoveReview:
         if self.luck is not None:
             data["luck"] = round(self.luck, 4)
             data["seen"] = [NAMES[c] for c in self.seen]
+            if self.luck_interval is not None:
+                data["luck_interval"] = _rounded(self.luck_interval)
         return data
 
     def annotation(self) -> dict:
@@ -409,6 +459,33 @@ class Review:
     def graded(self) -> int:
         return sum(1 for m in self.moves if m.graded)
 
+    def sampling(self) -> dict:
+        """The real sample counts behind the figures: shared deals a move, exact moves, labels that drew more."""
+        sampled = [m for m in self.moves if not m.exact]
+        exact = [m for m in self.moves if m.exact]
+        extra = [m.paired.samples for m in self.moves
+                 if m.paired is not None and not m.paired.exact and m.paired.samples > m.samples]
+        return {"samples": self.samples, "sampled_moves": len(sampled),
+                "samples_a_move": sorted({m.samples for m in sampled}),
+                "exact_moves": len(exact), "labels_with_more": len(extra),
+                "most_label_samples": max(extra, default=None)}
+
+    def sampling_text(self) -> str:
+        """The header's sentence on the sample counts (what was really used)."""
+        info = self.sampling()
+        counts = info["samples_a_move"]
+        parts = []
+        if info["sampled_moves"]:
+            each = (f"{counts[0]}" if len(counts) == 1 else f"{counts[0]}-{counts[-1]}")
+            parts.append(f"{each} sampled deals a move for {info['sampled_moves']} moves, the same deals "
+                         "through the game (redrawn only where a card that turned up contradicted them)")
+        if info["exact_moves"]:
+            parts.append(f"{info['exact_moves']} moves exact (every consistent deal solved)")
+        if info["labels_with_more"]:
+            parts.append(f"{info['labels_with_more']} labels in doubt drew more deals, up to "
+                         f"{info['most_label_samples']}")
+        return "; ".join(parts) + "; 95% intervals" if parts else "no move scored"
+
     def to_json(self) -> dict:
         """The spec's ``review --json`` object (section 4), plus extra fields."""
         return {
@@ -421,6 +498,7 @@ class Review:
             "critical": [c.to_json() for c in self.critical],
             "thresholds": self.thresholds.to_json(),
             "samples": self.samples,
+            "sampling": self.sampling(),
             "variant": self.record.rules.to_json(),
             "deal": self.record.deal.record_ref(),
         }
@@ -468,10 +546,6 @@ def _is_free(state: State, move: Move) -> bool:
 
 # ---- scoring with the player's knowledge -----------------------------------
 
-#: A scorer maps (position, samples) to (its best move or None, every legal move's Candidate).
-Scorer = Callable[[State, "int | None"], "tuple[Move | None, list[Candidate]]"]
-
-
 def score_position(state: State, samples: int | None = None) -> tuple[Move, list[Candidate]]:
     """The hint's best move and every legal move's win chance and expected cards, from what the player saw.
 
@@ -484,11 +558,6 @@ def score_position(state: State, samples: int | None = None) -> tuple[Move, list
     scored = score_moves(observe(state), samples=samples)
     return scored.best, [Candidate(c.move, float(c.win), float(c.cards), int(c.samples))
                          for c in scored.candidates]
-
-
-def _score_job(job):
-    state, samples = job
-    return score_position(state, samples)
 
 
 # ---- hindsight -----------------------------------------------------------
@@ -561,106 +630,93 @@ def _card_name(card: int | None) -> str:
 
 def review(record: Record, samples: int | None = DEFAULT_SAMPLES, thresholds: Thresholds = DEFAULT_THRESHOLDS,
            progress: Callable[[int, int], None] | None = None, workers: int | None = None,
-           limit=None, scorer: Scorer | None = None) -> Review:
+           limit=None, label_budget: int | None = None) -> Review:
     """Review a game record: grade every move, tag the errors, add hindsight and accuracy.
 
-    ``samples``: sampled deals per graded move (default: the live hint's
-    budget; None also means the hint's default). ``thresholds``: where the labels start.
-    ``progress(done, total)`` is called as graded moves finish. ``workers``:
-    processes for grading (default: up to 2, the CPUs, when there is enough
-    work). ``limit``: the solver limit for hindsight. ``scorer`` replaces the
-    hint machinery (for experiments; it must use only what the player saw).
+    ``samples``: shared sampled deals per position (default
+    :data:`DEFAULT_SAMPLES`; None also means the default). ``label_budget``:
+    the most deals for a label in doubt (default: :data:`tutor.grading.LABEL_BUDGET`
+    at the default ``samples``, in proportion otherwise: eight times). ``thresholds``: where
+    the labels start. ``progress(done, total)`` is called as positions are
+    scored. ``workers``: processes (default: up to 2, the CPUs, when the game
+    is long enough). ``limit``: the solver limit for hindsight.
     """
+    samples = DEFAULT_SAMPLES if samples is None else samples
+    if samples < 1:
+        raise TutorError(f"samples {samples!r} is not allowed: expected a positive number")
+    budget = label_budget if label_budget is not None else max(samples, LABEL_BUDGET * samples // REVIEW_SAMPLES)
     states = record.states()
     moves = list(record.moves)
     n = len(moves)
-    graded_plies = [i for i in range(n) if len(states[i].legal_moves()) > 1 and not _is_free(states[i], moves[i])]
-    total = len(graded_plies) + 1
-    scores = _score_all(states, graded_plies, samples, progress, total, workers, scorer)
+    graded = {i for i in range(n) if len(states[i].legal_moves()) > 1 and not _is_free(states[i], moves[i])}
+    total = n + 1
+    if workers is None:
+        workers = min(2, os.cpu_count() or 1) if n >= 24 else 1
+    scores = score_game(states, moves, graded, samples, budget, thresholds.bands(), workers, progress, total)
     facts = hindsight(states, limit)
     if progress:
         progress(total, total)
     return _assemble(record, states, moves, scores, facts, thresholds, samples)
 
 
-def _score_all(states, plies, samples, progress, total, workers, scorer) -> dict:
-    """Score the graded plies, in worker processes when there is enough work (the results are the same)."""
-    scores: dict = {}
-    if workers is None:
-        workers = min(2, os.cpu_count() or 1) if len(plies) >= 8 and scorer is None else 1
-    if workers > 1 and scorer is None and len(plies) > 1:
-        import concurrent.futures as cf
-        import multiprocessing as mp
-
-        ctx = mp.get_context("forkserver" if "forkserver" in mp.get_all_start_methods() else "spawn")
-        try:
-            pool = cf.ProcessPoolExecutor(max_workers=workers, mp_context=ctx)
-        except (OSError, ValueError):  # no processes here: grade in this one
-            pool = None
-        if pool is not None:
-            try:
-                futures = {pool.submit(_score_job, (states[i], samples)): i for i in plies}
-                for fut in cf.as_completed(futures):
-                    scores[futures[fut]] = fut.result()
-                    if progress:
-                        progress(len(scores), total)
-            except cf.process.BrokenProcessPool:
-                pass  # a worker died: the plies it left are graded below, in this process
-            finally:
-                pool.shutdown(wait=True, cancel_futures=True)
-    score = scorer or score_position
-    for i in plies:
-        if i not in scores:
-            scores[i] = score(states[i], samples)
-            if progress:
-                progress(len(scores), total)
-    return scores
+def _candidate(move: Move, est) -> Candidate:
+    return Candidate(move, est.win, est.cards, est.samples, (est.win_lo, est.win_hi),
+                     (est.cards_lo, est.cards_hi), est.exact)
 
 
-def _assemble(record, states, moves, scores, facts: Hindsight, th: Thresholds, samples) -> Review:
+def _assemble(record, states, moves, scores: dict[int, PlyScore], facts: Hindsight, th: Thresholds,
+              samples) -> Review:
     n = len(moves)
     final = states[-1]
     later_placed = _placement_plies(states, moves)
     out: list[MoveReview] = []
-    last_value = None  # the win chance the player could expect after the last graded move
     for i, move in enumerate(moves):
         state = states[i]
         card = state.card_of(move)
         legal = state.legal_moves()
-        scored = scores.get(i)
-        if scored is None:
+        ps = scores[i]
+        if not ps.graded:
             forced = len(legal) == 1
-            value = last_value
-            if value is None:
-                value = _first_value(scores)
+            est = ps.estimates[move]
+            value, interval = est.win, (est.win_lo, est.win_hi)
             if i == n - 1 and final.over:
-                value = 1.0 if final.won else 0.0
-            comment = ("The only legal move." if forced else
-                       f"A free play: {_card_name(card)} opens no row, so playing it can only add options.")
+                value, interval = (1.0, (1.0, 1.0)) if final.won else (0.0, (0.0, 0.0))
+            figure = f"win {_pct(value)} ({_interval(est)})"
+            comment = (f"The only legal move ({figure})." if forced else
+                       f"A free play: {_card_name(card)} opens no row, so playing it can only add options "
+                       f"({figure}).")
             out.append(MoveReview(i + 1, move, move, value, value, Label.BEST, (), comment,
-                                  graded=False, forced=forced, card=card))
-            last_value = value
+                                  graded=False, forced=forced, card=card, samples=ps.samples, exact=ps.exact,
+                                  win_before_interval=interval, win_after_interval=interval))
             continue
-        advised, cands = scored
+        cands = [_candidate(m, e) for m, e in ps.estimates.items()]
         by_move = {c.move: c for c in cands}
         played = by_move.get(move)
         if played is None:
             raise TutorError(f"the hint machinery gave no score for move {i + 1} '{move}'")
-        top = max(cands, key=lambda c: (c.win, c.cards))
-        if advised in by_move and by_move[advised].win >= top.win - 1e-9:
-            top = by_move[advised]  # the hint's own choice among the moves of the best chance
-        drop = max(0.0, (top.win - played.win) * 100)
-        label = th.label(drop)
-        best = move if drop <= th.best else top.move
-        win_before = max(top.win, played.win)
-        tags, notes = _tags(i, state, move, card, by_move, played, top, th, later_placed, facts)
-        comment = _comment(i, state, move, card, label, best, by_move, played, top, tags, notes, facts, th)
+        top = by_move[ps.best]
+        paired = ps.drop
+        if paired is None:  # the played move is the best one
+            label, close = Label.BEST, False
+        else:
+            label, close = th.grade(paired)
+        best = move if label == Label.BEST else top.move
+        lead = max(cands, key=lambda c: c.win) if top.win < played.win else top
+        win_before = max(lead.win, played.win)
+        if label >= Label.INACCURACY:
+            tags, notes = _tags(i, state, move, card, by_move, played, top, th, later_placed, facts)
+        else:
+            tags, notes = [], {}
+        comment = _comment(i, state, move, card, label, best, by_move, played, top, tags, notes, facts, th,
+                           paired, close)
+        drop_pts = max(0.0, paired.estimate * 100) if paired is not None else 0.0
         out.append(MoveReview(i + 1, move, best, win_before, played.win, label, tuple(tags), comment,
                               card=card, cards_after=played.cards, candidates=tuple(sorted(
                                   cands, key=lambda c: (-c.win, -c.cards))),
-                              accuracy=move_accuracy(drop)))
-        last_value = played.win
-    out = _add_luck(out, states, final, th)
+                              accuracy=move_accuracy(drop_pts), samples=ps.samples, exact=ps.exact,
+                              win_before_interval=(lead if lead.win >= played.win else played).interval,
+                              win_after_interval=played.interval, paired=paired, close=close))
+    out = _add_luck(out, states, scores, final, th)
     graded = [m for m in out if m.graded]
     wins = [m.win_before * 100 for m in graded] + ([graded[-1].win_after * 100] if graded else [])
     accuracy = game_accuracy(wins, [m.accuracy for m in graded])
@@ -668,11 +724,20 @@ def _assemble(record, states, moves, scores, facts: Hindsight, th: Thresholds, s
     return Review(record, out, accuracy, facts, {"cards": final.cards, "won": final.won}, th, samples, critical)
 
 
-def _first_value(scores) -> float:
-    if not scores:
-        return 0.0
-    _, first = scores[min(scores)]
-    return max(c.win for c in first)
+def _fig(c: Candidate) -> str:
+    """A candidate's win chance with its interval: "39% (95%: 28-51%)" or "39% (exact)"."""
+    return f"{_pct(c.win)} ({_win_interval(c)})"
+
+
+def _win_interval(c) -> str:
+    return "exact" if c.exact else interval_text(*c.interval)
+
+
+def _interval(est) -> str:
+    """"95%: 31-48%, 64 deals" or "exact, 24 deals"."""
+    if est.exact:
+        return f"exact, {est.samples} deal{'s' if est.samples != 1 else ''}"
+    return f"{interval_text(est.win_lo, est.win_hi)}, {est.samples} deals"
 
 
 def _placement_plies(states, moves) -> dict[int, int]:
@@ -753,19 +818,33 @@ def _new_cycle(state: State, move: Move):
     return expl, bool(cycle) and all(c in seen for c in cycle)
 
 
-def _comment(i, state, move, card, label, best, by_move, played, top, tags, notes, facts: Hindsight, th) -> str:
+def _comment(i, state, move, card, label, best, by_move, played, top, tags, notes, facts: Hindsight, th,
+             paired: Drop | None = None, close: bool = False) -> str:
     parts: list[str] = []
     cname = _card_name(card)
     what = f"{move} ({cname})" if card is not None else f"{move} (turn)"
+    basis = (f"exact, every one of the {played.samples} consistent deals" if played.exact
+             else f"{played.samples} deals")
+    if paired is not None and not paired.exact:
+        est, lo, hi = paired.points()
+        gap = f"{est:.0f} points lower (95%: {lo:.0f} to {hi:.0f}, {paired.samples} deals, paired)"
+    elif paired is not None:
+        gap = f"{paired.estimate * 100:.0f} points lower (exact)"
+    else:
+        gap = ""
     if label == Label.BEST:
-        parts.append(f"Best move: win {_pct(played.win)}.")
+        parts.append(f"Best move: win {_pct(played.win)} ({_win_interval(played)}, {basis}).")
     elif label == Label.GOOD:
-        parts.append(f"Good: nearly as strong as {best} (win {_pct(played.win)} against {_pct(top.win)}).")
+        text = (f"Good: nearly as strong as {best} (win {_pct(played.win)} against {_pct(top.win)}, {gap})."
+                if gap else f"Good: nearly as strong as {best} (win {_pct(played.win)} against {_pct(top.win)}).")
+        if close:
+            text += " Too close to call an error: the interval still reaches the inaccuracy threshold."
+        parts.append(text)
     else:
         bc = state.card_of(best)
         bwhat = f"{best} ({_card_name(bc)})" if bc is not None else f"{best} (turning the talon)"
         parts.append(f"{str(label).capitalize()}: {bwhat} was better, win {_pct(top.win)} against "
-                     f"{_pct(played.win)} after {what}.")
+                     f"{_pct(played.win)} after {what}: {gap}.")
     tips: list[str] = []
     for tag in tags:
         if tag == "early-start":
@@ -774,13 +853,13 @@ def _comment(i, state, move, card, label, best, by_move, played, top, tags, note
             how = (f"holding it back and playing {wait.move} ({_card_name(wc)})" if wc is not None
                    else "holding it back and turning the talon")
             parts.append(f"Playing {cname} opened row {notes['row']} for {SUIT_NAMES[card // 13]} with the "
-                         f"starting rank {RANKS[state.start_rank - 1]}; {how} kept {_pct(wait.win)}.")
+                         f"starting rank {RANKS[state.start_rank - 1]}; {how} kept {_fig(wait)}.")
         elif tag == "wrong-row":
             if "other" in notes:
                 other = notes["other"]
                 oc = state.card_of(other.move)
                 parts.append(f"Putting {SUIT_NAMES[card // 13]} in row {notes['row']} blocks the rows "
-                             f"below; opening it with {_card_name(oc)} instead kept {_pct(other.win)}.")
+                             f"below; opening it with {_card_name(oc)} instead kept {_fig(other)}.")
             else:
                 expl, visible = notes["cycle"]
                 text = getattr(expl, "text", None)
@@ -792,12 +871,12 @@ def _comment(i, state, move, card, label, best, by_move, played, top, tags, note
         elif tag == "late-start":
             op = notes["open"]
             oc = state.card_of(op.move)
-            parts.append(f"Opening the next row with {_card_name(oc)} now was better (win {_pct(op.win)}): "
+            parts.append(f"Opening the next row with {_card_name(oc)} now was better (win {_fig(op)}): "
                          "waiting lost more than it could gain.")
         elif tag == "turned-past":
             pc, w = notes["past"]
             came = "never came back" if facts.lost_at_ply != i + 1 else "did not come back in time"
-            parts.append(f"Turning past {_card_name(pc)} on the waste (win {_pct(w.win)} if played) gave it "
+            parts.append(f"Turning past {_card_name(pc)} on the waste (win {_fig(w)} if played) gave it "
                          f"up: it {came}.")
         elif tag == "reserve-dig":
             under = notes["under"]
@@ -810,7 +889,7 @@ def _comment(i, state, move, card, label, best, by_move, played, top, tags, note
         elif tag == "talon-shift":
             t = notes["turn"]
             parts.append(f"Taking {cname} off the waste shifted the talon's threes; turning kept "
-                         f"{_pct(t.win)}.")
+                         f"{_fig(t)}.")
         topic = TAGS[tag][0]
         if tag == "turned-past" and notes["past"][0] // 13 == state.rows[0]:
             topic = "row-one"
@@ -825,46 +904,66 @@ def _comment(i, state, move, card, label, best, by_move, played, top, tags, note
     return " ".join(parts)
 
 
-def _add_luck(out: list[MoveReview], states, final: State, th: Thresholds) -> list[MoveReview]:
-    """Attach the luck of the cards that turned up to the last move before the next decision.
+def _add_luck(out: list[MoveReview], states, scores: dict[int, PlyScore], final: State,
+              th: Thresholds) -> list[MoveReview]:
+    """Attach the luck of the cards that turned up after a move to that move.
 
-    The swing between the win chance after one graded move and the best
-    chance at the next decision is luck only if new cards were seen in
-    between, it reaches ``th.luck`` points, and it is more than twice its
-    sampling error (two estimates from different samples differ a little
-    anyway).
+    Luck is the change in the position's value between the played move (on
+    the deals before the cards showed) and the next position (the same deals,
+    repaired where the new cards contradicted them), deal by deal. It is
+    called out when new cards were seen, it reaches ``th.luck`` points, and
+    its paired 95% interval excludes zero. At an exact position the deals are
+    all the consistent ones, not the shared ones, so the two sides are not
+    paired: there the interval is the sampled side's.
     """
-    graded = [k for k, m in enumerate(out) if m.graded]
     result = list(out)
-    marks = []
-    for a, b in zip(graded, graded[1:]):
-        marks.append((a, b - 1, _played(out[a]), _top(out[b]), states[b]))
-    if graded and final.over and graded[-1] < len(out) - 1:
-        a = graded[-1]
-        marks.append((a, len(out) - 1, _played(out[a]), Candidate(TURN, 1.0 if final.won else 0.0, final.cards),
-                      final))
-    for a, end, before, after, later in marks:
-        new = sorted(seen_cards(later) - seen_cards(states[a]))
-        swing = after.win - before.win
-        noise = 2 * math.sqrt(before.variance() + after.variance())
-        if not new or abs(swing) * 100 < th.luck or abs(swing) <= noise:
+    n = len(out)
+    for i in range(n):
+        here = scores[i]
+        nxt = scores.get(i + 1)
+        later = states[i + 1]
+        new = sorted(seen_cards(later) - seen_cards(states[i]))
+        if not new:
             continue
-        m = result[end]
+        if nxt is None:
+            if not final.over:
+                continue
+            value_next = (final.won,) * max(1, len(here.after))
+            exact_next = True
+        else:
+            value_next, exact_next = nxt.value, nxt.exact
+        before = sum(here.after) / max(1, len(here.after))
+        after = sum(value_next) / max(1, len(value_next))
+        swing = after - before
+        if here.exact or exact_next or len(value_next) != len(here.after):
+            # Not the same deals on both sides: the sampled sides' own uncertainty, unpaired.
+            half = 0.0
+            for won, exact in ((here.after, here.exact), (value_next, exact_next)):
+                if not exact and won:
+                    wlo, whi = wilson(sum(won), len(won))
+                    half += ((whi - wlo) / 2) ** 2
+            lo, hi = swing - math.sqrt(half), swing + math.sqrt(half)
+        else:
+            d = paired_drop(value_next, here.after)
+            lo, hi = d.lo, d.hi
+        if abs(swing) * 100 < th.luck or lo <= 0 <= hi:
+            continue
+        m = result[i]
         shown = ", ".join(NAMES[c] for c in new[:8]) + (", ..." if len(new) > 8 else "")
         word = "good luck" if swing > 0 else "bad luck"
         comment = (f"{m.comment} Luck, not a choice: the cards that turned up ({shown}) moved the win "
-                   f"chance from {_pct(before.win)} to {_pct(after.win)} ({word}).")
-        result[end] = _replace(m, luck=swing, seen=tuple(new), comment=comment)
+                   f"chance from {_pct(before)} to {_pct(after)} ({word}; the same deals before and after).")
+        result[i] = _replace(m, luck=swing, seen=tuple(new), comment=comment, luck_interval=(lo, hi))
     return result
 
 
-def _played(m: MoveReview) -> Candidate:
-    return next(c for c in m.candidates if c.move == m.move)
-
-
-def _top(m: MoveReview) -> Candidate:
-    return next((c for c in m.candidates if c.move == m.best and c.win >= m.win_before - 1e-9),
-                max(m.candidates, key=lambda c: c.win))
+def _luck_range(m: MoveReview) -> str:
+    if m.luck_interval is None:
+        return ""
+    lo, hi = m.luck_interval
+    if abs(hi - lo) < 1e-9:
+        return ", exact"
+    return f", 95%: {lo * 100:+.0f} to {hi * 100:+.0f}"
 
 
 def _replace(m: MoveReview, **changes) -> MoveReview:
@@ -881,16 +980,18 @@ def _critical(moves: list[MoveReview], states, th: Thresholds, count: int = 5) -
 
     moments = []
     for m in moves:
-        if m.graded and m.drop >= th.inaccuracy:
+        if m.graded and m.label >= Label.INACCURACY:
             state = states[m.ply - 1]
+            lo, hi = m.paired.lo * 100, m.paired.hi * 100
+            how = ("exact" if m.paired.exact else f"95%: {lo:.0f}-{hi:.0f}, {m.paired.samples} deals")
             moments.append(Moment(m.ply, "error", m.win_before, m.win_after,
-                                  f"{what(state, m.move)} lost {m.drop:.0f} points against "
+                                  f"{what(state, m.move)} lost {m.drop:.0f} points ({how}) against "
                                   f"{what(state, m.best)}"))
         if m.luck is not None:
             shown = ", ".join(NAMES[c] for c in m.seen[:6]) + (", ..." if len(m.seen) > 6 else "")
             moments.append(Moment(m.ply, "luck", m.win_after, m.win_after + m.luck,
                                   f"luck: {shown} turned up"
-                                  f" ({'+' if m.luck > 0 else '-'}{abs(m.luck) * 100:.0f} points)"))
+                                  f" ({'+' if m.luck > 0 else '-'}{abs(m.luck) * 100:.0f} points{_luck_range(m)})"))
     moments.sort(key=lambda x: (-abs(x.swing), x.ply))
     return sorted(moments[:count], key=lambda x: x.ply)
 

@@ -25,8 +25,8 @@ MAX_SAMPLES = 1000  # the same bound as review's; beyond it a hint takes minutes
 @variant_options
 @click.option("--moves", type=MOVES, default=None, help='Moves to play first (after the record\'s), e.g. "d w r2".')
 @click.option("--samples", type=click.IntRange(1, MAX_SAMPLES), default=None,
-              help=f"Most deals to sample from what you have seen (default {DEFAULT_SAMPLES}, at most {MAX_SAMPLES}); "
-                   "more is slower and steadier.")
+              help=f"Most deals to sample from what you have seen (default {DEFAULT_SAMPLES}, at most {MAX_SAMPLES}; "
+                   "samples stop early once the answer is settled); more is slower and steadier.")
 @click.option("--json", "as_json", is_flag=True, help="Print the hint as JSON.")
 @click.pass_context
 def hint_command(ctx, number, deal_file, record_path, moves, samples, as_json, **kwargs):
@@ -70,5 +70,7 @@ def hint_command(ctx, number, deal_file, record_path, moves, samples, as_json, *
     console.print(render_state(state, symbols=symbols))
     console.print()
     console.print(render_hint(result, state, symbols=symbols))
-    basis = "every consistent deal solved" if result.exact else f"{result.samples} sampled deals"
+    n = result.samples
+    basis = (f"exact: all {n} consistent deal{'s' if n != 1 else ''} solved" if result.exact
+             else f"{n} sampled deals, the same for every move; 95% intervals")
     console.print(f"[dim]({basis}, {result.seconds:.1f} s; only cards you have seen were used)[/dim]")

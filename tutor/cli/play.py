@@ -413,10 +413,13 @@ class Session:
         mine = by_move.get(move)
         if best is None or mine is None or move == advice.best:
             return True
-        if (best.win - mine.win) * 100 < self.threshold:
+        if not advice.warns(move, self.threshold):  # the drop must reach the threshold with confidence
             return True
-        self.say(f"That may be a mistake: win {mine.win * 100:.0f}% against {best.win * 100:.0f}% "
-                 f"for {describe_move(state, advice.best, self.symbols)}.")
+        from ..narrate import win_figure
+
+        self.say(f"That may be a mistake: win {win_figure(mine)} against {win_figure(best)} "
+                 f"for {describe_move(state, advice.best, self.symbols)} "
+                 f"({mine.samples} deal{'s' if mine.samples != 1 else ''}).")
         answer = _read("Play it anyway? [y/N] ", self.echo)
         if answer is None:
             return None
@@ -502,7 +505,8 @@ def play_command(ctx: click.Context, number, deal_file, tutor, threshold, save_p
         _say(console, start)
     _say(console, "Type ? for help.")
     if tutor:
-        _say(console, f"Tutor mode: moves {threshold:g} or more points below the best are questioned.")
+        _say(console, f"Tutor mode: moves {threshold:g} or more points below the best (with 95% confidence) "
+                      "are questioned.")
     session = Session(ctx, game, files, tutor, threshold)
     if not plain and board_wanted(console):
         from ..board.play import run_board

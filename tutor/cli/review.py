@@ -289,8 +289,8 @@ def render_review(rev: Review, symbols: bool = True, width: int = 80) -> Group:
     acc = Text()
     acc.append("Accuracy: ", style="bold")
     acc.append(f"{rev.accuracy:.1f}", style="bold")
-    acc.append(f" / 100 over {rev.graded} graded moves (win chances from what you could see, "
-               f"{rev.samples or 'default'} samples a move).")
+    acc.append(f" / 100 over {rev.graded} graded moves (win chances from what you could see: "
+               f"{rev.sampling_text()}).")
     parts = [head, result_line(rev), hind, acc, counts_line(rev, width), Text(""),
              Text("Win chance, move by move", style="bold"), chart(rev, width), Text(""),
              Text("Critical moments", style="bold"), moments_table(rev, symbols), Text(""),
@@ -308,7 +308,8 @@ def render_review(rev: Review, symbols: bool = True, width: int = 80) -> Group:
 @click.option("--annotate", "annotate_path", metavar="OUT", default=None,
               help="Write the record with each move's label, tags and comment to OUT.")
 @click.option("--samples", type=click.IntRange(1, 1000), default=DEFAULT_SAMPLES, show_default=True,
-              metavar="K", help="Sampled deals per graded move (more is slower and steadier).")
+              metavar="K", help="Sampled deals per move, shared through the game (a label in doubt draws "
+              "up to eight times as many); more is slower and steadier.")
 @click.option("--thresholds", type=ThresholdsType(), default="5,10,15", show_default=True,
               help="Inaccuracy, mistake and blunder thresholds in win-chance points.")
 @click.option("--workers", type=click.IntRange(1, 64), default=None, metavar="N",

@@ -1,0 +1,193 @@
+"""Win chances through a whole game, on one set of sampled deals (the review's scoring).
+
+The review scores every position of a game from what the player could see
+there. Scoring each position on its own fresh samples makes the win-chance
+chart jump with nothing revealed (two estimates from different samples
+differ by their noise). Here the positions share their samples: the hidden
+cards are drawn once, at the first position, and carried through the game
+(:class:`tutor.knowledge.SharedWorlds`); a sampled deal is only repaired
+where a card turned up that contradicts it. So between two positions where
+nothing new was seen, every sampled deal is the same deal, the best move's
+chance cannot rise, and a change at a reveal (luck) is measured on the same
+deals, world by world.
+
+Per position (:class:`PlyScore`):
+
+- forced moves and free plays (a reserve card that opens no row: it keeps
+  the position's value) get their own value, the played move's chance on
+  the shared deals (not the last graded move's);
+- a graded move gets every legal move scored on the shared deals, and the
+  paired drop from the best move to the played one. While its label band is
+  in doubt (the drop's 95% interval straddles a threshold), more deals are
+  drawn for the best and the played move, up to the label budget;
+- when few deals are consistent (at most :data:`tutor.hints.EXACT_DEALS`),
+  every one is solved and the figures are exact.
+
+Solved positions are cached within a run of consecutive positions (the same
+deal often reaches the same position from two moves or two plies). The
+game is cut into fixed runs of positions, so the answer does not depend on
+how many processes score them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .estimate import Drop, Estimate, paired_drop
+from .hints import (BANDS, BEST_NODES, EXACT_DEALS, WIN_NODES, Outcomes, SolveCache, band, certain_moves, leader,
+                    lost_for_certain, outcomes_in)
+from .knowledge import SharedWorlds, observe
+from .notation import Move
+from .state import State
+
+REVIEW_SAMPLES = 64
+"""Shared sampled deals per position of a review (every move of the position is scored on them)."""
+
+LABEL_BUDGET = 512
+"""The most sampled deals for a label still in doubt after the shared ones."""
+
+LABEL_BATCH = 64
+
+RUN = 12
+"""Positions per run (a job for a worker process; the solve cache lives within a run)."""
+
+
+@dataclass(frozen=True)
+class PlyScore:
+    """The scores of one position of a game (0-based ``ply``: the position before move ``ply + 1``).
+
+    ``estimates``: per scored move, its win chance and cards on the shared
+    deals (every legal move when graded, else the played one). ``value``:
+    the position's value in each shared deal (won with best play in that
+    deal), for luck. ``after``: the played move's outcome in each shared
+    deal. ``drop``: best -> played, paired (possibly on more deals).
+    """
+
+    ply: int
+    graded: bool
+    exact: bool
+    samples: int
+    best: Move
+    estimates: dict = field(default_factory=dict)
+    value: tuple = ()
+    after: tuple = ()
+    drop: Drop | None = None
+
+
+def _won(outcomes) -> tuple[bool, ...]:
+    return tuple(bool(w) for w, _ in outcomes)
+
+
+def score_ply(ply: int, state: State, move: Move, graded: bool, worlds: SharedWorlds, cache: SolveCache,
+              samples: int, budget: int, bands=BANDS, previous: list | None = None,
+              changed: set[int] = frozenset()) -> tuple[PlyScore, list]:
+    """Score one position of a game on the shared deals (see the module docstring).
+
+    ``previous``: the played move's outcome in each shared deal at the
+    position before (None if there is none, or it was exact); ``changed``:
+    the deals repaired since. In a deal left as it was, this position *is*
+    the position after that move, so a forced move or free play (which keeps
+    the position's value) takes that outcome without a new search. Returns
+    the score and the played move's outcome in each deal.
+    """
+    obs = observe(state)
+    legal = obs.legal_moves()
+    every = obs.every_state() if obs.consistent_deals() <= max(EXACT_DEALS, samples) else None
+    exact = every is not None
+    deals = every if exact else worlds.states(state, samples)
+    if not graded:
+        # A forced move or a free play keeps the position's value: its chance is the position's.
+        reuse = previous if previous is not None and not exact and len(previous) == len(deals) else None
+        res = [reuse[k] if reuse is not None and k not in changed else cache.solve(d.apply(move), WIN_NODES, 0)
+               for k, d in enumerate(deals)]
+        won = _won(res)
+        est = Estimate.of(res, exact)
+        return PlyScore(ply, False, exact, len(deals), move, {move: est}, won, won, None), (None if exact else res)
+    certain = certain_moves(obs, legal)
+    lost = {m for m in legal if lost_for_certain(obs, m)}
+    scores = Outcomes(legal)
+    for d in deals:
+        scores.add(outcomes_in(d, legal, certain, lost, WIN_NODES, BEST_NODES, cache))
+    best = leader(obs, scores, certain)
+    value = tuple(any(bool(scores.results[m][k][0]) for m in legal) for k in range(len(deals)))
+    estimates = {m: scores.estimate(m, exact) for m in legal}
+    drop = None
+    if move != best:
+        a, b = list(scores.won(best)), list(scores.won(move))
+        drop = paired_drop(a, b, exact)
+        done = len(deals)
+        while not exact and done < budget and band(drop.lo * 100, bands) != band(drop.hi * 100, bands):
+            more = worlds.states(state, min(budget, done + LABEL_BATCH))[done:]
+            for d in more:
+                r = outcomes_in(d, [best, move], [c for c in certain if c in (best, move)],
+                                lost & {best, move}, WIN_NODES, 0, cache)
+                a.append(bool(r[best][0]))
+                b.append(bool(r[move][0]))
+            done += len(more)
+            drop = paired_drop(a, b)
+    played = list(scores.results[move])
+    return (PlyScore(ply, True, exact, len(deals), best, estimates, value, _won(played), drop),
+            None if exact else played)
+
+
+def score_run(job) -> list[PlyScore]:
+    """Score positions ``start..end-1`` of a game: ``job = (states, moves, graded, start, end, samples, budget, bands)``.
+
+    The shared deals are rebuilt from the first position and carried to
+    ``start`` (cheap), so each run is independent of the others.
+    """
+    states, moves, graded, start, end, samples, budget, bands = job
+    worlds = SharedWorlds(states[0], max(samples, budget))
+    for k in range(1, start + 1):
+        worlds.advance(states[k])
+    cache = SolveCache()
+    out = []
+    previous, changed = None, set()
+    for i in range(start, end):
+        if i > start:
+            changed = worlds.advance(states[i])
+        score, previous = score_ply(i, states[i], moves[i], i in graded, worlds, cache, samples, budget, bands,
+                                    previous, changed)
+        out.append(score)
+    return out
+
+
+def score_game(states: list[State], moves: list[Move], graded: set[int], samples: int = REVIEW_SAMPLES,
+               budget: int = LABEL_BUDGET, bands=BANDS, workers: int = 1, progress=None,
+               total: int | None = None) -> dict[int, PlyScore]:
+    """Every position's :class:`PlyScore`, in ``workers`` processes (one pool) when more than one."""
+    n = len(moves)
+    budget = max(budget, samples)
+    jobs = [(states, moves, graded, a, min(n, a + RUN), samples, budget, bands) for a in range(0, n, RUN)]
+    total = total if total is not None else n
+    scores: dict[int, PlyScore] = {}
+
+    def take(result):
+        for p in result:
+            scores[p.ply] = p
+        if progress:
+            progress(len(scores), total)
+
+    pool = None
+    if workers > 1 and len(jobs) > 1:
+        import concurrent.futures as cf
+        import multiprocessing as mp
+
+        ctx = mp.get_context("forkserver" if "forkserver" in mp.get_all_start_methods() else "spawn")
+        try:
+            pool = cf.ProcessPoolExecutor(max_workers=workers, mp_context=ctx)
+        except (OSError, ValueError):  # no processes here: score in this one
+            pool = None
+        if pool is not None:
+            try:
+                futures = [pool.submit(score_run, job) for job in jobs]
+                for fut in cf.as_completed(futures):
+                    take(fut.result())
+            except cf.process.BrokenProcessPool:
+                pass  # a worker died: what it left is scored below, in this process
+            finally:
+                pool.shutdown(wait=True, cancel_futures=True)
+    for job in jobs:
+        if job[3] not in scores:
+            take(score_run(job))
+    return scores
