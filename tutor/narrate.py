@@ -66,6 +66,21 @@ def win_figure(c) -> str:
     return f"{pct(c.win)} (95%: {lo * 100:.0f}-{hi * 100:.0f}%)"
 
 
+def tutor_warning(advice, move, best_words: str) -> str | None:
+    """The ``--tutor`` question's text when ``move`` is clearly worse (``advice.warns`` decided), else None.
+
+    ``best_words`` names the best move as the caller shows moves.
+    """
+    by_move = {c.move: c for c in advice.candidates}
+    best, mine = by_move.get(advice.best), by_move.get(move)
+    if best is None or mine is None:
+        return None
+    basis = "exact: every consistent deal solved" if getattr(advice, "exact", False) else (
+        f"{mine.samples} deal{'s' if mine.samples != 1 else ''}")
+    return (f"That may be a mistake: win {win_figure(mine)} against {win_figure(best)} "
+            f"for {best_words} ({basis}).")
+
+
 def move_phrase(obs, move, capital: bool = True) -> str:
     """A move in words: "play 7H from pile 2", "play 4S from the waste", "turn the talon"."""
     card = obs.card_of(move)

@@ -217,17 +217,12 @@ class BoardApp(App):
             self.show_end(end_message(self.game.state))
 
     def _warning(self, state: State, move: Move, hint) -> str | None:
-        by_move = {c.move: c for c in hint.candidates}
-        best, mine = by_move.get(hint.best), by_move.get(move)
-        if best is None or mine is None or move == hint.best:
+        """The tutor's question, by the same rule and words as line mode (a drop sure at 95%)."""
+        from ..narrate import tutor_warning
+
+        if move == hint.best or not hint.warns(move, self.session.threshold):
             return None
-        if (best.win - mine.win) * 100 < self.session.threshold:
-            return None
-        basis = "exact: every consistent deal solved" if hint.exact else (
-            f"{mine.samples} sampled deal{'s' if mine.samples != 1 else ''}")
-        return (f"That may be a mistake: {describe_move(state, move, False)} has a win chance of "
-                f"{mine.win * 100:.0f}% against {best.win * 100:.0f}% for "
-                f"{describe_move(state, hint.best, False)} ({basis}).")
+        return tutor_warning(hint, move, describe_move(state, hint.best, self.symbols))
 
     def ask(self, warning: str, move: Move) -> None:
         """The tutor's question, under the board that stays in view; answered with y, n or h."""

@@ -408,18 +408,14 @@ class Session:
         if len(state.legal_moves()) < 2:
             return True
         advice = self.hint_for(state)
-        by_move = {c.move: c for c in advice.candidates}
-        best = by_move.get(advice.best)
-        mine = by_move.get(move)
-        if best is None or mine is None or move == advice.best:
-            return True
-        if not advice.warns(move, self.threshold):  # the drop must reach the threshold with confidence
-            return True
-        from ..narrate import win_figure
+        if move == advice.best or not advice.warns(move, self.threshold):
+            return True  # the drop must reach the threshold with confidence
+        from ..narrate import tutor_warning
 
-        self.say(f"That may be a mistake: win {win_figure(mine)} against {win_figure(best)} "
-                 f"for {describe_move(state, advice.best, self.symbols)} "
-                 f"({mine.samples} deal{'s' if mine.samples != 1 else ''}).")
+        warning = tutor_warning(advice, move, describe_move(state, advice.best, self.symbols))
+        if warning is None:
+            return True
+        self.say(warning)
         answer = _read("Play it anyway? [y/N] ", self.echo)
         if answer is None:
             return None
