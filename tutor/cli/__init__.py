@@ -1,4 +1,4 @@
-"""The ``osmosis`` command: a click group whose commands live in the modules of this package.
+"""The ``osmosis`` command: a click group, with the commands of this package's modules added to it.
 
 Commands are thin: parse the arguments, call the library, hand the result
 to :mod:`tutor.render`. A :class:`~tutor.errors.TutorError` becomes one line
@@ -9,11 +9,13 @@ from __future__ import annotations
 
 
 import click
-from rich.console import Console
 
 from .. import __version__
 from ..errors import TutorError
 from ..textsafe import clean
+from .app import Application, app_of, console_of
+
+__all__ = ["main", "Application", "app_of", "console_of"]
 
 
 class TutorGroup(click.Group):
@@ -40,24 +42,15 @@ def main(ctx: click.Context) -> None:
     Play deals in the terminal, ask for hints, review a finished game, take
     lessons, or solve and survey deals.
     """
-    ctx.ensure_object(dict)
-    ctx.obj.setdefault("console", Console(highlight=False, soft_wrap=False))
+    app_of(ctx)  # the Application in ctx.obj: one Console (markup off) for every command
 
 
-def console_of(ctx: click.Context) -> Console:
-    """The one rich Console that travels in the click context."""
-    obj = ctx.find_root().obj or {}
-    return obj.get("console") or Console(highlight=False)
+# The commands, added one by one: each module defines its commands and knows
+# nothing of the group.
+from . import coach, drill, games, hint, history, lesson, play, review, solve, stats, variants  # noqa: E402
 
-
-# Each module registers its commands on ``main`` when imported.
-from . import common  # noqa: E402,F401
-from . import play  # noqa: E402,F401
-from . import lesson  # noqa: E402,F401
-from . import review  # noqa: E402,F401
-from . import solve  # noqa: E402,F401
-from . import stats  # noqa: E402,F401
-from . import hint  # noqa: E402,F401
-from . import variants  # noqa: E402,F401
-from . import history  # noqa: E402,F401
-from . import games  # noqa: E402,F401
+for command in (play.play_command, play.deal_command, play.replay_command, games.games_command,
+                hint.hint_command, review.review_command, solve.solve_command, stats.stats_command,
+                lesson.lesson_command, variants.variants, history.history_command, coach.coach_command,
+                drill.drill_command, history.import_command, history.export_command):
+    main.add_command(command)

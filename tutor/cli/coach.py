@@ -22,7 +22,7 @@ from ..history.coach import check_tag, coach
 from ..history.games import record_of
 from ..history.reviews import unreviewed
 from ..review import DEFAULT_SAMPLES, TAGS
-from . import console_of, main
+from .app import console_of
 from . import history_render as words
 from .history import open_for_command, store_review
 
@@ -56,7 +56,7 @@ def review_pending(console, history, samples: int | None, limit: int | None = No
     return len(pending)
 
 
-@main.command("coach")
+@click.command("coach")
 @click.option("--tag", default=None, metavar="TAG",
               help=f"Only one kind of error: {', '.join(TAGS)}.")
 @click.option("--review/--no-review", "do_review", default=True, show_default=True,

@@ -26,7 +26,7 @@ from ..lessons import describe_move, judge_answer
 from ..notation import Move
 from ..render import render_state, use_symbols
 from ..review import TAGS, tip
-from . import console_of, main
+from .app import console_of
 from . import history_render as words
 from .history import open_for_command
 from .play import waste_fan
@@ -54,7 +54,7 @@ def _read(prompt: str, echo: bool, quiet: bool = False) -> str | None:
     return line
 
 
-@main.command("drill")
+@click.command("drill")
 @click.option("--count", type=click.IntRange(1, 100), default=5, show_default=True, metavar="N",
               help="How many due drills to ask this time.")
 @click.option("--tag", default=None, metavar="TAG", help="Only drills of one kind of error.")

@@ -14,7 +14,7 @@ from rich.text import Text
 from ..errors import RecordError, TutorError
 from ..record import Record, load_record
 from ..storage import games_dir
-from . import console_of, main
+from .app import console_of
 
 
 @dataclass(frozen=True)
@@ -94,7 +94,7 @@ def _deal_text(record: Record) -> str:
     return str(record.deal.number) if record.deal.number is not None else "file"
 
 
-@main.command("games")
+@click.command("games")
 @click.option("--json", "as_json", is_flag=True, help="Print the list as JSON.")
 @click.pass_context
 def games_command(ctx: click.Context, as_json: bool) -> None:

@@ -10,14 +10,14 @@ from ..hints import DEFAULT_SAMPLES, hint as compute_hint
 from ..knowledge import observe
 from ..render import render_hint, render_state, use_symbols
 from ..state import State
-from . import console_of, main
+from .app import console_of
 from .common import (DEAL_NUMBER, MOVES, position_after, record_from_file, resolve_deal, rules_from_kwargs,
                      variant_options)
 
 MAX_SAMPLES = 1000  # the same bound as review's; beyond it a hint takes minutes and gains nothing visible
 
 
-@main.command("hint")
+@click.command("hint")
 @click.argument("number", type=DEAL_NUMBER, required=False)
 @click.option("--deal-file", type=click.Path(dir_okay=False), default=None, help="A deal file (JSON) instead of a number.")
 @click.option("--record", "record_path", type=click.Path(dir_okay=False), default=None,
@@ -73,4 +73,4 @@ def hint_command(ctx, number, deal_file, record_path, moves, samples, as_json, *
     n = result.samples
     basis = (f"exact: all {n} consistent deal{'s' if n != 1 else ''} solved" if result.exact
              else f"{n} sampled deals, the same for every move; 95% intervals")
-    console.print(f"[dim]({basis}, {result.seconds:.1f} s; only cards you have seen were used)[/dim]")
+    console.print(f"({basis}, {result.seconds:.1f} s; only cards you have seen were used)", style="dim")

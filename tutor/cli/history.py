@@ -17,7 +17,7 @@ from rich.console import Console
 from ..history import games as hgames
 from ..history.db import History, HistoryError
 from ..history.stats import figures, summary
-from . import console_of, main
+from .app import console_of
 from . import history_render as words
 
 _warned: set[str] = set()
@@ -141,7 +141,7 @@ def store_review(record, path, rev, history: History | None = None) -> str | Non
 
 # ---- the commands -----------------------------------------------------------
 
-@main.command("history")
+@click.command("history")
 @click.option("--last", "last_n", type=click.IntRange(1), default=10, show_default=True, metavar="N",
               help="Figures over the last N games too, and the N most recent games listed.")
 @click.option("--variant", "-v", default=None, metavar="NAME", help="Only the games of one variant.")
@@ -169,7 +169,7 @@ def history_command(ctx: click.Context, last_n: int, variant: str | None, as_jso
     console.print(words.render_summary(s, width=console.width))
 
 
-@main.command("import")
+@click.command("import")
 @click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=Path))
 @click.pass_context
 def import_command(ctx: click.Context, files: tuple[Path, ...]) -> None:
@@ -200,7 +200,7 @@ def import_command(ctx: click.Context, files: tuple[Path, ...]) -> None:
         ctx.exit(1)
 
 
-@main.command("export")
+@click.command("export")
 @click.argument("file", required=False, type=click.Path(dir_okay=False, path_type=Path))
 @click.pass_context
 def export_command(ctx: click.Context, file: Path | None) -> None:
@@ -222,9 +222,3 @@ def export_command(ctx: click.Context, file: Path | None) -> None:
         raise HistoryError(f"cannot write '{file}': {exc.strerror or exc}") from None
     n = text.count("\n")
     click.echo(f"Exported {n} game{'s' if n != 1 else ''} to {file}.", err=True)
-
-
-from . import (
-    coach,  # noqa: F401  (registers coach and drill)
-    drill,  # noqa: F401
-)

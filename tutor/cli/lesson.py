@@ -18,7 +18,7 @@ from ..notation import parse_input
 from ..render import prose, render_state, use_symbols
 from ..talon import memory
 from ..textsafe import os_reason, quoted
-from . import console_of, main
+from .app import console_of
 from .common import read_line
 from .play import waste_fan
 
@@ -28,7 +28,7 @@ MAX_TRIES = 2
 HINT = ("h", "hint")
 
 
-@main.command("lesson")
+@click.command("lesson")
 @click.argument("name", required=False)
 @click.option("--check", is_flag=True,
               help="Replay every step against the engine and confirm every claim (all lessons if no NAME).")

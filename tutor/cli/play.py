@@ -21,7 +21,7 @@ from ..render import card_text, describe_move, prose, render_deal, render_hint, 
 from ..state import State
 from ..storage import games_dir, is_regular_file, remove_stale_temps
 from ..textsafe import brief, clean, os_reason, quoted, shown_path
-from . import console_of, main
+from .app import console_of
 from .common import (DEAL_NUMBER, FiniteFloat, read_line, record_from_file, resolve_deal, rules_from_kwargs,
                      variant_options)
 from .saves import GameFiles
@@ -173,7 +173,7 @@ def deal_json(deal: Deal) -> str:
     return "{\n" + ",\n".join(fields) + "\n}"
 
 
-@main.command("deal")
+@click.command("deal")
 @click.argument("number", type=DEAL_NUMBER, required=False)
 @click.option("--deal-file", metavar="FILE", default=None, help="A deal file (osmosis-deal/1) instead of a number.")
 @variant_options
@@ -431,7 +431,7 @@ def offer_review(ctx: click.Context, record: Record) -> None:
         review_after_play(ctx, record)
 
 
-@main.command("play")
+@click.command("play")
 @click.argument("number", type=DEAL_NUMBER, required=False)
 @click.option("--deal-file", metavar="FILE", default=None, help="Play a deal file (osmosis-deal/1).")
 @variant_options
@@ -529,7 +529,7 @@ def review_after_play(ctx: click.Context, record: Record) -> None:
 
 
 # ---- osmosis replay ------------------------------------------------------
-@main.command("replay")
+@click.command("replay")
 @click.argument("record_path", metavar="RECORD")
 @click.option("--all", "show_all", is_flag=True, help="Print every position without waiting.")
 @click.option("--review/--no-review", "with_review", default=True, show_default=True,

@@ -21,7 +21,7 @@ from rich.text import Text
 from ..record import Record, save_record
 from ..render import card_text, prose, use_symbols
 from ..review import DEFAULT_SAMPLES, DEFAULT_THRESHOLDS, Label, Review, Thresholds, review
-from . import console_of, main
+from .app import console_of
 from .common import record_from_file
 
 WELL_PLAYED = 40
@@ -300,7 +300,7 @@ def render_review(rev: Review, symbols: bool = True, width: int = 80) -> Group:
 
 # ---- the command -----------------------------------------------------------
 
-@main.command("review")
+@click.command("review")
 @click.argument("record_path", metavar="RECORD")
 @click.option("--json", "as_json", is_flag=True,
               help="Print the review as JSON: moves (ply, move, best, win_before, win_after, label, tags, "

@@ -10,7 +10,7 @@ from rich.text import Text
 from ..render import card_text, prose, use_symbols
 from ..search import DEFAULT_LIMIT, Limit, solve as run_solve
 from ..state import State
-from . import console_of, main
+from .app import console_of
 from ..textsafe import shown_path
 from .common import (DEAL_NUMBER, MAX_SECONDS, MOVES, SECONDS, position_after, resolve_deal, rules_from_kwargs,
                      variant_options)
@@ -42,7 +42,7 @@ def line_text(state: State, line, symbols: bool) -> Text:
     return out
 
 
-@main.command("solve")
+@click.command("solve")
 @click.argument("number", type=DEAL_NUMBER, required=False)
 @click.option("--deal-file", type=click.Path(dir_okay=False), default=None, help="A deal file (JSON) instead of a number.")
 @variant_options

@@ -20,7 +20,7 @@ from ..errors import TutorError
 from ..search import DEFAULT_LIMIT, Limit
 from ..store import ResultStore
 from ..survey import POLICIES, parse_range
-from . import console_of, main
+from .app import console_of
 from .common import rules_from_kwargs, variant_options
 
 MAX_WORKERS = 1024
@@ -98,7 +98,7 @@ def open_per_deal(path: str):
         raise TutorError(f"cannot write the per-deal file {path!r}: {exc.strerror or exc}") from None
 
 
-@main.command("stats")
+@click.command("stats")
 @variant_options
 @click.option("--deals", "deal_range", required=True, metavar="A-B", help="Deal numbers, e.g. 1-1000, or one number.")
 @click.option("--policy", type=click.Choice(POLICIES), default="solver", show_default=True,

@@ -8,10 +8,10 @@ import click
 from rich.table import Table
 
 from ..rules import ALIASES, PRESET_NOTES, PRESETS
-from . import console_of, main
+from .app import console_of
 
 
-@main.command()
+@click.command()
 @click.option("--json", "as_json", is_flag=True, help="Print the presets as JSON.")
 @click.pass_context
 def variants(ctx: click.Context, as_json: bool) -> None:

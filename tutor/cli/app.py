@@ -1,0 +1,54 @@
+"""The application object that travels in the click context (``ctx.obj``), as hatch does.
+
+One place for what every command shares: the rich Console (markup off, so
+text that came from a file or a deal is never read as rich markup), whether
+cards are drawn with suit symbols, and the data folder.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import click
+from rich.console import Console
+
+from ..render import use_symbols
+from ..storage import data_dir
+
+
+def new_console() -> Console:
+    return Console(highlight=False, soft_wrap=False, markup=False)
+
+
+@dataclass
+class Application:
+    """What the commands of one ``osmosis`` run share."""
+
+    console: Console = field(default_factory=new_console)
+
+    @property
+    def symbols(self) -> bool:
+        """Cards with suit symbols (a terminal) or in two letters (pipes, files)."""
+        return use_symbols(self.console)
+
+    @property
+    def data_dir(self) -> Path:
+        return data_dir()
+
+
+def app_of(ctx: click.Context) -> Application:
+    """The run's :class:`Application`; made on first use (a context built by hand, a test)."""
+    root = ctx.find_root()
+    obj = root.obj
+    if isinstance(obj, Application):
+        return obj
+    console = obj.get("console") if isinstance(obj, dict) else None
+    app = Application(console or new_console())
+    root.obj = app
+    return app
+
+
+def console_of(ctx: click.Context) -> Console:
+    """The one rich Console that travels in the click context."""
+    return app_of(ctx).console
