@@ -1,39 +1,18 @@
-"""Shared helpers: deals laid out by hand from card names, positions from moves."""
+"""The fixtures every test may ask for: deal 1, a fresh data folder, and the one CLI runner.
+
+Plain helper functions (deals from card names, positions from moves) live in
+``builders.py``, imported as a module, never from this file."""
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
-from tutor.cards import parse_card, parse_cards
 from tutor.cli import main
 from tutor.deals import Deal, deal_for
-from tutor.rules import Rules, preset
-from tutor.state import State
-
-
-def make_deal(reserves: list[str], base: str, talon: str = "") -> Deal:
-    """A deal from card names: piles bottom to top, the base card, then the start of the talon.
-
-    Cards not named go to the end of the talon in card order (S H D C, A to K),
-    so a test names only the cards that matter to it.
-    """
-    piles = tuple(tuple(parse_cards(p)) for p in reserves)
-    head = parse_cards(talon)
-    used = {c for p in piles for c in p} | {parse_card(base)} | set(head)
-    rest = [c for c in range(52) if c not in used]
-    return Deal(piles, parse_card(base), tuple(head + rest))
-
-
-def position(deal: Deal | int, moves: str = "", rules: Rules | str = "osmosis") -> State:
-    """The position after ``moves`` (tokens) from a deal or a deal number."""
-    rules = preset(rules) if isinstance(rules, str) else rules
-    if isinstance(deal, int):
-        deal = deal_for(deal, rules)
-    return State.initial(deal, rules).play(moves.split())
+from tutor.rules import preset
 
 
 @pytest.fixture
@@ -57,18 +36,3 @@ def run(home):
         return runner.invoke(main, args, input=input, catch_exceptions=False)
 
     return invoke
-
-
-CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
-
-
-def assert_handled(result, allowed=(0, 1)) -> None:
-    """The command ended cleanly: an allowed exit status, no traceback, an error as one line, no control codes."""
-    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
-    assert result.exit_code in allowed, (result.exit_code, result.output[-500:])
-    assert "Traceback" not in result.output
-    if result.exit_code == 1:
-        errors = [line for line in result.stderr.splitlines() if line.startswith("error:")]
-        assert len(errors) == 1, result.stderr
-    for stream in (result.stdout, result.stderr):
-        assert not CONTROL.search(stream), repr(CONTROL.search(stream))

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from conftest import make_deal
+from builders import make_deal
 from tutor.cli import main
 from tutor.deals import deal_for, save_deal
 from tutor.notation import Move

@@ -6,7 +6,7 @@ import json
 
 import pytest
 from click.testing import CliRunner
-from conftest import make_deal
+from builders import make_deal
 
 from tutor.cli import main
 from tutor.deals import deal_for, save_deal

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 import networkx as nx
-from conftest import make_deal, position
+from builders import make_deal, position
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

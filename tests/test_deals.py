@@ -6,7 +6,7 @@ import json
 import random
 
 import pytest
-from conftest import make_deal
+from builders import make_deal
 
 from tutor.cards import format_cards, parse_card, parse_cards
 from tutor.deals import (DEAL_FORMAT, Deal, atomic_write_text, check_rules, deal_for, deal_number, load_deal,

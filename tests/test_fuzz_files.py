@@ -16,7 +16,7 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from conftest import assert_handled
+from builders import assert_handled
 from tutor.cli import main
 from tutor.cli.play import deal_json
 from tutor.deals import deal_for, load_deal

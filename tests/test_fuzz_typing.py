@@ -19,7 +19,7 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from conftest import assert_handled
+from builders import assert_handled
 from test_fuzz_files import _decodes, bad_bytes, cli
 from tutor.cli import main
 from tutor.deals import deal_for, parse_deal_number

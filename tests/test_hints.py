@@ -18,7 +18,7 @@ from tutor.rules import preset
 from tutor.search import Limit, solve
 from tutor.state import State
 
-from conftest import position
+from builders import position
 
 # Deal 1 after five turns: 7S shows on the waste; playing it or turning is a real choice.
 CHOICE = (1, "d d d d d")

@@ -13,7 +13,7 @@ from tutor.knowledge import Observation, observe
 from tutor.rules import preset
 from tutor.state import State
 
-from conftest import position
+from builders import position
 
 
 def swapped(deal: Deal, a: int, b: int) -> Deal:

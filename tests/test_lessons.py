@@ -16,7 +16,7 @@ from tutor.lessons import (LESSON_FORMAT, Progress, all_lessons, check_lesson, c
 from tutor.notation import Move
 from tutor.rules import preset
 
-from conftest import position
+from builders import position
 
 SHIPPED = [name for name, _ in lesson_files()]
 

@@ -6,7 +6,7 @@ import json
 import os
 
 import pytest
-from conftest import make_deal
+from builders import make_deal
 
 from tutor.cards import parse_card
 from tutor.deals import deal_for

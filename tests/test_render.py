@@ -9,7 +9,7 @@ from pathlib import Path
 from rich.console import Console
 
 import tutor
-from conftest import make_deal, position
+from builders import make_deal, position
 from tutor.cards import parse_card
 from tutor.cli.play import waste_fan
 from tutor.deals import deal_for

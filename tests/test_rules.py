@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import make_deal, position
+from builders import make_deal, position
 
 from tutor.cards import parse_card, parse_cards
 from tutor.deals import deal_for, deal_number

@@ -6,7 +6,7 @@ import random
 import sys
 
 import pytest
-from conftest import make_deal, position
+from builders import make_deal, position
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

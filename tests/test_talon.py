@@ -14,7 +14,7 @@ from tutor.rules import preset
 from tutor.state import State
 from tutor.talon import memory, turns_to_play
 
-from conftest import position
+from builders import position
 
 
 def test_first_pass_memory_lists_the_turned_cards_and_the_stock_as_unseen_groups():

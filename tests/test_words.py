@@ -16,7 +16,7 @@ from tutor.review import Label, review
 from tutor.rules import preset
 from tutor.state import State
 
-from conftest import position
+from builders import position
 
 
 def test_prose_respells_card_names_and_leaves_other_words_alone():

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import time
 from pathlib import Path
 from typing import Iterable
 
@@ -71,18 +72,41 @@ class ResultStore:
         if path is None:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
-            self.db = sqlite3.connect(self.path, timeout=60, isolation_level=None)
-            self.db.execute("PRAGMA busy_timeout = 60000")
-            self.db.execute("PRAGMA journal_mode = WAL")
-            self.db.execute("PRAGMA synchronous = NORMAL")
-            self.db.executescript(SCHEMA)
-            columns = {row[1] for row in self.db.execute("PRAGMA table_info(outcomes)")}
-            if "tried" not in columns:  # a store written before the second search existed
-                self.db.execute("ALTER TABLE outcomes ADD COLUMN tried INTEGER")
+            self.db = self._open()
         except sqlite3.Error as exc:
             raise TutorError(f"results store {str(self.path)!r} cannot be used ({exc}): "
                              "give --store a new file name or an osmosis results store") from None
         self._configs: dict[str, int] = {}
+
+    def _open(self) -> sqlite3.Connection:
+        # Switching a new file to WAL takes a lock that SQLite's busy timeout does not wait
+        # for, so two surveys opening one new store at once retry for a while.
+        deadline = time.monotonic() + 60
+        delay = 0.01
+        while True:
+            db = sqlite3.connect(self.path, timeout=60, isolation_level=None)
+            try:
+                db.execute("PRAGMA busy_timeout = 60000")
+                db.execute("PRAGMA journal_mode = WAL")
+                db.execute("PRAGMA synchronous = NORMAL")
+                db.executescript(SCHEMA)
+                columns = {row[1] for row in db.execute("PRAGMA table_info(outcomes)")}
+                if "tried" not in columns:  # a store written before the second search existed
+                    try:
+                        db.execute("ALTER TABLE outcomes ADD COLUMN tried INTEGER")
+                    except sqlite3.OperationalError as exc:
+                        if "duplicate column" not in str(exc):  # another survey added it first
+                            raise
+                return db
+            except sqlite3.OperationalError as exc:
+                db.close()
+                if "locked" not in str(exc) and "busy" not in str(exc) or time.monotonic() > deadline:
+                    raise
+                time.sleep(delay)
+                delay = min(delay * 2, 0.5)
+            except BaseException:
+                db.close()
+                raise
 
     def close(self) -> None:
         self.db.close()

@@ -207,6 +207,20 @@ class History:
 
     # ---- opening ---------------------------------------------------------
     def _connect(self, upgrade_to: int) -> sqlite3.Connection:
+        # Switching a new file to WAL takes a lock that the busy timeout does not wait for:
+        # a second terminal opening the history at that moment retries for a while.
+        deadline = time.monotonic() + BUSY_MS / 1000
+        delay = 0.01
+        while True:
+            try:
+                return self._connect_once(upgrade_to)
+            except sqlite3.OperationalError as exc:
+                if ("locked" not in str(exc) and "busy" not in str(exc)) or time.monotonic() > deadline:
+                    raise
+                time.sleep(delay)
+                delay = min(delay * 2, 0.5)
+
+    def _connect_once(self, upgrade_to: int) -> sqlite3.Connection:
         conn = sqlite3.connect(self.path, timeout=BUSY_MS / 1000, isolation_level=None)
         try:
             conn.row_factory = sqlite3.Row
