@@ -5,10 +5,21 @@ from __future__ import annotations
 
 import re
 
+from click.testing import CliRunner, Result
+
 from tutor.cards import parse_card, parse_cards
 from tutor.deals import Deal, deal_for
 from tutor.rules import Rules, preset
 from tutor.state import State
+
+
+def osmosis(args, home, input=None, env: dict | None = None, catch: bool = False) -> Result:
+    """Run the ``osmosis`` command as every CLI test does: plain output, 100 columns, ``home`` as
+    $OSMOSIS_HOME (``env`` adds or overrides variables). The ``run`` fixture is this with a fresh home."""
+    from tutor.cli import main
+
+    runner = CliRunner(env={"NO_COLOR": "1", "COLUMNS": "100", "OSMOSIS_HOME": str(home), **(env or {})})
+    return runner.invoke(main, args, input=input, catch_exceptions=catch)
 
 
 def make_deal(reserves: list[str], base: str, talon: str = "") -> Deal:

@@ -8,9 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from builders import osmosis
 
-from tutor.cli import main
 from tutor.deals import Deal, deal_for
 from tutor.rules import preset
 
@@ -30,9 +29,7 @@ def home(tmp_path) -> Path:
 @pytest.fixture
 def run(home):
     """Invoke the osmosis command with plain output, a fixed width and a fresh data directory."""
-    runner = CliRunner(env={"NO_COLOR": "1", "COLUMNS": "100", "OSMOSIS_HOME": str(home)})
-
-    def invoke(args, input=None):
-        return runner.invoke(main, args, input=input, catch_exceptions=False)
+    def invoke(args, input=None, env=None):
+        return osmosis(args, home, input=input, env=env)
 
     return invoke

@@ -7,6 +7,8 @@ import shutil
 
 import pytest
 
+from builders import osmosis
+
 from tutor.deals import deal_for
 from tutor.rules import preset
 from tutor.state import State
@@ -41,16 +43,10 @@ COACH = ["coach", "--json", "--samples", "8", "--workers", "1"]
 @pytest.fixture(scope="module")
 def played_home(tmp_path_factory):
     """A data folder after four games played through ``osmosis play`` with piped input (made once)."""
-    from click.testing import CliRunner
-
-    from tutor.cli import main
-
     home = tmp_path_factory.mktemp("played") / "home"
-    runner = CliRunner(env={"NO_COLOR": "1", "COLUMNS": "100", "OSMOSIS_HOME": str(home)})
     outputs = []
     for n in GAMES:
-        result = runner.invoke(main, ["play", str(n), "--variant", "peek"], input=greedy(n) + "\n",
-                               catch_exceptions=False)
+        result = osmosis(["play", str(n), "--variant", "peek"], home, input=greedy(n) + "\n")
         assert result.exit_code == 0, result.output
         outputs.append(result.output)
     return home, outputs
@@ -59,14 +55,9 @@ def played_home(tmp_path_factory):
 @pytest.fixture(scope="module")
 def coached_home(played_home, tmp_path_factory):
     """The same folder after ``osmosis coach`` reviewed the four games (made once)."""
-    from click.testing import CliRunner
-
-    from tutor.cli import main
-
     home = tmp_path_factory.mktemp("coached") / "home"
     shutil.copytree(played_home[0], home)
-    runner = CliRunner(env={"NO_COLOR": "1", "COLUMNS": "100", "OSMOSIS_HOME": str(home)})
-    result = runner.invoke(main, COACH, catch_exceptions=False)
+    result = osmosis(COACH, home)
     assert result.exit_code == 0, result.output
     return home, json.loads(result.stdout)
 
@@ -197,15 +188,11 @@ def test_export_and_import_round_trip_through_the_cli(run, coached, home, tmp_pa
     first = out.read_text()
     assert len(first.splitlines()) == 4
     assert run(["export"]).stdout == first
-    from click.testing import CliRunner
-
-    from tutor.cli import main
-
-    other = CliRunner(env={"NO_COLOR": "1", "COLUMNS": "100", "OSMOSIS_HOME": str(tmp_path / "elsewhere")})
-    result = other.invoke(main, ["import", str(out)])
+    elsewhere = tmp_path / "elsewhere"
+    result = osmosis(["import", str(out)], elsewhere)
     assert result.exit_code == 0 and "Imported 4 games, 4 reviews" in result.stdout
-    assert other.invoke(main, ["export"]).stdout == first
-    again = json.loads(other.invoke(main, ["coach", "--json", "--no-review"]).stdout)
+    assert osmosis(["export"], elsewhere).stdout == first
+    again = json.loads(osmosis(["coach", "--json", "--no-review"], elsewhere).stdout)
     assert again["games_reviewed"] == 4 and again["tags"] == coached["tags"]
 
 

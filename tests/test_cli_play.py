@@ -6,10 +6,8 @@ import json
 import re
 from pathlib import Path
 
-from click.testing import CliRunner
 
-from builders import make_deal
-from tutor.cli import main
+from builders import make_deal, osmosis
 from tutor.deals import deal_for, save_deal
 from tutor.notation import Move
 from tutor.record import Record, load_record, save_record
@@ -351,9 +349,8 @@ def test_tutor_computes_no_hint_for_a_forced_move(run, monkeypatch):
 def test_play_goes_on_when_the_games_directory_cannot_be_made(tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("not a directory")
-    runner = CliRunner(env={"NO_COLOR": "1", "COLUMNS": "100", "OSMOSIS_HOME": str(blocker)})
     target = tmp_path / "kept.json"
-    result = runner.invoke(main, ["play", "1"], input=f"d\ns\ns {target}\nq\n")
+    result = osmosis(["play", "1"], blocker, input=f"d\ns\ns {target}\nq\n", catch=True)
     assert result.exit_code == 0
     assert "cannot be saved as you play" in result.stdout
     assert "there is no file to save to" in result.stdout
@@ -369,12 +366,8 @@ def test_replay_with_piped_input_that_ends_prints_the_rest(run, tmp_path):
     assert "the game was not finished" in out
 
 
-def test_variants_lists_every_preset_with_its_aliases():
-    from click.testing import CliRunner
-
-    from tutor.cli import main
-
-    result = CliRunner().invoke(main, ["variants", "--json"], env={"NO_COLOR": "1"})
+def test_variants_lists_every_preset_with_its_aliases(run):
+    result = run(["variants", "--json"])
     assert result.exit_code == 0
     data = {v["name"]: v for v in json.loads(result.output)}
     assert set(data) == {"osmosis", "peek", "single", "limited", "bridesmaids"}
@@ -382,13 +375,8 @@ def test_variants_lists_every_preset_with_its_aliases():
     assert (data["limited"]["passes"], data["single"]["turn"], data["bridesmaids"]["reserve_piles"]) == (3, 1, 0)
 
 
-def test_single_pass_bridesmaids_warns_that_it_is_almost_never_winnable(tmp_path):
-    from click.testing import CliRunner
-
-    from tutor.cli import main
-
-    result = CliRunner().invoke(main, ["play", "5", "--variant", "bridesmaids", "--passes", "1"], input="q\n",
-                                env={"NO_COLOR": "1", "OSMOSIS_HOME": str(tmp_path)})
+def test_single_pass_bridesmaids_warns_that_it_is_almost_never_winnable(run):
+    result = run(["play", "5", "--variant", "bridesmaids", "--passes", "1"], input="q\n")
     assert result.exit_code == 0
     assert "almost never winnable" in result.output
 
@@ -398,5 +386,5 @@ def test_a_deal_file_without_reserve_is_played_as_bridesmaids_unless_a_variant_s
     save_deal(deal_for(5, preset("bridesmaids")), path)
     shown = run(["deal", "--deal-file", str(path)])
     assert shown.exit_code == 0 and "no reserve" in shown.output
-    refused = CliRunner().invoke(main, ["deal", "--deal-file", str(path), "--variant", "osmosis"])
+    refused = osmosis(["deal", "--deal-file", str(path), "--variant", "osmosis"], tmp_path / "home", catch=True)
     assert refused.exit_code == 1 and "0 reserve piles" in refused.output

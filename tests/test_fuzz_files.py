@@ -13,11 +13,9 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from builders import assert_handled
-from tutor.cli import main
+from builders import assert_handled, osmosis
 from tutor.cli.play import deal_json
 from tutor.deals import deal_for, load_deal
 from tutor.errors import DealError, LessonError, RecordError
@@ -88,8 +86,7 @@ def write(folder: Path, name: str, content) -> Path:
 
 
 def cli(args, home: Path, input=None):
-    runner = CliRunner(env={"NO_COLOR": "1", "COLUMNS": "100", "OSMOSIS_HOME": str(home)})
-    return runner.invoke(main, args, input=input, catch_exceptions=False)
+    return osmosis(args, home, input=input)
 
 
 # ---- the library: data or one clean error ------------------------------------

@@ -16,12 +16,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from builders import assert_handled
+from builders import assert_handled, osmosis
 from test_fuzz_files import _decodes, bad_bytes, cli
-from tutor.cli import main
 from tutor.deals import deal_for, parse_deal_number
 from tutor.errors import DealError
 from tutor.record import Record, load_record, save_record
@@ -92,18 +90,17 @@ def test_file_names_with_control_characters_or_nul_are_saved_or_refused_on_one_l
 
 def test_a_data_folder_named_in_bytes_that_are_not_utf8_is_printed_escaped(tmp_path):
     home = os.fsdecode(bytes(tmp_path) + b"/h\xffme")
-    result = CliRunner(env={"NO_COLOR": "1", "OSMOSIS_HOME": home}).invoke(main, ["play", "3"], input="d\nq\n")
+    result = osmosis(["play", "3"], home, input="d\nq\n", catch=True)
     assert_handled(result, allowed=(0,))
     assert "\\udcff" in result.stdout and "The game is saved in" in result.stdout
 
 
 def test_a_data_folder_name_too_long_for_the_system_is_one_message_and_the_game_goes_on(tmp_path):
     home = str(tmp_path / ("x" * 5000))
-    result = CliRunner(env={"NO_COLOR": "1", "OSMOSIS_HOME": home}).invoke(main, ["play", "3"], input="d\nq\nq\n")
+    result = osmosis(["play", "3"], home, input="d\nq\nq\n", catch=True)
     assert_handled(result)
     assert "cannot be saved as you play" in result.stdout and "(5" in result.stdout  # quoted, shortened
-    lesson = CliRunner(env={"NO_COLOR": "1", "OSMOSIS_HOME": home}).invoke(
-        main, ["lesson", "layout", "--answers", "d d", "--json"])
+    lesson = osmosis(["lesson", "layout", "--answers", "d d", "--json"], home, catch=True)
     assert_handled(lesson, allowed=(0,))
     assert "warning: progress" in lesson.stderr
 
