@@ -27,6 +27,7 @@ import hashlib
 import random
 from dataclasses import dataclass
 from itertools import permutations
+from collections.abc import Iterable
 from math import factorial
 
 from .cards import NAMES
@@ -35,7 +36,7 @@ from .notation import Move
 from .rules import Rules
 from .state import State
 
-Slot = tuple  # ("r", pile, depth_from_bottom) or ("s", index into the stock)
+Slot = tuple[str, int, int]  # ("r", pile, depth from the bottom) or ("s", index into the stock, 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,7 +106,7 @@ class Observation:
         slots: list[Slot] = []
         for i, pile in enumerate(self.reserves):
             slots.extend(("r", i, d) for d, c in enumerate(pile) if c is None)
-        slots.extend(("s", j) for j, c in enumerate(self.stock) if c is None)
+        slots.extend(("s", j, 0) for j, c in enumerate(self.stock) if c is None)
         return tuple(slots)
 
     @property
@@ -118,21 +119,21 @@ class Observation:
         return factorial(len(self.unseen_cards()))
 
     # ---- positions consistent with it ---------------------------------
-    def fill(self, cards) -> State:
+    def fill(self, cards: Iterable[int]) -> State:
         """The position with the hidden slots (in :meth:`hidden_slots` order) holding ``cards``."""
-        cards = list(cards)
+        given = list(cards)
         slots = self.hidden_slots()
-        if len(cards) != len(slots):
-            raise TutorError(f"{len(cards)} cards given for {len(slots)} hidden slots")
+        if len(given) != len(slots):
+            raise TutorError(f"{len(given)} cards given for {len(slots)} hidden slots")
         reserves = [list(p) for p in self.reserves]
         stock = list(self.stock)
-        for slot, card in zip(slots, cards):
+        for slot, card in zip(slots, given):
             if slot[0] == "r":
                 reserves[slot[1]][slot[2]] = card
             else:
                 stock[slot[1]] = card
-        return State(self.rules, tuple(tuple(p) for p in reserves), self.base, self.rows, self.found,
-                     self.waste + tuple(stock), len(self.waste), self.pass_no, self.progress, self.cards)
+        return State(self.rules, tuple(_full(p) for p in reserves), self.base, self.rows, self.found,
+                     self.waste + _full(stock), len(self.waste), self.pass_no, self.progress, self.cards)
 
     def sample(self, rng: random.Random) -> State:
         """A full position consistent with the observation: the unseen cards shuffled into the hidden slots."""
@@ -165,10 +166,10 @@ class Observation:
         """
         return self.fill(self.unseen_cards())
 
-    def legal_moves(self):
+    def legal_moves(self) -> list[Move]:
         return self._view().legal_moves()
 
-    def card_of(self, move) -> int | None:
+    def card_of(self, move: Move) -> int | None:
         return self._view().card_of(move)
 
     def destination(self, card: int) -> int:
@@ -177,7 +178,7 @@ class Observation:
     # ---- determinism ----------------------------------------------------
     def canonical_text(self) -> str:
         """A stable text of everything in the observation (for seeding and equality checks)."""
-        def cards(seq):
+        def cards(seq: Iterable[int | None]) -> str:
             return " ".join("??" if c is None else NAMES[c] for c in seq)
 
         rules = self.rules
@@ -201,11 +202,12 @@ class Observation:
 def observe(state: State) -> Observation:
     """What the player of ``state`` has seen; the hidden cards are left out."""
     rules = state.rules
+    reserves: tuple[tuple[int | None, ...], ...]
     if rules.open_reserve:
         reserves = tuple(tuple(p) for p in state.reserves)
     else:
-        reserves = tuple(tuple(None for _ in p[:-1]) + (p[-1],) if p else () for p in state.reserves)
-    stock = state.talon[state.pos:]
+        reserves = tuple((*(None for _ in p[:-1]), p[-1]) if p else () for p in state.reserves)
+    stock: tuple[int | None, ...] = state.talon[state.pos:]
     if state.pass_no == 1:
         stock = (None,) * len(stock)
     return Observation(rules, state.base, state.rows, state.found, reserves, state.talon[: state.pos],
@@ -310,6 +312,16 @@ class SharedWorlds:
         """The first ``count`` worlds' versions of ``state`` (all of them by default)."""
         maps = self._maps[: self.count if count is None else count]
         return [_relabel(state, pi) for pi in maps]
+
+
+def _full(cards: Iterable[int | None]) -> tuple[int, ...]:
+    """Cards of a filled position: every hidden slot holds a card by now."""
+    out: list[int] = []
+    for c in cards:
+        if c is None:
+            raise TutorError("a hidden slot of the observation was left without a card")
+        out.append(c)
+    return tuple(out)
 
 
 def _slot_card(state: State, slot: Slot) -> int:
