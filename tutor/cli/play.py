@@ -86,7 +86,7 @@ def end_message(state: State) -> str:
     if state.won:
         return "Won! All 52 cards are on the foundations."
     why = _why_blocked(state)
-    text = f"Blocked: {state.score} cards on the foundations ({why})."
+    text = f"Blocked: {_plural(state.score, 'card')} on the foundations ({why})."
     if state.score >= WELL_PLAYED:
         text += f" Not a win, but {WELL_PLAYED} or more cards counts as well played."
     return text
