@@ -208,6 +208,6 @@ class ReplayApp(App):
         self.exit(self.ply)
 
 
-def run_replay(record: Record, rev=None, symbols: bool = True) -> int | None:
-    """Run the viewer until the player quits; the move it was at."""
-    return ReplayApp(record, rev, symbols).run()
+def run_replay(record: Record, rev=None, symbols: bool = True, start: int = 0) -> int | None:
+    """Run the viewer (at move ``start``) until the player quits; the move it was at."""
+    return ReplayApp(record, rev, symbols, start=max(0, min(start, len(record.moves)))).run()

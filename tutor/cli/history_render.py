@@ -189,7 +189,7 @@ def render_coaching(c, meanings: dict[str, str]) -> Group:
         for e in t.examples:
             parts.append(_indent(Text(f"- {example_text(e)}")))
             if e.source:
-                parts.append(_indent(Text(f"osmosis replay {e.source}", style="dim", overflow="ignore",
+                parts.append(_indent(Text(f"osmosis replay {e.source} --at {e.ply}", style="dim", overflow="ignore",
                                           no_wrap=True), 4))
     if c.losses:
         parts.append(Text(""))

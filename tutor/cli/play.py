@@ -536,24 +536,29 @@ def review_after_play(ctx: click.Context, record: Record) -> None:
               help="Comment every move with the post-game review (computed unless the record is "
                    "annotated; --no-review shows only the record's own annotations).")
 @click.option("--plain", is_flag=True, help="Line mode (Enter for the next move) even on a terminal.")
+@click.option("--at", "at", type=click.IntRange(1), default=None, metavar="N",
+              help="Open at move N (osmosis coach names the moves worth a look).")
 @click.pass_context
 def replay_command(ctx: click.Context, record_path: str, show_all: bool, with_review: bool = True,
-                   plain: bool = False) -> None:
+                   plain: bool = False, at: int | None = None) -> None:
     """Step through a game record with commentary.
 
     On a terminal a viewer: arrows step both ways, Home/End, n/p jump to the
     labelled moves and critical moments, g goes to a move. In line mode
     (pipes, --plain) Enter shows the next move and q stops; when the input
     is not a terminal and ends, the rest of the game is printed. Each move
-    gets the post-game review's label and comment.
+    gets the post-game review's label and comment. --at N opens at move N.
     """
     record = record_from_file(record_path)
+    if at is not None and at > len(record.moves):
+        raise RecordError(f"the record has {_plural(len(record.moves), 'move')}, so there is no move {at}: "
+                          f"expected --at 1 to {len(record.moves)}")
     if not show_all and not plain and board_wanted(console_of(ctx)):
         from ..board.replay import run_replay
         from .review import review_for_viewer
 
         record, rev = review_for_viewer(ctx, record) if with_review else (record, None)
-        run_replay(record, rev, use_symbols(console_of(ctx)))
+        run_replay(record, rev, use_symbols(console_of(ctx)), start=at or 0)
         return
     if with_review:
         from .review import annotate_for_replay
@@ -564,10 +569,15 @@ def replay_command(ctx: click.Context, record_path: str, show_all: bool, with_re
     states = record.states()
     moves = record.moves
     where = f"deal {record.deal.number}" if record.deal.number is not None else "a deal given in full"
-    _say(console, f"Replay of {where}, {record.rules.describe()}: {len(moves)} moves.")
-    console.print(render_state(states[0], symbols=symbols, moves=False))
+    _say(console, f"Replay of {where}, {record.rules.describe()}: {len(moves)} moves."
+                  + (f" From move {at}, the position before it:" if at else ""))
+    first = (at or 1) - 1
+    console.print(render_state(states[first], symbols=symbols,
+                               fan=waste_fan(states[: first + 1], moves[:first]), moves=False))
     echo = not sys.stdin.isatty()
     for i, move in enumerate(moves):
+        if i < first:
+            continue
         if not show_all:
             answer = _read("Enter: next move, q: stop ", echo)
             if answer is None and echo:
