@@ -172,8 +172,9 @@ def _last_card_first(targets, length: int, only: bool):
     stop (the one at ``c`` becomes the stop at the card before it), and any line from a
     redeal without ``c`` on the foundations is a line with it. So every play after a redeal
     is dominated by that child: drop them. If the stops left in this pass are those of a
-    redeal too (``only``: the waste position is a multiple of the turn, and a redeal will be
-    allowed), every other child is dominated as well.
+    redeal too (``only``: the waste position is a multiple of the turn) and passes are
+    unlimited (a play now is worth no more than the same play after a redeal), every other
+    child is dominated as well.
     """
     if only:
         return [t for t in targets if t[0] == length and not t[2]] or [t for t in targets if not t[2]]
@@ -472,7 +473,7 @@ class _Search:
                 # The talon's last card, if playable, is a safe play (see _last_card_first).
                 nd = need[talon[-1]]
                 if (mask & nd) if nd > 0 else nd:
-                    targets = _last_card_first(targets, length, pos % turn == 0 and (not passes or npass < passes))
+                    targets = _last_card_first(targets, length, pos % turn == 0 and not passes)
             if late_first and len(targets) > 1:
                 # This pass before a redeal, and in each the deepest waste position first: wins
                 # are found sooner with unlimited passes (measured in benchmarks/solve.py).
