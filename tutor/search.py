@@ -36,7 +36,9 @@ children, and a child is fixed by the cards placed and the waste position
 it is played from (and the pass, with limited passes). So per (cards
 placed, rows) the search keeps the union of the children already searched
 and searches only new ones: transpositions and dominated talon positions
-cost one lookup.
+cost one lookup. With no reserve, a playable card that no card left needs is a
+mere spacer, so the key names the talon with spacers as blanks. A playable
+last talon card is a safe play after a redeal (:func:`_last_card_first`).
 
 **Order.** Row orders are searched in rounds with growing node budgets, so a
 big lost search under one order does not hide a quick win under another;
