@@ -280,3 +280,37 @@ def test_opener_buried_under_its_own_suit_loses_without_a_reserve():
     assert res.winnable is False and res.complete
     assert res.best_cards <= 39
     check_line(start, res)
+
+
+def shortened_talon(rules: Rules, number: int, left: int, seed: int) -> State:
+    """A position of a deal with ``left`` talon cards left: random playable talon cards placed
+    (wherever they lie), then a random waste position, pass and progress."""
+    rng = random.Random(seed)
+    s = State.initial(deal_for(number, rules), rules)
+    while len(s.talon) > left:
+        options = [i for i, c in enumerate(s.talon) if s.destination(c) >= 0]
+        if not options:
+            break
+        i = rng.choice(options)
+        s = s._place(s.talon[i], s.destination(s.talon[i]), s.reserves, s.talon[:i] + s.talon[i + 1:], 0)
+    passes = rules.passes
+    return s._replace(pos=rng.randint(0, len(s.talon)), pass_no=rng.randint(1, passes) if passes else 2,
+                      progress=rng.random() < 0.8)
+
+
+@pytest.mark.parametrize("passes", [0, 2, 3])
+def test_no_reserve_talons_agree_with_exhaustive_search(passes):
+    # The talon-only rules (the last-card rule, the spacer key, the talon-order bound) against
+    # the plain search, with unlimited and limited passes.
+    rules = Rules(reserve_piles=0, passes=passes)
+    checked = 0
+    for seed in range(40):
+        s = shortened_talon(rules, 1 + seed, left=13, seed=seed)
+        if s.won or s.reserves and any(s.reserves):
+            continue
+        res = solve(s, Limit(nodes=None))
+        assert res.complete
+        assert (res.winnable, res.best_cards) == exhaustive(s), (passes, seed)
+        check_line(s, res)
+        checked += 1
+    assert checked >= 30

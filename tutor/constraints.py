@@ -237,6 +237,21 @@ class Needs:
                     changed = True
         return anc
 
+    def needed_by(self, order: tuple[int, ...]) -> list[int]:
+        """Per card, the cards that need it directly under ``order`` (a mask)."""
+        key = ("by", order)
+        out = self._cards.get(key)
+        if out is None:
+            out = [0] * 52
+            for c, _b, need in self._table(order):
+                rest = need
+                while rest:
+                    low = rest & -rest
+                    out[low.bit_length() - 1] |= 1 << c
+                    rest ^= low
+            self._cards[key] = out
+        return out
+
     def can_win(self, mask: int, rows: tuple[int, ...]) -> bool:
         """Some row order still allowed leaves no cycle among the cards to place."""
         for order in row_orders(rows):

@@ -36,7 +36,9 @@ children, and a child is fixed by the cards placed and the waste position
 it is played from (and the pass, with limited passes). So per (cards
 placed, rows) the search keeps the union of the children already searched
 and searches only new ones: transpositions and dominated talon positions
-cost one lookup.
+cost one lookup. With no reserve, a playable card that no card left needs is a
+mere spacer, so the key names the talon with spacers as blanks. A playable
+last talon card is a safe play after a redeal (:func:`_last_card_first`).
 
 **Order.** Row orders are searched in rounds with growing node budgets, so a
 big lost search under one order does not hide a quick win under another;
@@ -88,7 +90,8 @@ def _pass_then_late(target):
 
 
 OPTIONS = {"late_first": True, "rounds": True, "cut_cycles": True, "dominance": True, "buried": True,
-           "last_pass": True, "talon_order": True}
+           "last_pass": True, "talon_order": True, "last_card": True,
+           "spacers": True}
 """Switches of the search, for benchmarks/solve.py to measure what each idea buys."""
 
 FIRST_BUDGET = 2000
@@ -163,6 +166,23 @@ def _need_table(rows: tuple[int, ...], order: tuple[int, ...], base: int) -> tup
     return tuple(table), code
 
 
+def _last_card_first(targets, length: int, only: bool):
+    """The children left once the talon's last card ``c`` is known to be playable.
+
+    Playing ``c`` (turn to the end, play it) loses nothing after a redeal: with ``c`` gone
+    the cards before it keep their places, so every turn stop of a later pass is still a
+    stop (the one at ``c`` becomes the stop at the card before it), and any line from a
+    redeal without ``c`` on the foundations is a line with it. So every play after a redeal
+    is dominated by that child: drop them. If the stops left in this pass are those of a
+    redeal too (``only``: the waste position is a multiple of the turn) and passes are
+    unlimited (a play now is worth no more than the same play after a redeal), every other
+    child is dominated as well.
+    """
+    if only:
+        return [t for t in targets if t[0] == length and not t[2]] or [t for t in targets if not t[2]]
+    return [t for t in targets if not t[2]]
+
+
 def _turns_to(length: int, pos: int, target: int, turn: int) -> tuple[int, bool]:
     """Turns needed from waste position ``pos`` until position ``target``, and whether it redeals."""
     if target >= pos and (target == pos or target == length or (target - pos) % turn == 0):
@@ -218,6 +238,9 @@ class _Search:
         # With limited passes a card skipped now costs a pass: keep the talon's order there.
         late_first = OPTIONS["late_first"] and not passes
         buried = turn > 1 and OPTIONS["buried"]
+        last_card = turn > 1 and OPTIONS["last_card"]
+        canon = OPTIONS["spacers"] and OPTIONS["dominance"] and not any(st.reserves)
+        direct = self.needs.needed_by(order) if canon else None
         # The talon's order, card by card: it pays off where the talon is all there is (no reserve
         # left); with a reserve the search is quick anyway and the check costs more than it saves
         # (measured in benchmarks/solve.py on osmosis deals: 3x fewer nodes, 2x the time).
@@ -407,6 +430,11 @@ class _Search:
             # (cards placed, rows) keep the union of the children already searched, and search
             # only the new ones (none: the node is a transposition or dominated).
             key = mask | code << 52
+            if canon:
+                # With no reserve, a playable card that no card left needs is a mere spacer in
+                # the talon: positions that differ only in which spacers are left are the same.
+                key = bytes([52 if (nd := need[c]) and (nd < 0 or mask & nd) and not direct[c] & ~mask
+                             else c for c in talon]), code
             if plain_tt:
                 # Without dominance (for measurements): a plain table of exact positions.
                 key |= pos << 64 | npass << 72
@@ -443,6 +471,11 @@ class _Search:
                 tt[key] = done | seen
                 if done:
                     targets = [t for t in targets if not (1 << t[0]) & done]
+            if last_card and len(targets) > 1:
+                # The talon's last card, if playable, is a safe play (see _last_card_first).
+                nd = need[talon[-1]]
+                if (mask & nd) if nd > 0 else nd:
+                    targets = _last_card_first(targets, length, pos % turn == 0 and not passes)
             if late_first and len(targets) > 1:
                 # This pass before a redeal, and in each the deepest waste position first: wins
                 # are found sooner with unlimited passes (measured in benchmarks/solve.py).
