@@ -388,3 +388,12 @@ def test_a_deal_file_without_reserve_is_played_as_bridesmaids_unless_a_variant_s
     assert shown.exit_code == 0 and "no reserve" in shown.output
     refused = osmosis(["deal", "--deal-file", str(path), "--variant", "osmosis"], tmp_path / "home", catch=True)
     assert refused.exit_code == 1 and "0 reserve piles" in refused.output
+
+
+def test_replay_at_a_move_opens_there_and_refuses_a_move_past_the_end(run, tmp_path):
+    path = _record(tmp_path, "d d d d d w")
+    out = run(["replay", str(path), "--at", "6", "--no-review"], input="\n").stdout
+    assert "From move 6, the position before it:" in out
+    assert "Move 6: w" in out and "Move 5:" not in out
+    refused = run(["replay", str(path), "--at", "7"])
+    assert refused.exit_code == 1 and "expected --at 1 to 6" in refused.stderr
