@@ -25,9 +25,9 @@ from __future__ import annotations
 
 import hashlib
 import random
+from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import permutations
-from collections.abc import Iterable
 from math import factorial
 
 from .cards import NAMES
