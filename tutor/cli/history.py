@@ -193,7 +193,8 @@ def import_command(ctx: click.Context, files: tuple[Path, ...]) -> None:
             total.problems += result.problems
     for problem in total.problems:
         click.echo(f"error: {problem}", err=True)
-    extra = "".join(f", {n} {what}" for n, what in ((total.reviews, "reviews"), (total.drills, "drills")) if n)
+    extra = "".join(f", {n} {what}{'s' if n != 1 else ''}"
+                    for n, what in ((total.reviews, "review"), (total.drills, "drill")) if n)
     console.print(f"Imported {total.games} game{'s' if total.games != 1 else ''}{extra} into your history.",
                   soft_wrap=True, markup=False)
     if total.problems:
