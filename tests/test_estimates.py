@@ -12,7 +12,8 @@ from tutor.estimate import Estimate, mean_interval, paired_drop, wilson
 from tutor.hints import Hint, hint
 from tutor.knowledge import SharedWorlds, observe
 from tutor.record import Record
-from tutor.review import DEFAULT_THRESHOLDS, Label, Thresholds, review, seen_cards
+from tutor.knowledge import seen_cards
+from tutor.review import DEFAULT_THRESHOLDS, Label, Thresholds, review
 from tutor.rules import preset
 from tutor.search import Limit, solve
 from tutor.state import State

@@ -9,8 +9,8 @@ from tutor.deals import deal_for
 from tutor.errors import TutorError
 from tutor.notation import TURN, WASTE, Move
 from tutor.record import Record
-from tutor.review import (Label, Thresholds, game_accuracy, hindsight, move_accuracy, review,
-                          seen_cards)
+from tutor.knowledge import seen_cards
+from tutor.review import Label, Thresholds, game_accuracy, hindsight, move_accuracy, review
 from tutor.rules import preset
 from tutor.state import State
 

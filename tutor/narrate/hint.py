@@ -1,0 +1,217 @@
+"""The reason behind a hint, and the tutor's warning during play.
+
+:func:`reason_for` turns a scored position into a sentence or two tied to
+concrete cards and rows, with the figures that back it: "Turn the talon: 7H
+is playable but would open row 2 for hearts ... (win 41% if you wait, 18% if
+you play it now)." Every sentence is built from the player's
+:class:`~tutor.knowledge.Observation` only: a hint never uses hindsight.
+"""
+
+from __future__ import annotations
+
+from ..cards import NAMES, RANKS, SUIT_NAMES
+from .moves import destination_phrase, move_gerund, move_phrase
+
+
+def pct(x: float) -> str:
+    return f"{x * 100:.0f}%"
+
+
+def win_figure(c) -> str:
+    """A candidate's win chance with its 95% interval: "41% (95%: 33-50%)", or "41% (exact)"."""
+    if getattr(c, "exact", False):
+        return f"{pct(c.win)} (exact)"
+    lo, hi = getattr(c, "interval", (None, None))
+    if lo is None:
+        return pct(c.win)
+    return f"{pct(c.win)} (95%: {lo * 100:.0f}-{hi * 100:.0f}%)"
+
+
+def tutor_warning(advice, move, best_words: str) -> str | None:
+    """The ``--tutor`` question's text when ``move`` is clearly worse (``advice.warns`` decided), else None.
+
+    ``best_words`` names the best move as the caller shows moves.
+    """
+    by_move = {c.move: c for c in advice.candidates}
+    best, mine = by_move.get(advice.best), by_move.get(move)
+    if best is None or mine is None:
+        return None
+    basis = "exact: every consistent deal solved" if getattr(advice, "exact", False) else (
+        f"{mine.samples} deal{'s' if mine.samples != 1 else ''}")
+    return (f"That may be a mistake: win {win_figure(mine)} against {win_figure(best)} "
+            f"for {best_words} ({basis}).")
+
+
+def _runner_up(scored):
+    """The strongest move other than the best one (or None)."""
+    others = [c for c in scored.candidates if c.move != scored.best]
+    if not others:
+        return None
+    return max(others, key=lambda c: (c.win, c.cards))
+
+
+def _basis(scored) -> str:
+    if scored.exact:
+        n = scored.samples
+        if n == 1:
+            return "exact: you have seen every card, and the position was solved"
+        return f"exact: every one of the {n} deals consistent with what you have seen was solved"
+    return f"from {scored.samples} deals consistent with what you have seen, the same ones for every move"
+
+
+def _versus(top, other, mine: str, theirs: str) -> str:
+    """The figures behind a choice: "win 41% if you wait, 18% if you play it now"."""
+    if round(top.win * 100) != round(other.win * 100):
+        return f"win {win_figure(top)} {mine}, {win_figure(other)} {theirs}"
+    if round(top.cards) != round(other.cards):
+        return (f"win {win_figure(top)} either way, but about {cards_figure(top)} cards {mine} "
+                f"against {cards_figure(other)} {theirs}")
+    return f"win {win_figure(top)} either way, about {cards_figure(top)} cards"
+
+
+def cards_figure(c) -> str:
+    """A candidate's expected cards with its 95% interval: "29 (95%: 27-31)", or "29 (exact)"."""
+    if getattr(c, "exact", False):
+        return f"{c.cards:.0f} (exact)"
+    lo, hi = getattr(c, "cards_interval", (None, None))
+    if lo is None:
+        return f"{c.cards:.0f}"
+    return f"{c.cards:.0f} (95%: {lo:.0f}-{hi:.0f})"
+
+
+def _missing_ranks(obs) -> str:
+    first = obs.found[obs.rows[0]]
+    missing = [RANKS[r] for r in range(13) if not first >> r & 1]
+    return " ".join(missing)
+
+
+def reason_for(obs, scored) -> tuple[str, list[str]]:
+    """The reason for a scored position's best move, and the ids of the tips it draws on."""
+    best = scored.best
+    cand = {c.move: c for c in scored.candidates}
+    top = cand[best]
+    other = _runner_up(scored)
+    tips: list[str] = []
+    parts: list[str] = []
+    card = obs.card_of(best)
+    what = move_phrase(obs, best)
+
+    if scored.why == "forced":
+        parts.append(f"{what}: it is the only move.")
+        parts.append(f"From here: win {win_figure(top)}, about {cards_figure(top)} cards expected ({_basis(scored)}).")
+    elif scored.why == "safe":
+        row = obs.destination(card)
+        text = f"{what} {destination_phrase(obs, card)}: a card that goes to a row already open only adds options"
+        if best.kind == "r" and len(obs.reserves[best.pile]) > 1:
+            below = obs.reserves[best.pile][-2]
+            text += (", and it turns up the card below it" if below is None
+                     else f", and it frees {NAMES[below]} below it")
+            tips.append("dig-reserve")
+        elif best.kind == "w":
+            text += " (turning one card at a time, every talon card shows again each pass)"
+        parts.append(text + ".")
+        if row == 0:
+            parts.append("Every rank row 1 gets is one the rows below may take.")
+            tips.append("first-row")
+        parts.append(f"Win {win_figure(top)} ({_basis(scored)}).")
+    elif scored.why == "turn":
+        text = f"{what}: it loses nothing, since you can come back to this very point next pass"
+        if obs.stock and obs.stock[0] is None:
+            text += ", and it shows you cards you have not seen yet"
+        parts.append(text + ".")
+        tips.append("free-turn")
+        if other is not None and other.move.is_play and not other.lost:
+            ocard = other.card
+            if other.opens_row is not None:
+                parts.append(f"{NAMES[ocard]} is playable but would open row {other.opens_row} for "
+                             f"{SUIT_NAMES[ocard // 13]} ({_versus(top, other, 'if you wait', 'if you play it now')}).")
+                tips.append("wait-to-open")
+            elif other.move.kind == "w" and obs.rules.turn > 1 and obs.stock:
+                # Only cards still to turn after it can shift: the last talon card shifts nothing.
+                parts.append(f"Playing {NAMES[ocard]} now would shift the groups of three for the rest of the "
+                             f"talon ({_versus(top, other, 'if you turn', 'if you play it now')}).")
+                tips.append("plan-passes")
+            else:
+                parts.append(_versus(top, other, "if you turn", f"if you {move_phrase(obs, other.move, False)}")
+                             .capitalize() + ".")
+        else:
+            parts.append(f"Win {win_figure(top)} ({_basis(scored)}).")
+    else:
+        parts.extend(_compared(obs, scored, top, other, tips))
+
+    lost = [c for c in scored.candidates if c.lost and c.move != best]
+    for c in lost:
+        parts.append(f"{NAMES[c.card]} would open row {c.opens_row} for {SUIT_NAMES[c.card // 13]}, an order "
+                     "the reserve piles make impossible to complete.")
+    undecided = max((c.undecided for c in scored.candidates), default=0)
+    if undecided:
+        parts.append(f"({undecided} of {scored.samples} samples were too deep to decide within the "
+                     "search limit and count as not won.)")
+    return " ".join(parts), list(dict.fromkeys(tips))
+
+
+def _compared(obs, scored, top, other, tips) -> list[str]:
+    """The reason when the best move was found by comparing samples."""
+    best = scored.best
+    card = top.card
+    what = move_phrase(obs, best)
+    if other is None:  # pragma: no cover - a sampled choice has at least two moves
+        return [f"{what} (win {win_figure(top)})."]
+    if top.win == 0 and other.win == 0:
+        if scored.exact:
+            head = (f"This position cannot be won any more whatever you do (exact: every one of the "
+                    f"{scored.samples} consistent deals was solved)")
+        else:
+            head = f"None of the {scored.samples} deals consistent with what you have seen can be won from here"
+        if round(top.cards) != round(other.cards):
+            out = [f"{head}; {move_gerund(obs, best)} places the most cards: about {cards_figure(top)} "
+                   f"against {cards_figure(other)} if you {move_phrase(obs, other.move, False)}."]
+        else:  # no difference to claim
+            out = [f"{head}; {move_gerund(obs, best)} or {move_gerund(obs, other.move)}, you can expect "
+                   f"about {cards_figure(top)} cards either way."]
+        tips.append("well-played")
+        return out
+    figures = _versus(top, other, "this way", f"if you {move_phrase(obs, other.move, False)}")
+    if round(top.win * 100) == round(other.win * 100) and round(top.cards) == round(other.cards):
+        text = (f"{what}, or {move_phrase(obs, other.move, False)}: they score the same "
+                f"({figures}; {_basis(scored)}).")
+        if best.kind == "d" and obs.stock and obs.stock[0] is None:
+            text += " Turning first shows you more cards before you commit to anything."
+        elif best.kind == "r" and len(obs.reserves[best.pile]) > 1 and obs.reserves[best.pile][-2] is None:
+            text += " The reserve play also turns up a face-down card, and knowing more is worth something."
+        return [text]
+    if best.kind == "d":
+        ocard = other.card
+        if other.opens_row is not None and not other.lost:
+            tips.append("wait-to-open")
+            return [f"{what}: {NAMES[ocard]} is playable but would open row {other.opens_row} for "
+                    f"{SUIT_NAMES[ocard // 13]}, and a new row takes only ranks the rows above hold "
+                    f"({_versus(top, other, 'if you wait', 'if you play it now')}; {_basis(scored)})."]
+        if other.move.kind == "w" and obs.rules.turn > 1 and obs.stock and not other.lost:
+            tips.append("plan-passes")
+            return [f"{what} rather than play {NAMES[ocard]}: taking it off the waste now shifts the groups "
+                    f"of three and changes what the next pass shows ({figures}; {_basis(scored)})."]
+        return [f"{what} ({figures}; {_basis(scored)})."]
+    if top.opens_row is not None:
+        # Waiting is every move that opens no row: quote the best of those, not another opening.
+        waits = [c for c in scored.candidates if c.opens_row is None and c.move != best]
+        wait = max(waits, key=lambda c: (c.win, c.cards), default=None)
+        if wait is not None and (round(top.win * 100) != round(wait.win * 100)
+                                 or round(top.cards) != round(wait.cards)):
+            tips.append("wait-to-open")
+            wfig = _versus(top, wait, "this way", f"if you wait and {move_phrase(obs, wait.move, False)}")
+            return [f"{what} {destination_phrase(obs, card)} now: waiting is a bet against the talon, and "
+                    f"here it does not pay ({wfig}; {_basis(scored)})."]
+        return [f"{what} {destination_phrase(obs, card)} ({figures}; {_basis(scored)})."]
+    row = obs.destination(card)
+    if row == 0:
+        tips.append("first-row")
+        return [f"{what} to row 1: every rank row 1 gets is one the rows below may take "
+                f"({figures}; {_basis(scored)})."]
+    if best.kind == "w" and obs.rules.turn > 1 and obs.stock:
+        tips.append("plan-passes")
+        return [f"{what} {destination_phrase(obs, card)}: taking it now changes which cards the next pass "
+                f"shows, for the better here ({figures}; {_basis(scored)})."]
+    tips.append("track-ranks")
+    return [f"{what} {destination_phrase(obs, card)}, now that its rank is in the row above "
+            f"({figures}; {_basis(scored)}). Row 1 still lacks {_missing_ranks(obs) or 'nothing'}."]
