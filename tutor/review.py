@@ -39,6 +39,7 @@ Lichess leave out forced moves.
 from __future__ import annotations
 
 import math
+import re
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -859,11 +860,13 @@ def _comment(i, state, move, card, label, best, by_move, played, top, tags, note
         expl = notes["cycle"]
         text = getattr(expl, "text", None)
         why = text() if callable(text) else str(expl)
+        # One sentence, so that every clause that names a hidden card is under the hindsight words.
+        why = re.sub(r"\. (\w)", lambda m: "; " + m.group(1).lower(), why.strip())
         parts.append(f"With hindsight (all cards known), putting {SUIT_NAMES[card // 13]} in row "
                      f"{notes['row']} blocked the rows below: {why}")
     if facts.lost_at_ply == i + 1:
-        alt = f" {facts.better} would have kept it." if facts.better is not None else ""
-        parts.append(f"With hindsight (all cards known), this move threw away a win.{alt}")
+        alt = f", and {facts.better} would have kept it" if facts.better is not None else ""
+        parts.append(f"With hindsight (all cards known), this move threw away a win{alt}.")
     return " ".join(parts)
 
 
