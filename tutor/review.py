@@ -39,8 +39,8 @@ Lichess leave out forced moves.
 from __future__ import annotations
 
 import math
-import re
 import os
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import IntEnum
