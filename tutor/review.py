@@ -287,6 +287,7 @@ class MoveReview:
     paired: Drop | None = None
     close: bool = False
     luck_interval: tuple[float, float] | None = None
+    only_move: bool = False  # hindsight: the one legal move after which the win could still be had
 
     @property
     def drop(self) -> float:
@@ -306,6 +307,7 @@ class MoveReview:
             "samples": self.samples,
             "win_before_interval": _rounded(self.win_before_interval),
             "win_after_interval": _rounded(self.win_after_interval),
+            "only_move": self.only_move,
         }
         if self.exact:
             data["exact"] = True
@@ -612,9 +614,37 @@ def review(record: Record, samples: int | None = DEFAULT_SAMPLES, thresholds: Th
         workers = min(2, os.cpu_count() or 1) if n >= 24 else 1
     scores = score_game(states, moves, graded, samples, budget, thresholds.bands(), workers, progress, total)
     facts = hindsight(states, limit)
+    only = _only_moves(states, moves, facts, limit)
     if progress:
         progress(total, total)
-    return _assemble(record, states, moves, scores, facts, thresholds, samples)
+    rev = _assemble(record, states, moves, scores, facts, thresholds, samples)
+    rev.moves[:] = [_replace(m, only_move=True, comment=m.comment + " With hindsight (all cards known), it was "
+                             "the only move that kept the win.") if m.ply - 1 in only else m for m in rev.moves]
+    return rev
+
+
+def _only_moves(states: list[State], moves: list[Move], facts: Hindsight, limit=None) -> set[int]:
+    """Hindsight: the 0-based plies whose played move was the only one that kept a win.
+
+    Computed (with :func:`tutor.graph.winning_facts`) only where the true position
+    was winnable: before ``lost_at_ply``, or to the end when the win was kept.
+    """
+    from . import search
+    from .graph import winning_facts
+
+    if not facts.winnable:
+        return set()
+    end = len(moves) if facts.lost_at_ply is None else facts.lost_at_ply - 1
+    if facts.lost_at_ply is None and not (facts.won or facts.still_winnable):
+        return set()
+    lim = limit if limit is not None else search.DEFAULT_LIMIT
+    out = set()
+    for i in range(end):
+        if len(states[i].legal_moves()) > 1:
+            only = winning_facts(states[i], lim).only_move
+            if only is not None and only == moves[i]:
+                out.add(i)
+    return out
 
 
 def _candidate(move: Move, est) -> Candidate:

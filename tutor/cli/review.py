@@ -259,6 +259,8 @@ def moves_table(rev: Review, symbols: bool, width: int = 100) -> Table | Text | 
         label, better = cells(m)
         if m.tags:
             label.append("\n" + ", ".join(m.tags), style="dim")
+        if m.only_move:
+            label.append("\nonly move (hindsight)", style="dim")
         table.add_row(str(m.ply), _move_cell(m.move, m.card, symbols), label,
                       f"{_pct(m.win_after)} / {_pct(m.win_before)}", better, prose(m.comment, symbols))
     return table
