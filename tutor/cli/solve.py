@@ -48,7 +48,7 @@ def graph_sentence(facts: dict) -> str:
     whole = ("the whole graph from this position" if facts["complete"]
              else f"not complete: the exploration stopped at its limit of {facts['node_limit']} positions (raise --graph-nodes)")
     return (f"Wrote the state graph to {shown_path(facts['file'])}: {facts['nodes']} positions "
-            f"({facts['winning_nodes']} from which a win is reachable), {facts['edges']} moves; {whole}.")
+            f"({facts['winning_nodes']} known to lead to a win), {facts['edges']} moves; {whole}.")
 
 
 def limit_from(nodes: int | None, seconds: float | None) -> Limit:
