@@ -149,7 +149,8 @@ def test_the_hidden_cycle_is_worded_as_hindsight_in_its_own_sentence():
 
 def _review_claims(rules, deal, moves) -> int:
     rev = review(Record(rules, deal, moves), samples=4)
-    states = rev.record.states()
+    states = list(rev.states)
+    assert len(states) == len(moves) + 1
     for m in rev.moves:
         state = states[m.ply - 1]
         text = m.comment

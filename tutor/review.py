@@ -422,6 +422,8 @@ class Review:
     thresholds: Thresholds = DEFAULT_THRESHOLDS
     samples: int | None = None
     critical: list[Moment] = field(default_factory=list)
+    #: The replayed positions (``states[i]`` before move i+1), so that nothing replays the game again.
+    states: tuple[State, ...] = ()
 
     @property
     def counts(self) -> dict[str, int]:
@@ -709,7 +711,8 @@ def _assemble(record, states, moves, scores: dict[int, PlyScore], facts: Hindsig
     wins = [m.win_before * 100 for m in graded] + ([graded[-1].win_after * 100] if graded else [])
     accuracy = game_accuracy(wins, [m.accuracy for m in graded])
     critical = _critical(out, states, th)
-    return Review(record, out, accuracy, facts, {"cards": final.cards, "won": final.won}, th, samples, critical)
+    return Review(record, out, accuracy, facts, {"cards": final.cards, "won": final.won}, th, samples, critical,
+                  tuple(states))
 
 
 def _fig(c: Candidate) -> str:

@@ -224,7 +224,7 @@ def moves_table(rev: Review, symbols: bool, width: int = 100) -> Table | Text | 
     if not rows:
         return Text("No inaccuracy, mistake or blunder: every graded move kept the best chance.",
                     style="green")
-    states = rev.record.states()
+    states = list(rev.states) or rev.record.states()
 
     def cells(m):
         state = states[m.ply - 1]
