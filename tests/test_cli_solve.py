@@ -156,3 +156,23 @@ def test_stats_json_names_a_custom_variant_in_words_and_gives_its_options(home):
     data = json.loads(result.output)
     assert isinstance(data["variant"], str) and "1 pass" in data["variant"]
     assert data["options"] == {"turn": 3, "passes": 1, "open_reserve": False, "reserve_piles": 0}
+
+
+def test_solve_writes_the_state_graph_as_graphml(run, tmp_path):
+    import networkx as nx
+
+    path = tmp_path / "g.graphml"
+    result = run(["solve", "4", "--graph", str(path), "--graph-nodes", "300"])
+    assert result.exit_code == 0
+    assert "Wrote the state graph to" in result.output and "not complete" in result.output
+    g = nx.read_graphml(path)
+    assert g.number_of_nodes() >= 300
+    assert {d["win"] for _, d in g.nodes(data=True)} <= {"true", "false", "unknown"}
+    assert all(d["move"] for _, _, d in g.edges(data=True))
+    data = json.loads(run(["solve", "4", "--graph", str(path), "--graph-nodes", "300", "--json"]).output)
+    assert data["graph"]["nodes"] == g.number_of_nodes() and data["graph"]["complete"] is False
+
+
+def test_solve_graph_to_a_folder_that_is_missing_is_one_line(run, tmp_path):
+    result = run(["solve", "4", "--graph", str(tmp_path / "no" / "g.graphml"), "--graph-nodes", "50"])
+    assert result.exit_code == 1 and "cannot write the graph" in result.output

@@ -10,9 +10,9 @@ import pytest
 from tutor.deals import deal_for
 from tutor.estimate import Estimate, mean_interval, paired_drop, wilson
 from tutor.hints import Hint, hint
-from tutor.knowledge import SharedWorlds, observe
+from tutor.knowledge import SharedWorlds, observe, seen_cards
 from tutor.record import Record
-from tutor.review import DEFAULT_THRESHOLDS, Label, Thresholds, review, seen_cards
+from tutor.review import DEFAULT_THRESHOLDS, Label, Thresholds, review
 from tutor.rules import preset
 from tutor.search import Limit, solve
 from tutor.state import State

@@ -7,10 +7,10 @@ import pytest
 from tutor import search
 from tutor.deals import deal_for
 from tutor.errors import TutorError
+from tutor.knowledge import seen_cards
 from tutor.notation import TURN, WASTE, Move
 from tutor.record import Record
-from tutor.review import (Label, Thresholds, game_accuracy, hindsight, move_accuracy, review,
-                          seen_cards)
+from tutor.review import Label, Thresholds, game_accuracy, hindsight, move_accuracy, review
 from tutor.rules import preset
 from tutor.state import State
 
@@ -356,3 +356,24 @@ def test_grades_do_not_depend_on_cards_the_player_never_saw():
         return [(m.best, m.win_before, m.win_after, m.label, m.luck) for m in rev.moves]
 
     assert grades(first) == grades(second)
+
+
+def test_only_move_marks_the_moves_that_alone_kept_the_win_as_hindsight():
+    from tutor.graph import winning_facts
+
+    rules = preset("peek")
+    for number in range(1, 30):
+        start = State.initial(deal_for(number, rules), rules)
+        line = search.solve(start, LIMIT, want="win")
+        if line.winnable:
+            break
+    moves = list(line.line[:20])
+    rev = review(Record(rules, deal_for(number, rules), moves), samples=2, workers=1)
+    states = rev.record.states()
+    for m in rev.moves:
+        assert rev.to_json()["moves"][m.ply - 1]["only_move"] is m.only_move
+        facts = winning_facts(states[m.ply - 1], LIMIT)
+        assert m.only_move == (facts.only_move == m.move)
+        assert ("only move that kept the win" in m.comment) == m.only_move
+        if m.only_move:
+            assert "With hindsight (all cards known), it was the only move" in m.comment

@@ -18,16 +18,14 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .inputs import loads_json, read_text
-from .textsafe import brief, os_reason, quoted
-
-from .cards import NAMES
 from .deals import Deal, check_rules, deal_for
-from .storage import atomic_write_text, create_new_file
 from .errors import DealError, IllegalMoveError, MoveError, RecordError, RulesError
+from .inputs import loads_json, read_text
 from .notation import Move
 from .rules import Rules, preset
 from .state import State
+from .storage import atomic_write_text, create_new_file
+from .textsafe import brief, os_reason, quoted
 
 RECORD_FORMAT = "osmosis-record/1"
 
@@ -133,7 +131,7 @@ class Record:
         return "{\n" + "\n".join(lines) + "\n}\n"
 
     @classmethod
-    def from_json(cls, data, source: str = "record") -> "Record":
+    def from_json(cls, data, source: str = "record") -> Record:
         """Build and check a record from its JSON object; :class:`RecordError` says what is wrong."""
         if not isinstance(data, dict):
             raise RecordError(f"{source}: expected a JSON object with format, variant, deal and moves, "
@@ -289,11 +287,11 @@ class Game:
             self.annotate(i + 1, note)
 
     @classmethod
-    def from_record(cls, record: Record) -> "Game":
+    def from_record(cls, record: Record) -> Game:
         return cls(record.rules, record.deal, record.moves, record.annotations)
 
     @classmethod
-    def new(cls, number: int, rules: Rules | str = "osmosis") -> "Game":
+    def new(cls, number: int, rules: Rules | str = "osmosis") -> Game:
         rules = preset(rules) if isinstance(rules, str) else rules
         return cls(rules, deal_for(number, rules))
 
@@ -357,9 +355,9 @@ class Game:
         """The last move in words: ``r2 played 7H``, ``d turned the talon``."""
         if not self.moves:
             return "no move yet"
-        move = self.moves[-1]
-        card = self.last_card()
-        return f"{move} played {NAMES[card]}" if card is not None else f"{move} turned the talon"
+        from .narrate.moves import move_past
+
+        return move_past(self.states[-2], self.moves[-1])
 
     def to_record(self) -> Record:
         return Record(self.rules, self.deal, list(self.moves), list(self.annotations), result_of(self.state))

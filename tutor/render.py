@@ -106,11 +106,10 @@ def turn_word(state: State) -> str:
 
 
 def describe_move(state: State, move: Move, symbols: bool = True) -> str:
-    """A move in words, for sentences: ``r2 (7♥)``, ``d (turn the talon)``."""
-    card = state.card_of(move)
-    if card is not None:
-        return f"{move} ({card_name(card, symbols)})"
-    return f"{move} (turn the talon)" if turn_word(state) == "turn" else f"{move} (redeal the waste)"
+    """A move in words, for sentences: ``r2 (7♥)``, ``d (turn the talon)`` (:func:`tutor.narrate.move_label`)."""
+    from .narrate.moves import move_label
+
+    return move_label(state, move, symbols)
 
 
 def _passes_text(state: State) -> str:

@@ -40,14 +40,17 @@ from __future__ import annotations
 
 import math
 import os
+import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import IntEnum
-from typing import Callable
 
 from .cards import NAMES, RANKS, SUIT_NAMES
 from .errors import TutorError
 from .estimate import Drop, interval_text, paired_drop, wilson
 from .grading import LABEL_BUDGET, REVIEW_SAMPLES, PlyScore, score_game
+from .knowledge import seen_cards
+from .narrate.tips import TipId, tip
 from .notation import Move
 from .record import Record
 from .state import State
@@ -55,7 +58,7 @@ from .state import State
 __all__ = [
     "Label", "Thresholds", "DEFAULT_THRESHOLDS", "DEFAULT_SAMPLES", "MoveReview", "Hindsight",
     "Moment", "Review", "review", "hindsight", "move_accuracy", "game_accuracy", "TAGS",
-    "annotate_record", "seen_cards",
+    "annotate_record", "tip",
 ]
 
 #: Shared sampled deals per position (every move of a graded position is
@@ -81,7 +84,7 @@ class Label(IntEnum):
         return {Label.INACCURACY: "?!", Label.MISTAKE: "?", Label.BLUNDER: "??"}.get(self, "")
 
     @classmethod
-    def parse(cls, text: str) -> "Label":
+    def parse(cls, text: str) -> Label:
         try:
             return cls[str(text).strip().upper()]
         except KeyError:
@@ -114,7 +117,7 @@ class Thresholds:
                 "in order: expected 0 <= best <= inaccuracy <= mistake <= blunder <= 100, e.g. 5,10,15")
 
     @classmethod
-    def parse(cls, text: str) -> "Thresholds":
+    def parse(cls, text: str) -> Thresholds:
         """``"5,10,15"``: the inaccuracy, mistake and blunder thresholds in win-chance points."""
         parts = [p for p in str(text).replace(" ", ",").split(",") if p]
         try:
@@ -203,48 +206,19 @@ def game_accuracy(wins: list[float], accuracies: list[float]) -> float:
 
 # ---- tags and their tips ---------------------------------------------------
 
-#: Our own words for the strategy tips of the rules text, keyed by topic.
-_OWN_TIPS = {
-    "row-one": "Build the top row first: every rank it gains is a rank that all the rows below may take.",
-    "track-ranks": ("Keep track of the ranks in the top row: a lower row takes only ranks that every row "
-                    "above it already holds, so the order of the suits decides what can ever be played."),
-    "wait-start": ("Wait before opening a row with the starting rank: a row opened early fixes the order of "
-                   "the suits, and waiting lets the top row grow first. Waiting is a bet against the talon, "
-                   "though, so don't wait for ever."),
-    "reserve": ("Don't dig into the reserve for nothing: a reserve card is worth playing when it builds "
-                "something you need or uncovers a card you want."),
-    "passes": ("Plan the talon's passes: with three cards turned at a time, every card you take off the "
-               "waste changes which cards show on the next pass; a card you let go may not show again."),
+#: tag -> (the id of its tip in :data:`tutor.narrate.TIPS`, what the tag means). Every tag is a fact
+#: of what the player had seen (the position's face-up cards, the scores on consistent deals, the record).
+TAGS: dict[str, tuple[TipId, str]] = {
+    "early-start": (TipId.WAIT_TO_OPEN, "opened a lower row with the starting rank while waiting was better"),
+    "late-start": (TipId.WAIT_TO_OPEN, "waited while opening the row with the starting rank was better"),
+    "wrong-row": (TipId.TRACK_RANKS, "opened a row in a suit while opening it in another suit was better"),
+    "turned-past": (TipId.PLAN_PASSES, "turned the talon past a playable card that mattered, and never played it"),
+    "reserve-dig": (TipId.DIG_RESERVE, "played a reserve card that helped nothing while another move mattered"),
+    "talon-shift": (TipId.PLAN_PASSES,
+                    "took a waste card that helped nothing and shifted the talon, while turning was better"),
+    "no-progress": (TipId.NO_PROGRESS,
+                    "ended a pass with no card played since the redeal, so the game was blocked"),
 }
-
-#: tag -> (topic of the tip, what the tag means)
-TAGS: dict[str, tuple[str, str]] = {
-    "early-start": ("wait-start", "opened a lower row with the starting rank while waiting was better"),
-    "late-start": ("wait-start", "waited while opening the row with the starting rank was better"),
-    "wrong-row": ("track-ranks", "opened a row in a suit that blocks the rows below it"),
-    "turned-past": ("passes", "turned the talon past a playable card that mattered, and it did not come back in time"),
-    "reserve-dig": ("reserve", "played a reserve card that helped nothing while another move mattered"),
-    "talon-shift": ("passes", "took a waste card that helped nothing and shifted the talon, while turning was better"),
-}
-
-#: Our topics -> the ids of :data:`tutor.narrate.TIPS`, the tutor's shared words for the tips.
-_NARRATE_IDS = {"row-one": "first-row", "track-ranks": "track-ranks", "wait-start": "wait-to-open",
-                "reserve": "dig-reserve", "passes": "plan-passes"}
-
-
-def tip(topic: str) -> str:
-    """The strategy tip for a topic: from :data:`tutor.narrate.TIPS` where it has one, else our own words."""
-    try:
-        from .narrate import TIPS
-    except ImportError:  # the review works without the narration module
-        TIPS = {}
-    found = TIPS.get(_NARRATE_IDS.get(topic, topic))
-    text = getattr(found, "text", None)
-    if isinstance(text, str) and text:
-        title = getattr(found, "title", "")
-        return f"{title}: {text}" if title else text
-    return _OWN_TIPS[topic]
-
 
 # ---- results -------------------------------------------------------------
 
@@ -313,6 +287,7 @@ class MoveReview:
     paired: Drop | None = None
     close: bool = False
     luck_interval: tuple[float, float] | None = None
+    only_move: bool = False  # hindsight: the one legal move after which the win could still be had
 
     @property
     def drop(self) -> float:
@@ -332,6 +307,7 @@ class MoveReview:
             "samples": self.samples,
             "win_before_interval": _rounded(self.win_before_interval),
             "win_after_interval": _rounded(self.win_after_interval),
+            "only_move": self.only_move,
         }
         if self.exact:
             data["exact"] = True
@@ -446,6 +422,8 @@ class Review:
     thresholds: Thresholds = DEFAULT_THRESHOLDS
     samples: int | None = None
     critical: list[Moment] = field(default_factory=list)
+    #: The replayed positions (``states[i]`` before move i+1), so that nothing replays the game again.
+    states: tuple[State, ...] = ()
 
     @property
     def counts(self) -> dict[str, int]:
@@ -514,22 +492,6 @@ def annotate_record(record: Record, rev: Review) -> Record:
 
 
 # ---- what the player has seen ---------------------------------------------
-
-def seen_cards(state: State) -> frozenset[int]:
-    """Every card the player has seen by ``state`` (a memory-perfect player).
-
-    Placed cards, reserve tops (the whole reserve when it is open), and the
-    talon: in pass 1 the cards turned so far, from pass 2 on all of it.
-    """
-    seen = {c for c in range(52) if state.is_placed(c)}
-    for pile in state.reserves:
-        if state.rules.open_reserve:
-            seen.update(pile)
-        elif pile:
-            seen.add(pile[-1])
-    seen.update(state.talon if state.pass_no > 1 else state.talon[: state.pos])
-    return frozenset(seen)
-
 
 def _opens_row(state: State, card: int | None) -> bool:
     return card is not None and card // 13 not in state.rows and state.destination(card) >= 0
@@ -654,9 +616,37 @@ def review(record: Record, samples: int | None = DEFAULT_SAMPLES, thresholds: Th
         workers = min(2, os.cpu_count() or 1) if n >= 24 else 1
     scores = score_game(states, moves, graded, samples, budget, thresholds.bands(), workers, progress, total)
     facts = hindsight(states, limit)
+    only = _only_moves(states, moves, facts, limit)
     if progress:
         progress(total, total)
-    return _assemble(record, states, moves, scores, facts, thresholds, samples)
+    rev = _assemble(record, states, moves, scores, facts, thresholds, samples)
+    rev.moves[:] = [_replace(m, only_move=True, comment=m.comment + " With hindsight (all cards known), it was "
+                             "the only move that kept the win.") if m.ply - 1 in only else m for m in rev.moves]
+    return rev
+
+
+def _only_moves(states: list[State], moves: list[Move], facts: Hindsight, limit=None) -> set[int]:
+    """Hindsight: the 0-based plies whose played move was the only one that kept a win.
+
+    Computed (with :func:`tutor.graph.winning_facts`) only where the true position
+    was winnable: before ``lost_at_ply``, or to the end when the win was kept.
+    """
+    from . import search
+    from .graph import winning_facts
+
+    if not facts.winnable:
+        return set()
+    end = len(moves) if facts.lost_at_ply is None else facts.lost_at_ply - 1
+    if facts.lost_at_ply is None and not (facts.won or facts.still_winnable):
+        return set()
+    lim = limit if limit is not None else search.DEFAULT_LIMIT
+    out = set()
+    for i in range(end):
+        if len(states[i].legal_moves()) > 1:
+            only = winning_facts(states[i], lim).only_move
+            if only is not None and only == moves[i]:
+                out.add(i)
+    return out
 
 
 def _candidate(move: Move, est) -> Candidate:
@@ -721,7 +711,8 @@ def _assemble(record, states, moves, scores: dict[int, PlyScore], facts: Hindsig
     wins = [m.win_before * 100 for m in graded] + ([graded[-1].win_after * 100] if graded else [])
     accuracy = game_accuracy(wins, [m.accuracy for m in graded])
     critical = _critical(out, states, th)
-    return Review(record, out, accuracy, facts, {"cards": final.cards, "won": final.won}, th, samples, critical)
+    return Review(record, out, accuracy, facts, {"cards": final.cards, "won": final.won}, th, samples, critical,
+                  tuple(states))
 
 
 def _fig(c: Candidate) -> str:
@@ -765,24 +756,29 @@ def _tags(i, state: State, move: Move, card, by_move, played, top, th: Threshold
             tags.append("early-start")
             notes["wait"] = best_wait
         other = max(openers, key=lambda c: c.win, default=None)
-        blocking = _new_cycle(state, move)
         if other is not None and other.win - played.win >= margin:
             tags.append("wrong-row")
             notes["other"] = other
-        elif blocking is not None and (blocking[1] or top.win - played.win >= margin):
-            tags.append("wrong-row")
-            notes["cycle"] = blocking
+        elif top.win - played.win >= margin:
+            # The cycle of needs is found on the true deal: a hindsight fact, not a tag.
+            blocking = _new_cycle(state, move)
+            if blocking is not None:
+                notes["cycle"] = blocking
         notes["row"] = row
     else:
         best_open = max(openers, key=lambda c: c.win, default=None)
         if best_open is not None and best_open.win - played.win >= margin:
             tags.append("late-start")
             notes["open"] = best_open
-    if move.kind == "d" and state.pos and "w" in {str(m) for m in by_move}:
+    after_move = state.apply(move)
+    if (move.kind == "d" and state.pos < len(state.talon) and not state.progress and after_move.blocked):
+        # The no-progress rule: a pass ended with no card played since the redeal, and nothing is left.
+        tags.append("no-progress")
+    elif move.kind == "d" and state.pos and "w" in {str(m) for m in by_move}:
         top_card = state.waste_top
         w = by_move.get(Move("w"))
         if (w is not None and not _opens_row(state, top_card) and w.win - played.win >= margin
-                and (placed_at.get(top_card) is None or facts.lost_at_ply == i + 1)):
+                and placed_at.get(top_card) is None):
             tags.append("turned-past")
             notes["past"] = (top_card, w)
     if move.kind == "r" and top.win - played.win >= margin:
@@ -813,9 +809,7 @@ def _new_cycle(state: State, move: Move):
         return None
     if expl is None:
         return None
-    cycle = list(getattr(expl, "cycle", []) or [])
-    seen = seen_cards(state)
-    return expl, bool(cycle) and all(c in seen for c in cycle)
+    return expl
 
 
 def _comment(i, state, move, card, label, best, by_move, played, top, tags, notes, facts: Hindsight, th,
@@ -861,23 +855,20 @@ def _comment(i, state, move, card, label, best, by_move, played, top, tags, note
                 parts.append(f"Putting {SUIT_NAMES[card // 13]} in row {notes['row']} blocks the rows "
                              f"below; opening it with {_card_name(oc)} instead kept {_fig(other)}.")
             else:
-                expl, visible = notes["cycle"]
-                text = getattr(expl, "text", None)
-                why = text() if callable(text) else str(expl)
-                prefix = "" if visible else "With hindsight (all cards known): "
-                put = "putting" if prefix else "Putting"
-                parts.append(f"{prefix}{put} {SUIT_NAMES[card // 13]} in row {notes['row']} "
-                             f"blocks the rows below: {why}")
+                pass
         elif tag == "late-start":
             op = notes["open"]
             oc = state.card_of(op.move)
             parts.append(f"Opening the next row with {_card_name(oc)} now was better (win {_fig(op)}): "
                          "waiting lost more than it could gain.")
+        elif tag == "no-progress":
+            parts.append("This turn ended a pass with no card played since the redeal, and no card could "
+                         "be played after it: the waste can never be turned over again, so the game was "
+                         "blocked.")
         elif tag == "turned-past":
             pc, w = notes["past"]
-            came = "never came back" if facts.lost_at_ply != i + 1 else "did not come back in time"
             parts.append(f"Turning past {_card_name(pc)} on the waste (win {_fig(w)} if played) gave it "
-                         f"up: it {came}.")
+                         "up: it was never played afterwards.")
         elif tag == "reserve-dig":
             under = notes["under"]
             if under is None:
@@ -892,15 +883,23 @@ def _comment(i, state, move, card, label, best, by_move, played, top, tags, note
                          f"{_fig(t)}.")
         topic = TAGS[tag][0]
         if tag == "turned-past" and notes["past"][0] // 13 == state.rows[0]:
-            topic = "row-one"
+            topic = TipId.FIRST_ROW
         text = tip(topic)
         if text not in tips:
             tips.append(text)
     if tips:
         parts.append("Tip: " + tips[0])  # the first tag's tip: one piece of advice at a time
+    if "cycle" in notes:
+        expl = notes["cycle"]
+        text = getattr(expl, "text", None)
+        why = text() if callable(text) else str(expl)
+        # One sentence, so that every clause that names a hidden card is under the hindsight words.
+        why = re.sub(r"\. (\w)", lambda m: "; " + m.group(1).lower(), why.strip())
+        parts.append(f"With hindsight (all cards known), putting {SUIT_NAMES[card // 13]} in row "
+                     f"{notes['row']} blocked the rows below: {why}")
     if facts.lost_at_ply == i + 1:
-        alt = f" {facts.better} would have kept it." if facts.better is not None else ""
-        parts.append(f"With hindsight (all cards known), this move threw away a win.{alt}")
+        alt = f", and {facts.better} would have kept it" if facts.better is not None else ""
+        parts.append(f"With hindsight (all cards known), this move threw away a win{alt}.")
     return " ".join(parts)
 
 

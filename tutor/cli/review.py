@@ -224,7 +224,7 @@ def moves_table(rev: Review, symbols: bool, width: int = 100) -> Table | Text | 
     if not rows:
         return Text("No inaccuracy, mistake or blunder: every graded move kept the best chance.",
                     style="green")
-    states = rev.record.states()
+    states = list(rev.states) or rev.record.states()
 
     def cells(m):
         state = states[m.ply - 1]
@@ -259,6 +259,8 @@ def moves_table(rev: Review, symbols: bool, width: int = 100) -> Table | Text | 
         label, better = cells(m)
         if m.tags:
             label.append("\n" + ", ".join(m.tags), style="dim")
+        if m.only_move:
+            label.append("\nonly move (hindsight)", style="dim")
         table.add_row(str(m.ply), _move_cell(m.move, m.card, symbols), label,
                       f"{_pct(m.win_after)} / {_pct(m.win_before)}", better, prose(m.comment, symbols))
     return table

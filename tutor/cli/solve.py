@@ -7,15 +7,48 @@ import json
 import click
 from rich.text import Text
 
+from ..errors import TutorError
 from ..render import card_text, prose, use_symbols
-from ..search import DEFAULT_LIMIT, Limit, solve as run_solve
+from ..search import DEFAULT_LIMIT, Limit
+from ..search import solve as run_solve
 from ..state import State
 from .app import console_of
 from ..textsafe import shown_path
-from .common import (DEAL_NUMBER, MAX_SECONDS, MOVES, SECONDS, position_after, resolve_deal, rules_from_kwargs,
-                     variant_options)
+from .common import (
+    DEAL_NUMBER,
+    MAX_SECONDS,
+    MOVES,
+    SECONDS,
+    position_after,
+    resolve_deal,
+    rules_from_kwargs,
+    variant_options,
+)
 
 MAX_NODES = 10**10
+GRAPH_NODES = 20_000
+
+
+def write_graph(state: State, path: str, nodes: int) -> dict:
+    """Explore the state graph of ``state`` (at most ``nodes`` positions) and write it as GraphML."""
+    from ..graph import position_graph, write_graphml
+
+    g = position_graph(state, Limit(nodes=nodes))
+    try:
+        write_graphml(g, path)
+    except OSError as err:
+        raise TutorError(f"cannot write the graph to {shown_path(path)}: {err.strerror or err}; "
+                         "expected a file path in a folder you can write to") from None
+    won = sum(1 for _, d in g.nodes(data=True) if d.get("win"))
+    return {"file": path, "nodes": g.number_of_nodes(), "edges": g.number_of_edges(),
+            "winning_nodes": won, "complete": bool(g.graph.get("complete", True)), "node_limit": nodes}
+
+
+def graph_sentence(facts: dict) -> str:
+    whole = ("the whole graph from this position" if facts["complete"]
+             else f"not complete: the exploration stopped at its limit of {facts['node_limit']} positions (raise --graph-nodes)")
+    return (f"Wrote the state graph to {shown_path(facts['file'])}: {facts['nodes']} positions "
+            f"({facts['winning_nodes']} known to lead to a win), {facts['edges']} moves; {whole}.")
 
 
 def limit_from(nodes: int | None, seconds: float | None) -> Limit:
@@ -52,8 +85,13 @@ def line_text(state: State, line, symbols: bool) -> Text:
 @click.option("--seconds", type=SECONDS, default=None, metavar="S",
               help=f"Time limit of the search, in seconds (at most {MAX_SECONDS}).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@click.option("--graph", "graph_file", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="Also write the explored state graph as GraphML (nodes: win, best, cards; edges: the move).")
+@click.option("--graph-nodes", type=click.IntRange(1, 10**6), default=GRAPH_NODES, show_default=True,
+              help="The most positions --graph explores.")
 @click.pass_context
-def solve_command(ctx, number, deal_file, moves, nodes, seconds, as_json, **kwargs):
+def solve_command(ctx, number, deal_file, moves, nodes, seconds, as_json, graph_file=None,
+                  graph_nodes=GRAPH_NODES, **kwargs):
     """Solve a deal (or the position after some moves) with every card known.
 
     Says whether it can be won, the best score, and a line of moves that wins
@@ -63,8 +101,12 @@ def solve_command(ctx, number, deal_file, moves, nodes, seconds, as_json, **kwar
     deal = resolve_deal(number, deal_file, rules)
     state = position_after(State.initial(deal, rules), moves)
     result = run_solve(state, limit_from(nodes, seconds))
+    graph_facts = write_graph(state, graph_file, graph_nodes) if graph_file is not None else None
     if as_json:
-        click.echo(json.dumps(result.to_json()))
+        out = result.to_json()
+        if graph_facts is not None:
+            out["graph"] = graph_facts
+        click.echo(json.dumps(out))
         return
     console = console_of(ctx)
     symbols = use_symbols(console)
@@ -91,3 +133,5 @@ def solve_command(ctx, number, deal_file, moves, nodes, seconds, as_json, **kwar
     console.print(Text(f"{result.nodes} positions searched in {result.seconds:.2f} s.", style="dim"))
     if result.line:
         console.print(Text("Line: ", style="bold") + line_text(state, result.line, symbols))
+    if graph_facts is not None:
+        console.print(graph_sentence(graph_facts), markup=False)

@@ -26,6 +26,7 @@ TAG_LESSONS = {
     "turned-past": "turning-three",
     "talon-shift": "turning-three",
     "reserve-dig": "reserve-traps",
+    "no-progress": "turning-three",
 }
 ERROR_LABELS = ("inaccuracy", "mistake", "blunder")
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..cards import NAMES
+from ..narrate.moves import move_long
 from ..notation import Move
 from ..state import State
 from ..talon import Memory, Seen
@@ -20,15 +21,8 @@ if TYPE_CHECKING:
 
 
 def describe_move(state: State, move: Move) -> str:
-    """A move in words: ``r3 (play 7H from reserve pile 3)``."""
-    if move.kind == "d":
-        if state.pos == len(state.talon) and state.pos:
-            return "d (turn the waste over: a redeal)"
-        return "d (turn the talon)"
-    card = state.card_of(move)
-    name = NAMES[card] if card is not None else "?"
-    where = f"reserve pile {move.pile + 1}" if move.kind == "r" else "the waste"
-    return f"{move} (play {name} from {where})"
+    """A move in words: ``r3 (play 7H from reserve pile 3)`` (:func:`tutor.narrate.move_long`)."""
+    return move_long(state, move)
 
 
 def moves_text(moves) -> str:

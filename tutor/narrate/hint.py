@@ -1,55 +1,16 @@
-"""Words for the player: the strategy tips, and the reason behind a hint.
+"""The reason behind a hint, and the tutor's warning during play.
 
-The tips restate the strategy advice of the rules text in our own words, one
-entry per idea, so that hints, the review and the lessons can point at the
-same advice by id (:data:`TIPS`). :func:`reason_for` turns a scored position
-into a sentence or two tied to concrete cards and rows, with the figures that
-back it: "Turn the talon: 7H is playable but would open row 2 for hearts ...
-(win 41% if you wait, 18% if you play it now)."
+:func:`reason_for` turns a scored position into a sentence or two tied to
+concrete cards and rows, with the figures that back it: "Turn the talon: 7H
+is playable but would open row 2 for hearts ... (win 41% if you wait, 18% if
+you play it now)." Every sentence is built from the player's
+:class:`~tutor.knowledge.Observation` only: a hint never uses hindsight.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from .cards import NAMES, RANKS, SUIT_NAMES
-
-
-@dataclass(frozen=True, slots=True)
-class Tip:
-    """One piece of strategy advice: a short id, a title and the advice itself."""
-
-    id: str
-    title: str
-    text: str
-
-
-TIPS: dict[str, Tip] = {t.id: t for t in (
-    Tip("first-row", "Feed the first row",
-        "Row 1 takes its suit in any order, and every rank it gets is a rank the rows below may "
-        "take. Cards of row 1's suit come first: each one frees a rank for three rows."),
-    Tip("track-ranks", "Know which ranks row 1 holds",
-        "A card of a lower row waits until its rank is in every row above. Keep count of the ranks "
-        "row 1 has and of those it lacks: until row 1 is complete, those ranks are stuck everywhere below."),
-    Tip("wait-to-open", "Open a new row late, but not too late",
-        "A starting-rank card of a new suit opens the next row, and that row only takes ranks the rows "
-        "above already hold. Holding it back lets the rows above grow first; but every pass you wait "
-        "is a bet that the talon will still bring what you need."),
-    Tip("dig-reserve", "Dig a reserve pile with a purpose",
-        "Each reserve pile hides three cards. A reserve card that goes to a row already open only adds "
-        "options, so play it; but uncovering a card is not worth opening a row in the wrong order."),
-    Tip("plan-passes", "Plan the passes through the talon",
-        "Turning three cards at a time, taking a card off the waste shifts the groups of three for the "
-        "rest of the talon, so other cards show on the next pass. Before playing from the waste, think "
-        "about which cards the next pass will then show, and which it will bury."),
-    Tip("free-turn", "A turn in step with the talon costs nothing",
-        "With unlimited passes, once a card was played since the last redeal and the waste holds whole "
-        "groups of turned cards, turning on loses nothing: you can come back to this very point next "
-        "pass. In the first pass it also shows you cards you have not seen."),
-    Tip("well-played", "Forty cards is a good game",
-        "When a deal cannot be won, aim for the most cards on the foundations: a lost game with 40 or "
-        "more counts as well played."),
-)}
+from ..cards import NAMES, RANKS, SUIT_NAMES
+from .moves import destination_phrase, move_gerund, move_phrase
 
 
 def pct(x: float) -> str:
@@ -79,36 +40,6 @@ def tutor_warning(advice, move, best_words: str) -> str | None:
         f"{mine.samples} deal{'s' if mine.samples != 1 else ''}")
     return (f"That may be a mistake: win {win_figure(mine)} against {win_figure(best)} "
             f"for {best_words} ({basis}).")
-
-
-def move_phrase(obs, move, capital: bool = True) -> str:
-    """A move in words: "play 7H from pile 2", "play 4S from the waste", "turn the talon"."""
-    card = obs.card_of(move)
-    if move.kind == "r":
-        text = f"play {NAMES[card]} from pile {move.pile + 1}"
-    elif move.kind == "w":
-        text = f"play {NAMES[card]} from the waste"
-    elif obs.stock:
-        text = "turn the talon"
-    else:
-        text = "turn the waste over for a new pass"
-    return text[0].upper() + text[1:] if capital else text
-
-
-def move_gerund(obs, move) -> str:
-    """A move as the subject of a sentence: "playing 7H from pile 2", "turning the talon"."""
-    text = move_phrase(obs, move, False)
-    verb, _, rest = text.partition(" ")
-    return {"play": "playing", "turn": "turning"}[verb] + " " + rest
-
-
-def destination_phrase(obs, card: int) -> str:
-    """Where a card goes: "to row 1 (spades)" or "to open row 2 for hearts"."""
-    row = obs.destination(card)
-    suit = SUIT_NAMES[card // 13]
-    if row >= len(obs.rows):
-        return f"to open row {row + 1} for {suit}"
-    return f"to row {row + 1} ({suit})"
 
 
 def _runner_up(scored):
@@ -195,7 +126,8 @@ def reason_for(obs, scored) -> tuple[str, list[str]]:
                 parts.append(f"{NAMES[ocard]} is playable but would open row {other.opens_row} for "
                              f"{SUIT_NAMES[ocard // 13]} ({_versus(top, other, 'if you wait', 'if you play it now')}).")
                 tips.append("wait-to-open")
-            elif other.move.kind == "w" and obs.rules.turn > 1:
+            elif other.move.kind == "w" and obs.rules.turn > 1 and obs.stock:
+                # Only cards still to turn after it can shift: the last talon card shifts nothing.
                 parts.append(f"Playing {NAMES[ocard]} now would shift the groups of three for the rest of the "
                              f"talon ({_versus(top, other, 'if you turn', 'if you play it now')}).")
                 tips.append("plan-passes")
@@ -231,8 +163,12 @@ def _compared(obs, scored, top, other, tips) -> list[str]:
                     f"{scored.samples} consistent deals was solved)")
         else:
             head = f"None of the {scored.samples} deals consistent with what you have seen can be won from here"
-        out = [f"{head}; {move_gerund(obs, best)} places the most cards: about {cards_figure(top)} "
-               f"against {cards_figure(other)} if you {move_phrase(obs, other.move, False)}."]
+        if round(top.cards) != round(other.cards):
+            out = [f"{head}; {move_gerund(obs, best)} places the most cards: about {cards_figure(top)} "
+                   f"against {cards_figure(other)} if you {move_phrase(obs, other.move, False)}."]
+        else:  # no difference to claim
+            out = [f"{head}; {move_gerund(obs, best)} or {move_gerund(obs, other.move)}, you can expect "
+                   f"about {cards_figure(top)} cards either way."]
         tips.append("well-played")
         return out
     figures = _versus(top, other, "this way", f"if you {move_phrase(obs, other.move, False)}")
@@ -251,21 +187,28 @@ def _compared(obs, scored, top, other, tips) -> list[str]:
             return [f"{what}: {NAMES[ocard]} is playable but would open row {other.opens_row} for "
                     f"{SUIT_NAMES[ocard // 13]}, and a new row takes only ranks the rows above hold "
                     f"({_versus(top, other, 'if you wait', 'if you play it now')}; {_basis(scored)})."]
-        if other.move.kind == "w" and obs.rules.turn > 1 and not other.lost:
+        if other.move.kind == "w" and obs.rules.turn > 1 and obs.stock and not other.lost:
             tips.append("plan-passes")
             return [f"{what} rather than play {NAMES[ocard]}: taking it off the waste now shifts the groups "
                     f"of three and changes what the next pass shows ({figures}; {_basis(scored)})."]
         return [f"{what} ({figures}; {_basis(scored)})."]
     if top.opens_row is not None:
-        tips.append("wait-to-open")
-        return [f"{what} {destination_phrase(obs, card)} now: waiting is a bet against the talon, and here "
-                f"it does not pay ({figures}; {_basis(scored)})."]
+        # Waiting is every move that opens no row: quote the best of those, not another opening.
+        waits = [c for c in scored.candidates if c.opens_row is None and c.move != best]
+        wait = max(waits, key=lambda c: (c.win, c.cards), default=None)
+        if wait is not None and (round(top.win * 100) != round(wait.win * 100)
+                                 or round(top.cards) != round(wait.cards)):
+            tips.append("wait-to-open")
+            wfig = _versus(top, wait, "this way", f"if you wait and {move_phrase(obs, wait.move, False)}")
+            return [f"{what} {destination_phrase(obs, card)} now: waiting is a bet against the talon, and "
+                    f"here it does not pay ({wfig}; {_basis(scored)})."]
+        return [f"{what} {destination_phrase(obs, card)} ({figures}; {_basis(scored)})."]
     row = obs.destination(card)
     if row == 0:
         tips.append("first-row")
         return [f"{what} to row 1: every rank row 1 gets is one the rows below may take "
                 f"({figures}; {_basis(scored)})."]
-    if best.kind == "w" and obs.rules.turn > 1:
+    if best.kind == "w" and obs.rules.turn > 1 and obs.stock:
         tips.append("plan-passes")
         return [f"{what} {destination_phrase(obs, card)}: taking it now changes which cards the next pass "
                 f"shows, for the better here ({figures}; {_basis(scored)})."]
