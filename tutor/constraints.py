@@ -26,15 +26,23 @@ Two forms live here: a fast bit-mask form for the search's hot loop
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 from itertools import permutations
+from typing import TYPE_CHECKING, TypedDict
 
 import networkx as nx
 
 from .cards import NAMES, RANKS, SUIT_NAMES
 
+if TYPE_CHECKING:
+    from .state import State
+
 FULL = (1 << 52) - 1
+
+CardNeed = tuple[int, int, int]
+"""(card, its bit, the mask of the cards it needs) in :meth:`Needs._table`."""
 
 
 def row_orders(rows: tuple[int, ...]) -> list[tuple[int, ...]]:
@@ -43,7 +51,7 @@ def row_orders(rows: tuple[int, ...]) -> list[tuple[int, ...]]:
     return [tuple(rows) + p for p in permutations(rest)]
 
 
-@lru_cache(maxsize=None)
+@cache
 def row_needs(order: tuple[int, ...], start: int) -> tuple[int, ...]:
     """Per card, the bit mask of the cards it needs because of its row (for a full order).
 
@@ -72,25 +80,28 @@ class Needs:
     still be placed if the talon never got in the way.
     """
 
-    __slots__ = ("pile_need", "start", "_cards")
+    __slots__ = ("pile_need", "start", "_tables", "_need_lists", "_needed_by")
 
-    def __init__(self, reserves, start: int) -> None:
+    def __init__(self, reserves: Iterable[Sequence[int]], start: int) -> None:
         pile_need = [0] * 52
         for pile in reserves:
             for i in range(len(pile) - 1):
                 pile_need[pile[i]] = 1 << pile[i + 1]
         self.pile_need = pile_need
         self.start = start
-        self._cards = {}
+        # Per full row order, built on first use.
+        self._tables: dict[tuple[int, ...], tuple[CardNeed, ...]] = {}
+        self._need_lists: dict[tuple[int, ...], list[int]] = {}
+        self._needed_by: dict[tuple[int, ...], list[int]] = {}
 
-    def _table(self, order):
-        table = self._cards.get(order)
+    def _table(self, order: tuple[int, ...]) -> tuple[CardNeed, ...]:
+        table = self._tables.get(order)
         if table is None:
             rn = row_needs(order, self.start)
             pn = self.pile_need
             # Cards in row order, top row first, so that one sweep settles most of them.
             table = tuple((c, 1 << c, rn[c] | pn[c]) for s in order for c in range(s * 13, s * 13 + 13))
-            self._cards[order] = table
+            self._tables[order] = table
         return table
 
     def reachable(self, mask: int, order: tuple[int, ...], extra: dict[int, int] | None = None) -> int:
@@ -116,7 +127,8 @@ class Needs:
             todo = rest
         return have
 
-    def talon_reachable(self, mask: int, order: tuple[int, ...], talon, pos: int, turn: int) -> int:
+    def talon_reachable(self, mask: int, order: tuple[int, ...], talon: tuple[int, ...], pos: int,
+                        turn: int) -> int:
         """Like :meth:`reachable`, with what the talon's order imposes when turning ``turn`` cards.
 
         ``talon``: the cards not yet played in turning order, ``talon[:pos]`` the waste.
@@ -206,14 +218,13 @@ class Needs:
             pending = rest
         return have
 
-    def _need_list(self, order):
-        key = ("list", order)
-        out = self._cards.get(key)
+    def _need_list(self, order: tuple[int, ...]) -> list[int]:
+        out = self._need_lists.get(order)
         if out is None:
             out = [0] * 52
             for c, _b, n in self._table(order):
                 out[c] = n
-            self._cards[key] = out
+            self._need_lists[order] = out
         return out
 
     def ancestors(self, order: tuple[int, ...]) -> list[int]:
@@ -239,8 +250,7 @@ class Needs:
 
     def needed_by(self, order: tuple[int, ...]) -> list[int]:
         """Per card, the cards that need it directly under ``order`` (a mask)."""
-        key = ("by", order)
-        out = self._cards.get(key)
+        out = self._needed_by.get(order)
         if out is None:
             out = [0] * 52
             for c, _b, need in self._table(order):
@@ -249,7 +259,7 @@ class Needs:
                     low = rest & -rest
                     out[low.bit_length() - 1] |= 1 << c
                     rest ^= low
-            self._cards[key] = out
+            self._needed_by[order] = out
         return out
 
     def can_win(self, mask: int, rows: tuple[int, ...]) -> bool:
@@ -267,7 +277,7 @@ class Needs:
 # ---------------------------------------------------------------- explanation
 
 
-def constraint_graph(state, order: tuple[int, ...]) -> nx.DiGraph:
+def constraint_graph(state: State, order: tuple[int, ...]) -> nx.DiGraph[int]:
     """The "must come before" graph of the cards not yet placed, for a full row order.
 
     An edge ``a -> b`` means ``a`` must be played before ``b``; its ``why``
@@ -277,7 +287,7 @@ def constraint_graph(state, order: tuple[int, ...]) -> nx.DiGraph:
     """
     start = state.base % 13
     placed = state.mask()
-    g = nx.DiGraph(order=order)
+    g: nx.DiGraph[int] = nx.DiGraph(order=order)
     free = [c for c in range(52) if not placed >> c & 1]
     g.add_nodes_from(free)
     for i, pile in enumerate(state.reserves):
@@ -299,7 +309,7 @@ def constraint_graph(state, order: tuple[int, ...]) -> nx.DiGraph:
     return g
 
 
-def shortest_cycle(g: nx.DiGraph) -> list[int] | None:
+def shortest_cycle(g: nx.DiGraph[int]) -> list[int] | None:
     """The shortest cycle through a reserve-pile edge (every cycle has one), as cards in order."""
     best = None
     for a, b, data in g.edges(data=True):
@@ -314,8 +324,16 @@ def shortest_cycle(g: nx.DiGraph) -> list[int] | None:
     return best
 
 
-def _is_cycle(g: nx.DiGraph, cycle: list[int]) -> bool:
+def _is_cycle(g: nx.DiGraph[int], cycle: list[int]) -> bool:
     return all(g.has_edge(cycle[i], cycle[(i + 1) % len(cycle)]) for i in range(len(cycle)))
+
+
+class ExplanationJSON(TypedDict):
+    """:meth:`Explanation.to_json`: the ``explanation`` object of the JSON output."""
+
+    cycle: list[str]
+    text: str
+    orders: list[list[str]]
 
 
 @dataclass(frozen=True)
@@ -332,7 +350,7 @@ class Explanation:
     rows: tuple[int, ...]
     orders: list[tuple[int, ...]]
     steps: list[str]
-    others: list["Explanation"] = field(default_factory=list)
+    others: list[Explanation] = field(default_factory=list)
     every_order: bool = True
 
     def text(self) -> str:
@@ -348,19 +366,20 @@ class Explanation:
             out += " " + other.text()
         return out
 
-    def to_json(self) -> dict:
+    def to_json(self) -> ExplanationJSON:
         return {"cycle": [NAMES[c] for c in self.cycle], "text": self.text(),
                 "orders": [[SUIT_NAMES[s] for s in o] for o in self.orders]}
 
 
-def _orders_phrase(orders) -> str:
+def _orders_phrase(orders: Iterable[tuple[int, ...]]) -> str:
     parts = []
     for o in orders:
         parts.append("rows " + ", ".join(SUIT_NAMES[s] for s in o))
     return "with " + " or ".join(parts) if parts else ""
 
 
-def _step_text(g: nx.DiGraph, a: int, b: int, order: tuple[int, ...], orders, rows) -> str:
+def _step_text(g: nx.DiGraph[int], a: int, b: int, order: tuple[int, ...], orders: list[tuple[int, ...]],
+               rows: tuple[int, ...]) -> str:
     """One edge ``a -> b`` (a before b) in words, true of every order in ``orders``.
 
     A filter edge holds under an order that puts ``a``'s suit above ``b``'s.
@@ -396,7 +415,8 @@ def _step_text(g: nx.DiGraph, a: int, b: int, order: tuple[int, ...], orders, ro
             f"above {SUIT_NAMES[suit_b]})")
 
 
-def _explain(g, cycle, order, orders, rows, every_order) -> Explanation:
+def _explain(g: nx.DiGraph[int], cycle: list[int], order: tuple[int, ...], orders: list[tuple[int, ...]],
+             rows: tuple[int, ...], every_order: bool) -> Explanation:
     # Start the cycle at a pile edge so the sentence opens with the layout fact.
     n = len(cycle)
     for i in range(n):
@@ -408,7 +428,7 @@ def _explain(g, cycle, order, orders, rows, every_order) -> Explanation:
                        every_order=every_order)
 
 
-def lost_from_start(state) -> Explanation | None:
+def lost_from_start(state: State) -> Explanation | None:
     """An :class:`Explanation` if every row order still possible has a cycle, else None.
 
     Cheap to call: a bit-mask check first, networkx only for a lost position.
@@ -425,13 +445,19 @@ def lost_from_start(state) -> Explanation | None:
     remaining = list(orders)
     parts: list[Explanation] = []
     while remaining:
-        best_cover, best_cycle, best_order = [], None, None
+        best_cover: list[tuple[int, ...]] = []
+        best_cycle: list[int] | None = None
+        best_order: tuple[int, ...] | None = None
         for o in remaining:
             cyc = cycles[o]
+            # No order reaches FULL, so each has a cycle, and every cycle has a pile edge.
+            assert cyc is not None
             cover = [p for p in remaining if _is_cycle(graphs[p], cyc)]
             if len(cover) > len(best_cover) or (len(cover) == len(best_cover) and best_cycle is not None
                                                  and len(cyc) < len(best_cycle)):
                 best_cover, best_cycle, best_order = cover, cyc, o
+        # The first order in ``remaining`` covers at least itself, so the loop chose one.
+        assert best_cycle is not None and best_order is not None
         parts.append(_explain(graphs[best_order], best_cycle, best_order, best_cover, rows,
                               len(best_cover) == len(orders)))
         remaining = [o for o in remaining if o not in best_cover]

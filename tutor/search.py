@@ -53,13 +53,17 @@ builds the explored DAG as a networkx graph for export and for the review.
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import cached_property, lru_cache
+from functools import cache, cached_property
+from typing import TYPE_CHECKING, Literal, TypedDict
 
-
-from .constraints import FULL, Explanation, Needs, lost_from_start, row_orders
+from .constraints import FULL, Explanation, ExplanationJSON, Needs, lost_from_start, row_orders
 from .errors import TutorError
 from .notation import RESERVE_MOVES, TURN, WASTE, Move
+
+if TYPE_CHECKING:
+    from .state import State
 
 __all__ = ["Limit", "DEFAULT_LIMIT", "SolveResult", "solve", "lost_from_start",
            "Explanation"]
@@ -84,8 +88,17 @@ class Limit:
 
 DEFAULT_LIMIT = Limit()
 
+Step = tuple[Move, ...]
+"""The atomic moves of one folded move (turns, then the play): one entry of a line."""
 
-def _pass_then_late(target):
+Target = tuple[int, int, int]
+"""A child in the search: (waste position it is played from, turns to get there, 1 if after a redeal)."""
+
+Status = Literal["won", "done", "paused", "stopped"]
+"""How :meth:`_Search.run` ended."""
+
+
+def _pass_then_late(target: Target) -> tuple[int, int]:
     return target[2], -target[0]
 
 
@@ -120,18 +133,29 @@ class SolveResult:
     seconds: float
     line: tuple[Move, ...]
     complete: bool
-    lost_position: object = field(default=None, repr=False, compare=False)
+    lost_position: State | None = field(default=None, repr=False, compare=False)
 
     @cached_property
     def explanation(self) -> Explanation | None:
         return lost_from_start(self.lost_position) if self.lost_position is not None else None
 
-    def to_json(self) -> dict:
-        out = {"winnable": self.winnable, "best_cards": self.best_cards, "nodes": self.nodes,
-               "seconds": round(self.seconds, 4), "line": [str(m) for m in self.line],
-               "complete": self.complete}
-        out["explanation"] = self.explanation.to_json() if self.explanation else None
-        return out
+    def to_json(self) -> SolveResultJSON:
+        return {"winnable": self.winnable, "best_cards": self.best_cards, "nodes": self.nodes,
+                "seconds": round(self.seconds, 4), "line": [str(m) for m in self.line],
+                "complete": self.complete,
+                "explanation": self.explanation.to_json() if self.explanation else None}
+
+
+class SolveResultJSON(TypedDict):
+    """:meth:`SolveResult.to_json` (spec section 4)."""
+
+    winnable: bool | None
+    best_cards: int
+    nodes: int
+    seconds: float
+    line: list[str]
+    complete: bool
+    explanation: ExplanationJSON | None
 
 
 class _Won(Exception):
@@ -146,7 +170,7 @@ class _Ceiling(Exception):
     pass
 
 
-@lru_cache(maxsize=None)
+@cache
 def _need_table(rows: tuple[int, ...], order: tuple[int, ...], base: int) -> tuple[tuple[int, ...], int]:
     """Per card, under the full row order ``order``: the placed-card bit it needs to be playable
     now (> 0), -1 if it opens the next row of ``order``, 0 if it cannot be played.
@@ -166,7 +190,7 @@ def _need_table(rows: tuple[int, ...], order: tuple[int, ...], base: int) -> tup
     return tuple(table), code
 
 
-def _last_card_first(targets, length: int, only: bool):
+def _last_card_first(targets: list[Target], length: int, only: bool) -> list[Target]:
     """The children left once the talon's last card ``c`` is known to be playable.
 
     Playing ``c`` (turn to the end, play it) loses nothing after a redeal: with ``c`` gone
@@ -201,15 +225,15 @@ class _Search:
     only adds options), so the only branching left is in the talon.
     """
 
-    def __init__(self, state, limit: Limit) -> None:
+    def __init__(self, state: State, limit: Limit) -> None:
         rules = state.rules
         self.turn = rules.turn
         self.passes = rules.passes
         self.single = rules.turn == 1 and rules.passes == 0
         self.base = state.base
         self.needs = Needs(state.reserves, state.base % 13)
-        self.max_nodes = limit.nodes if limit.nodes is not None else float("inf")
-        self.deadline = None
+        self.max_nodes: float = limit.nodes if limit.nodes is not None else float("inf")
+        self.deadline: float | None = None
         self.nodes = 0
         self.root = state
 
@@ -217,8 +241,9 @@ class _Search:
         return self.deadline is not None and time.perf_counter() > self.deadline
 
     # ------------------------------------------------------------------
-    def run(self, order: tuple[int, ...], best: int = 0, best_line: list | None = None,
-            budget: int | None = None, win_only: bool = False, ceiling: int | None = None):
+    def run(self, order: tuple[int, ...], best: int = 0, best_line: list[Step] | None = None,
+            budget: int | None = None, win_only: bool = False,
+            ceiling: int | None = None) -> tuple[Status, int, list[Step]]:
         """Depth-first search under one full row order.
 
         It stops at a win, or once the best score reaches the cards outside any
@@ -240,14 +265,14 @@ class _Search:
         buried = turn > 1 and OPTIONS["buried"]
         last_card = turn > 1 and OPTIONS["last_card"]
         canon = OPTIONS["spacers"] and OPTIONS["dominance"] and not any(st.reserves)
-        direct = self.needs.needed_by(order) if canon else None
+        direct = self.needs.needed_by(order) if canon else []  # read only when canon
         # The talon's order, card by card: it pays off where the talon is all there is (no reserve
         # left); with a reserve the search is quick anyway and the check costs more than it saves
         # (measured in benchmarks/solve.py on osmosis deals: 3x fewer nodes, 2x the time).
         talon_order = turn > 1 and OPTIONS["talon_order"] and not any(st.reserves)
         talon_reachable = self.needs.talon_reachable
         last_pass = bool(passes) and OPTIONS["last_pass"]
-        ancestors = self.needs.ancestors(order) if last_pass else None
+        ancestors = self.needs.ancestors(order) if last_pass else []  # read only when last_pass
         caps: dict[int, int] = {}
         reachable = self.needs.reachable
         root_mask = st.mask()
@@ -256,13 +281,19 @@ class _Search:
         if budget is not None:
             max_nodes = min(max_nodes, self.nodes + budget)
         deadline = self.deadline
-        tt: dict = {}
-        path: list[tuple[Move, ...]] = []
+        # Transposition tables, per key (cards placed and rows, see below): the children already
+        # searched as a bit set of waste positions (with limited passes: one per pass, in tt_passes).
+        tt: dict[int | tuple[bytes, int], int] = {}
+        tt_passes: dict[int | tuple[bytes, int], list[int]] = {}
+        path: list[Step] = []
         npiles = len(st.reserves)
-        box = [best, list(best_line or [])]
+        # The best score found and its line, as boxes dfs can write to.
+        best_box = [best]
+        line_box = [list(best_line or [])]
         counter = [self.nodes]
 
-        def dfs(mask, rows, piles, talon, pos, npass, progress, cards):
+        def dfs(mask: int, rows: tuple[int, ...], piles: tuple[tuple[int, ...], ...], talon: tuple[int, ...],
+                pos: int, npass: int, progress: bool, cards: int) -> None:
             n_nodes = counter[0] + 1
             counter[0] = n_nodes
             if n_nodes > max_nodes:
@@ -319,9 +350,9 @@ class _Search:
                         progress = True
                         again = True
                         j = 0
-            if cards > box[0]:
-                box[0] = cards
-                box[1] = path[:]
+            if cards > best_box[0]:
+                best_box[0] = cards
+                line_box[0] = path[:]
                 if cards == 52:
                     raise _Won
                 if cards >= ceiling:
@@ -335,14 +366,14 @@ class _Search:
                 if cap is None:
                     extra = {talon[i]: 1 << talon[i + 1] for i in range(turn - 1)}
                     cap = caps[pair] = reachable(root_mask, order, extra).bit_count()
-                if cap <= box[0] or (win_only and cap < 52):
+                if cap <= best_box[0] or (win_only and cap < 52):
                     del path[mark:]
                     return
             # Every talon card needs the cards between it and the next turn stop played first, in
             # the pass that plays it (Needs.talon_reachable has the argument): see what that costs.
             if talon_order:
                 cap = talon_reachable(mask, order, talon, pos, turn)
-                if (cap != FULL) if win_only else cap.bit_count() <= box[0]:
+                if (cap != FULL) if win_only else cap.bit_count() <= best_box[0]:
                     del path[mark:]
                     return
             # In the last pass the waste is a stack and each turn pushes the next few cards on it:
@@ -382,13 +413,13 @@ class _Search:
                         for i in range(q, top - 1):
                             extra[talon[i]] = 1 << talon[i + 1]
                         q = top
-                    if reachable(mask, order, extra).bit_count() <= box[0]:
+                    if reachable(mask, order, extra).bit_count() <= best_box[0]:
                         del path[mark:]
                         return
             # The children: every waste position q reachable by turning (this pass, then after a
             # redeal) whose card is playable. Their set decides everything below this node.
             length = len(talon)
-            targets = []
+            targets: list[Target] = []
             seen = 0
             if length:
                 q = pos
@@ -429,7 +460,7 @@ class _Search:
             # child is fixed by the cards placed and the waste position it is played from. So per
             # (cards placed, rows) keep the union of the children already searched, and search
             # only the new ones (none: the node is a transposition or dominated).
-            key = mask | code << 52
+            key: int | tuple[bytes, int] = mask | code << 52
             if canon:
                 # With no reserve, a playable card that no card left needs is a mere spacer in
                 # the talon: positions that differ only in which spacers are left are the same.
@@ -437,6 +468,7 @@ class _Search:
                              else c for c in talon]), code
             if plain_tt:
                 # Without dominance (for measurements): a plain table of exact positions.
+                assert isinstance(key, int)  # canon needs dominance, so the key is still the int
                 key |= pos << 64 | npass << 72
                 if key in tt:
                     del path[mark:]
@@ -445,15 +477,15 @@ class _Search:
             elif passes:
                 # A child is fixed by its waste position and its pass; the same child in an
                 # earlier pass is at least as good (it has passes to spare).
-                done = tt.get(key)
-                if done is None:
-                    done = tt[key] = [0] * (passes + 2)
+                by_pass = tt_passes.get(key)
+                if by_pass is None:
+                    by_pass = tt_passes[key] = [0] * (passes + 2)
                 fresh = []
                 for t in targets:
                     bit = 1 << t[0]
                     cp = npass + t[2]
                     for m in range(1, cp + 1):
-                        if done[m] & bit:
+                        if by_pass[m] & bit:
                             break
                     else:
                         fresh.append(t)
@@ -461,7 +493,7 @@ class _Search:
                     del path[mark:]
                     return
                 for t in fresh:
-                    done[npass + t[2]] |= 1 << t[0]
+                    by_pass[npass + t[2]] |= 1 << t[0]
                 targets = fresh
             else:
                 done = tt.get(key, 0)
@@ -489,6 +521,7 @@ class _Search:
                 path.pop()
             del path[mark:]
 
+        status: Status
         try:
             dfs(st.mask(), tuple(st.rows), tuple(st.reserves), tuple(st.talon), st.pos, st.pass_no,
                 st.progress, st.cards)
@@ -500,14 +533,14 @@ class _Search:
         except _Stop:
             status = "paused" if counter[0] <= self.max_nodes and not self._late() else "stopped"
         self.nodes = counter[0]
-        return status, box[0], box[1]
+        return status, best_box[0], line_box[0]
 
 
-def _flatten(line) -> tuple[Move, ...]:
+def _flatten(line: Iterable[Step]) -> tuple[Move, ...]:
     return tuple(m for step in line for m in step)
 
 
-def solve(state, limit: Limit = DEFAULT_LIMIT, want: str = "best") -> SolveResult:
+def solve(state: State, limit: Limit = DEFAULT_LIMIT, want: str = "best") -> SolveResult:
     """Solve ``state`` with every card known.
 
     ``want='best'`` (default): decide whether the position can be won, and if
@@ -527,7 +560,8 @@ def solve(state, limit: Limit = DEFAULT_LIMIT, want: str = "best") -> SolveResul
     mask, rows = state.mask(), tuple(state.rows)
     reach = {o: search.needs.reachable(mask, o) for o in row_orders(rows)}
     by_ceiling = sorted(reach, key=lambda o: -reach[o].bit_count())
-    best, line = state.cards, []
+    best = state.cards
+    line: list[Step] = []
     # Win search: the row orders without a cycle, in rounds with a growing node budget so
     # that one order with a huge lost search does not hide a quick win under another.
     pending = [o for o in by_ceiling if reach[o] == FULL or not OPTIONS["cut_cycles"]]
@@ -564,20 +598,20 @@ def solve(state, limit: Limit = DEFAULT_LIMIT, want: str = "best") -> SolveResul
 # ---------------------------------------------------------------- the explored DAG
 
 
-def folded_moves(state) -> list[tuple[int, tuple[Move, ...]]]:
+def folded_moves(state: State) -> list[tuple[int, Step]]:
     """Every card playable from ``state`` by turning the talon and then playing it.
 
     Returns (card, atomic moves) pairs: reserve plays first, then talon plays
     in the order they show (this pass first, then after a redeal).
     """
-    out = []
+    out: list[tuple[int, Step]] = []
     for i, pile in enumerate(state.reserves):
         if pile and state.destination(pile[-1]) >= 0:
             out.append((pile[-1], (RESERVE_MOVES[i],)))
     talon, pos, turn = state.talon, state.pos, state.rules.turn
     length = len(talon)
-    seen = set()
-    targets = []
+    seen: set[int] = set()
+    targets: list[int] = []
     if pos:
         targets.append(pos)
     q = pos
