@@ -14,12 +14,14 @@ player sees is a plain decision process, and this module searches it:
   card that could be there, each with probability 1/k (k unseen cards);
 - a transposition table keyed by the observation (the visible position; the
   set of unseen cards follows from it);
-- the search is exact while it may expand every reveal (``reveals`` at least
-  the number of unseen cards: every leaf is then a fully known position,
-  solved by the full-knowledge solver); past ``reveals`` chance levels a leaf
-  is scored by PIMC (every consistent deal when few, else seeded samples), and
-  with ``width`` a chance node deeper than ``exact_levels`` expands only a
-  seeded sample of its outcomes (sparse sampling);
+- the search plays a fixed set of consistent deals along every line at
+  once (every consistent deal when few, else the hint's seeded samples); a
+  move's deals are grouped by what the player then sees, so a chance node
+  expands only the outcomes its deals hold (sparse sampling deeper down);
+  with every consistent deal and no depth cut the values are exact
+  (:func:`exact_values`); past ``reveals`` chance levels or ``plies`` choices,
+  or with one deal left, a leaf's deals are solved with every card known
+  (PIMC on the same deals: with no depth at all the values are PIMC's);
 - the moves that keep the value in every deal (a reserve play that opens no
   row, a turn that keeps every option: :func:`tutor.hints.certain_moves`)
   are the only ones searched where they exist: they are best for a blind
