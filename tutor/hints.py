@@ -113,6 +113,8 @@ class Candidate:
     cards_interval: tuple[float, float] = (0.0, 52.0)
     exact: bool = False
     drop: Drop | None = None
+    method: str = "pimc"
+    blind: float | None = None
 
     def to_json(self) -> dict:
         out = {"move": str(self.move), "win": round(self.win, 4), "cards": round(self.cards, 2),
@@ -122,6 +124,9 @@ class Candidate:
                "cards_interval": [round(self.cards_interval[0], 2), round(self.cards_interval[1], 2)]}
         if self.exact:
             out["exact"] = True
+        out["method"] = self.method
+        if self.blind is not None:
+            out["blind_win"] = round(self.blind, 4)
         if self.drop is not None:
             out.update(self.drop.to_json())
         if self.opens_row is not None:
@@ -151,6 +156,7 @@ class Hint:
     exact: bool = False
     seconds: float = 0.0
     tips: tuple[str, ...] = field(default_factory=tuple)
+    method: str = "pimc"
 
     def candidate(self, move: Move) -> Candidate:
         for c in self.candidates:
@@ -176,7 +182,7 @@ class Hint:
                 "candidates": [c.to_json() for c in self.ranked()],
                 "reason": self.reason,
                 "why": self.why, "samples": self.samples, "exact": self.exact,
-                "tips": list(self.tips)}
+                "tips": list(self.tips), "method": self.method}
 
 
 # ---------------------------------------------------------------- known structure
@@ -288,12 +294,15 @@ def exact_worlds(obs: Observation, budget: int) -> list[State] | None:
 
 def score_moves(obs: Observation, samples: int | None = None, limit: Limit | None = None,
                 best_nodes: int = BEST_NODES, cache: SolveCache | None = None,
-                bands: tuple[float, float, float] = BANDS) -> "ScoredPosition":
+                bands: tuple[float, float, float] = BANDS, infoset: bool = True) -> "ScoredPosition":
     """Score every legal move of ``obs`` (see the module docstring); the scores and how they were settled.
 
     ``samples``: the sample budget (default :data:`DEFAULT_SAMPLES`). Samples
     are drawn in batches (:data:`FIRST_BATCH`, then :data:`BATCH` more) while
     the best move or a move's label band is in doubt (:func:`in_doubt`).
+    ``infoset``: where PIMC's answer may be wrong and the search is affordable
+    (:func:`wants_infoset`), the best move is the information-set search's
+    (:mod:`tutor.infoset`); False keeps PIMC's (the old behaviour).
     """
     if not isinstance(obs, Observation):
         raise TutorError("a hint needs what the player has seen (an Observation from observe(state)), "
@@ -331,6 +340,13 @@ def score_moves(obs: Observation, samples: int | None = None, limit: Limit | Non
     if exact and why == "sampled":
         why = "exact"
     best = moves[0] if why == "forced" else leader(obs, scores, certain)
+    method = "exact" if exact else "pimc"
+    blind = None
+    if infoset and why in ("sampled", "exact") and wants_infoset(obs, scores, moves, lost, exact):
+        blind, blind_exact = _infoset_values(obs, states, [m for m in moves if m not in lost], cache)
+        if blind is not None:
+            method = "exact" if blind_exact else "infoset"
+            best = max(blind, key=lambda m: (blind[m], scores.mean(m), -_preference(obs, m, certain)))
     candidates = []
     for m in moves:
         est = scores.estimate(m, exact)
@@ -339,8 +355,42 @@ def score_moves(obs: Observation, samples: int | None = None, limit: Limit | Non
             samples=est.samples, undecided=scores.undecided(m), certain=m in certain, lost=m in lost,
             opens_row=opens_row(obs, m), interval=(est.win_lo, est.win_hi),
             cards_interval=(est.cards_lo, est.cards_hi), exact=exact,
-            drop=None if m == best else scores.drop(best, m, exact)))
-    return ScoredPosition(best, candidates, why, done, exact, scores)
+            drop=None if m == best else scores.drop(best, m, exact), method=method,
+            blind=None if blind is None else blind.get(m, 0.0)))
+    return ScoredPosition(best, candidates, why, done, exact, scores, method)
+
+
+INFOSET_UNSEEN = 12
+"""The information-set search is tried with the talon known and at most this many unseen cards."""
+
+INFOSET_NODES = 2_500
+"""Its node budget in a hint; past it the hint keeps PIMC's answer."""
+
+
+def wants_infoset(obs: Observation, scores: Outcomes, moves: list[Move], lost: set[Move], exact: bool) -> bool:
+    """PIMC's answer may be wrong and the search is affordable: the talon known, few unseen cards,
+    and another move whose win interval reaches the leader's chance (strategy fusion hides there)."""
+    if None in obs.stock or len(obs.unseen_cards()) > INFOSET_UNSEEN:
+        return False
+    live = [m for m in moves if m not in lost]
+    if len(live) < 2:
+        return False
+    top = max(live, key=scores.mean)
+    lead = scores.estimate(top, exact)
+    return any(scores.estimate(m, exact).win_hi >= lead.win for m in live if m != top)
+
+
+def _infoset_values(obs: Observation, states: list[State], moves: list[Move], cache: SolveCache):
+    """The search's values of ``moves`` on the hint's own deals (the first :data:`infoset.WORLDS`), or None."""
+    from .infoset import WORLDS, Search, TooBig
+
+    worlds = states if len(states) <= EXACT_DEALS else states[:WORLDS]
+    search = Search(budget=INFOSET_NODES, cache=cache)
+    try:
+        values = search.move_values(obs, worlds, moves)
+    except TooBig:
+        return None, False
+    return values, not search.cut and len(worlds) == obs.consistent_deals()
 
 
 @dataclass(frozen=True)
@@ -351,6 +401,7 @@ class ScoredPosition:
     samples: int
     exact: bool
     outcomes: Outcomes | None = field(default=None, repr=False, compare=False)
+    method: str = "pimc"
 
 
 def hint(obs: Observation, samples: int | None = None, limit: Limit | None = None) -> Hint:
@@ -365,7 +416,7 @@ def hint(obs: Observation, samples: int | None = None, limit: Limit | None = Non
     scored = score_moves(obs, samples, limit)
     text, tips = reason_for(obs, scored)
     return Hint(scored.best, scored.candidates, text, scored.why, scored.samples, scored.exact,
-                time.perf_counter() - t0, tuple(tips))
+                time.perf_counter() - t0, tuple(tips), scored.method)
 
 
 # ---------------------------------------------------------------- the tutor as a player
@@ -378,7 +429,7 @@ POLICY_BEST_NODES = 600
 """Node limit of the best-score searches when the tutor plays (scores only break ties there)."""
 
 
-def choose(obs: Observation, samples: int | None = None, limit: Limit | None = None) -> Move:
+def choose(obs: Observation, samples: int | None = None, limit: Limit | None = None, infoset: bool = True) -> Move:
     """The move the tutor plays: a certain one without sampling, else the hint's best."""
     moves = obs.legal_moves()
     if not moves:
@@ -389,11 +440,11 @@ def choose(obs: Observation, samples: int | None = None, limit: Limit | None = N
     if certain:
         return certain[0]
     return score_moves(obs, POLICY_SAMPLES if samples is None else samples, limit,
-                       best_nodes=POLICY_BEST_NODES).best
+                       best_nodes=POLICY_BEST_NODES, infoset=infoset).best
 
 
 def play_game(state: State, samples: int | None = None, limit: Limit | None = None,
-              final_nodes: int = 2_000_000) -> tuple[State, list[Move]]:
+              final_nodes: int = 2_000_000, infoset: bool = True) -> tuple[State, list[Move]]:
     """The tutor plays from ``state`` to the end, seeing only what a player sees.
 
     Once nothing is hidden any more (the observation is complete), the tutor
@@ -412,7 +463,7 @@ def play_game(state: State, samples: int | None = None, limit: Limit | None = No
                 if state.over or res.winnable:
                     break
                 continue
-        move = choose(obs, samples, limit)
+        move = choose(obs, samples, limit, infoset)
         state = state.apply(move)
         moves.append(move)
     return state, moves

@@ -308,7 +308,8 @@ def play_batch(numbers: Iterable[int], rules: Rules, policy: str, limit: Limit =
 _ENGINE_MODULES = {
     "greedy": ("cards", "rules", "deals", "notation", "state"),
     "solver": ("cards", "rules", "deals", "notation", "state", "constraints", "search"),
-    "tutor": ("cards", "rules", "deals", "notation", "state", "constraints", "search", "knowledge", "hints"),
+    "tutor": ("cards", "rules", "deals", "notation", "state", "constraints", "search", "knowledge", "hints",
+              "infoset"),
 }
 
 

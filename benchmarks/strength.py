@@ -1,0 +1,144 @@
+"""Strength of blind play: the tutor (PIMC + information-set search), PIMC alone, greedy and the solver.
+
+    python benchmarks/strength.py --preset osmosis --deals 1-300 --method tutor [--winnable-only] [--out FILE]
+    python benchmarks/strength.py --preset osmosis --deals 1-300 --method pimc --winnable-only --out FILE
+    python benchmarks/strength.py practical --preset osmosis --deal 10 --moves 40 --games 8
+
+``--method``: ``tutor`` (the hint's choice with the information-set search,
+:func:`tutor.hints.play_game`), ``pimc`` (the same with the search off: the
+old behaviour), ``greedy`` or ``solver`` (full knowledge). ``--winnable-only``
+plays only the deals the solver wins (read from
+``benchmarks/results/PRESET-solver-1-2000.jsonl.gz`` when the range lies
+inside it, else solved here). Each deal's result is written to ``--out`` as
+it comes (one JSON line), so a partial run still counts; ``--resume`` skips
+the deals already in ``--out``. The summary gives wins with a 95% Wilson
+interval. ``practical`` prints the practical win chance of a position (the
+tutor's own blind play on sampled deals, :func:`tutor.infoset.practical_win`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import sys
+import time
+from pathlib import Path
+
+from tutor.deals import deal_for
+from tutor.estimate import wilson
+from tutor.hints import play_game
+from tutor.knowledge import observe
+from tutor.rules import PRESETS
+from tutor.search import DEFAULT_LIMIT, solve
+from tutor.state import State
+from tutor.survey import parse_range, play_greedy
+
+RESULTS = Path(__file__).parent / "results"
+
+
+def winnable(preset: str, numbers: list[int]) -> list[int]:
+    path = RESULTS / f"{preset}-solver-1-2000.jsonl.gz"
+    if path.exists() and numbers and max(numbers) <= 2000:
+        with gzip.open(path, "rt") as f:
+            won = {r["deal"] for r in map(json.loads, f) if r["won"]}
+        return [n for n in numbers if n in won]
+    rules = PRESETS[preset]
+    return [n for n in numbers if solve(State.initial(deal_for(n, rules), rules), DEFAULT_LIMIT).winnable]
+
+
+def play(preset: str, number: int, method: str) -> dict:
+    rules = PRESETS[preset]
+    start = State.initial(deal_for(number, rules), rules)
+    t0 = time.perf_counter()
+    if method == "solver":
+        res = solve(start, DEFAULT_LIMIT)
+        won, cards = bool(res.winnable), res.best_cards
+    elif method == "greedy":
+        end = play_greedy(start)
+        won, cards = end.won, end.cards
+    else:
+        end, _ = play_game(start, infoset=method == "tutor")
+        won, cards = end.won, end.cards
+    return {"deal": number, "preset": preset, "method": method, "won": won, "cards": cards,
+            "seconds": round(time.perf_counter() - t0, 2)}
+
+
+def run(args) -> None:
+    numbers = list(parse_range(args.deals))
+    if args.winnable_only:
+        numbers = winnable(args.preset, numbers)
+    rows: list[dict] = []
+    done: set[int] = set()
+    if args.out and args.resume and Path(args.out).exists():
+        for line in Path(args.out).read_text().splitlines():
+            r = json.loads(line)
+            if r["method"] == args.method and r["preset"] == args.preset:
+                rows.append(r)
+                done.add(r["deal"])
+    out = open(args.out, "a") if args.out else None
+    try:
+        for n in numbers:
+            if n in done:
+                continue
+            r = play(args.preset, n, args.method)
+            rows.append(r)
+            if out:
+                out.write(json.dumps(r) + "\n")
+                out.flush()
+            print(f"  deal {n}: {'won' if r['won'] else 'lost'} {r['cards']} cards, {r['seconds']} s",
+                  file=sys.stderr, flush=True)
+    finally:
+        if out:
+            out.close()
+    summary(rows, args)
+
+
+def summary(rows: list[dict], args) -> None:
+    n = len(rows)
+    wins = sum(1 for r in rows if r["won"])
+    lo, hi = wilson(wins, n) if n else (0.0, 1.0)
+    kind = "solver-winnable deals" if args.winnable_only else "deals"
+    print(f"{args.preset} {args.method}, {kind} of {args.deals}: won {wins}/{n} = "
+          f"{100 * wins / max(n, 1):.1f}% (95% CI {100 * lo:.1f}-{100 * hi:.1f})")
+    print("  lost: " + (", ".join(str(r["deal"]) for r in rows if not r["won"]) or "none"))
+
+
+def practical(args) -> None:
+    from tutor.infoset import practical_win
+
+    rules = PRESETS[args.preset]
+    state = State.initial(deal_for(args.deal, rules), rules)
+    for m in play_game(state)[1][: args.moves]:
+        state = state.apply(m)
+    t0 = time.perf_counter()
+    est = practical_win(observe(state), args.games)
+    print(f"deal {args.deal} after {args.moves} of the tutor's moves: practical win chance {100 * est.win:.0f}% "
+          f"(95% CI {100 * est.win_lo:.0f}-{100 * est.win_hi:.0f}, {est.samples} sampled deals played out by "
+          f"the tutor), {time.perf_counter() - t0:.0f} s")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = ap.add_subparsers(dest="cmd")
+    pr = sub.add_parser("practical")
+    pr.add_argument("--preset", default="osmosis", choices=sorted(PRESETS))
+    pr.add_argument("--deal", type=int, default=10)
+    pr.add_argument("--moves", type=int, default=40)
+    pr.add_argument("--games", type=int, default=8)
+    for p in (ap,):
+        p.add_argument("--preset", default="osmosis", choices=sorted(PRESETS))
+        p.add_argument("--deals", default="1-300")
+        p.add_argument("--method", default="tutor", choices=("tutor", "pimc", "greedy", "solver"))
+        p.add_argument("--winnable-only", action="store_true")
+        p.add_argument("--out")
+        p.add_argument("--resume", action="store_true")
+    args = ap.parse_args()
+    if args.cmd == "practical":
+        practical(args)
+    else:
+        run(args)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,114 @@
+"""The information-set search: exact on tiny late positions, observation-only, seeded."""
+
+from __future__ import annotations
+
+import random
+from functools import lru_cache
+
+from tutor.hints import score_moves
+from tutor.infoset import Search, exact_values, legal_moves, reveal, step
+from tutor.knowledge import Observation, observe
+from tutor.rules import PRESETS
+from tutor.search import solve
+from tutor.state import State
+
+RULES = PRESETS["osmosis"]
+
+
+def tiny(seed: int, left: int = 6, piles: int = 3) -> State | None:
+    """A random late position: ``left`` cards off the foundations (reserve and a known talon), pass 2."""
+    rng = random.Random(seed)
+    rows = tuple(rng.sample(range(4), 4))
+    out: set[int] = set()
+    while len(out) < left:  # a rank missing from a row is missing from every row below (the osmosis filter)
+        rank, row = rng.randint(1, 12), rng.randrange(4)
+        out.update(rows[k] * 13 + rank for k in range(row, 4))
+    if len(out) != left:
+        return None
+    cards = sorted(out)
+    rng.shuffle(cards)
+    cut = rng.randint(left // 2, left - 1)
+    reserve, talon = cards[:cut], cards[cut:]
+    sizes = [0] * piles
+    for i in range(len(reserve)):
+        sizes[rng.randrange(piles)] += 1
+    res, at = [], 0
+    for n in sizes:
+        res.append(tuple(reserve[at:at + n]))
+        at += n
+    found = [0, 0, 0, 0]
+    for c in range(52):
+        if c not in out:
+            found[c // 13] |= 1 << (c % 13)
+    base = rows[0] * 13
+    return State(RULES, tuple(res) + ((),) * (4 - piles), base, rows, tuple(found), tuple(talon), 0, 2, True,
+                 52 - left)
+
+
+def expectimax(obs: Observation) -> float:
+    """The reference: expectimax over the observation itself, each reveal 1/k per unseen card."""
+    @lru_cache(maxsize=None)
+    def value(o: Observation) -> float:
+        if o.won:
+            return 1.0
+        moves = legal_moves(o)
+        return max((after(o, m) for m in moves), default=0.0)
+
+    def after(o: Observation, m) -> float:
+        nxt, places = step(o, m)
+        if not places:
+            return value(nxt)
+        cards = nxt.unseen_cards()
+        return sum(value(reveal(nxt, places[0], c)) for c in cards) / len(cards)
+
+    return value(obs)
+
+
+def cases(count: int, hidden_at_least: int = 2):
+    found = []
+    for seed in range(2000):
+        st = tiny(seed)
+        if st is None or st.over:
+            continue
+        obs = observe(st)
+        if len(obs.unseen_cards()) >= hidden_at_least and len(obs.legal_moves()) > 1:
+            found.append(st)
+            if len(found) == count:
+                break
+    return found
+
+
+def test_exact_search_matches_brute_force_and_lies_between_pimc_and_clairvoyance():
+    for st in cases(6):
+        obs = observe(st)
+        values = exact_values(obs)
+        worlds = obs.every_state()
+        # brute force over the consistent deals: the best blind player's expected win rate
+        assert abs(max(values.values()) - expectimax(obs)) < 1e-9
+        clairvoyant = sum(1 for w in worlds if solve(w).winnable) / len(worlds)
+        pimc = score_moves(obs, infoset=False)
+        assert values[pimc.best] <= max(values.values()) + 1e-9 <= clairvoyant + 1e-9
+
+
+def test_answer_depends_only_on_the_observation():
+    for st in cases(3, hidden_at_least=3):
+        obs = observe(st)
+        worlds = obs.every_state()
+        other = worlds[-1]
+        assert observe(other) == obs
+        a = Search(budget=50_000).move_values(observe(st))
+        b = Search(budget=50_000).move_values(observe(other))
+        assert a == b
+        assert score_moves(observe(st)).best == score_moves(observe(other)).best
+        assert [c.to_json() for c in score_moves(obs).candidates] == \
+            [c.to_json() for c in score_moves(observe(other)).candidates]
+
+
+def test_seeded_and_method_named():
+    st = cases(1, hidden_at_least=3)[0]
+    obs = observe(st)
+    assert Search(budget=50_000).move_values(obs) == Search(budget=50_000).move_values(obs)
+    a, b = score_moves(obs), score_moves(obs)
+    assert [c.to_json() for c in a.candidates] == [c.to_json() for c in b.candidates]
+    assert all(c.to_json()["method"] in ("pimc", "infoset", "exact") for c in a.candidates)
+    assert score_moves(obs, infoset=False).method in ("pimc", "exact")

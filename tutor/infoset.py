@@ -1,0 +1,282 @@
+"""Search over what can still turn up: expectimax over the information set.
+
+PIMC (:mod:`tutor.hints`) solves each sampled deal with every card of the
+sample known, so after a move it lets every sample pick its own continuation
+(strategy fusion): two moves can both score 100% though one of them needs the
+player to guess a face-down card before it turns up. With one player and
+every arrangement of the unseen cards equally likely, the game over what the
+player sees is a plain decision process, and this module searches it:
+
+- a *decision node* is an :class:`~tutor.knowledge.Observation` (what the
+  player sees); its value is the best of its moves;
+- a move that turns a card face up (a reserve card uncovered, a talon card
+  turned for the first time) leads to a *chance node*: one branch per unseen
+  card that could be there, each with probability 1/k (k unseen cards);
+- a transposition table keyed by the observation (the visible position; the
+  set of unseen cards follows from it);
+- the search plays a fixed set of consistent deals along every line at
+  once (every consistent deal when few, else the hint's seeded samples); a
+  move's deals are grouped by what the player then sees, so a chance node
+  expands only the outcomes its deals hold (sparse sampling deeper down);
+  with every consistent deal and no depth cut the values are exact
+  (:func:`exact_values`); past ``reveals`` chance levels or ``plies`` choices,
+  or with one deal left, a leaf's deals are solved with every card known
+  (PIMC on the same deals: with no depth at all the values are PIMC's);
+- the moves that keep the value in every deal (a reserve play that opens no
+  row, a turn that keeps every option: :func:`tutor.hints.certain_moves`)
+  are the only ones searched where they exist: they are best for a blind
+  player too, since they keep every option and show at least as much.
+
+Everything is computed from the observation: the samples and the sparse
+outcomes are seeded from the observation's own text, so two positions that
+differ only in unseen cards get the same answer. A node budget bounds the
+cost; past it :class:`TooBig` is raised and the caller keeps PIMC's answer.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from dataclasses import dataclass, replace
+from itertools import permutations
+
+from .knowledge import Observation, observe
+from .notation import RESERVE_MOVES, TURN, WASTE, Move
+from .sampling import SolveCache
+from .state import State
+
+WIN_NODES = 20_000
+"""Node limit of one full-knowledge solve at a leaf (undecided counts as no win)."""
+
+
+class TooBig(Exception):
+    """The search needed more nodes than its budget: keep the sampler's answer."""
+
+
+# ---------------------------------------------------------------- the visible game
+
+
+def destination(obs: Observation, card: int) -> int:
+    """The foundation row (0-based) ``card`` may go to now, or -1 (as :meth:`State.destination`)."""
+    suit = card // 13
+    rows = obs.rows
+    if suit in rows:
+        k = rows.index(suit)
+        if k == 0:
+            return 0
+        return k if obs.found[rows[k - 1]] >> (card % 13) & 1 else -1
+    if card % 13 == obs.base % 13 and len(rows) < 4:
+        return len(rows)
+    return -1
+
+
+def can_redeal(obs: Observation) -> bool:
+    return (not obs.stock and obs.pos > 0 and obs.progress
+            and (obs.rules.passes == 0 or obs.pass_no < obs.rules.passes))
+
+
+def legal_moves(obs: Observation) -> list[Move]:
+    """The legal moves in the order r1..r4, w, d (as :meth:`State.legal_moves`)."""
+    moves = [RESERVE_MOVES[i] for i, p in enumerate(obs.reserves) if p and destination(obs, p[-1]) >= 0]
+    if obs.waste and destination(obs, obs.waste[-1]) >= 0:
+        moves.append(WASTE)
+    if obs.stock or can_redeal(obs):
+        moves.append(TURN)
+    return moves
+
+
+def certain(obs: Observation, moves: list[Move]) -> Move | None:
+    """The first move that keeps the value in every deal, as :func:`tutor.hints.certain_moves` orders them."""
+    from .hints import certain_moves
+
+    found = certain_moves(obs, moves)
+    return found[0] if found else None
+
+
+def _place(obs: Observation, card: int, **changes) -> Observation:
+    row = destination(obs, card)
+    suit = card // 13
+    rows = obs.rows if row < len(obs.rows) else obs.rows + (suit,)
+    found = list(obs.found)
+    found[suit] |= 1 << (card % 13)
+    return replace(obs, rows=rows, found=(found[0], found[1], found[2], found[3]), progress=True,
+                   cards=obs.cards + 1, **changes)
+
+
+def step(obs: Observation, move: Move) -> tuple[Observation, list[tuple]]:
+    """The observation after ``move`` with ``None`` where a card turns up, and those places.
+
+    A place is ``("r", pile)`` (the new top of a reserve pile) or ``("w", i)``
+    (a card of the waste turned for the first time).
+    """
+    if move.kind == "r":
+        pile = obs.reserves[move.pile]
+        rest = pile[:-1]
+        reserves = obs.reserves[:move.pile] + (rest,) + obs.reserves[move.pile + 1:]
+        after = _place(obs, pile[-1], reserves=reserves)
+        return after, ([("r", move.pile)] if rest and rest[-1] is None else [])
+    if move.kind == "w":
+        return _place(obs, obs.waste[-1], waste=obs.waste[:-1]), []
+    if obs.stock:
+        n = min(obs.rules.turn, len(obs.stock))
+        waste = obs.waste + obs.stock[:n]
+        after = replace(obs, waste=waste, stock=obs.stock[n:])
+        return after, [("w", i) for i in range(len(obs.waste), len(waste)) if waste[i] is None]
+    return replace(obs, waste=(), stock=obs.waste, pass_no=obs.pass_no + 1, progress=False), []
+
+
+def reveal(obs: Observation, place: tuple, card: int) -> Observation:
+    """``obs`` with ``card`` face up at ``place`` (see :func:`step`)."""
+    if place[0] == "r":
+        i = place[1]
+        pile = obs.reserves[i][:-1] + (card,)
+        return replace(obs, reserves=obs.reserves[:i] + (pile,) + obs.reserves[i + 1:])
+    j = place[1]
+    return replace(obs, waste=obs.waste[:j] + (card,) + obs.waste[j + 1:])
+
+
+def unseen(obs: Observation) -> tuple[int, ...]:
+    """The unseen cards (``None`` places of :func:`step` count as unseen)."""
+    return obs.unseen_cards()
+
+
+# ---------------------------------------------------------------- the search
+
+
+@dataclass
+class Search:
+    """Expectimax over reveals on a fixed set of consistent deals (see the module docstring).
+
+    The root's deals (``worlds``: every consistent deal when few, else seeded
+    samples) are played along every line together. A move's deals are
+    grouped by what the player would then see: one group is a plain decision
+    node, several are a chance node whose branches weigh their share of the
+    deals (with every consistent deal, exactly 1/k a card). A node with one
+    deal left, or past ``reveals`` chance levels or ``plies`` choices (nodes
+    with more than one move worth searching), is a leaf: its deals are solved
+    with every card known (PIMC on the same deals, so with no depth at all
+    the values are PIMC's). ``budget``: decision nodes before :class:`TooBig`.
+    """
+
+    reveals: int = 3
+    plies: int = 4
+    budget: int = 4000
+    cache: SolveCache | None = None
+
+    def __post_init__(self) -> None:
+        self.table: dict[tuple[Observation, int, int], float] = {}
+        self.nodes = 0
+        self.cut = False
+        if self.cache is None:
+            self.cache = SolveCache()
+
+    def move_values(self, obs: Observation, worlds: list[State] | None = None,
+                    moves: list[Move] | None = None) -> dict[Move, float]:
+        """Each move's expected win chance for a player who sees only ``obs`` and plays on as well as it can.
+
+        ``worlds``: the deals to average over (default :func:`worlds`: every
+        consistent deal when there are at most :data:`WORLDS`).
+        """
+        states = tuple(worlds if worlds is not None else root_worlds(obs))
+        old = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(old, 20_000))
+        try:
+            return {m: self._after(states, m, self.reveals, self.plies)
+                    for m in (moves or legal_moves(obs))}
+        finally:
+            sys.setrecursionlimit(old)
+
+    def value(self, obs: Observation, worlds: list[State] | None = None) -> float:
+        """The expected win chance of the best blind play from ``obs``."""
+        values = self.move_values(obs, worlds)
+        return max(values.values()) if values else float(obs.won)
+
+    # ---- nodes
+    def _decision(self, obs: Observation, states: tuple[State, ...], depth: int, plies: int) -> float:
+        key = (obs, depth, plies)
+        found = self.table.get(key)
+        if found is not None:
+            return found
+        self.nodes += 1
+        if self.nodes > self.budget:
+            raise TooBig(f"more than {self.budget} decision nodes")
+        first = states[0]
+        moves = first.legal_moves()
+        if first.won:
+            value = 1.0
+        elif not moves:
+            value = 0.0
+        elif obs.complete or len(states) == 1:
+            value = self._leaf(states)
+        else:
+            sure = certain(obs, moves) if len(moves) > 1 else None
+            choice = [sure] if sure is not None else moves
+            if len(choice) > 1 and plies <= 0:
+                self.cut = True
+                value = self._leaf(states)
+            else:
+                value = 0.0
+                left = plies - 1 if len(choice) > 1 else plies
+                for m in choice:
+                    value = max(value, self._after(states, m, depth, left))
+                    if value >= 1.0:
+                        break
+        self.table[key] = value
+        return value
+
+    def _after(self, states: tuple[State, ...], move: Move, depth: int, plies: int) -> float:
+        groups: dict[Observation, list[State]] = {}
+        for s in states:
+            after = s.apply(move)
+            groups.setdefault(observe(after), []).append(after)
+        if len(groups) == 1:
+            ((obs, group),) = groups.items()
+            return self._decision(obs, tuple(group), depth, plies)
+        if depth <= 0:
+            self.cut = True
+            return self._leaf(tuple(a for g in groups.values() for a in g))
+        total = sum(len(g) * self._decision(o, tuple(g), depth - 1, plies) for o, g in groups.items())
+        return total / len(states)
+
+    def _leaf(self, states: tuple[State, ...]) -> float:
+        """PIMC at the cut: the share of the deals won with every card known."""
+        assert self.cache is not None
+        return sum(1.0 for s in states if self.cache.solve(s, WIN_NODES, 0)[0]) / len(states)
+
+
+WORLDS = 32
+"""Deals a search averages over by default (every consistent deal when there are no more)."""
+
+
+def root_worlds(obs: Observation, count: int = WORLDS) -> list[State]:
+    """The deals a search starts from: every consistent one when at most ``count``, else seeded from ``obs``."""
+    return obs.samples(count)
+
+
+def exact_values(obs: Observation, budget: int = 200_000) -> dict[Move, float]:
+    """Every move's exact blind value: every consistent deal, every reveal and choice expanded.
+
+    Raises :class:`TooBig` past ``budget`` decision nodes (only for tiny late positions).
+    """
+    search = Search(reveals=10_000, plies=10_000, budget=budget)
+    return search.move_values(obs, obs.every_state())
+
+
+def practical_win(obs: Observation, games: int = 8, infoset: bool = True):
+    """The practical win chance from ``obs``: the tutor's own blind play, played out on sampled deals (IIMC).
+
+    Unlike the clairvoyant estimate (every card of a sample known), this is
+    what the tutor's play (:func:`tutor.hints.play_game`) wins on ``games``
+    deals consistent with ``obs`` (every one when there are no more), seeded
+    from the observation: an :class:`~tutor.estimate.Estimate` with its Wilson
+    interval. Costly: one whole blind game a deal.
+    """
+    from .estimate import Estimate
+    from .hints import play_game
+
+    worlds = obs.samples(games)
+    results = []
+    for world in worlds:
+        end, _ = play_game(world, infoset=infoset)
+        results.append((end.won, end.cards))
+    return Estimate.of(results, len(worlds) == obs.consistent_deals())
