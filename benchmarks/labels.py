@@ -38,8 +38,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tutor.deals import deal_for  # noqa: E402
-from tutor.hints import (EXACT_DEALS, WIN_NODES, SolveCache, certain_moves, lost_for_certain,  # noqa: E402
-                         outcomes_in)
+from tutor.hints import EXACT_DEALS, WIN_NODES, SolveCache, certain_moves, lost_for_certain, outcomes_in  # noqa: E402
 from tutor.knowledge import observe  # noqa: E402
 from tutor.notation import TURN  # noqa: E402
 from tutor.record import Record  # noqa: E402

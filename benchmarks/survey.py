@@ -148,7 +148,7 @@ def times(args) -> None:
             buf = []
 
             class Collect:
-                def write(self, line):
+                def write(self, line, buf=buf):
                     buf.append(json.loads(line)["seconds"])
 
             stream_survey(PRESETS[name], deals, "solver", Limit(nodes=args.nodes), per_deal=Collect())

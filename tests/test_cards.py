@@ -4,8 +4,19 @@ from __future__ import annotations
 
 import pytest
 
-from tutor.cards import (CARDS, NAMES, RANKS, SUITS, Card, format_card, format_cards, parse_card,
-                         parse_cards, rank_of, suit_of)
+from tutor.cards import (
+    CARDS,
+    NAMES,
+    RANKS,
+    SUITS,
+    Card,
+    format_card,
+    format_cards,
+    parse_card,
+    parse_cards,
+    rank_of,
+    suit_of,
+)
 from tutor.errors import CardError, MoveError, TutorError
 from tutor.notation import ALL_MOVES, RESERVE_MOVES, TURN, WASTE, Move, format_moves, parse_input, parse_moves
 

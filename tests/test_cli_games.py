@@ -74,8 +74,9 @@ def test_a_finished_game_resumed_opens_as_a_replay(run, home, tmp_path):
 
 
 def test_line_mode_for_pipes_and_the_board_only_on_a_terminal(run, monkeypatch):
-    from rich.console import Console
     import io
+
+    from rich.console import Console
 
     out = run(["play", "1"], input="d\nq\n").stdout
     assert "move> " in out and "Stock 32" in out  # piped: today's line mode

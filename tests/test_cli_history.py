@@ -6,7 +6,6 @@ import json
 import shutil
 
 import pytest
-
 from builders import osmosis
 
 from tutor.deals import deal_for

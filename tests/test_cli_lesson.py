@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import textwrap
 
-
 from tutor.lessons import LESSON_FORMAT, all_lessons, lesson_files
 
 

@@ -6,8 +6,8 @@ import json
 import re
 from pathlib import Path
 
-
 from builders import make_deal, osmosis
+
 from tutor.deals import deal_for, save_deal
 from tutor.notation import Move
 from tutor.record import Record, load_record, save_record

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from click.testing import CliRunner
 from builders import make_deal
+from click.testing import CliRunner
 
 from tutor.cli import main
 from tutor.deals import deal_for, save_deal

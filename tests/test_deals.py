@@ -9,8 +9,18 @@ import pytest
 from builders import make_deal
 
 from tutor.cards import format_cards, parse_card, parse_cards
-from tutor.deals import (DEAL_FORMAT, Deal, atomic_write_text, check_rules, deal_for, deal_number, load_deal,
-                         parse_deal_number, random_deal_number, save_deal)
+from tutor.deals import (
+    DEAL_FORMAT,
+    Deal,
+    atomic_write_text,
+    check_rules,
+    deal_for,
+    deal_number,
+    load_deal,
+    parse_deal_number,
+    random_deal_number,
+    save_deal,
+)
 from tutor.errors import DealError
 from tutor.rules import preset
 

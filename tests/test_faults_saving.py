@@ -21,8 +21,8 @@ import time
 from pathlib import Path
 
 import pytest
-
 from test_cli_play import greedy_line
+
 from tutor.deals import deal_for
 from tutor.record import Record, load_record, save_record
 from tutor.rules import preset

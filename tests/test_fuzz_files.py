@@ -13,9 +13,10 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
-
 from builders import assert_handled, osmosis
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 from tutor.cli.play import deal_json
 from tutor.deals import deal_for, load_deal
 from tutor.errors import DealError, LessonError, RecordError

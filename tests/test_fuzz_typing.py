@@ -16,10 +16,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
-
 from builders import assert_handled, osmosis
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from test_fuzz_files import _decodes, bad_bytes, cli
+
 from tutor.deals import deal_for, parse_deal_number
 from tutor.errors import DealError
 from tutor.record import Record, load_record, save_record

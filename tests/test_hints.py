@@ -5,20 +5,19 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from builders import position
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from tutor.deals import Deal, deal_for
 from tutor.errors import TutorError
-from tutor.hints import (certain_moves, hint, is_safe, lost_for_certain, play_game, score_moves,
-                         turn_keeps_value)
+from tutor.hints import certain_moves, hint, is_safe, lost_for_certain, play_game, score_moves, turn_keeps_value
 from tutor.knowledge import observe
 from tutor.narrate import TIPS
 from tutor.notation import TURN, Move
 from tutor.rules import preset
 from tutor.search import Limit, solve
 from tutor.state import State
-
-from builders import position
 
 # Deal 1 after five turns: 7S shows on the waste; playing it or turning is a real choice.
 CHOICE = (1, "d d d d d")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from functools import lru_cache
+from functools import cache
 
 from tutor.hints import score_moves
 from tutor.infoset import Search, exact_values, legal_moves, reveal, step
@@ -30,7 +30,7 @@ def tiny(seed: int, left: int = 6, piles: int = 3) -> State | None:
     cut = rng.randint(left // 2, left - 1)
     reserve, talon = cards[:cut], cards[cut:]
     sizes = [0] * piles
-    for i in range(len(reserve)):
+    for _ in range(len(reserve)):
         sizes[rng.randrange(piles)] += 1
     res, at = [], 0
     for n in sizes:
@@ -47,7 +47,7 @@ def tiny(seed: int, left: int = 6, piles: int = 3) -> State | None:
 
 def expectimax(obs: Observation) -> float:
     """The reference: expectimax over the observation itself, each reveal 1/k per unseen card."""
-    @lru_cache(maxsize=None)
+    @cache
     def value(o: Observation) -> float:
         if o.won:
             return 1.0

@@ -5,15 +5,15 @@ from __future__ import annotations
 import random
 from dataclasses import fields
 
-from hypothesis import given, settings, strategies as st
+from builders import position
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tutor.cards import parse_card
 from tutor.deals import Deal, deal_for
 from tutor.knowledge import Observation, observe
 from tutor.rules import preset
 from tutor.state import State
-
-from builders import position
 
 
 def swapped(deal: Deal, a: int, b: int) -> Deal:

@@ -7,16 +7,27 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from builders import position
 
 from tutor.deals import deal_for
 from tutor.errors import LessonError, MoveError
-from tutor.lessons import (LESSON_FORMAT, Progress, all_lessons, check_lesson, check_step, find_lesson,
-                           full_information, judge_answer, lesson_files, load_lesson_file, load_progress,
-                           parse_lesson, verdict_for)
+from tutor.lessons import (
+    LESSON_FORMAT,
+    Progress,
+    all_lessons,
+    check_lesson,
+    check_step,
+    find_lesson,
+    full_information,
+    judge_answer,
+    lesson_files,
+    load_lesson_file,
+    load_progress,
+    parse_lesson,
+    verdict_for,
+)
 from tutor.notation import Move
 from tutor.rules import preset
-
-from builders import position
 
 SHIPPED = [name for name, _ in lesson_files()]
 

@@ -6,10 +6,10 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from builders import make_deal, position
 from rich.console import Console
 
 import tutor
-from builders import make_deal, position
 from tutor.cards import parse_card
 from tutor.cli.play import waste_fan
 from tutor.deals import deal_for

@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 from tutor.cards import parse_cards
 from tutor.deals import deal_for
 from tutor.errors import TutorError
+from tutor.graph import position_graph
 from tutor.notation import Move
 from tutor.rules import PRESETS, Rules, preset
-from tutor.graph import position_graph
 from tutor.search import DEFAULT_LIMIT, Limit, SolveResult, folded_moves, solve
 from tutor.state import State
 

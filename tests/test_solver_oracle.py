@@ -10,7 +10,7 @@ from __future__ import annotations
 import gzip
 import json
 import random
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -29,7 +29,7 @@ BUDGET = 1.5
 """Deals the published survey took longer than this (in seconds) are left to the hand check."""
 
 
-@lru_cache(maxsize=None)
+@cache
 def published(name: str) -> dict[int, dict]:
     with gzip.open(RESULTS / f"{name}-solver-1-2000.jsonl.gz", "rt") as fh:
         return {row["deal"]: row for row in map(json.loads, fh)}

@@ -5,7 +5,9 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from builders import position
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tutor.deals import Deal, deal_for
 from tutor.knowledge import observe
@@ -13,8 +15,6 @@ from tutor.notation import TURN, WASTE
 from tutor.rules import preset
 from tutor.state import State
 from tutor.talon import memory, turns_to_play
-
-from builders import position
 
 
 def test_first_pass_memory_lists_the_turned_cards_and_the_stock_as_unseen_groups():
@@ -127,7 +127,7 @@ def test_t_never_turns_past_a_playable_card(number, seed, variant):
                 break
             state = state.apply(TURN)  # what d does when t will not (a redeal, or past a playable top)
             continue
-        for i, move in enumerate(run.moves):
+        for move in run.moves:
             assert WASTE not in state.legal_moves(), "t turned past a playable waste card"
             assert state.pos < len(state.talon), "t redealt"
             state = state.apply(move)

@@ -6,6 +6,7 @@ import io
 import re
 
 import pytest
+from builders import position
 from rich.console import Console
 
 from tutor.cli.review import chart, counts_line, render_review
@@ -15,8 +16,6 @@ from tutor.render import prose, render_state
 from tutor.review import Label, review
 from tutor.rules import preset
 from tutor.state import State
-
-from builders import position
 
 
 def test_prose_respells_card_names_and_leaves_other_words_alone():

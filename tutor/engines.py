@@ -20,8 +20,9 @@ from __future__ import annotations
 import json
 import logging
 import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Callable, Iterator, TextIO
+from typing import TextIO
 
 from .errors import TutorError
 from .rules import Rules

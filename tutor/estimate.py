@@ -125,7 +125,7 @@ class Estimate:
     exact: bool = False
 
     @classmethod
-    def of(cls, outcomes, exact: bool = False) -> "Estimate":
+    def of(cls, outcomes, exact: bool = False) -> Estimate:
         """From ``(won, cards)`` outcomes (``won`` True/False/None, None counted as not won)."""
         outcomes = list(outcomes)
         n = len(outcomes)

@@ -34,8 +34,19 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .estimate import Drop, Estimate, paired_drop
-from .hints import (BANDS, BEST_NODES, EXACT_DEALS, WIN_NODES, Outcomes, SolveCache, band, certain_moves, leader,
-                    lost_for_certain, outcomes_in)
+from .hints import (
+    BANDS,
+    BEST_NODES,
+    EXACT_DEALS,
+    WIN_NODES,
+    Outcomes,
+    SolveCache,
+    band,
+    certain_moves,
+    leader,
+    lost_for_certain,
+    outcomes_in,
+)
 from .knowledge import SharedWorlds, observe
 from .notation import Move
 from .state import State

@@ -58,8 +58,7 @@ from .errors import TutorError
 from .estimate import Drop
 from .knowledge import Observation, observe
 from .notation import TURN, Move
-from .sampling import (BANDS, Outcomes, SolveCache, _solve_sample, band, in_doubt,  # noqa: F401 (the hint API)
-                       outcomes_in)
+from .sampling import BANDS, Outcomes, SolveCache, _solve_sample, band, in_doubt, outcomes_in  # noqa: F401 (the hint API)
 from .search import Limit, solve
 from .state import State
 
@@ -294,7 +293,7 @@ def exact_worlds(obs: Observation, budget: int) -> list[State] | None:
 
 def score_moves(obs: Observation, samples: int | None = None, limit: Limit | None = None,
                 best_nodes: int = BEST_NODES, cache: SolveCache | None = None,
-                bands: tuple[float, float, float] = BANDS, infoset: bool = True) -> "ScoredPosition":
+                bands: tuple[float, float, float] = BANDS, infoset: bool = True) -> ScoredPosition:
     """Score every legal move of ``obs`` (see the module docstring); the scores and how they were settled.
 
     ``samples``: the sample budget (default :data:`DEFAULT_SAMPLES`). Samples

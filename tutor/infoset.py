@@ -35,10 +35,8 @@ cost; past it :class:`TooBig` is raised and the caller keeps PIMC's answer.
 
 from __future__ import annotations
 
-import random
 import sys
 from dataclasses import dataclass, replace
-from itertools import permutations
 
 from .knowledge import Observation, observe
 from .notation import RESERVE_MOVES, TURN, WASTE, Move

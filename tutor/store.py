@@ -18,8 +18,8 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable
 
 from .errors import TutorError
 from .rules import Rules
@@ -111,7 +111,7 @@ class ResultStore:
     def close(self) -> None:
         self.db.close()
 
-    def __enter__(self) -> "ResultStore":
+    def __enter__(self) -> ResultStore:
         return self
 
     def __exit__(self, *exc) -> None:

@@ -27,11 +27,11 @@ import hashlib
 import math
 import re
 import time
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 from multiprocessing import Pool
 from pathlib import Path
-from typing import Callable, Iterable, Iterator
 
 from .deals import MAX_DEAL_NUMBER, deal_for
 from .errors import TutorError
@@ -313,7 +313,7 @@ _ENGINE_MODULES = {
 }
 
 
-@lru_cache(maxsize=None)
+@cache
 def engine_version(policy: str) -> str:
     """A short hash of the source of every module that decides a policy's answers.
 

@@ -7,7 +7,6 @@ on stderr and exit status 1, never a traceback.
 
 from __future__ import annotations
 
-
 import click
 
 from .. import __version__

@@ -22,8 +22,8 @@ from ..history.coach import check_tag, coach
 from ..history.games import record_of
 from ..history.reviews import unreviewed
 from ..review import DEFAULT_SAMPLES, TAGS
-from .app import console_of
 from . import history_render as words
+from .app import console_of
 from .history import open_for_command, store_review
 
 

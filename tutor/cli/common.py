@@ -11,9 +11,9 @@ from ..deals import Deal, check_rules, deal_for, load_deal
 from ..errors import IllegalMoveError
 from ..notation import Move, parse_moves
 from ..record import Record, load_record
+from ..rules import MAX_PASSES, Rules, preset
 from ..state import State
 from ..textsafe import clean
-from ..rules import MAX_PASSES, Rules, preset
 
 
 def variant_options(f):

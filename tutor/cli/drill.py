@@ -26,8 +26,8 @@ from ..lessons import describe_move, judge_answer
 from ..notation import Move
 from ..render import render_state, use_symbols
 from ..review import TAGS, tip
-from .app import console_of
 from . import history_render as words
+from .app import console_of
 from .history import open_for_command
 from .play import waste_fan
 

@@ -6,13 +6,21 @@ import json
 
 import click
 
-from ..hints import DEFAULT_SAMPLES, hint as compute_hint
+from ..hints import DEFAULT_SAMPLES
+from ..hints import hint as compute_hint
 from ..knowledge import observe
 from ..render import render_hint, render_state, use_symbols
 from ..state import State
 from .app import console_of
-from .common import (DEAL_NUMBER, MOVES, position_after, record_from_file, resolve_deal, rules_from_kwargs,
-                     variant_options)
+from .common import (
+    DEAL_NUMBER,
+    MOVES,
+    position_after,
+    record_from_file,
+    resolve_deal,
+    rules_from_kwargs,
+    variant_options,
+)
 
 MAX_SAMPLES = 1000  # the same bound as review's; beyond it a hint takes minutes and gains nothing visible
 

@@ -17,8 +17,8 @@ from rich.console import Console
 from ..history import games as hgames
 from ..history.db import History, HistoryError
 from ..history.stats import figures, summary
-from .app import console_of
 from . import history_render as words
+from .app import console_of
 
 _warned: set[str] = set()
 

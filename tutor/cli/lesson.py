@@ -10,10 +10,22 @@ from rich.table import Table
 from rich.text import Text
 
 from ..errors import LessonError, MoveError
-from ..lessons import (Feedback, Lesson, Progress, Step, Verdict, all_lessons, check_lesson, describe_move,
-                       find_lesson, judge_answer, load_progress, verdict_for)
-from ..lessons.words import remembered_talon, second_try_lines
 from ..knowledge import observe
+from ..lessons import (
+    Feedback,
+    Lesson,
+    Progress,
+    Step,
+    Verdict,
+    all_lessons,
+    check_lesson,
+    describe_move,
+    find_lesson,
+    judge_answer,
+    load_progress,
+    verdict_for,
+)
+from ..lessons.words import remembered_talon, second_try_lines
 from ..notation import parse_input
 from ..render import prose, render_state, use_symbols
 from ..talon import memory

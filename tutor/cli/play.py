@@ -22,8 +22,15 @@ from ..state import State
 from ..storage import games_dir, is_regular_file, remove_stale_temps
 from ..textsafe import brief, clean, os_reason, quoted, shown_path
 from .app import console_of
-from .common import (DEAL_NUMBER, FiniteFloat, read_line, record_from_file, resolve_deal, rules_from_kwargs,
-                     variant_options)
+from .common import (
+    DEAL_NUMBER,
+    FiniteFloat,
+    read_line,
+    record_from_file,
+    resolve_deal,
+    rules_from_kwargs,
+    variant_options,
+)
 from .saves import GameFiles
 
 WELL_PLAYED = 40

@@ -12,8 +12,8 @@ from ..render import card_text, prose, use_symbols
 from ..search import DEFAULT_LIMIT, Limit
 from ..search import solve as run_solve
 from ..state import State
-from .app import console_of
 from ..textsafe import shown_path
+from .app import console_of
 from .common import (
     DEAL_NUMBER,
     MAX_SECONDS,

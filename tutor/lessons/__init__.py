@@ -15,10 +15,21 @@ from ..knowledge import has_seen_everything as full_information
 from ..storage import progress_path
 from .claims import StepCheck, check_lesson, check_step
 from .files import all_lessons, find_lesson, lesson_files, load_lesson_file
-from .format import (CARDS_MARGIN, DEFAULT_SAMPLES, JUDGES, LESSON_FORMAT, MAX_LEVEL, MAX_SAMPLES, NAME_PATTERN,
-                     SOLVER_NODES, WIN_MARGIN, Lesson, Step, parse_lesson)
-from .judge import (Feedback, Score, Verdict, hint_verdict, judge_answer, rules_verdict, solver_verdict,
-                    verdict_for)
+from .format import (
+                     CARDS_MARGIN,
+                     DEFAULT_SAMPLES,
+                     JUDGES,
+                     LESSON_FORMAT,
+                     MAX_LEVEL,
+                     MAX_SAMPLES,
+                     NAME_PATTERN,
+                     SOLVER_NODES,
+                     WIN_MARGIN,
+                     Lesson,
+                     Step,
+                     parse_lesson,
+)
+from .judge import Feedback, Score, Verdict, hint_verdict, judge_answer, rules_verdict, solver_verdict, verdict_for
 from .progress import PROGRESS_FORMAT, Progress, load_progress
 from .words import describe_move
 

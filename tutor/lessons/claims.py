@@ -13,6 +13,7 @@ from .format import SOLVER_NODES, Lesson, Step, _tokens
 from .judge import Verdict, verdict_for
 from .words import moves_text, rating
 
+
 @dataclass(frozen=True)
 class StepCheck:
     step: Step

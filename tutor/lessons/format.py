@@ -296,7 +296,7 @@ def _parse_step(raw, number: int, lesson: str, source: str, data: dict, default_
                               f"in the step or at the top of the lesson")
     try:
         state = State.initial(deal, rules)
-        for i, move in enumerate(moves, 1):
+        for i, move in enumerate(moves, 1):  # noqa: B007 - i names the move in the error below
             state = state.apply(move)
     except IllegalMoveError as exc:
         raise LessonError(f"{where}: setup move {i} ({move}) does not replay: {exc}") from None

@@ -16,6 +16,7 @@ from ..state import State
 from .format import CARDS_MARGIN, DEFAULT_SAMPLES, SOLVER_NODES, WIN_MARGIN, Step
 from .words import feedback_lines
 
+
 @dataclass(frozen=True)
 class Score:
     """The engine's rating of one move: win chance 0..1 and expected final cards."""
