@@ -24,7 +24,6 @@ deal number and the position fix.
 from __future__ import annotations
 
 import hashlib
-import math
 import re
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -35,6 +34,7 @@ from pathlib import Path
 
 from .deals import MAX_DEAL_NUMBER, deal_for
 from .errors import TutorError
+from .estimate import wilson
 from .rules import Rules
 from .search import DEFAULT_LIMIT, Limit, solve
 from .state import State
@@ -185,17 +185,6 @@ class Tally:
             "first_deal": self.first,
             "last_deal": self.last,
         }
-
-
-def wilson(successes: int, n: int, z: float = 1.959964) -> tuple[float, float]:
-    """The Wilson score interval for a proportion (95% by default)."""
-    if n == 0:
-        return 0.0, 1.0
-    p = successes / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 MAX_SURVEY_DEALS = 10**9
