@@ -8,6 +8,8 @@ a :class:`~tutor.hints.Hint`. Nothing here decides a rule.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
+
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.style import Style
 from rich.text import Text
@@ -54,11 +56,12 @@ def wrap(text: Text, width: int, indent: str = "") -> list[Text]:
     return lines[:1] + [Text(indent) + line for line in lines[1:]]
 
 
-class _Sized:
+class _Sized(ABC):
     """A renderable whose lines are built for the width it is drawn at."""
 
-    def lines(self, width: int) -> list[Text]:  # pragma: no cover - every subclass has its own
-        raise NotImplementedError
+    @abstractmethod
+    def lines(self, width: int) -> list[Text]:
+        """The lines of this renderable at ``width`` columns."""
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         for line in self.lines(max(20, options.max_width)):
