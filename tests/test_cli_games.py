@@ -98,3 +98,9 @@ def test_board_is_wanted_on_a_real_terminal_but_not_a_dumb_one(monkeypatch):
     assert board_wanted(console)
     monkeypatch.setenv("TERM", "dumb")
     assert not board_wanted(console)
+
+
+def test_resume_of_a_name_too_long_for_the_system_is_one_line(run):
+    result = run(["play", "--resume", "x" * 5000])
+    assert result.exit_code == 1 and result.stderr.count("\n") == 1
+    assert "does not exist" in result.stderr and "(5000 characters)" in result.stderr

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,6 +15,7 @@ from rich.text import Text
 from ..errors import RecordError, TutorError
 from ..record import Record, load_record
 from ..storage import games_dir
+from ..textsafe import quoted
 from .app import console_of
 
 
@@ -71,12 +73,11 @@ def saved_games(folder: Path | None = None) -> list[SavedGame]:
 
 def resolve_resume(value: str) -> Path:
     """What ``--resume`` names: a record file, ``last`` (the newest saved game) or a number from the list."""
-    path = Path(value)
-    if path.exists():
-        return path
+    if os.path.exists(value):  # False, not an error, for a name the system cannot even look up
+        return Path(value)
     key = value.strip().lower()
     if key != "last" and not (key.isascii() and key.isdigit()):
-        raise RecordError(f"record '{value}' does not exist: expected a record file, 'last' or a number "
+        raise RecordError(f"record {quoted(value)} does not exist: expected a record file, 'last' or a number "
                           "from osmosis games")
     games = saved_games()
     if not games:

@@ -468,7 +468,7 @@ def play_command(ctx: click.Context, number, deal_file, tutor, threshold, save_p
                                    "give no deal number, --deal-file or variant option with it")
         from .games import resolve_resume
 
-        from_list = not Path(resume_path).exists()  # "last" or a number from osmosis games
+        from_list = not os.path.exists(resume_path)  # "last" or a number from osmosis games
         resume_path = resolve_resume(resume_path)
         game = Game.from_record(record_from_file(resume_path))
         deal, rules = game.deal, game.rules
