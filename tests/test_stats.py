@@ -297,3 +297,13 @@ def test_an_unreachable_scheduler_is_an_input_error():
     address = f"tcp://127.0.0.1:{_free_port()}"
     with pytest.raises(TutorError, match="cannot reach the Dask scheduler 'tcp://127.0.0.1:"):
         DaskEngine(scheduler=address, connect_timeout=0.5)
+
+
+def test_a_data_folder_that_cannot_be_made_is_one_line_for_stats(tmp_path):
+    from builders import osmosis
+
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    result = osmosis(["stats", "--deals", "1-3", "--variant", "single"], blocker / "home", catch=True)
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert result.stderr.startswith("error: cannot create the data folder") and result.stderr.count("\n") == 1

@@ -26,6 +26,7 @@ from .rules import Rules
 from .search import Limit
 from .storage import data_dir
 from .survey import DealOutcome, engine_version
+from .textsafe import quoted
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS configs (
@@ -70,7 +71,13 @@ class ResultStore:
     def __init__(self, path: str | Path | None = None) -> None:
         self.path = Path(path) if path is not None else default_store_path()
         if path is None:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            except (OSError, ValueError) as exc:
+                reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+                raise TutorError(f"cannot create the data folder {quoted(self.path.parent)} for the results "
+                                 f"store: {reason} (set OSMOSIS_HOME to a writable folder, or give --store FILE)"
+                                 ) from None
         try:
             self.db = self._open()
         except sqlite3.Error as exc:
