@@ -3,20 +3,20 @@
 from __future__ import annotations
 
 import json
+import tempfile
 
 import pytest
-from click.testing import CliRunner
+from builders import osmosis
 
-from tutor.cli import main
 from tutor.deals import deal_for, save_deal
 from tutor.record import Record, save_record
 from tutor.rules import preset
 
-ENV = {"NO_COLOR": "1", "COLUMNS": "100"}
+HOME = tempfile.mkdtemp(prefix="osmosis-hint-tests-")  # never the real data folder
 
 
 def run(*args):
-    return CliRunner().invoke(main, list(args), env=ENV)
+    return osmosis(list(args), HOME, catch=True)
 
 
 def test_json_has_the_spec_fields_and_every_legal_move():
@@ -112,9 +112,8 @@ def test_usage_errors_exit_2(tmp_path):
 def test_tutor_mode_warns_on_a_known_bad_move_and_not_on_the_best(tmp_path):
     # Peek deal 11 after r2 d d: 8C on the waste would open row 2 for clubs in an order the
     # known reserve piles make impossible; turning is best. r2 (a safe play) draws no warning.
-    env = dict(ENV, OSMOSIS_HOME=str(tmp_path))
     script = "r2\nd\nd\nw\nn\nd\nq\n"
-    result = CliRunner().invoke(main, ["play", "11", "--variant", "peek", "--tutor"], input=script, env=env)
+    result = osmosis(["play", "11", "--variant", "peek", "--tutor"], tmp_path, input=script, catch=True)
     assert result.exit_code == 0, result.output
     out = result.output
     assert out.count("That may be a mistake") == 1

@@ -6,23 +6,11 @@ import json
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from tutor.cli import main
 from tutor.deals import deal_for
 from tutor.record import Record, load_record, save_record
 from tutor.rules import preset
 from tutor.state import State
-
-
-@pytest.fixture
-def run(tmp_path):
-    runner = CliRunner(env={"NO_COLOR": "1", "COLUMNS": "100", "OSMOSIS_HOME": str(tmp_path / "home")})
-
-    def invoke(args, input=None):
-        return runner.invoke(main, args, input=input, catch_exceptions=False)
-
-    return invoke
 
 
 def first_moves(number: int, variant: str, count: int) -> Record:

@@ -14,16 +14,6 @@ from tutor.rules import preset
 from tutor.state import State
 
 
-@pytest.fixture
-def run(tmp_path):
-    runner = CliRunner(env={"NO_COLOR": "1", "COLUMNS": "100", "OSMOSIS_HOME": str(tmp_path / "home")})
-
-    def invoke(args):
-        return runner.invoke(main, args, catch_exceptions=False)
-
-    return invoke
-
-
 def start(number: int, variant: str = "osmosis") -> State:
     rules = preset(variant)
     return State.initial(deal_for(number, rules), rules)
@@ -144,14 +134,9 @@ def test_stats_on_a_terminal_draws_progress_then_the_table(home):
     assert "win rate" in text and "mean cards" in text
 
 
-def test_stats_json_names_a_custom_variant_in_words_and_gives_its_options(home):
-    from click.testing import CliRunner
-
-    from tutor.cli import main
-
-    result = CliRunner(env={"OSMOSIS_HOME": str(home)}).invoke(
-        main, ["stats", "--variant", "bridesmaids", "--passes", "1", "--deals", "1-3",
-               "--policy", "greedy", "--workers", "1", "--json"])
+def test_stats_json_names_a_custom_variant_in_words_and_gives_its_options(run):
+    result = run(["stats", "--variant", "bridesmaids", "--passes", "1", "--deals", "1-3",
+                  "--policy", "greedy", "--workers", "1", "--json"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
     assert isinstance(data["variant"], str) and "1 pass" in data["variant"]
