@@ -66,51 +66,47 @@ class Survey:
     outcomes: list[DealOutcome] = field(repr=False)
     seconds: float
 
+    def tally(self) -> Tally:
+        """The survey's totals: the same summary a streamed survey gives."""
+        totals = Tally(self.rules, self.policy, seconds=self.seconds)
+        for outcome in self.outcomes:
+            totals.add(outcome)
+        return totals
+
     @property
     def deals(self) -> int:
         return len(self.outcomes)
 
     @property
     def wins(self) -> int:
-        return sum(o.won is True for o in self.outcomes)
+        return self.tally().wins
 
     @property
     def unknown(self) -> int:
-        return sum(o.won is None for o in self.outcomes)
+        return self.tally().unknown
 
     @property
     def win_rate(self) -> float:
         """Wins over all deals (undecided deals count as not won: a lower bound if any)."""
-        return self.wins / self.deals if self.deals else 0.0
+        return self.tally().win_rate
 
     @property
     def mean_cards(self) -> float:
-        return sum(o.cards for o in self.outcomes) / self.deals if self.deals else 0.0
+        return self.tally().mean_cards
 
     @property
     def interval(self) -> tuple[float, float]:
         """95% Wilson score interval of the win rate; undecided deals widen its top."""
-        low, _ = wilson(self.wins, self.deals)
-        _, high = wilson(self.wins + self.unknown, self.deals)
-        return low, high
+        return self.tally().interval
 
     def to_json(self) -> dict:
-        low, high = self.interval
-        return {
-            "variant": self.rules.name or self.rules.describe(),
-            "options": {"turn": self.rules.turn, "passes": self.rules.passes,
-                        "open_reserve": self.rules.open_reserve, "reserve_piles": self.rules.reserve_piles},
-            "policy": self.policy,
-            "deals": self.deals,
-            "wins": self.wins,
-            "unknown": self.unknown,
-            "win_rate": round(self.win_rate, 4),
-            "mean_cards": round(self.mean_cards, 2),
-            "ci95": [round(low, 4), round(high, 4)],
-            "seconds": round(self.seconds, 2),
-            "first_deal": self.outcomes[0].number if self.outcomes else None,
-            "last_deal": self.outcomes[-1].number if self.outcomes else None,
-        }
+        summary = self.tally().to_json()
+        return {key: summary[key] for key in SURVEY_FIELDS}
+
+
+SURVEY_FIELDS = ("variant", "options", "policy", "deals", "wins", "unknown", "win_rate", "mean_cards", "ci95",
+                 "seconds", "first_deal", "last_deal")
+"""The fields of a pooled survey's summary (a streamed one adds the store's counts)."""
 
 
 @dataclass
