@@ -51,15 +51,20 @@ def _check_name(p: Path) -> None:
         raise OSError(errno.EINVAL, "a file name cannot hold a NUL character")
 
 
+def _write_synced(fd: int, text: str) -> None:
+    """Write ``text`` to the open file ``fd`` and sync it to the disk before it is named or renamed."""
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        fh.write(text)
+        fh.flush()
+        os.fsync(fh.fileno())
+
+
 def _write_temp(p: Path, text: str) -> str:
     """A fully written and synced temporary file beside ``p``; its name."""
     directory = p.parent if str(p.parent) else Path(".")
     fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=directory)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
+        _write_synced(fd, text)
     except BaseException:
         _unlink(tmp)
         raise
@@ -144,10 +149,7 @@ def create_new_file(directory: Path, stem: str, suffix: str, text: str) -> Path:
             except FileExistsError:
                 continue
             try:
-                with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                    fh.write(text)
-                    fh.flush()
-                    os.fsync(fh.fileno())
+                _write_synced(fd, text)
             except BaseException:
                 _unlink(path)
                 raise
