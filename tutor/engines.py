@@ -1,11 +1,13 @@
 """Where a survey's batches run, and the streaming loop that feeds them.
 
-Two engines give the same outcomes: :class:`InProcess` plays batches one
-after another in this process, :class:`DaskEngine` sends them as tasks to a
-``dask.distributed`` cluster (a ``LocalCluster`` of worker processes, or an
-existing scheduler whose workers were started with ``dask worker``). A task
-is :func:`tutor.survey.play_batch`: pure, so a batch lost with a dying worker
-is simply run again by the scheduler.
+Two engines give the same outcomes: :class:`InProcess` plays batches on
+this machine (one after another in this process, or on the process pool,
+:class:`tutor.policies.WorkerPool`), :class:`DaskEngine` sends them as tasks
+to a ``dask.distributed`` cluster (a ``LocalCluster`` of worker processes, or
+an existing scheduler whose workers were started with ``dask worker``). A
+task is :func:`tutor.policies.play_batch`: pure, so a batch lost with a dying
+worker is simply run again (by the scheduler, or by the pool in this
+process).
 
 :func:`stream_survey` walks a deal range batch by batch, never building it
 as a list; it reads what the results store already has, sends only the rest,
@@ -20,34 +22,81 @@ from __future__ import annotations
 import json
 import logging
 import time
+from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import TextIO
+from typing import Any, Protocol, TextIO
 
 from .errors import TutorError
+from .policies import DealOutcome, Policy, Task, WorkerPool, engine_version, parse_policy, play_batch
 from .rules import Rules
 from .search import DEFAULT_LIMIT, Limit
 from .store import ResultStore, config_key
-from .survey import POLICIES, DealOutcome, DealRange, Tally, engine_version, play_batch
+from .survey import DealRange, Tally
 
 BATCH = {"solver": 200, "greedy": 2000, "tutor": 5}
 """Default deals a task: enough that the scheduler is never the bottleneck, few enough to spread the load."""
 
+BatchArgs = tuple[tuple[int, ...], Rules, Policy, Limit, "int | None"]
+"""The arguments of one :func:`~tutor.policies.play_batch` call: deals, rules, policy, limit, retry nodes."""
+
+Job = tuple[int, BatchArgs] | None
+"""A batch's index and arguments; None means "not now" (the caller's window is full)."""
+
+BatchResult = tuple[str, list[DealOutcome]]
+"""What :func:`~tutor.policies.play_batch` returns: the engine version and the outcomes."""
+
+
+class Engine(Protocol):
+    """Where a survey's batches run: results of ``jobs`` as ``(index, result)``, in any order."""
+
+    workers: int
+
+    def run(self, jobs: Iterator[Job], window: int | None = None) -> Iterator[tuple[int, BatchResult]]: ...
+
+    def close(self) -> None: ...
+
 
 class InProcess:
-    """Play batches here, one at a time (``--workers 1``; no cluster to start)."""
+    """Play batches on this machine: here, one at a time (``workers`` 1, the default: no process to start),
+    or on the process pool of ``workers`` processes."""
 
-    workers = 1
+    def __init__(self, workers: int = 1) -> None:
+        self._pool = WorkerPool(workers)
+        self.workers = self._pool.workers
 
-    def run(self, jobs: Iterator, window: int | None = None) -> Iterator[tuple[int, object]]:
-        for job in jobs:
-            # Each batch is folded in before the next is pulled, so the window is never full here.
-            assert job is not None
-            index, args = job
-            yield index, play_batch(*args)
+    def run(self, jobs: Iterator[Job], window: int | None = None) -> Iterator[tuple[int, BatchResult]]:
+        """Results of ``jobs`` in the order they were pulled, with at most ``window`` batches out.
+
+        A job of ``None`` means "not now": pull no more until the next result is folded in. In one
+        process each batch is folded in before the next is pulled, so the window is never full there.
+        """
+        size = 1 if not self._pool.parallel else window or 2 * self.workers + 2
+        pending: deque[tuple[int, Task[BatchResult]]] = deque()
+        end = object()
+        exhausted = False
+
+        def fill() -> None:
+            nonlocal exhausted
+            while not exhausted and len(pending) < size:
+                job = next(jobs, end)
+                if job is end:
+                    exhausted = True
+                elif job is None:
+                    return  # not now: the oldest batch must be folded in first
+                else:
+                    assert isinstance(job, tuple)
+                    index, args = job
+                    pending.append((index, self._pool.submit(play_batch, *args)))
+
+        fill()
+        while pending:
+            index, task = pending.popleft()
+            yield index, task.result()
+            fill()
 
     def close(self) -> None:
-        pass
+        self._pool.close()
 
 
 class DaskEngine:
@@ -59,15 +108,16 @@ class DaskEngine:
     ``distributed.Client`` (tests use an in-process cluster).
     """
 
-    def __init__(self, workers: int = 2, scheduler: str | None = None, client=None,
+    def __init__(self, workers: int = 2, scheduler: str | None = None, client: Any = None,
                  connect_timeout: float = 10.0, worker_timeout: float = 60.0) -> None:
         try:
             import distributed
         except ImportError:  # pragma: no cover - declared as a dependency
             raise TutorError("dask.distributed is not installed: pip install 'dask[distributed]'") from None
         self._distributed = distributed
-        self._own_cluster = None
+        self._own_cluster: Any = None
         self._own_client = client is None
+        self.client: Any
         if client is not None:
             self.client = client
         elif scheduler is not None:
@@ -90,7 +140,7 @@ class DaskEngine:
             self.client = distributed.Client(self._own_cluster)
         self.workers = max(1, len(self.client.scheduler_info(n_workers=-1).get("workers", {})) or workers)
 
-    def run(self, jobs: Iterator, window: int | None = None) -> Iterator[tuple[int, object]]:
+    def run(self, jobs: Iterator[Job], window: int | None = None) -> Iterator[tuple[int, BatchResult]]:
         """Results of ``jobs`` as they finish, with at most ``window`` tasks in flight.
 
         A job of ``None`` means "not now" (the caller's window is full): try again after the
@@ -98,7 +148,7 @@ class DaskEngine:
         """
         window = window or 2 * self.workers + 2
         ac = self._distributed.as_completed()
-        index_of = {}
+        index_of: dict[str, int] = {}
 
         def submit_next() -> bool:
             try:
@@ -140,7 +190,7 @@ class DaskEngine:
             self._own_cluster.close()
 
 
-def _args_key(args: tuple) -> str:
+def _args_key(args: BatchArgs) -> str:
     numbers, rules, policy, limit, retry = args
     return f"{policy}-{numbers[0]}-{numbers[-1]}-{len(numbers)}-{abs(hash((rules, limit, retry, tuple(numbers)))):x}"
 
@@ -157,7 +207,8 @@ class Progress:
 
 
 def stream_survey(rules: Rules, deals: DealRange, policy: str = "solver", limit: Limit = DEFAULT_LIMIT,
-                  engine=None, store: ResultStore | None = None, fresh: bool = False, batch: int | None = None,
+                  engine: Engine | None = None, store: ResultStore | None = None, fresh: bool = False,
+                  batch: int | None = None,
                   per_deal: TextIO | None = None, progress: Callable[[Progress], None] | None = None,
                   window: int | None = None, retry_nodes: int | None = None) -> Tally:
     """Play every deal of ``deals`` with ``policy``, batch by batch, and return the totals.
@@ -169,8 +220,7 @@ def stream_survey(rules: Rules, deals: DealRange, policy: str = "solver", limit:
     the newest sent (bounds memory and the tasks in flight). ``retry_nodes``:
     the node limit of the solver's second search for undecided deals.
     """
-    if policy not in POLICIES:
-        raise TutorError(f"unknown policy {policy!r}: expected one of {', '.join(POLICIES)}")
+    policy = parse_policy(policy)
     engine = engine or InProcess()
     size = batch or BATCH[policy]
     window = window or 2 * engine.workers + 2
@@ -211,13 +261,13 @@ def stream_survey(rules: Rules, deals: DealRange, policy: str = "solver", limit:
             if progress is not None:
                 progress(Progress(tally.deals, len(deals), tally.from_store, tally, time.perf_counter() - t0))
 
-    def jobs() -> Iterator[tuple[int, tuple]]:
+    def jobs() -> Iterator[Job]:
         # Batches the store answers in full are folded here and never sent.
         for index, (first, last) in pieces:
             while index - state["next_fold"] >= window:
                 # Never read further ahead than the window: wait until the oldest batches are folded.
                 yield None
-            stored = store.get(config, first, last) if store is not None and not fresh else {}
+            stored = store.get(config, first, last) if store is not None and config is not None and not fresh else {}
             stored = {n: o for n, o in stored.items() if reusable(o)}
             missing = tuple(n for n in range(first, last + 1) if n not in stored)
             if not missing:
@@ -231,7 +281,7 @@ def stream_survey(rules: Rules, deals: DealRange, policy: str = "solver", limit:
         if got_version != version:
             raise TutorError(f"a worker runs engine version {got_version}, this command {version}: "
                              "install the same osmosis-tutor on every worker")
-        if store is not None:
+        if store is not None and config is not None:
             store.put(config, outcomes)
         ready[index] = (stored_of.pop(index), outcomes)
         fold_ready()

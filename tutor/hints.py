@@ -11,20 +11,11 @@ comparison is paired and fair. The samples come from the observation's own
 seed and the solver runs on node limits, so the same position always gets the
 same hint, on any machine.
 
-Structure known for certain comes before sampling:
-
-- a forced move (the only legal one) needs no choice;
-- a reserve card that opens no row only adds options (spec section 5), and
-  so does, with one card turned at a time, a waste card that opens no row;
-- with unlimited passes, once a card was played since the last redeal and the
-  waste is in step with the talon's groups (its length a multiple of the turn,
-  or the stock empty), turning keeps every option: the player can come back to
-  exactly this point next pass (the solver's dominance rule says the same);
-- when every reserve card is known (Peek), a row opened in an order whose
-  "must come before" constraints have a cycle loses in every consistent deal.
-
-Such moves are best (or lost) in every consistent deal, whatever the samples
-say, so the hint takes them whatever the samples say. The other moves are
+Structure known for certain comes before sampling: a forced move (the only
+legal one) needs no choice, and :mod:`tutor.certainty` finds the plays that
+only add options, the turns that keep every option and the row openings lost
+in every consistent deal. Such moves are best (or lost) in every consistent
+deal, so the hint takes them whatever the samples say. The other moves are
 still scored honestly: a certain move costs one search per sample (it keeps
 the position's value), and every move gets the same samples.
 
@@ -51,15 +42,24 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 from .cards import NAMES
-from .constraints import FULL, Needs, row_orders
+from .certainty import (  # noqa: F401 (their old home)
+    certain_moves,
+    is_safe,
+    lost_for_certain,
+    opens_row,
+    turn_keeps_value,
+)
+from .certainty import preference as _preference
 from .errors import TutorError
 from .estimate import Drop
-from .knowledge import Observation, observe
+from .knowledge import Observation
 from .notation import TURN, Move
+from .policies import play_game  # noqa: F401 (its old home)
 from .sampling import BANDS, Outcomes, SolveCache, _solve_sample, band, in_doubt, outcomes_in  # noqa: F401 (the hint API)
-from .search import Limit, solve
+from .search import Limit
 from .state import State
 
 DEFAULT_SAMPLES = 128
@@ -80,6 +80,32 @@ BEST_NODES = 2_500
 """Node limit of the best-score search in a lost sample (its score is then the best found)."""
 
 DEFAULT_LIMIT = Limit(nodes=WIN_NODES)
+
+
+class Why(StrEnum):
+    """How a hint's best move was settled (the ``why`` of its JSON)."""
+
+    FORCED = "forced"
+    """The only legal move."""
+    SAFE = "safe"
+    """A play that only adds options (:func:`tutor.certainty.is_safe`)."""
+    TURN = "turn"
+    """Turning keeps every option (:func:`tutor.certainty.turn_keeps_value`)."""
+    EXACT = "exact"
+    """Every consistent deal solved."""
+    SAMPLED = "sampled"
+    """Sampled deals consistent with what the player has seen."""
+
+
+class Method(StrEnum):
+    """The kind of estimate behind a hint's figures and its choice (the ``method`` of its JSON)."""
+
+    PIMC = "pimc"
+    """Perfect-information Monte Carlo: each sampled deal solved with every card known."""
+    EXACT = "exact"
+    """Every consistent deal solved (or the information-set search over all of them)."""
+    INFOSET = "infoset"
+    """The best move is the information-set search's (:mod:`tutor.infoset`) on the sampled deals."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,8 +138,11 @@ class Candidate:
     cards_interval: tuple[float, float] = (0.0, 52.0)
     exact: bool = False
     drop: Drop | None = None
-    method: str = "pimc"
+    method: Method = Method.PIMC
     blind: float | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "method", Method(self.method))
 
     def to_json(self) -> dict:
         out = {"move": str(self.move), "win": round(self.win, 4), "cards": round(self.cards, 2),
@@ -150,12 +179,16 @@ class Hint:
     best: Move
     candidates: list[Candidate]
     reason: str
-    why: str = "sampled"
+    why: Why = Why.SAMPLED
     samples: int = 0
     exact: bool = False
     seconds: float = 0.0
     tips: tuple[str, ...] = field(default_factory=tuple)
-    method: str = "pimc"
+    method: Method = Method.PIMC
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "why", Why(self.why))
+        object.__setattr__(self, "method", Method(self.method))
 
     def candidate(self, move: Move) -> Candidate:
         for c in self.candidates:
@@ -184,97 +217,7 @@ class Hint:
                 "tips": list(self.tips), "method": self.method}
 
 
-# ---------------------------------------------------------------- known structure
-
-
-def opens_row(obs: Observation, move: Move) -> int | None:
-    """The row (1-4) that ``move`` would open, or None."""
-    card = obs.card_of(move)
-    if card is None:
-        return None
-    row = obs.destination(card)
-    return row + 1 if row >= len(obs.rows) else None
-
-
-def is_safe(obs: Observation, move: Move) -> bool:
-    """A play that only adds options: a reserve card opening no row; with turn 1, a waste card too."""
-    if move.kind == "r" or (move.kind == "w" and obs.rules.turn == 1):
-        card = obs.card_of(move)
-        return card is not None and 0 <= obs.destination(card) < len(obs.rows)
-    return False
-
-
-def turn_keeps_value(obs: Observation) -> bool:
-    """Turning loses nothing in any deal: unlimited passes, a card played since the
-    redeal, and the waste in step with the groups turned from the start of a pass.
-
-    From such a position the player can turn to the end, redeal (a card was
-    played) and turn back to exactly this point with nothing changed, so every
-    line from here is still open after the turn.
-    """
-    if obs.rules.passes or not obs.progress or not obs.talon_size:
-        return False
-    return obs.pos % obs.rules.turn == 0 or obs.pos == obs.talon_size
-
-
-def certain_moves(obs: Observation, moves: list[Move]) -> list[Move]:
-    """The moves that keep the position's value in every consistent deal, most useful first.
-
-    Safe reserve plays first (they also turn up a hidden card), then safe
-    waste plays, then a turn that keeps every option.
-    """
-    out = [m for m in moves if m.kind == "r" and is_safe(obs, m)]
-    out += [m for m in moves if m.kind == "w" and is_safe(obs, m)]
-    if TURN in moves and turn_keeps_value(obs):
-        out.append(TURN)
-    return out
-
-
-def lost_for_certain(obs: Observation, move: Move) -> bool:
-    """The move opens a row in an order that no consistent deal can win (whole reserve known).
-
-    Only the reserve piles give "must come before" constraints that can form a
-    cycle, so when every reserve card is known the check holds in every
-    consistent deal.
-    """
-    if any(c is None for p in obs.reserves for c in p):
-        return False
-    row = opens_row(obs, move)
-    if row is None:
-        return False
-    card = obs.card_of(move)
-    rows = obs.rows + (card // 13,)
-    found = list(obs.found)
-    found[card // 13] |= 1 << (card % 13)
-    mask = found[0] | found[1] << 13 | found[2] << 26 | found[3] << 39
-    reserves = tuple(tuple(c for c in p if c != card) for p in obs.reserves)
-    needs = Needs(reserves, obs.base % 13)
-    return not any(needs.reachable(mask, o) == FULL for o in row_orders(rows))
-
-
 # ---------------------------------------------------------------- sampling
-
-
-def _preference(obs: Observation, move: Move, certain: list[Move]) -> int:
-    """Order among moves the samples cannot tell apart: the one that reveals most and commits least.
-
-    The samples are solved with every card known, so they give information no
-    value and cannot see a commitment's risk. On a tie: certain moves; a
-    reserve play that turns up a face-down card; a turn (it keeps the talon as
-    it is, and in the first pass shows new cards); a waste play (with three
-    cards turned at a time it shifts the talon's groups for good); a play that
-    opens a row last.
-    """
-    if move in certain:
-        return certain.index(move)
-    if opens_row(obs, move) is not None:
-        return 30
-    if move.kind == "r":
-        pile = obs.reserves[move.pile]
-        return 10 if len(pile) > 1 and pile[-2] is None else 12
-    if move.kind == "d":
-        return 11
-    return 13
 
 
 def leader(obs: Observation, scores: Outcomes, certain: list[Move]) -> Move:
@@ -394,13 +337,20 @@ def _infoset_values(obs: Observation, states: list[State], moves: list[Move], ca
 
 @dataclass(frozen=True)
 class ScoredPosition:
+    """What :func:`score_moves` found: the best move, every candidate, and how it was settled."""
+
     best: Move
     candidates: list[Candidate]
-    why: str
+    why: Why
     samples: int
     exact: bool
     outcomes: Outcomes | None = field(default=None, repr=False, compare=False)
-    method: str = "pimc"
+    method: Method = Method.PIMC
+
+    def __post_init__(self) -> None:
+        # score_moves settles these as plain strings; the values are the enums'.
+        object.__setattr__(self, "why", Why(self.why))
+        object.__setattr__(self, "method", Method(self.method))
 
 
 def hint(obs: Observation, samples: int | None = None, limit: Limit | None = None) -> Hint:
@@ -442,27 +392,4 @@ def choose(obs: Observation, samples: int | None = None, limit: Limit | None = N
                        best_nodes=POLICY_BEST_NODES, infoset=infoset).best
 
 
-def play_game(state: State, samples: int | None = None, limit: Limit | None = None,
-              final_nodes: int = 2_000_000, infoset: bool = True) -> tuple[State, list[Move]]:
-    """The tutor plays from ``state`` to the end, seeing only what a player sees.
-
-    Once nothing is hidden any more (the observation is complete), the tutor
-    knows the whole position, like any attentive player, and follows the
-    solver's line from there.
-    """
-    moves: list[Move] = []
-    while not state.over:
-        obs = observe(state)
-        if obs.complete:
-            res = solve(state, Limit(nodes=final_nodes))
-            if res.line:
-                for m in res.line:
-                    state = state.apply(m)
-                    moves.append(m)
-                if state.over or res.winnable:
-                    break
-                continue
-        move = choose(obs, samples, limit, infoset)
-        state = state.apply(move)
-        moves.append(move)
-    return state, moves
+# play_game, the tutor's game loop, lives in tutor.policies with the other policies (imported above).

@@ -1,20 +1,11 @@
-"""Win-rate surveys: the policies, deal ranges, batches and a survey's totals.
+"""Win-rate surveys: deal ranges, a survey's totals, and the older pooled survey.
 
 :func:`tutor.engines.stream_survey` runs a survey batch by batch (here or on
 Dask, reading the results store); :func:`run_survey` is the older path that
-keeps every outcome in a list and uses a local process pool (kept for
-``benchmarks/survey.py scaling`` to compare against).
-
-Policies:
-
-- ``solver``: full knowledge; a deal counts as won if the solver finds a win
-  (undecided deals are counted apart) and its score is the best the solver
-  reaches.
-- ``greedy``: plays the first playable card in the fixed move order
-  (r1..r4, then w), else turns the talon, until the game is over.
-- ``tutor``: follows the tutor's own hint at every move, seeing only what a
-  player sees (:func:`tutor.hints.hint` on :func:`tutor.knowledge.observe`).
-  Slow: every move samples and solves many deals.
+keeps every outcome in a list and plays on the process pool
+(:func:`tutor.policies.parallel_map`; kept for ``benchmarks/survey.py
+scaling`` to compare against). The policies themselves, and the function
+that plays a deal with one, are in :mod:`tutor.policies`.
 
 Results do not depend on the number of worker processes: every deal is
 played on its own, with no shared state and no randomness beyond what the
@@ -23,40 +14,35 @@ deal number and the position fix.
 
 from __future__ import annotations
 
-import hashlib
 import re
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from functools import cache
-from multiprocessing import Pool
-from pathlib import Path
 
-from .deals import MAX_DEAL_NUMBER, deal_for
+from .deals import MAX_DEAL_NUMBER
 from .errors import TutorError
 from .estimate import wilson
+from .policies import (
+    POLICIES,
+    DealOutcome,
+    Policy,
+    engine_version,
+    parallel_map,
+    parse_policy,
+    play_batch,
+    play_deal,
+    play_greedy,
+    play_tutor,
+)
 from .rules import Rules
-from .search import DEFAULT_LIMIT, Limit, solve
-from .state import State
+from .search import DEFAULT_LIMIT, Limit
 
-POLICIES = ("solver", "greedy", "tutor")
-
-
-@dataclass(frozen=True)
-class DealOutcome:
-    """One deal's result: ``won`` is None when the solver could not decide.
-
-    ``tried``: with the solver policy, the node limit of the last search
-    behind the verdict (the second search's when there was one).
-    """
-
-    number: int
-    won: bool | None
-    cards: int
-    seconds: float
-    tried: int | None = None
-
-
+__all__ = [
+    # Defined here.
+    "DealRange", "MAX_SURVEY_DEALS", "SURVEY_FIELDS", "Survey", "Tally", "parse_range", "run_survey", "wilson",
+    # Their home is tutor.policies; imported from here by the store, the CLI and older code.
+    "POLICIES", "DealOutcome", "Policy", "engine_version", "play_batch", "play_deal", "play_greedy", "play_tutor",
+]
 @dataclass(frozen=True)
 class Survey:
     """The outcome of a survey, with a 95% Wilson interval on the win rate."""
@@ -229,91 +215,7 @@ def parse_range(text: str) -> DealRange:
     return DealRange(a, b)
 
 
-# ---------------------------------------------------------------- policies
-
-
-def play_greedy(state: State) -> State:
-    """The first playable card in move order (r1..r4, w), else a turn, until the game is over."""
-    while True:
-        moves = state.legal_moves()
-        if not moves:
-            return state
-        state = state.apply(moves[0])
-
-
-def play_tutor(state: State) -> State:
-    """Follow the tutor's hints, built only from what the player has seen, until the game is over.
-
-    :func:`tutor.hints.play_game` makes the hint's choices (with a cheaper
-    search for the expected-cards tie-break), so a survey costs less than
-    asking for a full hint at every move.
-    """
-    from .hints import play_game
-
-    return play_game(state)[0]
-
-
-def play_deal(number: int, rules: Rules, policy: str, limit: Limit = DEFAULT_LIMIT,
-              retry_nodes: int | None = None) -> DealOutcome:
-    """Play one deal with one policy.
-
-    With the solver, a deal that the search leaves undecided at ``limit``
-    gets a second, win-only search (faster on lost deals) with
-    ``retry_nodes`` positions, when that is more than the limit's.
-    """
-    t0 = time.perf_counter()
-    state = State.initial(deal_for(number, rules), rules)
-    if policy == "solver":
-        res = solve(state, limit)
-        won, cards, tried = res.winnable, res.best_cards, limit.nodes
-        if won is None and retry_nodes and limit.nodes is not None and retry_nodes > limit.nodes:
-            again = solve(state, Limit(nodes=retry_nodes, seconds=limit.seconds), want="win")
-            won, cards, tried = again.winnable, max(cards, again.best_cards), retry_nodes
-        return DealOutcome(number, won, 52 if won else cards, time.perf_counter() - t0, tried)
-    if policy == "greedy":
-        end = play_greedy(state)
-    elif policy == "tutor":
-        end = play_tutor(state)
-    else:
-        raise TutorError(f"unknown policy {policy!r}: expected one of {', '.join(POLICIES)}")
-    return DealOutcome(number, end.won, end.cards, time.perf_counter() - t0)
-
-
-def play_batch(numbers: Iterable[int], rules: Rules, policy: str, limit: Limit = DEFAULT_LIMIT,
-               retry_nodes: int | None = None) -> tuple[str, list[DealOutcome]]:
-    """Play a batch of deals: the unit of work a survey sends to a worker.
-
-    Pure and idempotent (the same arguments give the same outcomes, bar the
-    timings), so a batch lost with its worker can simply run again. Returns
-    the engine version too, so a worker with another solver is caught.
-    """
-    return engine_version(policy), [play_deal(n, rules, policy, limit, retry_nodes) for n in numbers]
-
-
-_ENGINE_MODULES = {
-    "greedy": ("cards", "rules", "deals", "notation", "state"),
-    "solver": ("cards", "rules", "deals", "notation", "state", "constraints", "search"),
-    "tutor": ("cards", "rules", "deals", "notation", "state", "constraints", "search", "knowledge", "hints",
-              "infoset"),
-}
-
-
-@cache
-def engine_version(policy: str) -> str:
-    """A short hash of the source of every module that decides a policy's answers.
-
-    Stored results are keyed by it, so a changed solver never reuses old answers.
-    """
-    if policy not in _ENGINE_MODULES:
-        raise TutorError(f"unknown policy {policy!r}: expected one of {', '.join(POLICIES)}")
-    digest = hashlib.sha256(policy.encode())
-    here = Path(__file__).parent
-    for name in _ENGINE_MODULES[policy]:
-        digest.update((here / f"{name}.py").read_bytes())
-    return digest.hexdigest()[:12]
-
-
-def _job(args) -> DealOutcome:
+def _job(args: tuple[int, Rules, Policy, Limit]) -> DealOutcome:
     number, rules, policy, limit = args
     return play_deal(number, rules, policy, limit)
 
@@ -326,26 +228,17 @@ def run_survey(rules: Rules, numbers: Iterable[int], policy: str = "solver", wor
     ``progress(done, total)`` is called after each deal. Outcomes keep the
     order of ``numbers``.
     """
-    if policy not in POLICIES:
-        raise TutorError(f"unknown policy {policy!r}: expected one of {', '.join(POLICIES)}")
+    chosen = parse_policy(policy)
     if workers < 1:
         raise TutorError(f"workers {workers!r} is not allowed: expected 1 or more")
-    numbers = list(numbers)
-    jobs = [(n, rules, policy, limit) for n in numbers]
+    jobs = [(n, rules, chosen, limit) for n in numbers]
     t0 = time.perf_counter()
     outcomes: list[DealOutcome] = []
     total = len(jobs)
-    if workers == 1 or total <= 1:
-        for job in jobs:
-            outcomes.append(_job(job))
-            if progress:
-                progress(len(outcomes), total)
-    else:
-        # Small chunks keep the progress bar moving and the slow deals spread out.
-        chunk = 1 if policy == "tutor" else max(1, min(8, total // (workers * 16)))
-        with Pool(workers) as pool:
-            for outcome in pool.imap(_job, jobs, chunksize=chunk):
-                outcomes.append(outcome)
-                if progress:
-                    progress(len(outcomes), total)
-    return Survey(rules, policy, outcomes, time.perf_counter() - t0)
+    # Small chunks keep the progress bar moving and the slow deals spread out.
+    chunk = 1 if chosen is Policy.TUTOR else max(1, min(8, total // (workers * 16)))
+    for outcome in parallel_map(_job, jobs, workers if total > 1 else 1, chunksize=chunk):
+        outcomes.append(outcome)
+        if progress:
+            progress(len(outcomes), total)
+    return Survey(rules, chosen, outcomes, time.perf_counter() - t0)
