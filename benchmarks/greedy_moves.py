@@ -1,6 +1,6 @@
 """Print the moves the greedy policy plays in a deal, one line, to pipe into ``osmosis play``.
 
-The greedy policy (tutor.survey.play_greedy) plays the first legal move: any
+The greedy policy (tutor.policies.play_greedy) plays the first legal move: any
 playable card in the order r1..r4, w, else a turn. Its games are a
 beginner's, with the errors the review tags; the README's history tour uses
 them: ``python benchmarks/greedy_moves.py 17 | osmosis play 17``.
@@ -20,7 +20,7 @@ def greedy_moves(number: int, variant: str = "osmosis") -> list[str]:
     state = State.initial(deal_for(number, rules), rules)
     moves = []
     while state.legal_moves():
-        move = state.legal_moves()[0]  # the same choice as tutor.survey.play_greedy
+        move = state.legal_moves()[0]  # the same choice as tutor.policies.play_greedy
         moves.append(str(move))
         state = state.apply(move)
     return moves

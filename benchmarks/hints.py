@@ -25,31 +25,22 @@ import os
 import statistics
 import sys
 import time
-from multiprocessing import Pool
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tutor.deals import deal_for  # noqa: E402
-from tutor.hints import DEFAULT_SAMPLES, POLICY_SAMPLES, hint, play_game  # noqa: E402
+from tutor.hints import DEFAULT_SAMPLES, POLICY_SAMPLES, hint  # noqa: E402
 from tutor.knowledge import observe  # noqa: E402
+from tutor.policies import Policy, parallel_map, play, play_game  # noqa: E402
 from tutor.rules import preset  # noqa: E402
-from tutor.search import DEFAULT_LIMIT, solve  # noqa: E402
+from tutor.search import solve  # noqa: E402
 from tutor.state import State  # noqa: E402
 
 
 def deal_range(text: str) -> range:
     a, _, b = text.partition("-")
     return range(int(a), int(b or a) + 1)
-
-
-def greedy(state: State) -> State:
-    """Play the first playable card (reserve piles, then the waste), else turn."""
-    while True:
-        moves = state.legal_moves()
-        if not moves:
-            return state
-        state = state.apply(moves[0])
 
 
 def greedy_positions(state: State, every: int) -> list[State]:
@@ -88,10 +79,9 @@ def latency(args) -> None:
         for n in deal_range(args.deals):
             positions.extend(greedy_positions(State.initial(deal_for(n, rules), rules), args.every))
     else:
-        with Pool(args.workers) as pool:
-            for found in pool.map(_tutor_positions, [(args.variant, n, args.every, args.first)
-                                                      for n in deal_range(args.deals)]):
-                positions.extend(found)
+        jobs = [(args.variant, n, args.every, args.first) for n in deal_range(args.deals)]
+        for found in parallel_map(_tutor_positions, jobs, args.workers):
+            positions.extend(found)
     times, cpu, samples, undecided, whys, exact = [], [], [], 0, {}, 0
     for st in positions:
         t0, c0 = time.perf_counter(), time.process_time()
@@ -124,12 +114,12 @@ def _one(job):
     rules = preset(variant)
     start = State.initial(deal_for(number, rules), rules)
     t0 = time.perf_counter()
-    res = solve(start, DEFAULT_LIMIT)
+    res = play(start, Policy.SOLVER)
     t1 = time.perf_counter()
-    g = greedy(start)
+    g = play(start, Policy.GREEDY)
     final, moves = play_game(start, samples=samples)
     t2 = time.perf_counter()
-    return {"deal": number, "solver": res.winnable, "solver_cards": res.best_cards,
+    return {"deal": number, "solver": res.won, "solver_cards": res.cards,
             "greedy": g.won, "greedy_cards": g.cards, "tutor": final.won, "tutor_cards": final.cards,
             "tutor_moves": len(moves), "solve_seconds": round(t1 - t0, 3), "tutor_seconds": round(t2 - t1, 2)}
 
@@ -139,14 +129,13 @@ def policy(args) -> None:
     t0 = time.time()
     rows = []
     out = open(args.out, "w") if args.out else None
-    with Pool(args.workers) as pool:
-        for i, row in enumerate(pool.imap_unordered(_one, jobs), 1):
-            rows.append(row)
-            if out:
-                out.write(json.dumps(row) + "\n")
-                out.flush()
-            if args.progress and i % 10 == 0:
-                print(f"  {i}/{len(jobs)} deals, {time.time() - t0:.0f} s", file=sys.stderr, flush=True)
+    for i, row in enumerate(parallel_map(_one, jobs, args.workers), 1):
+        rows.append(row)
+        if out:
+            out.write(json.dumps(row) + "\n")
+            out.flush()
+        if args.progress and i % 10 == 0:
+            print(f"  {i}/{len(jobs)} deals, {time.time() - t0:.0f} s", file=sys.stderr, flush=True)
     wall = time.time() - t0
     rows.sort(key=lambda r: r["deal"])
     n = len(rows)
@@ -174,7 +163,8 @@ def policy(args) -> None:
 def _miss(job):
     """Where the tutor let a win go: the first move after which the true position is lost."""
     variant, number, samples = job
-    from tutor.hints import opens_row, score_moves
+    from tutor.certainty import opens_row
+    from tutor.hints import score_moves
     from tutor.search import Limit
 
     rules = preset(variant)
@@ -200,8 +190,7 @@ def _miss(job):
 
 def misses(args) -> None:
     numbers = [int(x) for x in args.deals.split(",")]
-    with Pool(args.workers) as pool:
-        rows = pool.map(_miss, [(args.variant, n, args.samples) for n in numbers])
+    rows = list(parallel_map(_miss, [(args.variant, n, args.samples) for n in numbers], args.workers))
     kinds: dict[str, int] = {}
     for r in rows:
         print(json.dumps(r))

@@ -32,15 +32,16 @@ import os
 import random
 import sys
 import time
-from multiprocessing import Pool
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from tutor.certainty import certain_moves, lost_for_certain  # noqa: E402
 from tutor.deals import deal_for  # noqa: E402
-from tutor.hints import EXACT_DEALS, WIN_NODES, SolveCache, certain_moves, lost_for_certain, outcomes_in  # noqa: E402
+from tutor.hints import EXACT_DEALS, WIN_NODES, SolveCache, outcomes_in  # noqa: E402
 from tutor.knowledge import observe  # noqa: E402
 from tutor.notation import TURN  # noqa: E402
+from tutor.policies import parallel_map  # noqa: E402
 from tutor.record import Record  # noqa: E402
 from tutor.review import DEFAULT_SAMPLES, DEFAULT_THRESHOLDS, Label, review, seen_cards  # noqa: E402
 from tutor.rules import preset  # noqa: E402
@@ -151,8 +152,7 @@ def main(argv=None) -> int:
     print(f"labels benchmark: {len(jobs)} games ({args.games} per kind), review samples {args.samples}, "
           f"re-estimates at {args.check}; {os.cpu_count()} CPUs, load {load:.1f} at the start", flush=True)
     t0 = time.perf_counter()
-    with Pool(args.workers) as pool:
-        results = list(pool.imap(one_game, jobs))
+    results = list(parallel_map(one_game, jobs, args.workers))
     for r in results:
         c = r["counts"]
         print(f"{r['kind']:7} deal {r['deal']:4}: {r['moves']:3} moves, {r['graded']:3} graded, "

@@ -17,17 +17,18 @@ import json
 import resource
 import statistics
 import time
-from multiprocessing import Pool
 
 from tutor import search
 from tutor.deals import deal_for
+from tutor.policies import parallel_map
 from tutor.rules import preset
 from tutor.search import DEFAULT_LIMIT, Limit, solve
 from tutor.state import State
 
 
 def _one(args):
-    number, variant, nodes, want = args
+    number, variant, nodes, want, options = args
+    search.OPTIONS.update(options)  # in the worker process: the pool's workers do not fork from this one
     rules = preset(variant)
     state = State.initial(deal_for(number, rules), rules)
     t0 = time.perf_counter()
@@ -53,12 +54,11 @@ def main() -> None:
     unknown = set(options) - set(search.OPTIONS)
     if unknown:
         ap.error(f"unknown option(s) {sorted(unknown)}: expected some of {sorted(search.OPTIONS)}")
-    search.OPTIONS.update(options)  # the worker processes fork after this and inherit it
+    search.OPTIONS.update(options)  # here (graph_comparison below); each job sets them in its worker too
     a, b = (int(x) for x in args.deals.split("-"))
-    jobs = [(n, args.variant, args.nodes, args.want) for n in range(a, b + 1)]
+    jobs = [(n, args.variant, args.nodes, args.want, options) for n in range(a, b + 1)]
     t0 = time.perf_counter()
-    with Pool(args.workers) as pool:
-        rows = pool.map(_one, jobs, chunksize=4)
+    rows = list(parallel_map(_one, jobs, args.workers, chunksize=4))
     wall = time.perf_counter() - t0
     times = sorted(r[5] for r in rows)
     decided = sum(r[1] is not None for r in rows)

@@ -5,14 +5,15 @@
     python benchmarks/strength.py practical --preset osmosis --deal 10 --moves 40 --games 8
 
 ``--method``: ``tutor`` (the hint's choice with the information-set search,
-:func:`tutor.hints.play_game`), ``pimc`` (the same with the search off: the
+:func:`tutor.policies.play_game`), ``pimc`` (the same with the search off: the
 old behaviour), ``greedy`` or ``solver`` (full knowledge). ``--winnable-only``
 plays only the deals the solver wins (read from
 ``benchmarks/results/PRESET-solver-1-2000.jsonl.gz`` when the range lies
 inside it, else solved here). Each deal's result is written to ``--out`` as
 it comes (one JSON line), so a partial run still counts; ``--resume`` skips
 the deals already in ``--out``. The summary gives wins with a 95% Wilson
-interval. ``practical`` prints the practical win chance of a position (the
+interval. ``--workers N`` plays the deals on N processes (the same results,
+in the same order). ``practical`` prints the practical win chance of a position (the
 tutor's own blind play on sampled deals, :func:`tutor.infoset.practical_win`).
 """
 
@@ -27,12 +28,12 @@ from pathlib import Path
 
 from tutor.deals import deal_for
 from tutor.estimate import wilson
-from tutor.hints import play_game
 from tutor.knowledge import observe
+from tutor.policies import Policy, parallel_map, play, play_game
 from tutor.rules import PRESETS
 from tutor.search import DEFAULT_LIMIT, solve
 from tutor.state import State
-from tutor.survey import parse_range, play_greedy
+from tutor.survey import parse_range
 
 RESULTS = Path(__file__).parent / "results"
 
@@ -47,20 +48,19 @@ def winnable(preset: str, numbers: list[int]) -> list[int]:
     return [n for n in numbers if solve(State.initial(deal_for(n, rules), rules), DEFAULT_LIMIT).winnable]
 
 
-def play(preset: str, number: int, method: str) -> dict:
+METHODS = {"tutor": (Policy.TUTOR, True), "pimc": (Policy.TUTOR, False), "greedy": (Policy.GREEDY, True),
+           "solver": (Policy.SOLVER, True)}
+"""Each ``--method``: the policy, and whether the tutor's information-set search is on."""
+
+
+def play_one(job: tuple[str, int, str]) -> dict:
+    preset, number, method = job
     rules = PRESETS[preset]
     start = State.initial(deal_for(number, rules), rules)
     t0 = time.perf_counter()
-    if method == "solver":
-        res = solve(start, DEFAULT_LIMIT)
-        won, cards = bool(res.winnable), res.best_cards
-    elif method == "greedy":
-        end = play_greedy(start)
-        won, cards = end.won, end.cards
-    else:
-        end, _ = play_game(start, infoset=method == "tutor")
-        won, cards = end.won, end.cards
-    return {"deal": number, "preset": preset, "method": method, "won": won, "cards": cards,
+    policy, infoset = METHODS[method]
+    result = play(start, policy, DEFAULT_LIMIT, infoset=infoset)
+    return {"deal": number, "preset": preset, "method": method, "won": bool(result.won), "cards": result.cards,
             "seconds": round(time.perf_counter() - t0, 2)}
 
 
@@ -77,11 +77,10 @@ def run(args) -> None:
                 rows.append(r)
                 done.add(r["deal"])
     out = open(args.out, "a") if args.out else None
+    jobs = [(args.preset, n, args.method) for n in numbers if n not in done]
     try:
-        for n in numbers:
-            if n in done:
-                continue
-            r = play(args.preset, n, args.method)
+        for r in parallel_map(play_one, jobs, args.workers):
+            n = r["deal"]
             rows.append(r)
             if out:
                 out.write(json.dumps(r) + "\n")
@@ -133,6 +132,7 @@ def main() -> None:
         p.add_argument("--winnable-only", action="store_true")
         p.add_argument("--out")
         p.add_argument("--resume", action="store_true")
+        p.add_argument("--workers", type=int, default=1, help="processes playing the deals (default 1)")
     args = ap.parse_args()
     if args.cmd == "practical":
         practical(args)
