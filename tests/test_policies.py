@@ -149,3 +149,13 @@ def test_a_hint_says_how_it_was_settled_with_enums_whose_json_is_the_old_strings
     data = json.loads(json.dumps(h.to_json()))
     assert data["why"] == h.why.value and data["method"] == h.method.value
     assert type(data["why"]) is str
+
+
+def test_the_old_homes_still_name_what_moved():
+    from tutor import certainty, hints, survey
+
+    assert survey.play_deal is policies.play_deal and survey.DealOutcome is policies.DealOutcome
+    assert survey.engine_version is policies.engine_version and survey.POLICIES is policies.POLICIES
+    assert hints.play_game is policies.play_game
+    for name in ("opens_row", "is_safe", "turn_keeps_value", "certain_moves", "lost_for_certain"):
+        assert getattr(hints, name) is getattr(certainty, name)
