@@ -11,12 +11,12 @@ from rich.console import Console
 
 import tutor
 from tutor.cards import parse_card
-from tutor.cli.play import waste_fan
 from tutor.deals import deal_for
 from tutor.notation import Move, parse_moves
 from tutor.render import card_text, render_deal, render_hint, render_state
 from tutor.rules import preset
 from tutor.state import State
+from tutor.talon import waste_fan
 
 
 def text_of(renderable, width: int = 80) -> str:

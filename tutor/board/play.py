@@ -1,6 +1,6 @@
 """The full-screen board for ``osmosis play``: single keys, a memory panel, hints in a panel.
 
-The board is a view over a :class:`tutor.cli.play.Session` (the game, where
+The board is a view over a :class:`tutor.cli.session.Session` (the game, where
 it is saved, the tutor's settings): moves go through ``Game.push`` and the
 session's autosave, exactly as in line mode. The rules stay in the engine:
 ``t`` asks :func:`tutor.talon.turns_to_play`, the memory panel
@@ -17,11 +17,13 @@ from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Input, Static
 
 from ..errors import IllegalMoveError, MoveError, TutorError
-from ..knowledge import observe
+from ..knowledge import move_for_card, observe
+from ..narrate.moves import move_heading
+from ..narrate.play import end_message
 from ..notation import Move, parse_input
 from ..render import describe_move
 from ..state import State
-from ..talon import memory, turns_to_play
+from ..talon import memory, turns_to_play, waste_fan
 from .screens import PLAY_KEYS, TextScreen
 from .widgets import HintView, Keys, Lines, MemoryView, TableView
 
@@ -107,8 +109,6 @@ class BoardApp(App):
         self.query_one("#main").set_class(event.size.width >= WIDE, "wide")
 
     def refresh_board(self) -> None:
-        from ..cli.play import waste_fan
-
         game = self.game
         state = game.state
         deal = game.deal
@@ -154,7 +154,7 @@ class BoardApp(App):
                 state = self.game.state
                 try:
                     target = parse_input(token)
-                    move = target if isinstance(target, Move) else self._move_for_card(state, target)
+                    move = target if isinstance(target, Move) else move_for_card(state, target)
                     if move not in state.legal_moves():
                         state.apply(move)  # raises the rules' reason
                 except (MoveError, IllegalMoveError) as exc:
@@ -168,11 +168,6 @@ class BoardApp(App):
                 self._after_moves()
             else:
                 self.refresh_board()
-
-    def _move_for_card(self, state: State, card: int) -> Move:
-        from ..cli.play import move_for_card
-
-        return move_for_card(state, card)
 
     def commit(self, move: Move, then: list[str] = (), batch: bool = False) -> bool:
         """Play ``move`` now, or first ask the tutor's question; False when the rest must wait."""
@@ -199,17 +194,10 @@ class BoardApp(App):
             self.redo_stack.pop()
         else:
             self.redo_stack.clear()
-        card = state.card_of(move)
-        if card is None:
-            self.message_text = f"Move {self.game.ply}: {move} " + ("turn" if state.pos < len(state.talon)
-                                                                   else "redeal")
-        else:
-            self.message_text = f"Move {self.game.ply}: " + describe_move(state, move, self.symbols)
+        self.message_text = move_heading(self.game.ply, state, move, self.symbols)
 
     def _after_moves(self) -> None:
         """After one or more moves: autosave (as line mode does), draw, and the end of the game."""
-        from ..cli.play import end_message
-
         self.session.autosave_now()
         self.refresh_board()
         if self.game.state.over and not self.end_shown:

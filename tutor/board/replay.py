@@ -16,8 +16,10 @@ from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Input, Static
 
+from ..narrate.play import end_message
 from ..record import Record
 from ..render import describe_move, prose
+from ..talon import waste_fan
 from .screens import REPLAY_KEYS, TextScreen
 from .widgets import Keys, Lines, TableView
 
@@ -102,8 +104,6 @@ class ReplayApp(App):
 
     # ---- drawing ------------------------------------------------------------
     def show(self) -> None:
-        from ..cli.play import end_message, waste_fan
-
         n, total = self.ply, len(self.moves)
         record = self.record
         where = f"Replay of deal {record.deal.number}" if record.deal.number is not None else "Replay of a deal"
