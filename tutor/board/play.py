@@ -10,6 +10,8 @@ session's autosave, exactly as in line mode. The rules stay in the engine:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from textual import work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
@@ -169,14 +171,19 @@ class BoardApp(App):
             else:
                 self.refresh_board()
 
-    def commit(self, move: Move, then: list[str] = (), batch: bool = False) -> bool:
+    def commit(self, move: Move, then: Sequence[str] = (), batch: bool = False) -> bool:
         """Play ``move`` now, or first ask the tutor's question; False when the rest must wait."""
         state = self.game.state
         if self.session.tutor and len(state.legal_moves()) > 1:
             hint = self.hints.get(state)
             if hint is None:
                 self.message_text = "Thinking..."
-                self.compute_hint(state, lambda: self.commit(move, then) and self.play_moves(list(then)))
+
+                def go_on() -> None:  # once the hint is ready: this move (maybe a question), then the rest
+                    if self.commit(move, then):
+                        self.play_moves(list(then))
+
+                self.compute_hint(state, go_on)
                 return False
             warning = self._warning(state, move, hint)
             if warning:
@@ -235,7 +242,8 @@ class BoardApp(App):
     def _answer(self, key: str) -> None:
         answers, self.pending = self.pending, None
         self.query_one("#message").remove_class("question")
-        answers[key][1]()
+        if answers is not None:
+            answers[key][1]()
 
     def action_turn_until(self) -> None:
         run = turns_to_play(self.game.state)

@@ -128,10 +128,10 @@ class ReplayApp(App):
             status += "   " + self.message
         self.query_one("#status", Static).update(Lines(status, symbols=self.symbols))
 
-    def _note(self) -> list:
+    def _note(self) -> list[Text | str]:
         n = self.ply
         if n == 0:
-            lines = ["The start: no move played yet. → steps on, n jumps to the first labelled move."]
+            lines: list[Text | str] = ["The start: no move played yet. → steps on, n jumps to the first labelled move."]
             if self.rev is not None:
                 lines.append(self.rev.hindsight.verdict())
             return lines
@@ -146,7 +146,7 @@ class ReplayApp(App):
                         style="bold red" if label in ERROR_LABELS else "green")
         if note.get("tags"):
             head.append("  [" + ", ".join(note["tags"]) + "]", style="dim")
-        out = [head]
+        out: list[Text | str] = [head]
         if self.rev is not None:
             m = self.rev.moves[n - 1]
             out.append(f"Win chance {m.win_after * 100:.0f}% after it, {m.win_before * 100:.0f}% with the best move"
