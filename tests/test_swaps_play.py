@@ -322,3 +322,39 @@ def test_the_boards_panels_and_move_line_do_not_depend_on_unseen_cards(number, s
         return out
 
     assert panels(game) == panels(twin)
+
+
+def test_the_board_shows_the_same_screens_when_unseen_cards_are_swapped(tmp_path):
+    """Keys on the full-screen board (turns, a play, t, a face-down card typed at the prompt, undo,
+    redo): every screen the same for twin deals, the memory panel and the messages included."""
+    import asyncio
+
+    from tutor.board import screen_text
+
+    rules = preset("osmosis")
+    deal = unnumbered(deal_for(1, rules))
+    jd = deal.reserves[0][0]  # face down at the bottom of pile 1
+    keys = ["d", "d", "t", "w", "colon", "j", "d", "enter", "colon", *NAMES[deal.talon[-1]].lower(), "enter",
+            "u", "r", "1"]
+    async def press(app: BoardApp) -> list[str]:
+        screens = []
+        async with app.run_test(size=(80, 50)) as pilot:
+            await pilot.pause()
+            for key in keys:
+                await pilot.press(key)
+                await pilot.pause()
+                screens.append(screen_text(app))
+        return screens
+
+    shown = []
+    for d in (deal, swapped(deal, jd, deal.talon[-1])):
+        folder = tmp_path / "games"
+        shutil.rmtree(folder, ignore_errors=True)
+        folder.mkdir()
+        game = Game(rules, d)
+        ctx = click.Context(main, obj={"console": Console(file=io.StringIO(), width=80)})
+        shown.append(asyncio.run(press(BoardApp(Session(ctx, game, GameFiles(game, folder, "game"), False, 10.0),
+                                                symbols=True))))
+    assert any("J♦ cannot be played now: it is not on top of a reserve pile" in s for s in shown[0])
+    assert any("Memory" in s for s in shown[0])
+    assert shown[0] == shown[1]
