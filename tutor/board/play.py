@@ -10,9 +10,11 @@ session's autosave, exactly as in line mode. The rules stay in the engine:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
-from textual import work
+from rich.text import Text
+from textual import events, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
@@ -28,6 +30,12 @@ from ..state import State
 from ..talon import memory, turns_to_play, waste_fan
 from .screens import PLAY_KEYS, TextScreen
 from .widgets import HintView, Keys, Lines, MemoryView, TableView
+
+if TYPE_CHECKING:
+    from ..cli.session import Session
+    from ..hints import Hint
+
+Answers = dict[str, tuple[str, Callable[[], object]]]  # a question's keys: key -> (label, what it does)
 
 WIDE = 110  # from this many columns the panels stand beside the table
 
@@ -75,19 +83,19 @@ class BoardApp(App):
         Binding("s", "save", "save"), Binding("question_mark", "help", "help"), Binding("q", "quit", "quit"),
     ]
 
-    def __init__(self, session, symbols: bool = True) -> None:
+    def __init__(self, session: Session, symbols: bool = True) -> None:
         super().__init__()
         self.session = session
         self.game = session.game
         self.symbols = symbols
         self.redo_stack: list[Move] = []
-        self.hints: dict[State, object] = {}
+        self.hints: dict[State, Hint] = {}
         self.hint_shown = False
         self.end_shown = False
         self.message_text = ""
-        self.pending: dict | None = None  # a question's answers: key -> (label, what it does)
+        self.pending: Answers | None = None  # the question waiting for an answer
         self.warned_unsaved = False
-        session.say = self.note  # the session's messages (autosave, saves, history) go to the board
+        session.listener = self.note  # the session's messages (autosave, saves, history) go to the board
 
     # ---- layout ---------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -107,7 +115,7 @@ class BoardApp(App):
     def on_mount(self) -> None:
         self.refresh_board()
 
-    def on_resize(self, event) -> None:
+    def on_resize(self, event: events.Resize) -> None:
         self.query_one("#main").set_class(event.size.width >= WIDE, "wide")
 
     def refresh_board(self) -> None:
@@ -132,12 +140,12 @@ class BoardApp(App):
             status += "   blocked"
         self.query_one("#status", Static).update(status + "   ? help")
 
-    def say(self, text) -> None:
+    def say(self, text: str | Text) -> None:
         self.message_text = str(text)
         if self.is_running:
             self.refresh_board()
 
-    def note(self, text) -> None:
+    def note(self, text: str | Text) -> None:
         """A message from the session (a save, the history), under what the move itself said."""
         self.say(f"{self.message_text}\n{text}" if self.message_text else text)
 
@@ -211,7 +219,7 @@ class BoardApp(App):
             self.end_shown = True
             self.show_end(end_message(self.game.state))
 
-    def _warning(self, state: State, move: Move, hint) -> str | None:
+    def _warning(self, state: State, move: Move, hint: Hint) -> str | None:
         """The tutor's question, by the same rule and words as line mode (a drop sure at 95%)."""
         from ..narrate import tutor_warning
 
@@ -232,7 +240,7 @@ class BoardApp(App):
         self.question(warning, {"y": ("play it anyway", play_it), "n": ("rethink", lambda: self.say("Move not played.")),
                                 "h": ("show the hint", show_hint)})
 
-    def question(self, text: str, answers: dict) -> None:
+    def question(self, text: str, answers: Answers) -> None:
         """Ask ``text`` in the message panel; until a key of ``answers`` comes, other keys only remind."""
         self.pending = answers
         keys = "    ".join(f"{key}  {label}" for key, (label, _) in answers.items())
@@ -286,13 +294,13 @@ class BoardApp(App):
             self.compute_hint(state, lambda: self.say(""))
 
     @work(thread=True, exclusive=True, group="hint")
-    def compute_hint(self, state: State, then) -> None:
+    def compute_hint(self, state: State, then: Callable[[], object]) -> None:
         from ..hints import hint
 
         result = hint(observe(state))
         self.call_from_thread(self._hint_ready, state, result, then)
 
-    def _hint_ready(self, state: State, result, then) -> None:
+    def _hint_ready(self, state: State, result: Hint, then: Callable[[], object]) -> None:
         self.hints[state] = result
         if state == self.game.state:
             then()
@@ -323,7 +331,7 @@ class BoardApp(App):
             return
         self.play_moves(words)
 
-    def on_key(self, event) -> None:
+    def on_key(self, event: events.Key) -> None:
         if event.key == "escape" and self.query_one("#prompt", Input).has_class("shown"):
             self._close_prompt()
             return
@@ -363,9 +371,9 @@ class BoardApp(App):
         self.exit()
 
 
-def run_board(session, symbols: bool = True) -> str | None:
+def run_board(session: Session, symbols: bool = True) -> str | None:
     """Run the board until the player quits; ``"review"`` when they asked for the review."""
     try:
         return BoardApp(session, symbols).run()
     finally:
-        vars(session).pop("say", None)  # the session speaks to the terminal again
+        session.listener = None  # the session speaks to the terminal again

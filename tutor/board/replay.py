@@ -10,7 +10,10 @@ the words and numbers from the review.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.text import Text
+from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
@@ -22,6 +25,9 @@ from ..render import describe_move, prose
 from ..talon import waste_fan
 from .screens import REPLAY_KEYS, TextScreen
 from .widgets import Keys, Lines, TableView
+
+if TYPE_CHECKING:
+    from ..review import Review
 
 WIDE = 110
 ERROR_LABELS = ("inaccuracy", "mistake", "blunder")
@@ -47,7 +53,7 @@ KEYS = ("← back", "→ on", "Home start", "End end", "n next labelled", "p pre
         "? help", "q quit")
 
 
-def marked_moves(record: Record, rev=None) -> list[int]:
+def marked_moves(record: Record, rev: Review | None = None) -> list[int]:
     """The moves (1-based) ``n``/``p`` stop at: labelled moves (inaccuracy or worse, or tagged) and critical moments."""
     marks = set()
     for i, note in enumerate(record.annotations, 1):
@@ -71,7 +77,7 @@ class ReplayApp(App):
         Binding("g", "goto", "go to"), Binding("question_mark", "help", "help"), Binding("q", "quit", "quit"),
     ]
 
-    def __init__(self, record: Record, rev=None, symbols: bool = True, start: int = 0) -> None:
+    def __init__(self, record: Record, rev: Review | None = None, symbols: bool = True, start: int = 0) -> None:
         super().__init__()
         self.record = record
         self.rev = rev
@@ -99,7 +105,7 @@ class ReplayApp(App):
     def on_mount(self) -> None:
         self.show()
 
-    def on_resize(self, event) -> None:
+    def on_resize(self, event: events.Resize) -> None:
         self.query_one("#main").set_class(event.size.width >= WIDE, "wide")
 
     # ---- drawing ------------------------------------------------------------
@@ -195,7 +201,7 @@ class ReplayApp(App):
             return
         self.go(int(text))
 
-    def on_key(self, event) -> None:
+    def on_key(self, event: events.Key) -> None:
         box = self.query_one("#goto", Input)
         if event.key == "escape" and box.has_class("shown"):
             box.remove_class("shown")
@@ -208,6 +214,6 @@ class ReplayApp(App):
         self.exit(self.ply)
 
 
-def run_replay(record: Record, rev=None, symbols: bool = True, start: int = 0) -> int | None:
+def run_replay(record: Record, rev: Review | None = None, symbols: bool = True, start: int = 0) -> int | None:
     """Run the viewer (at move ``start``) until the player quits; the move it was at."""
     return ReplayApp(record, rev, symbols, start=max(0, min(start, len(record.moves)))).run()

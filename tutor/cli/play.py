@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 import os
 import sys
+from pathlib import Path
+from typing import Any
 
 import click
 from rich.console import Console
@@ -54,7 +56,8 @@ def deal_json(deal: Deal) -> str:
 @click.option("--json", "as_json", is_flag=True, help="Print the deal file (JSON) instead of the layout.")
 @click.option("--reveal", is_flag=True, help="Show the face-down cards too.")
 @click.pass_context
-def deal_command(ctx: click.Context, number, deal_file, as_json, reveal, **kwargs) -> None:
+def deal_command(ctx: click.Context, number: int | None, deal_file: str | None, as_json: bool, reveal: bool,
+                 **kwargs: Any) -> None:
     """Show deal NUMBER's layout (PySolFC's numbering), or print it as a deal file."""
     rules = rules_from_kwargs(kwargs, deal_file=deal_file)
     deal = resolve_deal(number, deal_file, rules)
@@ -79,8 +82,8 @@ def deal_command(ctx: click.Context, number, deal_file, as_json, reveal, **kwarg
                    "it is saved back to the same file as you play.")
 @click.option("--plain", is_flag=True, help="Line mode (typed moves and Enter) even on a terminal.")
 @click.pass_context
-def play_command(ctx: click.Context, number, deal_file, tutor, threshold, save_path, resume_path, plain=False,
-                 **kwargs) -> None:
+def play_command(ctx: click.Context, number: int | None, deal_file: str | None, tutor: bool, threshold: float,
+                 save_path: str | None, resume_path: str | None, plain: bool = False, **kwargs: Any) -> None:
     """Play a deal in the terminal (no argument: a random deal number).
 
     On a terminal a full-screen board with single keys: 1-4 w d t u r h s q ?.
@@ -89,6 +92,7 @@ def play_command(ctx: click.Context, number, deal_file, tutor, threshold, save_p
     every move.
     """
     console = console_of(ctx)
+    resumed: Path | None = None
     if resume_path is not None:
         if number is not None or deal_file is not None or any(v is not None for v in kwargs.values()):
             raise click.UsageError("--resume takes the deal and the variant from the record: "
@@ -96,14 +100,14 @@ def play_command(ctx: click.Context, number, deal_file, tutor, threshold, save_p
         from .games import resolve_resume
 
         from_list = not os.path.exists(resume_path)  # "last" or a number from osmosis games
-        resume_path = resolve_resume(resume_path)
-        game = Game.from_record(record_from_file(resume_path))
+        resumed = resolve_resume(resume_path)
+        game = Game.from_record(record_from_file(str(resumed)))
         if game.state.over and (from_list or (not plain and board_wanted(console))):
             # A finished game picked from the list, or on a terminal, opens as a replay; a
             # record file named in line mode opens as it ended, and an undo goes on in a
             # new copy (GameFiles says so). Either way the finished file is never rewritten.
             say_line(console, f"That game is finished: {end_message(game.state)} It opens as a replay.")
-            ctx.invoke(replay_command, record_path=str(resume_path))
+            ctx.invoke(replay_command, record_path=str(resumed))
             return
     else:
         rules = rules_from_kwargs(kwargs, deal_file=deal_file)
@@ -112,7 +116,7 @@ def play_command(ctx: click.Context, number, deal_file, tutor, threshold, save_p
             say_line(console, f"Deal {number} (a random deal; play it again with: osmosis play {number})")
         deal = resolve_deal(number, deal_file, rules)
         game = Game(rules, deal)
-    session = Session.open(ctx, game, tutor, threshold, save_path, resume_path)
+    session = Session.open(ctx, game, tutor, threshold, save_path, resumed)
     if not plain and board_wanted(console):
         from ..board.play import run_board
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -110,13 +110,15 @@ class Session:
                 pass
         self.echo = not self.interactive
         self._hints: dict[State, Hint] = {}
+        # Where the session's messages go instead of the terminal (the board shows them in its panel).
+        self.listener: Callable[[str | Text], None] | None = None
         self._ended = False
         self._warned_unsaved = False
         self.exit_code = 0
 
     @classmethod
     def open(cls, ctx: click.Context, game: Game, tutor: bool, threshold: float, save_path: str | None = None,
-             resume_path: str | None = None) -> Session:
+             resume_path: Path | None = None) -> Session:
         """A session for ``game``: find where it is kept and say so, with the game's title and the help line."""
         console = console_of(ctx)
         deal, rules = game.deal, game.rules
@@ -129,7 +131,7 @@ class Session:
         resumed = None
         if resume_path is not None:
             if is_regular_file(resume_path):
-                resumed = Path(resume_path)
+                resumed = resume_path
             else:  # read from a pipe or a device: it cannot be written back
                 say_line(console, f"{shown_path(resume_path)} is not a regular file, so the game goes on in a new file.")
         files = GameFiles(game, games, autosave_stem(deal), save_path, resumed=resumed)
@@ -148,8 +150,11 @@ class Session:
 
     # -- output
     def say(self, text: str | Text) -> None:
-        """A message on one line (the terminal wraps it, rich does not)."""
-        say_line(self.console, text)
+        """A message on one line (the terminal wraps it, rich does not), or to the listener."""
+        if self.listener is not None:
+            self.listener(text)
+        else:
+            say_line(self.console, text)
 
     def draw(self, renderable: RenderableType) -> None:
         self.console.print(renderable)
