@@ -13,8 +13,8 @@ from rich.console import Console
 from tutor.board import screen_text
 from tutor.board.play import BoardApp
 from tutor.cli import main
-from tutor.cli.play import Session
 from tutor.cli.saves import GameFiles
+from tutor.cli.session import Session
 from tutor.notation import WASTE
 from tutor.record import Game, load_record
 from tutor.talon import turns_to_play
@@ -194,7 +194,7 @@ def test_a_card_typed_at_the_prompt_is_played(tmp_path):
     session = make_session(tmp_path)
     _, after, _ = run(session, ["colon", *"d d d d d 7s", "enter"])  # 7♠ shows after five turns
     assert [str(m) for m in session.game.moves] == ["d"] * 5 + ["w"]
-    assert "Move 6: w (7♠)" in after
+    assert "Move 6: w 7♠" in after
     _, after, _ = run(session, ["colon", "7", "h", "enter"])
     assert "7♥ cannot be played now" in after and session.game.ply == 6
 

@@ -11,12 +11,12 @@ from rich.console import Console
 
 import tutor
 from tutor.cards import parse_card
-from tutor.cli.play import waste_fan
 from tutor.deals import deal_for
 from tutor.notation import Move, parse_moves
 from tutor.render import card_text, render_deal, render_hint, render_state
 from tutor.rules import preset
 from tutor.state import State
+from tutor.talon import waste_fan
 
 
 def text_of(renderable, width: int = 80) -> str:
@@ -183,3 +183,30 @@ def test_only_render_and_the_cli_import_rich_or_click():
     offenders = [p.name for p in root.glob("*.py") if p.name != "render.py" and pattern.search(p.read_text())]
     assert offenders == []
     assert pattern.search((root / "render.py").read_text())
+
+
+def test_the_move_list_play_and_replay_spell_a_move_as_the_one_describer_does():
+    from tutor.board.widgets import HintView
+    from tutor.narrate.moves import move_brief, move_heading
+    from tutor.render import move_line, move_text
+
+    redeal = position(1, "d d d d d w")  # 7S played; then turn until the stock is empty: d redeals
+    while redeal.pos < len(redeal.talon):
+        redeal = redeal.apply(Move.parse("d"))
+    assert redeal.pos == len(redeal.talon) and redeal.can_redeal()
+    for state in (position(1), position(1, "d d d d d"), redeal):
+        for move in state.legal_moves():
+            for symbols in (False, True):
+                assert move_text(state, move, symbols).plain == move_brief(state, move, symbols)
+                assert move_line(7, state, move, symbols).plain == move_heading(7, state, move, symbols)
+    assert move_brief(redeal, Move.parse("d")) == "d redeal"
+    assert move_heading(3, position(1, "d d d d d"), Move.parse("w")) == "Move 3: w 7S"
+    # The board's hint panel names a redeal as the move list does, in the title and in its row.
+    from tutor.hints import Candidate, Hint
+
+    hint = Hint(Move.parse("d"), [Candidate(Move.parse("d"), 0.5, 30.0, samples=8)], "")
+    console = Console(width=60, color_system=None, record=True)
+    console.print(HintView(hint, redeal, symbols=False))
+    rows = console.export_text().splitlines()
+    assert rows[0].startswith("Hint: d redeal")
+    assert any(line.startswith("d     redeal") for line in rows[2:])

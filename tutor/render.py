@@ -16,7 +16,8 @@ from rich.text import Text
 
 from .cards import NAMES, RANKS, RED_SUITS, SUIT_SYMBOLS, SUITS, SYMBOLS
 from .deals import Deal
-from .notation import Move
+from .narrate.moves import move_deed, move_fact, move_label
+from .notation import TURN, Move
 from .rules import Rules
 from .state import State
 
@@ -89,26 +90,34 @@ def _cards(cards, symbols: bool, style: str = "") -> Text:
 
 
 def move_text(state: State, move: Move, symbols: bool = True) -> Text:
-    """A legal move as the player types it and what it does: ``r2 7♥``, ``w K♠``, ``d turn``."""
-    text = _label(str(move))
+    """A legal move as the player types it and what it does: ``r2 7♥``, ``w K♠``, ``d turn``.
+
+    The words are :func:`tutor.narrate.moves.move_brief`'s; here the card gets its colour.
+    """
+    fact = move_fact(state, move)
+    text = _label(fact.notation)
     text.append(" ")
-    card = state.card_of(move)
-    if card is not None:
-        text.append_text(card_text(card, symbols))
+    if fact.card is not None:
+        text.append_text(card_text(fact.card, symbols))
     else:
-        text.append(turn_word(state))
+        text.append(move_deed(fact, symbols))
+    return text
+
+
+def move_line(number: int, state: State, move: Move, symbols: bool = True) -> Text:
+    """The line after move ``number``, played from ``state``: ``Move 5: r2 7♥`` (:func:`~tutor.narrate.move_heading`)."""
+    text = _label(f"Move {number}: ")
+    text.append_text(move_text(state, move, symbols))
     return text
 
 
 def turn_word(state: State) -> str:
     """What ``d`` does now: turn cards from the stock, or redeal the waste."""
-    return "turn" if state.pos < len(state.talon) else "redeal"
+    return move_deed(move_fact(state, TURN))
 
 
 def describe_move(state: State, move: Move, symbols: bool = True) -> str:
     """A move in words, for sentences: ``r2 (7♥)``, ``d (turn the talon)`` (:func:`tutor.narrate.move_label`)."""
-    from .narrate.moves import move_label
-
     return move_label(state, move, symbols)
 
 
@@ -323,7 +332,7 @@ def render_hint(hint, state: State | None = None, symbols: bool = True) -> Rende
         if card is not None:
             what = card_text(card, symbols)
         elif cand.move.kind == "d":
-            what = Text(turn_word(state) if state is not None else "turn")
+            what = Text(move_deed(move_fact(state, cand.move)) if state is not None else "turn")
         else:
             what = Text("")
         table.add_row(Text(str(cand.move), style=LABEL if best else ""), what,

@@ -10,10 +10,14 @@ same :class:`Memory`.
 :func:`turns_to_play` is the board's ``t``: the turns to play until the
 waste shows a card that can be played. It stops before a redeal and before
 a block, and never turns past a waste card that can be played.
+
+:func:`waste_fan` is how many waste cards the table shows: the top and the
+rest of the turn it came with.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .knowledge import Observation
@@ -125,3 +129,22 @@ def turns_to_play(state: State) -> TurnRun:
         moves.append(TURN)
         if WASTE in state.legal_moves():
             return TurnRun(tuple(moves), "playable")
+
+
+def waste_fan(states: Sequence[State], moves: Sequence[Move]) -> int:
+    """How many waste cards the player sees after ``moves`` (``states`` the positions along them).
+
+    The top and the rest of the turn it came with: the cards turned by the
+    last turn are ``talon[start:pos]`` where ``start`` is the talon pointer
+    before that turn; plays from the waste since then only remove cards above
+    ``start``. After a redeal nothing of an earlier turn lies on the waste.
+    """
+    state = states[-1]
+    for i in range(len(moves) - 1, -1, -1):
+        if moves[i].kind != "d":
+            continue
+        before = states[i]
+        if before.pos == len(before.talon):
+            return 1
+        return max(1, state.pos - before.pos)
+    return 1

@@ -1,6 +1,6 @@
 """The full-screen board (Textual): ``osmosis play`` and ``osmosis replay`` on a terminal.
 
-Line mode (pipes, scripts, ``--plain``) stays in :mod:`tutor.cli.play`; the
+Line mode (pipes, scripts, ``--plain``) stays in :mod:`tutor.cli.session`; the
 board is a view over the same game, session and review. :func:`screen_text`
 gives the screen as plain text, for tests and for the README's captures.
 """

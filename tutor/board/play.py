@@ -1,6 +1,6 @@
 """The full-screen board for ``osmosis play``: single keys, a memory panel, hints in a panel.
 
-The board is a view over a :class:`tutor.cli.play.Session` (the game, where
+The board is a view over a :class:`tutor.cli.session.Session` (the game, where
 it is saved, the tutor's settings): moves go through ``Game.push`` and the
 session's autosave, exactly as in line mode. The rules stay in the engine:
 ``t`` asks :func:`tutor.talon.turns_to_play`, the memory panel
@@ -10,20 +10,32 @@ session's autosave, exactly as in line mode. The rules stay in the engine:
 
 from __future__ import annotations
 
-from textual import work
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+from textual import events, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Input, Static
 
 from ..errors import IllegalMoveError, MoveError, TutorError
-from ..knowledge import observe
+from ..knowledge import move_for_card, observe
+from ..narrate.moves import move_heading
+from ..narrate.play import end_message
 from ..notation import Move, parse_input
 from ..render import describe_move
 from ..state import State
-from ..talon import memory, turns_to_play
+from ..talon import memory, turns_to_play, waste_fan
 from .screens import PLAY_KEYS, TextScreen
 from .widgets import HintView, Keys, Lines, MemoryView, TableView
+
+if TYPE_CHECKING:
+    from ..cli.session import Session
+    from ..hints import Hint
+
+Answers = dict[str, tuple[str, Callable[[], object]]]  # a question's keys: key -> (label, what it does)
 
 WIDE = 110  # from this many columns the panels stand beside the table
 
@@ -71,19 +83,19 @@ class BoardApp(App):
         Binding("s", "save", "save"), Binding("question_mark", "help", "help"), Binding("q", "quit", "quit"),
     ]
 
-    def __init__(self, session, symbols: bool = True) -> None:
+    def __init__(self, session: Session, symbols: bool = True) -> None:
         super().__init__()
         self.session = session
         self.game = session.game
         self.symbols = symbols
         self.redo_stack: list[Move] = []
-        self.hints: dict[State, object] = {}
+        self.hints: dict[State, Hint] = {}
         self.hint_shown = False
         self.end_shown = False
         self.message_text = ""
-        self.pending: dict | None = None  # a question's answers: key -> (label, what it does)
+        self.pending: Answers | None = None  # the question waiting for an answer
         self.warned_unsaved = False
-        session.say = self.note  # the session's messages (autosave, saves, history) go to the board
+        session.listener = self.note  # the session's messages (autosave, saves, history) go to the board
 
     # ---- layout ---------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -103,12 +115,10 @@ class BoardApp(App):
     def on_mount(self) -> None:
         self.refresh_board()
 
-    def on_resize(self, event) -> None:
+    def on_resize(self, event: events.Resize) -> None:
         self.query_one("#main").set_class(event.size.width >= WIDE, "wide")
 
     def refresh_board(self) -> None:
-        from ..cli.play import waste_fan
-
         game = self.game
         state = game.state
         deal = game.deal
@@ -130,12 +140,12 @@ class BoardApp(App):
             status += "   blocked"
         self.query_one("#status", Static).update(status + "   ? help")
 
-    def say(self, text) -> None:
+    def say(self, text: str | Text) -> None:
         self.message_text = str(text)
         if self.is_running:
             self.refresh_board()
 
-    def note(self, text) -> None:
+    def note(self, text: str | Text) -> None:
         """A message from the session (a save, the history), under what the move itself said."""
         self.say(f"{self.message_text}\n{text}" if self.message_text else text)
 
@@ -154,7 +164,7 @@ class BoardApp(App):
                 state = self.game.state
                 try:
                     target = parse_input(token)
-                    move = target if isinstance(target, Move) else self._move_for_card(state, target)
+                    move = target if isinstance(target, Move) else move_for_card(state, target)
                     if move not in state.legal_moves():
                         state.apply(move)  # raises the rules' reason
                 except (MoveError, IllegalMoveError) as exc:
@@ -169,19 +179,19 @@ class BoardApp(App):
             else:
                 self.refresh_board()
 
-    def _move_for_card(self, state: State, card: int) -> Move:
-        from ..cli.play import move_for_card
-
-        return move_for_card(state, card)
-
-    def commit(self, move: Move, then: list[str] = (), batch: bool = False) -> bool:
+    def commit(self, move: Move, then: Sequence[str] = (), batch: bool = False) -> bool:
         """Play ``move`` now, or first ask the tutor's question; False when the rest must wait."""
         state = self.game.state
         if self.session.tutor and len(state.legal_moves()) > 1:
             hint = self.hints.get(state)
             if hint is None:
                 self.message_text = "Thinking..."
-                self.compute_hint(state, lambda: self.commit(move, then) and self.play_moves(list(then)))
+
+                def go_on() -> None:  # once the hint is ready: this move (maybe a question), then the rest
+                    if self.commit(move, then):
+                        self.play_moves(list(then))
+
+                self.compute_hint(state, go_on)
                 return False
             warning = self._warning(state, move, hint)
             if warning:
@@ -199,24 +209,17 @@ class BoardApp(App):
             self.redo_stack.pop()
         else:
             self.redo_stack.clear()
-        card = state.card_of(move)
-        if card is None:
-            self.message_text = f"Move {self.game.ply}: {move} " + ("turn" if state.pos < len(state.talon)
-                                                                   else "redeal")
-        else:
-            self.message_text = f"Move {self.game.ply}: " + describe_move(state, move, self.symbols)
+        self.message_text = move_heading(self.game.ply, state, move, self.symbols)
 
     def _after_moves(self) -> None:
         """After one or more moves: autosave (as line mode does), draw, and the end of the game."""
-        from ..cli.play import end_message
-
         self.session.autosave_now()
         self.refresh_board()
         if self.game.state.over and not self.end_shown:
             self.end_shown = True
             self.show_end(end_message(self.game.state))
 
-    def _warning(self, state: State, move: Move, hint) -> str | None:
+    def _warning(self, state: State, move: Move, hint: Hint) -> str | None:
         """The tutor's question, by the same rule and words as line mode (a drop sure at 95%)."""
         from ..narrate import tutor_warning
 
@@ -237,7 +240,7 @@ class BoardApp(App):
         self.question(warning, {"y": ("play it anyway", play_it), "n": ("rethink", lambda: self.say("Move not played.")),
                                 "h": ("show the hint", show_hint)})
 
-    def question(self, text: str, answers: dict) -> None:
+    def question(self, text: str, answers: Answers) -> None:
         """Ask ``text`` in the message panel; until a key of ``answers`` comes, other keys only remind."""
         self.pending = answers
         keys = "    ".join(f"{key}  {label}" for key, (label, _) in answers.items())
@@ -247,7 +250,8 @@ class BoardApp(App):
     def _answer(self, key: str) -> None:
         answers, self.pending = self.pending, None
         self.query_one("#message").remove_class("question")
-        answers[key][1]()
+        if answers is not None:
+            answers[key][1]()
 
     def action_turn_until(self) -> None:
         run = turns_to_play(self.game.state)
@@ -290,13 +294,13 @@ class BoardApp(App):
             self.compute_hint(state, lambda: self.say(""))
 
     @work(thread=True, exclusive=True, group="hint")
-    def compute_hint(self, state: State, then) -> None:
+    def compute_hint(self, state: State, then: Callable[[], object]) -> None:
         from ..hints import hint
 
         result = hint(observe(state))
         self.call_from_thread(self._hint_ready, state, result, then)
 
-    def _hint_ready(self, state: State, result, then) -> None:
+    def _hint_ready(self, state: State, result: Hint, then: Callable[[], object]) -> None:
         self.hints[state] = result
         if state == self.game.state:
             then()
@@ -327,7 +331,7 @@ class BoardApp(App):
             return
         self.play_moves(words)
 
-    def on_key(self, event) -> None:
+    def on_key(self, event: events.Key) -> None:
         if event.key == "escape" and self.query_one("#prompt", Input).has_class("shown"):
             self._close_prompt()
             return
@@ -367,9 +371,9 @@ class BoardApp(App):
         self.exit()
 
 
-def run_board(session, symbols: bool = True) -> str | None:
+def run_board(session: Session, symbols: bool = True) -> str | None:
     """Run the board until the player quits; ``"review"`` when they asked for the review."""
     try:
         return BoardApp(session, symbols).run()
     finally:
-        vars(session).pop("say", None)  # the session speaks to the terminal again
+        session.listener = None  # the session speaks to the terminal again

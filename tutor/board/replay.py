@@ -10,16 +10,24 @@ the words and numbers from the review.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.text import Text
+from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Input, Static
 
+from ..narrate.play import end_message
 from ..record import Record
 from ..render import describe_move, prose
+from ..talon import waste_fan
 from .screens import REPLAY_KEYS, TextScreen
 from .widgets import Keys, Lines, TableView
+
+if TYPE_CHECKING:
+    from ..review import Review
 
 WIDE = 110
 ERROR_LABELS = ("inaccuracy", "mistake", "blunder")
@@ -45,7 +53,7 @@ KEYS = ("← back", "→ on", "Home start", "End end", "n next labelled", "p pre
         "? help", "q quit")
 
 
-def marked_moves(record: Record, rev=None) -> list[int]:
+def marked_moves(record: Record, rev: Review | None = None) -> list[int]:
     """The moves (1-based) ``n``/``p`` stop at: labelled moves (inaccuracy or worse, or tagged) and critical moments."""
     marks = set()
     for i, note in enumerate(record.annotations, 1):
@@ -69,7 +77,7 @@ class ReplayApp(App):
         Binding("g", "goto", "go to"), Binding("question_mark", "help", "help"), Binding("q", "quit", "quit"),
     ]
 
-    def __init__(self, record: Record, rev=None, symbols: bool = True, start: int = 0) -> None:
+    def __init__(self, record: Record, rev: Review | None = None, symbols: bool = True, start: int = 0) -> None:
         super().__init__()
         self.record = record
         self.rev = rev
@@ -97,13 +105,11 @@ class ReplayApp(App):
     def on_mount(self) -> None:
         self.show()
 
-    def on_resize(self, event) -> None:
+    def on_resize(self, event: events.Resize) -> None:
         self.query_one("#main").set_class(event.size.width >= WIDE, "wide")
 
     # ---- drawing ------------------------------------------------------------
     def show(self) -> None:
-        from ..cli.play import end_message, waste_fan
-
         n, total = self.ply, len(self.moves)
         record = self.record
         where = f"Replay of deal {record.deal.number}" if record.deal.number is not None else "Replay of a deal"
@@ -128,10 +134,10 @@ class ReplayApp(App):
             status += "   " + self.message
         self.query_one("#status", Static).update(Lines(status, symbols=self.symbols))
 
-    def _note(self) -> list:
+    def _note(self) -> list[Text | str]:
         n = self.ply
         if n == 0:
-            lines = ["The start: no move played yet. → steps on, n jumps to the first labelled move."]
+            lines: list[Text | str] = ["The start: no move played yet. → steps on, n jumps to the first labelled move."]
             if self.rev is not None:
                 lines.append(self.rev.hindsight.verdict())
             return lines
@@ -146,7 +152,7 @@ class ReplayApp(App):
                         style="bold red" if label in ERROR_LABELS else "green")
         if note.get("tags"):
             head.append("  [" + ", ".join(note["tags"]) + "]", style="dim")
-        out = [head]
+        out: list[Text | str] = [head]
         if self.rev is not None:
             m = self.rev.moves[n - 1]
             out.append(f"Win chance {m.win_after * 100:.0f}% after it, {m.win_before * 100:.0f}% with the best move"
@@ -195,7 +201,7 @@ class ReplayApp(App):
             return
         self.go(int(text))
 
-    def on_key(self, event) -> None:
+    def on_key(self, event: events.Key) -> None:
         box = self.query_one("#goto", Input)
         if event.key == "escape" and box.has_class("shown"):
             box.remove_class("shown")
@@ -208,6 +214,6 @@ class ReplayApp(App):
         self.exit(self.ply)
 
 
-def run_replay(record: Record, rev=None, symbols: bool = True, start: int = 0) -> int | None:
+def run_replay(record: Record, rev: Review | None = None, symbols: bool = True, start: int = 0) -> int | None:
     """Run the viewer (at move ``start``) until the player quits; the move it was at."""
     return ReplayApp(record, rev, symbols, start=max(0, min(start, len(record.moves)))).run()

@@ -14,7 +14,8 @@ from rich.console import Console, ConsoleOptions, RenderResult
 from rich.style import Style
 from rich.text import Text
 
-from ..render import BACK, BACK_STYLE, DIM, LABEL, card_text, foundation_lines, passes_text, prose
+from ..narrate.moves import move_deed, move_fact
+from ..render import BACK, BACK_STYLE, DIM, LABEL, card_text, foundation_lines, move_text, passes_text, prose
 from ..state import State
 from ..survey import wilson
 from ..talon import Memory
@@ -191,16 +192,13 @@ class HintView(_Sized):
     def lines(self, width: int) -> list[Text]:
         hint, state = self.hint, self.state
         title = Text("Hint: ", style=LABEL)
-        best = state.card_of(hint.best)
-        title.append(f"{hint.best} ", style=LABEL)
-        title.append_text(card_text(best, self.symbols) if best is not None else Text(
-            "turn" if state.pos < len(state.talon) else "redeal"))
+        title.append_text(move_text(state, hint.best, self.symbols))
         out = [title, Text("move  card   win   95% interval  samples  cards", style=DIM)]
         for cand in hint.ranked():
             row = Text()
             row.append(f"{str(cand.move):<6}", style=LABEL if cand.move == hint.best else "")
-            card = state.card_of(cand.move)
-            what = card_text(card, self.symbols) if card is not None else Text("turn")
+            fact = move_fact(state, cand.move)
+            what = card_text(fact.card, self.symbols) if fact.card is not None else Text(move_deed(fact))
             row.append_text(what)
             row.append(" " * max(1, 6 - len(what.plain)))
             row.append(f"{cand.win * 100:4.0f}%  ")

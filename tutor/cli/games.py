@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import click
+from rich.console import JustifyMethod
 from rich.table import Table
 from rich.text import Text
 
@@ -110,8 +111,9 @@ def games_command(ctx: click.Context, as_json: bool) -> None:
         console.print(Text(f"No saved games yet in {games_dir()}: osmosis play starts one."))
         return
     table = Table(box=None, pad_edge=False, show_edge=False, header_style="bold")
-    for name, justify in (("#", "right"), ("deal", "right"), ("variant", "left"), ("date", "left"),
-                          ("moves", "right"), ("result", "left")):
+    columns: tuple[tuple[str, JustifyMethod], ...] = (
+        ("#", "right"), ("deal", "right"), ("variant", "left"), ("date", "left"), ("moves", "right"), ("result", "left"))
+    for name, justify in columns:
         table.add_column(name, justify=justify)
     for g in games:
         date = time.strftime("%Y-%m-%d %H:%M", time.localtime(g.mtime))

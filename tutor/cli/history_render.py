@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import json
 
-from rich.console import Group
+from rich.console import Group, JustifyMethod
 from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
+
+Columns = tuple[tuple[str, JustifyMethod], ...]  # a table's column titles and how each is aligned
 
 BLOCKS = " ▁▂▃▄▅▆▇█"
 
@@ -102,8 +104,9 @@ def render_summary(s, width: int = 80) -> Group:
     parts.append(Text(streak_text(s.streaks)))
     if s.variants:
         table = Table(box=None, pad_edge=False, header_style="bold", title_justify="left")
-        for col, just in (("variant", "left"), ("games", "right"), ("won", "right"), ("win rate (95%)", "right"),
-                          ("cards", "right"), ("accuracy", "right")):
+        columns: Columns = (("variant", "left"), ("games", "right"), ("won", "right"), ("win rate (95%)", "right"),
+                            ("cards", "right"), ("accuracy", "right"))
+        for col, just in columns:
             table.add_column(col, justify=just)
         for name, fig in s.variants.items():
             lo, hi = fig.interval
@@ -120,8 +123,9 @@ def render_summary(s, width: int = 80) -> Group:
     parts.append(Text(""))
     parts.append(Text("Recent games (newest first)", style="bold"))
     table = Table(box=None, pad_edge=False, header_style="bold")
-    for col, just in (("game", "right"), ("played (UTC)", "left"), ("deal", "right"), ("variant", "left"),
-                      ("moves", "right"), ("cards", "right"), ("result", "left"), ("accuracy", "right")):
+    recent: Columns = (("game", "right"), ("played (UTC)", "left"), ("deal", "right"), ("variant", "left"),
+                       ("moves", "right"), ("cards", "right"), ("result", "left"), ("accuracy", "right"))
+    for col, just in recent:
         table.add_column(col, justify=just)
     for g in s.recent:
         result = Text("won", style="green") if g.won else Text("lost" if g.over else "unfinished",
@@ -196,8 +200,9 @@ def render_coaching(c, meanings: dict[str, str]) -> Group:
         title = "Biggest single losses" + (f" ({c.tag_filter})" if c.tag_filter else "")
         parts.append(Text(title, style="bold"))
         table = Table(box=None, pad_edge=False, header_style="bold")
-        for col, just in (("game", "right"), ("deal", "right"), ("move", "right"), ("played", "left"),
-                          ("better", "left"), ("lost", "right"), ("label", "left"), ("tags", "left")):
+        losses: Columns = (("game", "right"), ("deal", "right"), ("move", "right"), ("played", "left"),
+                           ("better", "left"), ("lost", "right"), ("label", "left"), ("tags", "left"))
+        for col, just in losses:
             table.add_column(col, justify=just)
         for e in c.losses:
             table.add_row(str(e.game_id), deal_label(e.deal), str(e.ply), e.move, e.best, f"{e.drop:.0f}",

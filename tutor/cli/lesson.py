@@ -225,7 +225,7 @@ class Run:
         A wrong first try with a second one gets the hint and then the second
         try's verdict; a wrong try with no second one gets its verdict at once.
         """
-        self.say(Text(step.question, style="bold"))
+        self.say(Text(step.question or "", style="bold"))
         verdict = verdict_for(step)
         given: list[str] = []
         for number, answer in enumerate(tries, 1):
@@ -253,7 +253,7 @@ class Run:
         verdict: Verdict | None = None
         given: list[str] = []
         while True:
-            self.say(Text(step.question, style="bold"))
+            self.say(Text(step.question or "", style="bold"))
             line = self.read("answer (h hint, q quit)> ")
             if line is None:
                 return False

@@ -16,8 +16,8 @@ from typing import Any
 
 from ..cards import NAMES, SUIT_NAMES, SYMBOLS
 
-__all__ = ["MoveKind", "MoveFact", "move_fact", "card_word", "move_label", "move_phrase", "move_gerund",
-           "move_long", "move_short", "move_past", "destination_phrase"]
+__all__ = ["MoveKind", "MoveFact", "move_fact", "card_word", "move_deed", "move_brief", "move_heading", "move_label",
+           "move_phrase", "move_gerund", "move_long", "move_short", "move_past", "destination_phrase"]
 
 
 class MoveKind(Enum):
@@ -60,6 +60,26 @@ def card_word(card: int | None, symbols: bool = False) -> str:
     if card is None:
         return "?"
     return SYMBOLS[card] if symbols else NAMES[card]
+
+
+_DEEDS = {MoveKind.TURN: "turn", MoveKind.REDEAL: "redeal"}
+
+
+def move_deed(fact: MoveFact, symbols: bool = False) -> str:
+    """What a move does in one word, after its notation in a list: the card it plays, else turn or redeal."""
+    deed = _DEEDS.get(fact.kind)
+    return deed if deed is not None else card_word(fact.card, symbols)
+
+
+def move_brief(view: Any, move: Any, symbols: bool = False) -> str:
+    """The move list's form, as the player types the move and what it does: ``r2 7H``, ``d turn``, ``d redeal``."""
+    f = move_fact(view, move)
+    return f"{f.notation} {move_deed(f, symbols)}"
+
+
+def move_heading(number: int, view: Any, move: Any, symbols: bool = False) -> str:
+    """The line after move ``number`` is played from ``view``, in play and replay: ``Move 5: r2 7H``."""
+    return f"Move {number}: {move_brief(view, move, symbols)}"
 
 
 def move_label(view: Any, move: Any, symbols: bool = False) -> str:

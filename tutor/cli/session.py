@@ -1,0 +1,356 @@
+"""One game at the terminal: the :class:`Session` that line mode and the full-screen board share.
+
+The session holds the game, where it is saved (:class:`~tutor.cli.saves.GameFiles`)
+and the tutor's settings; it plays typed moves, undoes, saves and asks the
+tutor's question. ``osmosis play`` (:mod:`tutor.cli.play`) only parses its
+options, opens a session with :meth:`Session.open` and runs it (line mode)
+or hands it to the board (:mod:`tutor.board.play`). The words come from
+:mod:`tutor.narrate` (the move played, the warning, the result), and what the
+player may be told about a typed card from :mod:`tutor.knowledge`.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+from rich.console import Console, RenderableType
+from rich.text import Text
+
+from ..deals import Deal
+from ..errors import IllegalMoveError, MoveError, RecordError, TutorError
+from ..knowledge import move_for_card
+from ..narrate.play import end_message
+from ..notation import Move, parse_input
+from ..record import Game, Record
+from ..render import describe_move, move_line, prose, render_hint, render_state, use_symbols
+from ..state import State
+from ..storage import games_dir, is_regular_file, remove_stale_temps
+from ..talon import waste_fan
+from ..textsafe import brief, os_reason, quoted, shown_path
+from .app import console_of
+from .common import read_line
+from .saves import GameFiles
+
+if TYPE_CHECKING:
+    from ..hints import Hint
+
+__all__ = ["HELP", "Session", "autosave_stem", "prepare_games_dir", "say_line", "offer_review"]
+
+HELP = """\
+Moves:  r1-r4  play the top card of a reserve pile
+        w      play the waste's top card
+        d      turn the talon (a redeal when the stock is empty)
+        7h     a card name (also 10H, 7♥) plays that card
+        Several moves on one line are played in turn: d d w
+Other:  u      undo the last move (u 3: the last three)
+        h      hint: every move with its chance to win, and why
+        s      save the game (s FILE: save it to FILE)
+        q      quit (the game stays saved)
+        ?      this help; an empty line shows the position again"""
+
+
+# ---- where games are kept ------------------------------------------------
+def autosave_stem(deal: Deal, when: float | None = None) -> str:
+    """The name of a new autosave file, without ``.json``; storage makes it unique (``-2``, ...)."""
+    stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(when))
+    return f"deal-{deal.number}-{stamp}" if deal.number is not None else f"deal-file-{stamp}"
+
+
+def prepare_games_dir() -> Path:
+    """The games folder, made if need be and tidied of temporary files left by killed saves."""
+    games = games_dir()
+    try:
+        games.mkdir(parents=True, exist_ok=True)
+    except (OSError, ValueError) as exc:
+        reason = os_reason(exc) if isinstance(exc, OSError) else "not a usable folder name"
+        raise RecordError(f"cannot create the games folder {quoted(games)}: {reason} "
+                          "(set OSMOSIS_HOME to a writable folder)") from None
+    remove_stale_temps(games)
+    return games
+
+
+# ---- output --------------------------------------------------------------
+def say_line(console: Console, text: str | Text) -> None:
+    """A message, never read as rich markup: on a terminal wrapped at word boundaries, else one line."""
+    console.print(prose(text, use_symbols(console)) if isinstance(text, str) else text,
+                  soft_wrap=not console.is_terminal)
+
+
+def offer_review(ctx: click.Context, record: Record) -> None:
+    """At the end of a game on a terminal, offer the post-game review."""
+    answer = read_line("Review this game? [y/N] ", False)
+    if answer and answer.strip().lower() in ("y", "yes"):
+        from .review import review_after_play
+
+        review_after_play(ctx, record)
+
+
+# ---- the session ---------------------------------------------------------
+class Session:
+    """One game at the terminal: the game, where it is saved, and the tutor's settings."""
+
+    def __init__(self, ctx: click.Context, game: Game, files: GameFiles, tutor: bool, threshold: float) -> None:
+        self.ctx = ctx
+        self.console = console_of(ctx)
+        self.symbols = use_symbols(self.console)
+        self.game = game
+        self.files = files
+        self.tutor = tutor
+        self.threshold = threshold
+        self.interactive = sys.stdin.isatty()
+        if self.interactive:
+            try:  # line editing and history for the prompt, where the platform has it
+                import readline  # noqa: F401
+            except ImportError:
+                pass
+        self.echo = not self.interactive
+        self._hints: dict[State, Hint] = {}
+        # Where the session's messages go instead of the terminal (the board shows them in its panel).
+        self.listener: Callable[[str | Text], None] | None = None
+        self._ended = False
+        self._warned_unsaved = False
+        self.exit_code = 0
+
+    @classmethod
+    def open(cls, ctx: click.Context, game: Game, tutor: bool, threshold: float, save_path: str | None = None,
+             resume_path: Path | None = None) -> Session:
+        """A session for ``game``: find where it is kept and say so, with the game's title and the help line."""
+        console = console_of(ctx)
+        deal, rules = game.deal, game.rules
+        try:
+            games: Path | None = prepare_games_dir()
+        except RecordError as exc:
+            games = None
+            if resume_path is None:
+                say_line(console, f"The game cannot be saved as you play: {exc}. Type s FILE to save it.")
+        resumed = None
+        if resume_path is not None:
+            if is_regular_file(resume_path):
+                resumed = resume_path
+            else:  # read from a pipe or a device: it cannot be written back
+                say_line(console, f"{shown_path(resume_path)} is not a regular file, so the game goes on in a new file.")
+        files = GameFiles(game, games, autosave_stem(deal), save_path, resumed=resumed)
+        title = f"Deal {deal.number}" if deal.number is not None else "A deal given in full"
+        say_line(console, f"{title}, {rules.describe()}" + (f", after move {game.ply}." if game.ply else "."))
+        if rules.warning():
+            say_line(console, f"Note: {rules.warning()}.")
+        start = files.start_message()
+        if start:
+            say_line(console, start)
+        say_line(console, "Type ? for help.")
+        if tutor:
+            say_line(console, f"Tutor mode: moves {threshold:g} or more points below the best (with 95% "
+                              "confidence) are questioned.")
+        return cls(ctx, game, files, tutor, threshold)
+
+    # -- output
+    def say(self, text: str | Text) -> None:
+        """A message on one line (the terminal wraps it, rich does not), or to the listener."""
+        if self.listener is not None:
+            self.listener(text)
+        else:
+            say_line(self.console, text)
+
+    def draw(self, renderable: RenderableType) -> None:
+        self.console.print(renderable)
+
+    def show(self) -> None:
+        game = self.game
+        self.draw(render_state(game.state, symbols=self.symbols, fan=waste_fan(game.states, game.moves)))
+
+    def record(self) -> Record:
+        return self.game.to_record()
+
+    def tell(self, sentences: Iterable[str]) -> None:
+        for sentence in sentences:
+            self.say(sentence)
+
+    def autosave_now(self) -> None:
+        """Save to the autosave file; a failure is reported and the game goes on."""
+        self.tell(self.files.after_change())
+        self._warned_unsaved = False  # the game changed: a q warns again if it is not saved
+        if self.files.autosave is not None and not self.files.failed:
+            from .history import note_game  # the game goes into the player's history as it is played
+
+            note_game(self.record(), self.files.autosave, self.say)
+
+    def saved_now(self) -> str:
+        """Where the moves played now are kept, in a sentence that is true either way."""
+        where = self.files.holding_now()
+        return (f"The game is saved in {shown_path(where[0])}." if where
+                else self.files.unsaved_sentence() + " Type s FILE to save it.")
+
+    def finish(self, saved_line: bool = True) -> None:
+        """At the end of a game: keep the finished file safe, say where it is and what the history shows."""
+        self.tell(self.files.keep())
+        if saved_line:
+            self.say(f"{self.saved_now()} u takes back moves, q quits.")
+        from .history import after_game  # one line of what the player's history shows
+
+        after_game(self.record(), self.files.autosave, self.say)
+
+    # -- the loop
+    def run(self) -> None:
+        """Line mode: read a line at a time until the player quits or the input ends."""
+        self.show()
+        while True:
+            self._check_end()
+            try:
+                line = read_line("move> ", self.echo)
+            except KeyboardInterrupt:
+                line = None
+                self.say("")
+            if line is None:
+                self.quit(final=True)
+                return
+            words = line.split()
+            if not words:
+                self.show()
+                continue
+            cmd = words[0].lower()
+            if cmd in ("q", "quit", "exit"):
+                if self.quit(final=self._warned_unsaved):
+                    return
+                continue
+            try:
+                if cmd in ("?", "help"):
+                    self.say(HELP)
+                elif cmd in ("u", "undo"):
+                    self.undo(words[1:])
+                elif cmd in ("s", "save"):
+                    self.save_command(line.strip()[len(words[0]):].strip())
+                elif cmd in ("h", "hint"):
+                    self.show_hint()
+                else:
+                    if not self.play_line(words):
+                        self.quit(final=True)
+                        return
+            except TutorError as exc:
+                self.say(str(exc))
+
+    def _check_end(self) -> None:
+        state = self.game.state
+        if not state.over:
+            self._ended = False
+            return
+        if self._ended:
+            return
+        self._ended = True
+        self.say(Text(end_message(state), style="bold green" if state.won else "bold"))
+        self.finish()
+        if self.interactive:
+            offer_review(self.ctx, self.record())
+
+    def quit(self, final: bool) -> bool:
+        """Leave the game, saying where it is kept. With moves not saved, the first q only warns (False)."""
+        self.tell(self.files.keep())
+        saved = self.files.saved_sentence()
+        if saved is not None:
+            self.say(saved)
+            return True
+        if self.files.nothing_to_save():
+            self.say("No move was played, so no game file was written.")
+            return True
+        if not final:
+            self._warned_unsaved = True
+            self.say(f"{self.files.unsaved_sentence()} Type s FILE to save it, or q again to quit without saving.")
+            return False
+        self.say(self.files.unsaved_sentence())
+        click.echo("error: the game was not saved (the last moves are lost): "
+                   "the game files could not be written", err=True)
+        self.exit_code = 1
+        return True
+
+    def play_line(self, words: list[str]) -> bool:
+        """Play each word of a line as a move; stop at the first that fails. False means quit."""
+        for word in words:
+            state = self.game.state
+            try:
+                target = parse_input(word)
+                move = target if isinstance(target, Move) else move_for_card(state, target)
+                if move not in state.legal_moves():
+                    state.apply(move)  # raises the rules' reason
+            except (MoveError, IllegalMoveError) as exc:
+                self.say(str(exc))
+                return True
+            if self.tutor:
+                verdict = self.tutor_check(state, move)
+                if verdict is None:
+                    return False
+                if not verdict:
+                    self.say("Move not played.")
+                    return True
+            self.game.push(move)
+            self.autosave_now()
+            self.say("")
+            self.say(move_line(self.game.ply, state, move, self.symbols))
+            self.show()
+            if self.game.state.over:
+                return True
+        return True
+
+    def undo(self, args: list[str]) -> None:
+        count = 1
+        if args:
+            if not (args[0].isascii() and args[0].isdigit() and len(args[0]) <= 6):
+                raise MoveError(f"u {brief(args[0])}: expected u, or u and a number of moves like u 3")
+            count = int(args[0])
+        if not self.game.can_undo():
+            self.say("Nothing to undo: this is the start of the game.")
+            return
+        if count < 1:
+            raise MoveError(f"u {count}: expected a number of moves of at least 1")
+        count = min(count, self.game.ply)
+        taken = self.game.undo(count)
+        words = " ".join(str(m) for m in reversed(taken))
+        self.say(f"Took back {count} move{'s' if count != 1 else ''} ({words}).")
+        self.autosave_now()
+        self.show()
+
+    def save_command(self, arg: str) -> None:
+        self.tell(self.files.save(arg))
+        self._warned_unsaved = False
+
+    # -- hints and the tutor
+    def hint_for(self, state: State) -> Hint:
+        """The hint at ``state`` from what the player has seen (cached per position)."""
+        if state not in self._hints:
+            from ..hints import hint
+            from ..knowledge import observe
+
+            if self.console.is_terminal:
+                with self.console.status("Thinking..."):
+                    self._hints[state] = hint(observe(state))
+            else:
+                self._hints[state] = hint(observe(state))
+        return self._hints[state]
+
+    def show_hint(self) -> None:
+        state = self.game.state
+        if state.over:
+            self.say("The game is over: there is no move to hint.")
+            return
+        self.draw(render_hint(self.hint_for(state), state, symbols=self.symbols))
+
+    def tutor_check(self, state: State, move: Move) -> bool | None:
+        """Before a move: warn if it is clearly worse than the best. True = play, False = not, None = input ended."""
+        if len(state.legal_moves()) < 2:
+            return True
+        advice = self.hint_for(state)
+        if move == advice.best or not advice.warns(move, self.threshold):
+            return True  # the drop must reach the threshold with confidence
+        from ..narrate import tutor_warning
+
+        warning = tutor_warning(advice, move, describe_move(state, advice.best, self.symbols))
+        if warning is None:
+            return True
+        self.say(warning)
+        answer = read_line("Play it anyway? [y/N] ", self.echo)
+        if answer is None:
+            return None
+        return answer.strip().lower() in ("y", "yes")
