@@ -12,15 +12,16 @@ from __future__ import annotations
 import json
 
 import click
-from rich.console import Console, Group
+from rich.console import Console, Group, RenderableType
 from rich.padding import Padding
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 from rich.text import Text
 
+from ..notation import Move
 from ..record import Record, save_record
 from ..render import card_text, prose, use_symbols
-from ..review import DEFAULT_SAMPLES, DEFAULT_THRESHOLDS, Label, Review, Thresholds, review
+from ..review import DEFAULT_SAMPLES, DEFAULT_THRESHOLDS, Label, MomentKind, MoveReview, Review, Thresholds, review
 from .app import console_of
 from .common import record_from_file
 
@@ -35,10 +36,10 @@ class ThresholdsType(click.ParamType):
 
     name = "a,b,c"
 
-    def convert(self, value, param, ctx) -> Thresholds:
+    def convert(self, value: object, param: click.Parameter | None, ctx: click.Context | None) -> Thresholds:
         if isinstance(value, Thresholds):
             return value
-        return Thresholds.parse(value)  # a bad value is an input error (exit 1)
+        return Thresholds.parse(str(value))  # a bad value is an input error (exit 1)
 
 
 def compute_review(console: Console, record: Record, samples: int | None = DEFAULT_SAMPLES,
@@ -57,7 +58,7 @@ def compute_review(console: Console, record: Record, samples: int | None = DEFAU
         return review(record, samples=samples, thresholds=thresholds, workers=workers, progress=tick)
 
 
-def run_review(ctx_or_console, record: Record, samples: int | None = DEFAULT_SAMPLES,
+def run_review(ctx_or_console: click.Context | Console, record: Record, samples: int | None = DEFAULT_SAMPLES,
                thresholds: Thresholds = DEFAULT_THRESHOLDS) -> Review:
     """Review a record and print the report (for the end of ``osmosis play``)."""
     console = ctx_or_console if isinstance(ctx_or_console, Console) else console_of(ctx_or_console)
@@ -66,7 +67,7 @@ def run_review(ctx_or_console, record: Record, samples: int | None = DEFAULT_SAM
     return rev
 
 
-def review_after_play(ctx, record: Record) -> Review:
+def review_after_play(ctx: click.Context, record: Record) -> Review:
     """The review offered at the end of ``osmosis play``."""
     rev = run_review(ctx, record)
     from .history import note_review  # kept with the game in the player's history
@@ -75,7 +76,7 @@ def review_after_play(ctx, record: Record) -> Review:
     return rev
 
 
-def annotate_for_replay(ctx_or_console, record: Record, samples: int | None = DEFAULT_SAMPLES) -> Record:
+def annotate_for_replay(ctx_or_console: click.Context | Console, record: Record, samples: int | None = DEFAULT_SAMPLES) -> Record:
     """The record with the review's label, tags and comment on each move (for ``osmosis replay --review``).
 
     A record that already carries annotations keeps them; otherwise the review
@@ -90,7 +91,8 @@ def annotate_for_replay(ctx_or_console, record: Record, samples: int | None = DE
     return rev.annotated()
 
 
-def review_for_viewer(ctx_or_console, record: Record, samples: int | None = DEFAULT_SAMPLES):
+def review_for_viewer(ctx_or_console: click.Context | Console, record: Record,
+                      samples: int | None = DEFAULT_SAMPLES) -> tuple[Record, Review | None]:
     """The record with the review's annotations and the review itself (None for an annotated record), for the viewer."""
     if any(note is not None for note in record.annotations):
         return record, None
@@ -105,7 +107,7 @@ def _pct(x: float) -> str:
     return f"{x * 100:.0f}%"
 
 
-def _move_cell(move, card, symbols: bool) -> Text:
+def _move_cell(move: Move, card: int | None, symbols: bool) -> Text:
     text = Text(str(move))
     if card is not None:
         text.append(" ")
@@ -121,7 +123,7 @@ def result_line(rev: Review) -> Text:
         text.append("won, all 52 cards on the foundations.", style="green")
     else:
         text.append(f"{cards} cards on the foundations")
-        final = rev.record.replay()
+        final = rev.states[-1] if rev.states else rev.record.replay()
         text.append(", the game was blocked" if final.over else ", the game was not finished")
         text.append(" (well played: 40 or more)." if cards >= WELL_PLAYED else ".")
     return text
@@ -226,14 +228,14 @@ def moves_table(rev: Review, symbols: bool, width: int = 100) -> Table | Text | 
                     style="green")
     states = list(rev.states) or rev.record.states()
 
-    def cells(m):
+    def cells(m: MoveReview) -> tuple[Text, Text]:
         state = states[m.ply - 1]
         label = Text(str(m.label) + (f" {m.label.glyph}" if m.label.glyph else ""), style=LABEL_STYLES[m.label])
         better = (_move_cell(m.best, state.card_of(m.best), symbols) if m.best != m.move else Text("-"))
         return label, better
 
     if width < 100:
-        blocks = []
+        blocks: list[RenderableType] = []
         for m in rows:
             label, better = cells(m)
             head = Text(f"Move {m.ply}  ", style="bold")
@@ -275,7 +277,7 @@ def moments_table(rev: Review, symbols: bool = False) -> Table | Text:
     table.add_column("win chance")
     table.add_column("what")
     for c in rev.critical:
-        table.add_row(str(c.ply), Text(c.kind, style="red" if c.kind == "error" else "cyan"),
+        table.add_row(str(c.ply), Text(str(c.kind), style="red" if c.kind is MomentKind.ERROR else "cyan"),
                       f"{_pct(c.before)} -> {_pct(c.after)}", prose(c.text, symbols))
     return table
 
