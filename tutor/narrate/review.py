@@ -15,6 +15,7 @@ from typing import Any
 
 from ..cards import RANKS, SUIT_NAMES
 from ..estimate import interval_text
+from ..notation import Move
 from ..review.facts import (
     BlockingCycle,
     Comment,
@@ -68,7 +69,7 @@ def _deals(n: int) -> str:
     return f"{n} deal{'s' if n != 1 else ''}"
 
 
-def _better(state: State, move: Any) -> str:
+def _better(state: State, move: Move) -> str:
     """The better move as the error sentence names it: ``r2 (7H)``, ``d (turning the talon)``."""
     return move_short(state, move) if state.card_of(move) is not None else f"{move} (turning the talon)"
 
