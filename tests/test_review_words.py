@@ -10,6 +10,7 @@ from dataclasses import replace
 
 import pytest
 
+from tutor.cards import NAMES
 from tutor.deals import Deal, deal_for
 from tutor.estimate import Drop
 from tutor.knowledge import seen_cards
@@ -151,3 +152,18 @@ def test_tags_moments_and_comments_do_not_depend_on_unseen_cards(variant, number
     assert a.states != b.states  # the true deals differ
     assert _fair(a) == _fair(b)
     assert any(m.tags for m in a.moves) or a.critical  # something to compare beyond the grades
+
+
+def test_the_analysis_gives_facts_and_the_words_come_after():
+    from tutor.narrate.review import tell
+    from tutor.review import analyse
+
+    rules = preset("osmosis")
+    record = Record(rules, deal_for(54, rules), parse_moves("r3 r4 r4 r3 d d w"))
+    facts = analyse(record, samples=6, workers=1)
+    assert all(m.comment == "" and m.facts is not None for m in facts.moves)
+    assert all(c.text == "" and c.fact is not None for c in facts.critical)
+    seventh = facts.moves[6].facts
+    assert seventh is not None and seventh.uses_hindsight and seventh.cycle is not None
+    assert [type(t) for t in seventh.tags] == [EarlyStart] and NAMES[seventh.tags[0].card] == "7H"
+    assert tell(facts).to_json() == review(record, samples=6, workers=1).to_json()

@@ -10,7 +10,8 @@ values: the words a player reads are built from its facts by
 - :mod:`.values`: :class:`MoveReview`, :class:`Hindsight`, :class:`Moment`, :class:`Review`;
 - :mod:`.tags`: the kind of error a move shows; :mod:`.luck`: the cards' luck;
   :mod:`.moments`: the critical moments; :mod:`.full_knowledge`: hindsight;
-- :mod:`.analysis`: :func:`review`, which puts them together.
+- :mod:`.analysis`: :func:`analyse` (the facts of a game) and :func:`review` (those facts, then
+  their words from :mod:`tutor.narrate.review`).
 
 **Grades use only what the player knew.** Every position is scored on deals
 consistent with what the player had seen there (:mod:`tutor.grading`: the
@@ -47,7 +48,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..knowledge import seen_cards
-from .analysis import DEFAULT_SAMPLES, review, score_position
+from .analysis import DEFAULT_SAMPLES, analyse, review, score_position
 from .facts import Candidate, Comment, MomentKind, Tag
 from .full_knowledge import hindsight
 from .grades import DEFAULT_THRESHOLDS, Label, Thresholds, game_accuracy, move_accuracy
@@ -55,7 +56,7 @@ from .values import Hindsight, Moment, MoveReview, Review, annotate_record
 
 __all__ = [
     "Label", "Thresholds", "DEFAULT_THRESHOLDS", "DEFAULT_SAMPLES", "MoveReview", "Hindsight",
-    "Moment", "Review", "review", "hindsight", "move_accuracy", "game_accuracy", "TAGS",
+    "Moment", "Review", "review", "analyse", "hindsight", "move_accuracy", "game_accuracy", "TAGS",
     "annotate_record", "tip", "Tag", "MomentKind", "Candidate", "Comment", "score_position", "seen_cards",
 ]
 

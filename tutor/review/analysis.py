@@ -27,7 +27,7 @@ from .moments import critical
 from .tags import find_tags, is_free, placement_plies
 from .values import Hindsight, MoveReview, Review
 
-__all__ = ["DEFAULT_SAMPLES", "review", "score_position"]
+__all__ = ["DEFAULT_SAMPLES", "analyse", "review", "score_position", "assemble"]
 
 #: Shared sampled deals per position (every move of a graded position is
 #: scored on them; a label in doubt gets more, up to LABEL_BUDGET).
@@ -48,21 +48,16 @@ def score_position(state: State, samples: int | None = None) -> tuple[Move, list
                          for c in scored.candidates]
 
 
-def review(record: Record, samples: int | None = DEFAULT_SAMPLES, thresholds: Thresholds = DEFAULT_THRESHOLDS,
-           progress: Callable[[int, int], None] | None = None, workers: int | None = None,
-           limit: search.Limit | None = None, label_budget: int | None = None) -> Review:
-    """Review a game record: grade every move, tag the errors, add hindsight and accuracy.
+def analyse(record: Record, samples: int | None = DEFAULT_SAMPLES, thresholds: Thresholds = DEFAULT_THRESHOLDS,
+            progress: Callable[[int, int], None] | None = None, workers: int | None = None,
+            limit: search.Limit | None = None, label_budget: int | None = None) -> Review:
+    """The review of a game as facts only: every figure, label, tag and hindsight fact, no words yet.
 
-    ``samples``: shared sampled deals per position (default
-    :data:`DEFAULT_SAMPLES`; None also means the default). ``label_budget``:
-    the most deals for a label in doubt (default: :data:`tutor.grading.LABEL_BUDGET`
-    at the default ``samples``, in proportion otherwise: eight times). ``thresholds``: where
-    the labels start. ``progress(done, total)`` is called as positions are
-    scored. ``workers``: processes (default: up to 2, the CPUs, when the game
-    is long enough). ``limit``: the solver limit for hindsight.
+    Each move's ``facts`` say what its comment will tell, each moment's
+    ``fact`` what its text will; ``comment`` and ``text`` are empty until
+    :func:`tutor.narrate.review.tell` writes them (:func:`review` does both).
+    The arguments are :func:`review`'s.
     """
-    from ..narrate.review import tell
-
     samples = DEFAULT_SAMPLES if samples is None else samples
     if samples < 1:
         raise TutorError(f"samples {samples!r} is not allowed: expected a positive number")
@@ -79,7 +74,27 @@ def review(record: Record, samples: int | None = DEFAULT_SAMPLES, thresholds: Th
     only = only_moves(states, moves, facts, limit)
     if progress:
         progress(total, total)
-    return tell(assemble(record, states, moves, scores, facts, thresholds, samples, only))
+    return assemble(record, states, moves, scores, facts, thresholds, samples, only)
+
+
+def review(record: Record, samples: int | None = DEFAULT_SAMPLES, thresholds: Thresholds = DEFAULT_THRESHOLDS,
+           progress: Callable[[int, int], None] | None = None, workers: int | None = None,
+           limit: search.Limit | None = None, label_budget: int | None = None) -> Review:
+    """Review a game record: grade every move, tag the errors, add hindsight and accuracy, and put it in words.
+
+    ``samples``: shared sampled deals per position (default
+    :data:`DEFAULT_SAMPLES`; None also means the default). ``label_budget``:
+    the most deals for a label in doubt (default: :data:`tutor.grading.LABEL_BUDGET`
+    at the default ``samples``, in proportion otherwise: eight times). ``thresholds``: where
+    the labels start. ``progress(done, total)`` is called as positions are
+    scored. ``workers``: processes (default: up to 2, the CPUs, when the game
+    is long enough). ``limit``: the solver limit for hindsight.
+
+    The facts come from :func:`analyse`, the words from :mod:`tutor.narrate.review`.
+    """
+    from ..narrate.review import tell
+
+    return tell(analyse(record, samples, thresholds, progress, workers, limit, label_budget))
 
 
 def _candidate(move: Move, est: Estimate) -> Candidate:
