@@ -36,21 +36,10 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
 from .estimate import Drop, Estimate, paired_drop
-from .hints import (
-    BANDS,
-    BEST_NODES,
-    EXACT_DEALS,
-    WIN_NODES,
-    Outcomes,
-    SolveCache,
-    band,
-    certain_moves,
-    leader,
-    lost_for_certain,
-    outcomes_in,
-)
+from .hints import BEST_NODES, EXACT_DEALS, WIN_NODES, certain_moves, leader, lost_for_certain
 from .knowledge import SharedWorlds, observe
 from .notation import Move
+from .sampling import BANDS, Outcomes, SolveCache, band, outcomes_in
 from .state import State
 
 REVIEW_SAMPLES = 64
