@@ -31,24 +31,15 @@ how many processes score them.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
 from .estimate import Drop, Estimate, paired_drop
-from .hints import (
-    BANDS,
-    BEST_NODES,
-    EXACT_DEALS,
-    WIN_NODES,
-    Outcomes,
-    SolveCache,
-    band,
-    certain_moves,
-    leader,
-    lost_for_certain,
-    outcomes_in,
-)
+from .hints import BEST_NODES, EXACT_DEALS, WIN_NODES, certain_moves, leader, lost_for_certain
 from .knowledge import SharedWorlds, observe
 from .notation import Move
+from .sampling import BANDS, Outcomes, SolveCache, band, outcomes_in
 from .state import State
 
 REVIEW_SAMPLES = 64
@@ -61,6 +52,12 @@ LABEL_BATCH = 64
 
 RUN = 12
 """Positions per run (a job for a worker process; the solve cache lives within a run)."""
+
+Outcome = tuple[bool | None, int]
+"""One sampled deal's outcome of a move: won (None: undecided at the limit) and the cards placed."""
+
+Job = tuple[list[State], list[Move], set[int], int, int, int, int, tuple[float, float, float]]
+"""A run of positions to score: ``(states, moves, graded, start, end, samples, budget, bands)``."""
 
 
 @dataclass(frozen=True)
@@ -79,19 +76,20 @@ class PlyScore:
     exact: bool
     samples: int
     best: Move
-    estimates: dict = field(default_factory=dict)
-    value: tuple = ()
-    after: tuple = ()
+    estimates: dict[Move, Estimate] = field(default_factory=dict)
+    value: tuple[bool, ...] = ()
+    after: tuple[bool, ...] = ()
     drop: Drop | None = None
 
 
-def _won(outcomes) -> tuple[bool, ...]:
+def _won(outcomes: Iterable[Outcome]) -> tuple[bool, ...]:
     return tuple(bool(w) for w, _ in outcomes)
 
 
 def score_ply(ply: int, state: State, move: Move, graded: bool, worlds: SharedWorlds, cache: SolveCache,
-              samples: int, budget: int, bands=BANDS, previous: list | None = None,
-              changed: set[int] = frozenset()) -> tuple[PlyScore, list]:
+              samples: int, budget: int, bands: tuple[float, float, float] = BANDS,
+              previous: list[Outcome] | None = None,
+              changed: AbstractSet[int] = frozenset()) -> tuple[PlyScore, list[Outcome] | None]:
     """Score one position of a game on the shared deals (see the module docstring).
 
     ``previous``: the played move's outcome in each shared deal at the
@@ -105,7 +103,7 @@ def score_ply(ply: int, state: State, move: Move, graded: bool, worlds: SharedWo
     legal = obs.legal_moves()
     every = obs.every_state() if obs.consistent_deals() <= max(EXACT_DEALS, samples) else None
     exact = every is not None
-    deals = every if exact else worlds.states(state, samples)
+    deals = every if every is not None else worlds.states(state, samples)
     if not graded:
         # A forced move or a free play keeps the position's value: its chance is the position's.
         reuse = previous if previous is not None and not exact and len(previous) == len(deals) else None
@@ -141,7 +139,7 @@ def score_ply(ply: int, state: State, move: Move, graded: bool, worlds: SharedWo
             None if exact else played)
 
 
-def score_run(job) -> list[PlyScore]:
+def score_run(job: Job) -> list[PlyScore]:
     """Score positions ``start..end-1`` of a game: ``job = (states, moves, graded, start, end, samples, budget, bands)``.
 
     The shared deals are rebuilt from the first position and carried to
@@ -153,7 +151,8 @@ def score_run(job) -> list[PlyScore]:
         worlds.advance(states[k])
     cache = SolveCache()
     out = []
-    previous, changed = None, set()
+    previous: list[Outcome] | None = None
+    changed: set[int] = set()
     for i in range(start, end):
         if i > start:
             changed = worlds.advance(states[i])
@@ -164,20 +163,22 @@ def score_run(job) -> list[PlyScore]:
 
 
 def score_game(states: list[State], moves: list[Move], graded: set[int], samples: int = REVIEW_SAMPLES,
-               budget: int = LABEL_BUDGET, bands=BANDS, workers: int = 1, progress=None,
+               budget: int = LABEL_BUDGET, bands: tuple[float, float, float] = BANDS, workers: int = 1,
+               progress: Callable[[int, int], None] | None = None,
                total: int | None = None) -> dict[int, PlyScore]:
     """Every position's :class:`PlyScore`, in ``workers`` processes (one pool) when more than one."""
     n = len(moves)
     budget = max(budget, samples)
-    jobs = [(states, moves, graded, a, min(n, a + RUN), samples, budget, bands) for a in range(0, n, RUN)]
-    total = total if total is not None else n
+    jobs: list[Job] = [(states, moves, graded, a, min(n, a + RUN), samples, budget, bands)
+                       for a in range(0, n, RUN)]
+    count = total if total is not None else n
     scores: dict[int, PlyScore] = {}
 
-    def take(result):
+    def take(result: list[PlyScore]) -> None:
         for p in result:
             scores[p.ply] = p
         if progress:
-            progress(len(scores), total)
+            progress(len(scores), count)
 
     pool = None
     if workers > 1 and len(jobs) > 1:

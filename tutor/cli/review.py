@@ -1,10 +1,11 @@
 """``osmosis review``: the post-game review of a game record, as a report or JSON.
 
-The report: the result, the hindsight verdict (labelled as such), the
-accuracy and the count of each label, a chart of the win chance move by
-move, the critical moments (the player's errors and the cards' luck), and a
-table of the labelled moves with what was better and why. ``--annotate``
-writes the record with each move's label, tags and comment.
+Thin: parse the record and options, call :func:`tutor.review.review`, render
+with :mod:`.review_report` (the result, the hindsight verdict, labelled as
+such, the accuracy and the count of each label, a chart of the win chance
+move by move, the critical moments, and a table of the labelled moves with
+what was better and why). ``--annotate`` writes the record with each move's
+label, tags and comment.
 """
 
 from __future__ import annotations
@@ -12,22 +13,19 @@ from __future__ import annotations
 import json
 
 import click
-from rich.console import Console, Group
-from rich.padding import Padding
+from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
-from rich.text import Text
 
 from ..record import Record, save_record
-from ..render import card_text, prose, use_symbols
-from ..review import DEFAULT_SAMPLES, DEFAULT_THRESHOLDS, Label, Review, Thresholds, review
+from ..render import use_symbols
+from ..review import DEFAULT_SAMPLES, DEFAULT_THRESHOLDS, Review, Thresholds, review
 from .app import console_of
 from .common import record_from_file
+from .review_report import chart, counts_line, moments_table, moves_table, render_review, result_line
 
-WELL_PLAYED = 40
-SPARKS = "▁▂▃▄▅▆▇█"
-LABEL_STYLES = {Label.BEST: "green", Label.GOOD: "cyan", Label.INACCURACY: "yellow",
-                Label.MISTAKE: "dark_orange", Label.BLUNDER: "bold red"}
+__all__ = ["review_command", "compute_review", "run_review", "review_after_play", "annotate_for_replay",
+           "review_for_viewer", "ThresholdsType", "render_review", "chart", "counts_line", "moves_table",
+           "moments_table", "result_line"]
 
 
 class ThresholdsType(click.ParamType):
@@ -35,10 +33,10 @@ class ThresholdsType(click.ParamType):
 
     name = "a,b,c"
 
-    def convert(self, value, param, ctx) -> Thresholds:
+    def convert(self, value: object, param: click.Parameter | None, ctx: click.Context | None) -> Thresholds:
         if isinstance(value, Thresholds):
             return value
-        return Thresholds.parse(value)  # a bad value is an input error (exit 1)
+        return Thresholds.parse(str(value))  # a bad value is an input error (exit 1)
 
 
 def compute_review(console: Console, record: Record, samples: int | None = DEFAULT_SAMPLES,
@@ -57,7 +55,7 @@ def compute_review(console: Console, record: Record, samples: int | None = DEFAU
         return review(record, samples=samples, thresholds=thresholds, workers=workers, progress=tick)
 
 
-def run_review(ctx_or_console, record: Record, samples: int | None = DEFAULT_SAMPLES,
+def run_review(ctx_or_console: click.Context | Console, record: Record, samples: int | None = DEFAULT_SAMPLES,
                thresholds: Thresholds = DEFAULT_THRESHOLDS) -> Review:
     """Review a record and print the report (for the end of ``osmosis play``)."""
     console = ctx_or_console if isinstance(ctx_or_console, Console) else console_of(ctx_or_console)
@@ -66,7 +64,7 @@ def run_review(ctx_or_console, record: Record, samples: int | None = DEFAULT_SAM
     return rev
 
 
-def review_after_play(ctx, record: Record) -> Review:
+def review_after_play(ctx: click.Context, record: Record) -> Review:
     """The review offered at the end of ``osmosis play``."""
     rev = run_review(ctx, record)
     from .history import note_review  # kept with the game in the player's history
@@ -75,7 +73,7 @@ def review_after_play(ctx, record: Record) -> Review:
     return rev
 
 
-def annotate_for_replay(ctx_or_console, record: Record, samples: int | None = DEFAULT_SAMPLES) -> Record:
+def annotate_for_replay(ctx_or_console: click.Context | Console, record: Record, samples: int | None = DEFAULT_SAMPLES) -> Record:
     """The record with the review's label, tags and comment on each move (for ``osmosis replay --review``).
 
     A record that already carries annotations keeps them; otherwise the review
@@ -90,214 +88,14 @@ def annotate_for_replay(ctx_or_console, record: Record, samples: int | None = DE
     return rev.annotated()
 
 
-def review_for_viewer(ctx_or_console, record: Record, samples: int | None = DEFAULT_SAMPLES):
+def review_for_viewer(ctx_or_console: click.Context | Console, record: Record,
+                      samples: int | None = DEFAULT_SAMPLES) -> tuple[Record, Review | None]:
     """The record with the review's annotations and the review itself (None for an annotated record), for the viewer."""
     if any(note is not None for note in record.annotations):
         return record, None
     console = ctx_or_console if isinstance(ctx_or_console, Console) else console_of(ctx_or_console)
     rev = compute_review(console, record, samples)
     return rev.annotated(), rev
-
-
-# ---- the report ------------------------------------------------------------
-
-def _pct(x: float) -> str:
-    return f"{x * 100:.0f}%"
-
-
-def _move_cell(move, card, symbols: bool) -> Text:
-    text = Text(str(move))
-    if card is not None:
-        text.append(" ")
-        text.append_text(card_text(card, symbols))
-    return text
-
-
-def result_line(rev: Review) -> Text:
-    cards, won = rev.result["cards"], rev.result["won"]
-    text = Text()
-    text.append("Result: ", style="bold")
-    if won:
-        text.append("won, all 52 cards on the foundations.", style="green")
-    else:
-        text.append(f"{cards} cards on the foundations")
-        final = rev.record.replay()
-        text.append(", the game was blocked" if final.over else ", the game was not finished")
-        text.append(" (well played: 40 or more)." if cards >= WELL_PLAYED else ".")
-    return text
-
-
-#: One cell per move in the chart's marker line: the chess glyphs ?! ? ?? as single characters.
-MARKS = {Label.INACCURACY: "⁈", Label.MISTAKE: "?", Label.BLUNDER: "⁇"}
-LEGEND = ("▁ 0%  █ 100% win chance after each move;", "⁈ inaccuracy (?!),", "? mistake,", "⁇ blunder (??),",
-          "+/- luck")
-
-
-def chart(rev: Review, width: int = 80, cursor: int | None = None) -> Text:
-    """The win chance after each move as a sparkline, rows of up to ``width - 8`` moves.
-
-    Under each row a marker line: the chess glyph of each error (``⁈`` an
-    inaccuracy, ``?`` a mistake, ``⁇`` a blunder: ?!, ?, ?? in one cell each),
-    ``+``/``-`` luck from cards turning up. ``cursor`` (a move number, 0 for
-    the start) puts a ``▲`` under that move, on a line of its own.
-    """
-    per_row = max(10, width - 8)
-    out = Text()
-    moves = rev.moves
-    for start in range(0, len(moves), per_row):
-        chunk = moves[start:start + per_row]
-        out.append(f"{start + 1:>5}  ", style="dim")
-        for m in chunk:
-            level = min(len(SPARKS) - 1, int(m.win_after * (len(SPARKS) - 1) + 0.5))
-            out.append(SPARKS[level], style=LABEL_STYLES[m.label] if m.label >= Label.INACCURACY else "green")
-        out.append("\n")
-        marks = Text("       ")
-        for m in chunk:
-            if m.label >= Label.INACCURACY:
-                marks.append(MARKS[m.label], style=LABEL_STYLES[m.label])
-            elif m.luck is not None and abs(m.luck) * 100 >= rev.thresholds.luck:
-                marks.append("+" if m.luck > 0 else "-", style="dim")
-            else:
-                marks.append(" ")
-        if marks.plain.strip():
-            marks.rstrip()
-            out.append_text(marks)
-            out.append("\n")
-        if cursor is not None and start < max(cursor, 1) <= start + len(chunk):
-            out.append(" " * (7 + max(cursor, 1) - 1 - start))
-            out.append("▲", style="bold")
-            out.append(f" move {cursor}" if cursor else " the start", style="bold")
-            out.append("\n")
-    line = ""
-    for item in LEGEND:  # each item whole on a line: a glyph never parts from its word
-        if line and len(line) + 1 + len(item) > max(20, width - 7):
-            out.append("       " + line + "\n", style="dim")
-            line = ""
-        line = f"{line} {item}" if line else item
-    out.append("       " + line, style="dim")
-    return out
-
-
-def counts_line(rev: Review, width: int = 200) -> Text:
-    """``82 moves: 34 graded (30 best, 0 good, 2 inaccuracies ?!, ...); 34 forced and 14 free moves not graded``.
-
-    The label counts are of the graded moves only, so they add up to the
-    graded count; forced moves and free plays are counted apart. Lines break
-    between the counts, never between a count and its glyph.
-    """
-    graded = [m for m in rev.moves if m.graded]
-    forced = sum(1 for m in rev.moves if not m.graded and m.forced)
-    free = sum(1 for m in rev.moves if not m.graded and not m.forced)
-    items = [Text(f"{len(rev.moves)} moves: {len(graded)} graded", style="bold")]
-    for i, label in enumerate(Label):
-        n = sum(1 for m in graded if m.label == label)
-        word = str(label) if n == 1 or label in (Label.BEST, Label.GOOD) else (
-            "inaccuracies" if label == Label.INACCURACY else f"{label}s")
-        item = Text("(" if i == 0 else "")
-        item.append(f"{n} {word}" + (f" {label.glyph}" if label.glyph else ""), style=LABEL_STYLES[label])
-        item.append(")" if label == Label.BLUNDER else ",")
-        items.append(item)
-    tail = f"{forced} forced and {free} free move{'' if free == 1 else 's'} not graded"
-    items[-1].append(";")
-    items.append(Text(tail, style="dim"))
-    out = Text()
-    line = 0
-    for item in items:
-        if line and line + 1 + len(item.plain) > width:
-            out.append("\n")
-            line = 0
-        elif line:
-            out.append(" ")
-            line += 1
-        out.append_text(item)
-        line += len(item.plain)
-    return out
-
-
-def moves_table(rev: Review, symbols: bool, width: int = 100) -> Table | Text | Group:
-    """The labelled moves: inaccuracies and worse, and every tagged move.
-
-    From 100 columns a table; narrower, one block a move (a heading line,
-    then the why in full lines), so the why never shrinks to a sliver.
-    """
-    rows = [m for m in rev.moves if m.label >= Label.INACCURACY or m.tags]
-    if not rows:
-        return Text("No inaccuracy, mistake or blunder: every graded move kept the best chance.",
-                    style="green")
-    states = list(rev.states) or rev.record.states()
-
-    def cells(m):
-        state = states[m.ply - 1]
-        label = Text(str(m.label) + (f" {m.label.glyph}" if m.label.glyph else ""), style=LABEL_STYLES[m.label])
-        better = (_move_cell(m.best, state.card_of(m.best), symbols) if m.best != m.move else Text("-"))
-        return label, better
-
-    if width < 100:
-        blocks = []
-        for m in rows:
-            label, better = cells(m)
-            head = Text(f"Move {m.ply}  ", style="bold")
-            head.append_text(_move_cell(m.move, m.card, symbols))
-            head.append("  ")
-            head.append_text(label)
-            head.append(f"  win {_pct(m.win_after)} / {_pct(m.win_before)}")
-            if m.best != m.move:
-                head.append("  better ")
-                head.append_text(better)
-            if m.tags:
-                head.append("  [" + ", ".join(m.tags) + "]", style="dim")
-            blocks += [head, Padding(prose(m.comment, symbols), (0, 0, 0, 2))]
-        return Group(*blocks)
-    table = Table(box=None, pad_edge=False, show_edge=False, header_style="bold", expand=False)
-    table.add_column("move", justify="right")
-    table.add_column("played")
-    table.add_column("label")
-    table.add_column("win", justify="right")
-    table.add_column("better")
-    table.add_column("why", ratio=1)
-    for m in rows:
-        label, better = cells(m)
-        if m.tags:
-            label.append("\n" + ", ".join(m.tags), style="dim")
-        if m.only_move:
-            label.append("\nonly move (hindsight)", style="dim")
-        table.add_row(str(m.ply), _move_cell(m.move, m.card, symbols), label,
-                      f"{_pct(m.win_after)} / {_pct(m.win_before)}", better, prose(m.comment, symbols))
-    return table
-
-
-def moments_table(rev: Review, symbols: bool = False) -> Table | Text:
-    if not rev.critical:
-        return Text("No big swings in the win chance.", style="dim")
-    table = Table(box=None, pad_edge=False, show_edge=False, header_style="bold")
-    table.add_column("move", justify="right")
-    table.add_column("kind")
-    table.add_column("win chance")
-    table.add_column("what")
-    for c in rev.critical:
-        table.add_row(str(c.ply), Text(c.kind, style="red" if c.kind == "error" else "cyan"),
-                      f"{_pct(c.before)} -> {_pct(c.after)}", prose(c.text, symbols))
-    return table
-
-
-def render_review(rev: Review, symbols: bool = True, width: int = 80) -> Group:
-    """The whole report as one rich renderable."""
-    record = rev.record
-    where = f"deal {record.deal.number}" if record.deal.number is not None else "a deal given in full"
-    head = Text()
-    head.append(f"Review of {where}", style="bold")
-    head.append(f", {record.rules.describe()}: {len(record.moves)} moves.")
-    hind = prose(rev.hindsight.verdict(), symbols)
-    acc = Text()
-    acc.append("Accuracy: ", style="bold")
-    acc.append(f"{rev.accuracy:.1f}", style="bold")
-    acc.append(f" / 100 over {rev.graded} graded moves (win chances from what you could see: "
-               f"{rev.sampling_text()}).")
-    parts = [head, result_line(rev), hind, acc, counts_line(rev, width), Text(""),
-             Text("Win chance, move by move", style="bold"), chart(rev, width), Text(""),
-             Text("Critical moments", style="bold"), moments_table(rev, symbols), Text(""),
-             Text("Labelled moves (win: played / best)", style="bold"), moves_table(rev, symbols, width)]
-    return Group(*parts)
 
 
 # ---- the command -----------------------------------------------------------

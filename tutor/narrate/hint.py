@@ -22,7 +22,7 @@ def win_figure(c) -> str:
     if getattr(c, "exact", False):
         return f"{pct(c.win)} (exact)"
     lo, hi = getattr(c, "interval", (None, None))
-    if lo is None:
+    if lo is None or hi is None:
         return pct(c.win)
     return f"{pct(c.win)} (95%: {lo * 100:.0f}-{hi * 100:.0f}%)"
 

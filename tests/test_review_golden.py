@@ -1,0 +1,162 @@
+"""Golden reviews: the review's JSON and report of saved games stay byte-for-byte the same.
+
+The games under ``tests/golden/review`` (five presets) cover five of the seven tags (late-start and
+talon-shift need long games: tests/test_review.py finds them), luck,
+the hindsight sentences (a blocking cycle, a thrown-away win, a deal lost from
+the start), free plays, forced moves, close calls and the critical moments.
+The expected files were written by the review before it was split into
+facts and words; a change to the words or the figures shows here as a diff.
+
+Each fact a comment or a moment is built from is also checked against the engine.
+
+When a change is meant (new wording, a new grading), write the files again
+with ``OSMOSIS_REGOLD=1 python -m pytest tests/test_review_golden.py`` and
+read the diff.
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+import json
+import os
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+from tutor.cli.review import render_review
+from tutor.knowledge import seen_cards
+from tutor.record import load_record
+from tutor.review import Review, review
+from tutor.review.facts import (
+    EarlyStart,
+    ErrorMoment,
+    LateStart,
+    LuckMoment,
+    NoProgress,
+    ReserveDig,
+    TalonShift,
+    TurnedPast,
+    Ungraded,
+    WrongRow,
+)
+from tutor.search import lost_from_start
+from tutor.state import State
+
+GOLDEN = Path(__file__).parent / "golden" / "review"
+GAMES = sorted(p.name.removesuffix(".record.json") for p in GOLDEN.glob("*.record.json"))
+SAMPLES = 6
+
+
+def _report(rev, width: int, symbols: bool) -> str:
+    console = Console(file=io.StringIO(), width=width, color_system=None, force_terminal=False)
+    console.print(render_review(rev, symbols, width=width))
+    return console.file.getvalue()
+
+
+@functools.cache
+def reviewed(name: str) -> Review:
+    return review(load_record(GOLDEN / f"{name}.record.json"), samples=SAMPLES, workers=1)
+
+
+def outputs(name: str) -> dict[str, str]:
+    """The review's outputs for one saved game: its JSON (candidates aside, to keep the files small), two reports."""
+    rev = reviewed(name)
+    data = rev.to_json()
+    for m in data["moves"]:
+        m.pop("candidates", None)
+    return {"review.json": json.dumps(data, indent=1, ensure_ascii=False) + "\n",
+            "report.txt": _report(rev, 100, False), "narrow.txt": _report(rev, 60, True)}
+
+
+def test_the_golden_games_cover_every_tag_and_both_kinds_of_moment():
+    tags, kinds, text = set(), set(), ""
+    for name in GAMES:
+        data = json.loads((GOLDEN / f"{name}.review.json").read_text(encoding="utf-8"))
+        tags |= {t for m in data["moves"] for t in m["tags"]}
+        kinds |= {c["kind"] for c in data["critical"]}
+        text += " ".join(m["comment"] for m in data["moves"])
+    assert tags >= {"early-start", "wrong-row", "turned-past", "reserve-dig", "no-progress"}
+    assert kinds == {"error", "luck"}
+    for words in ("With hindsight (all cards known), putting", "Luck, not a choice", "A free play",
+                  "The only legal move", "Too close to call", "Tip: "):
+        assert words in text, words
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_review_of_a_saved_game_is_byte_identical_to_its_golden(name):
+    got = outputs(name)
+    if os.environ.get("OSMOSIS_REGOLD"):
+        for kind, text in got.items():
+            (GOLDEN / f"{name}.{kind}").write_text(text, encoding="utf-8")
+    for kind, text in got.items():
+        assert text == (GOLDEN / f"{name}.{kind}").read_text(encoding="utf-8"), f"{name}.{kind}"
+
+
+def test_the_command_prints_the_same_review(run):
+    path = GOLDEN / "osmosis-54-cycle.record.json"
+    result = run(["review", str(path), "--json", "--samples", str(SAMPLES), "--workers", "1"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    for m in data["moves"]:
+        m.pop("candidates", None)
+    assert json.dumps(data, indent=1, ensure_ascii=False) + "\n" == (
+        GOLDEN / "osmosis-54-cycle.review.json").read_text(encoding="utf-8")
+    text = run(["review", str(path), "--samples", str(SAMPLES), "--workers", "1"]).output
+    assert "Review of deal 54" in text and "With hindsight (all cards known)" in text
+
+
+def _opens(state: State, card: int | None) -> bool:
+    return card is not None and card // 13 not in state.rows and state.destination(card) == len(state.rows)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_every_fact_of_the_review_holds_in_the_game(name):
+    """The claim check of the review: each fact a comment or a moment is built from, against the engine."""
+    rev = reviewed(name)
+    states, moves = list(rev.states), list(rev.record.moves)
+    placed_later = [{s.card_of(mv) for s, mv in zip(states[k:], moves[k:])} for k in range(len(moves) + 1)]
+    for m in rev.moves:
+        state, after, facts = states[m.ply - 1], states[m.ply], m.facts
+        assert facts is not None
+        card = state.card_of(m.move)
+        if isinstance(facts.grade, Ungraded):
+            assert facts.grade.forced == (len(state.legal_moves()) == 1)
+            assert facts.grade.forced or not _opens(state, card)
+        else:
+            assert facts.grade.move == facts.grade.played.move == m.move and facts.grade.top.move in state.legal_moves()
+        for t in facts.tags:
+            if isinstance(t, EarlyStart):
+                assert t.card == card and _opens(state, card) and t.row == len(state.rows) + 1
+                assert t.start_rank == state.start_rank == card % 13 + 1
+                assert not _opens(state, state.card_of(t.wait.move))
+            elif isinstance(t, WrongRow):
+                assert t.card == card and t.other_card == state.card_of(t.other.move) and _opens(state, t.other_card)
+                assert t.other_card // 13 != card // 13
+            elif isinstance(t, LateStart):
+                assert not _opens(state, card) and _opens(state, t.open_card)
+            elif isinstance(t, NoProgress):
+                assert m.move.kind == "d" and not state.progress and after.blocked
+            elif isinstance(t, TurnedPast):
+                assert m.move.kind == "d" and t.card == state.waste_top and t.card not in placed_later[m.ply - 1]
+                assert t.first_row == (t.card // 13 == state.rows[0])
+            elif isinstance(t, ReserveDig):
+                pile = after.reserves[t.pile]
+                assert m.move.kind == "r" and m.move.pile == t.pile and t.card == card
+                assert t.under == (pile[-1] if pile else None)
+                assert t.under is None or t.under not in {after.card_of(x) for x in after.legal_moves()}
+            elif isinstance(t, TalonShift):
+                assert m.move.kind == "w" and t.card == card == state.waste_top
+        if facts.cycle is not None:
+            assert facts.cycle.card == card and lost_from_start(state) is None and lost_from_start(after) is not None
+        assert (facts.threw_away is not None) == (rev.hindsight.lost_at_ply == m.ply and not isinstance(
+            facts.grade, Ungraded))
+        assert (facts.only_move is not None) == m.only_move
+        if facts.luck is not None:
+            assert facts.luck.seen == tuple(sorted(seen_cards(after) - seen_cards(state))) == m.seen
+    for c in rev.critical:
+        if isinstance(c.fact, ErrorMoment):
+            assert c.fact.move == moves[c.ply - 1] and c.fact.best == rev.moves[c.ply - 1].best
+        else:
+            assert isinstance(c.fact, LuckMoment) and c.fact.seen == rev.moves[c.ply - 1].seen

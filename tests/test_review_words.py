@@ -1,0 +1,169 @@
+"""The review's words come from its facts: enums for tags and moments, hindsight said where it is used,
+and nothing the player never saw changes a tag, a moment or a comment (hindsight sentences aside)."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from dataclasses import replace
+
+import pytest
+
+from tutor.cards import NAMES
+from tutor.deals import Deal, deal_for
+from tutor.estimate import Drop
+from tutor.knowledge import seen_cards
+from tutor.narrate import TIPS
+from tutor.narrate.review import (
+    HINDSIGHT,
+    TAGS,
+    cycle_sentence,
+    luck_sentence,
+    moment_text,
+    only_move_sentence,
+    tag_sentence,
+    threw_away_sentence,
+)
+from tutor.notation import Move, parse_moves
+from tutor.record import Record
+from tutor.review import MomentKind, Review, Tag, review
+from tutor.review.facts import (
+    BlockingCycle,
+    Candidate,
+    EarlyStart,
+    ErrorMoment,
+    LateStart,
+    Luck,
+    LuckMoment,
+    NoProgress,
+    OnlyMove,
+    ReserveDig,
+    TalonShift,
+    ThrewAwayWin,
+    TurnedPast,
+    WrongRow,
+)
+from tutor.rules import preset
+from tutor.search import lost_from_start
+from tutor.state import State
+
+
+def test_tags_and_moment_kinds_are_the_json_strings():
+    assert [t.value for t in Tag] == ["early-start", "late-start", "wrong-row", "turned-past", "reserve-dig",
+                                      "talon-shift", "no-progress"]
+    assert json.dumps([Tag.WRONG_ROW, MomentKind.LUCK]) == '["wrong-row", "luck"]'
+    assert set(TAGS) == set(Tag) and all(str(tip) in TIPS for tip, _ in TAGS.values())
+    import tutor.review
+
+    assert tutor.review.TAGS is TAGS  # the old name still answers
+
+
+def _figure(move: str = "d", win: float = 0.4) -> Candidate:
+    return Candidate(Move.parse(move), win, 30.0, 16, (0.2, 0.6))
+
+
+def test_each_tag_fact_has_its_sentence_naming_its_cards():
+    state = State.initial(deal_for(1, preset("osmosis")), preset("osmosis"))
+    facts = [EarlyStart(25, 2, 2, _figure()), WrongRow(25, 2, _figure("r1"), 12), LateStart(_figure("r1"), 12),
+             NoProgress(), TurnedPast(3, _figure("w"), False), ReserveDig(25, 1, 30), ReserveDig(25, 1, None),
+             TalonShift(25, _figure())]
+    words = [tag_sentence(state, f) for f in facts]
+    assert len(set(words)) == len(words)
+    assert "KH" in words[0] and "row 2 for hearts" in words[0] and "40% (95%: 20-60%)" in words[0]
+    assert "KS" in words[1] and "KS" in words[2] and "4S" in words[4] and "5D" in words[5]
+    assert "reserve pile 2" in words[6]
+    assert all(not f.hindsight for f in facts) and not any(HINDSIGHT in w for w in words)
+
+
+def test_every_hindsight_fact_says_so_in_its_own_sentence():
+    state = State.initial(deal_for(7, preset("osmosis")), preset("osmosis"))
+    why = lost_from_start(state)
+    assert why is not None
+    for fact, words in [(BlockingCycle(20, 2, why), cycle_sentence(BlockingCycle(20, 2, why))),
+                        (ThrewAwayWin(Move.parse("d")), threw_away_sentence(ThrewAwayWin(Move.parse("d")))),
+                        (OnlyMove(), only_move_sentence())]:
+        assert fact.hindsight
+        assert words.startswith(HINDSIGHT)
+        assert len(re.split(r"(?<=\.) (?=[A-Z])", words)) == 1, words  # one sentence: the caveat covers it all
+    assert not Luck((3,), 0.2, 0.5, (0.1, 0.5)).hindsight
+    assert luck_sentence(Luck((3,), 0.2, 0.5, (0.1, 0.5))).startswith("Luck, not a choice")
+
+
+def test_moment_texts_from_their_facts():
+    state = State.initial(deal_for(1, preset("osmosis")), preset("osmosis"))
+    error = ErrorMoment(Move.parse("r1"), Move.parse("d"), 20.0, Drop(0.2, 0.1, 0.3, 64))
+    assert moment_text(state, error) == "r1 (AD) lost 20 points (95%: 10-30, 64 deals) against d (turn)"
+    luck = LuckMoment((0, 1), -0.25, (-0.4, -0.1))
+    assert moment_text(state, luck) == "luck: AS, 2S turned up (-25 points, 95%: -40 to -10)"
+
+
+# ---- the swap test: cards the player never saw ------------------------------------
+
+def _twin(rules, deal: Deal, moves: list[Move]) -> Deal | None:
+    """The same deal with two cards the player never saw in the game swapped (of one reserve pile, else of the talon)."""
+    states = [State.initial(deal, rules)]
+    for m in moves:
+        states.append(states[-1].apply(m))
+    seen = set().union(*(seen_cards(s) for s in states))
+    for pile in (*deal.reserves, deal.talon):
+        hidden = [c for c in pile if c not in seen]
+        if len(hidden) >= 2:
+            swap = {hidden[0]: hidden[1], hidden[1]: hidden[0]}
+            return Deal(tuple(tuple(swap.get(c, c) for c in p) for p in deal.reserves), deal.base,
+                        tuple(swap.get(c, c) for c in deal.talon))
+    return None
+
+
+def _without_hindsight(text: str) -> str:
+    return " ".join(s for s in re.split(r"(?<=\.) ", text) if not s.startswith(HINDSIGHT))
+
+
+def _fair(rev: Review) -> list[tuple[object, ...]]:
+    """What a review says from what the player saw: tags, labels, comments and facts with hindsight taken out."""
+    out: list[tuple[object, ...]] = []
+    for m in rev.moves:
+        assert m.facts is not None
+        facts = replace(m.facts, cycle=None, threw_away=None, only_move=None)
+        out.append((m.ply, m.tags, m.label, _without_hindsight(m.comment), facts))
+    out += [(c.ply, c.kind, c.text, c.fact) for c in rev.critical]
+    return out
+
+
+BRIDESMAIDS_3 = " ".join(["d"] * 16 + ["w"])  # luck at move 16, three talon cards never seen
+
+
+@pytest.mark.parametrize("variant, number, moves", [("osmosis", 54, "r3 r4 r4 r3 d d w"), ("osmosis", 75, "d d d r1 r1"),
+                                                    ("osmosis", 5, None), ("bridesmaids", 3, BRIDESMAIDS_3)])
+def test_tags_moments_and_comments_do_not_depend_on_unseen_cards(variant, number, moves):
+    rules = preset(variant)
+    deal = deal_for(number, rules)
+    if moves is not None:
+        played = parse_moves(moves)
+    else:  # a random game of 14 moves
+        rng, state, played = random.Random(number), State.initial(deal, rules), []
+        while not state.over and len(played) < 14:
+            played.append(rng.choice(state.legal_moves()))
+            state = state.apply(played[-1])
+    other = _twin(rules, deal, played)
+    assert other is not None
+    a = review(Record(rules, deal, played), samples=6, workers=1)
+    b = review(Record(rules, other, played), samples=6, workers=1)
+    assert a.states != b.states  # the true deals differ
+    assert _fair(a) == _fair(b)
+    assert any(m.tags for m in a.moves) or a.critical  # something to compare beyond the grades
+
+
+def test_the_analysis_gives_facts_and_the_words_come_after():
+    from tutor.narrate.review import tell
+    from tutor.review import analyse
+
+    rules = preset("osmosis")
+    record = Record(rules, deal_for(54, rules), parse_moves("r3 r4 r4 r3 d d w"))
+    facts = analyse(record, samples=6, workers=1)
+    assert all(m.comment == "" and m.facts is not None for m in facts.moves)
+    assert all(c.text == "" and c.fact is not None for c in facts.critical)
+    seventh = facts.moves[6].facts
+    assert seventh is not None and seventh.uses_hindsight and seventh.cycle is not None
+    assert [type(t) for t in seventh.tags] == [EarlyStart] and NAMES[seventh.tags[0].card] == "7H"
+    assert tell(facts).to_json() == review(record, samples=6, workers=1).to_json()

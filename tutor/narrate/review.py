@@ -1,0 +1,255 @@
+"""The review's words: each move's comment, the tag and tip sentences, luck, critical moments, the verdict.
+
+Built only from the facts of :mod:`tutor.review.facts` (and the position the
+move was played in, for the one move describer :mod:`.moves`). A fact marked
+``hindsight`` (it rests on cards the player had not seen) gives a sentence
+that starts "With hindsight (all cards known)"; no other sentence names a
+card the player had not seen.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import Any
+
+from ..cards import RANKS, SUIT_NAMES
+from ..estimate import interval_text
+from ..notation import Move
+from ..review.facts import (
+    BlockingCycle,
+    Comment,
+    EarlyStart,
+    ErrorMoment,
+    Grade,
+    LateStart,
+    Luck,
+    LuckMoment,
+    MomentFact,
+    NoProgress,
+    ReserveDig,
+    Tag,
+    TagFact,
+    ThrewAwayWin,
+    TurnedPast,
+    Ungraded,
+    WrongRow,
+)
+from ..review.grades import Label
+from ..review.values import Hindsight, Review
+from ..state import State
+from .hint import pct, win_figure
+from .moves import card_word, move_short
+from .tips import TipId, tip
+
+__all__ = ["TAGS", "HINDSIGHT", "tell", "comment", "grade_sentence", "tag_sentence", "tip_sentence",
+           "cycle_sentence", "threw_away_sentence", "luck_sentence", "only_move_sentence", "moment_text",
+           "verdict", "sampling_text"]
+
+#: How every hindsight sentence starts: it uses cards the player had not seen.
+HINDSIGHT = "With hindsight (all cards known)"
+
+#: tag -> (the id of its tip in :data:`tutor.narrate.TIPS`, what the tag means). Every tag is a fact
+#: of what the player had seen (the position's face-up cards, the scores on consistent deals, the record).
+TAGS: dict[str, tuple[TipId, str]] = {
+    Tag.EARLY_START: (TipId.WAIT_TO_OPEN, "opened a lower row with the starting rank while waiting was better"),
+    Tag.LATE_START: (TipId.WAIT_TO_OPEN, "waited while opening the row with the starting rank was better"),
+    Tag.WRONG_ROW: (TipId.TRACK_RANKS, "opened a row in a suit while opening it in another suit was better"),
+    Tag.TURNED_PAST: (TipId.PLAN_PASSES,
+                      "turned the talon past a playable card that mattered, and never played it"),
+    Tag.RESERVE_DIG: (TipId.DIG_RESERVE, "played a reserve card that helped nothing while another move mattered"),
+    Tag.TALON_SHIFT: (TipId.PLAN_PASSES,
+                      "took a waste card that helped nothing and shifted the talon, while turning was better"),
+    Tag.NO_PROGRESS: (TipId.NO_PROGRESS,
+                      "ended a pass with no card played since the redeal, so the game was blocked"),
+}
+
+
+def _deals(n: int) -> str:
+    return f"{n} deal{'s' if n != 1 else ''}"
+
+
+def _better(state: State, move: Move) -> str:
+    """The better move as the error sentence names it: ``r2 (7H)``, ``d (turning the talon)``."""
+    return move_short(state, move) if state.card_of(move) is not None else f"{move} (turning the talon)"
+
+
+def grade_sentence(state: State, fact: Grade | Ungraded) -> str:
+    """The first sentence of a comment: the label and the figures behind it."""
+    if isinstance(fact, Ungraded):
+        basis = (f"exact, {_deals(fact.samples)}" if fact.exact
+                 else f"{interval_text(*fact.interval)}, {fact.samples} deals")
+        figure = f"win {pct(fact.win)} ({basis})"
+        if fact.forced:
+            return f"The only legal move ({figure})."
+        return f"A free play: {card_word(fact.card)} opens no row, so playing it can only add options ({figure})."
+    played, top, paired = fact.played, fact.top, fact.paired
+    if fact.label == Label.BEST:
+        basis = (f"exact, every one of the {played.samples} consistent deals" if played.exact
+                 else f"{played.samples} deals")
+        return (f"Best move: win {pct(played.win)} ({interval_text(*played.interval, exact=played.exact)}, "
+                f"{basis}).")
+    if paired is not None and not paired.exact:
+        est, lo, hi = paired.points()
+        gap = f"{est:.0f} points lower (95%: {lo:.0f} to {hi:.0f}, {paired.samples} deals, paired)"
+    elif paired is not None:
+        gap = f"{paired.estimate * 100:.0f} points lower (exact)"
+    else:
+        gap = ""
+    if fact.label == Label.GOOD:
+        against = f"win {pct(played.win)} against {pct(top.win)}"
+        text = (f"Good: nearly as strong as {fact.best} ({against}, {gap})." if gap
+                else f"Good: nearly as strong as {fact.best} ({against}).")
+        if fact.close:
+            text += " Too close to call an error: the interval still reaches the inaccuracy threshold."
+        return text
+    return (f"{str(fact.label).capitalize()}: {_better(state, fact.best)} was better, win {pct(top.win)} against "
+            f"{pct(played.win)} after {move_short(state, fact.move)}: {gap}.")
+
+
+def tag_sentence(state: State, fact: TagFact) -> str:
+    """The sentence of one tag: what the move did, and what was better, with its figure."""
+    if isinstance(fact, EarlyStart):
+        wait = fact.wait
+        how = (f"holding it back and playing {move_short(state, wait.move)}"
+               if state.card_of(wait.move) is not None else "holding it back and turning the talon")
+        return (f"Playing {card_word(fact.card)} opened row {fact.row} for {SUIT_NAMES[fact.card // 13]} with the "
+                f"starting rank {RANKS[fact.start_rank - 1]}; {how} kept {win_figure(wait)}.")
+    if isinstance(fact, WrongRow):
+        return (f"Putting {SUIT_NAMES[fact.card // 13]} in row {fact.row} blocks the rows below; opening it with "
+                f"{card_word(fact.other_card)} instead kept {win_figure(fact.other)}.")
+    if isinstance(fact, LateStart):
+        return (f"Opening the next row with {card_word(fact.open_card)} now was better (win "
+                f"{win_figure(fact.open)}): waiting lost more than it could gain.")
+    if isinstance(fact, NoProgress):
+        return ("This turn ended a pass with no card played since the redeal, and no card could be played after "
+                "it: the waste can never be turned over again, so the game was blocked.")
+    if isinstance(fact, TurnedPast):
+        return (f"Turning past {card_word(fact.card)} on the waste (win {win_figure(fact.play)} if played) gave it "
+                "up: it was never played afterwards.")
+    if isinstance(fact, ReserveDig):
+        if fact.under is None:
+            return (f"Playing {card_word(fact.card)} emptied reserve pile {fact.pile + 1} and made no new card "
+                    "playable: digging the reserve helped nothing here.")
+        return (f"Playing {card_word(fact.card)} uncovered {card_word(fact.under)}, which could not be played: "
+                "digging the reserve helped nothing here.")
+    return (f"Taking {card_word(fact.card)} off the waste shifted the talon's threes; turning kept "
+            f"{win_figure(fact.turn)}.")
+
+
+def tip_sentence(tags: tuple[TagFact, ...]) -> str | None:
+    """One piece of advice at a time: the first tag's tip (row 1's own tip for a row-1 card turned past)."""
+    if not tags:
+        return None
+    first = tags[0]
+    topic = TipId.FIRST_ROW if isinstance(first, TurnedPast) and first.first_row else TAGS[first.tag][0]
+    return "Tip: " + tip(topic)
+
+
+def cycle_sentence(fact: BlockingCycle) -> str:
+    """Hindsight, in one sentence, so that every clause that names a hidden card is under the hindsight words."""
+    why = re.sub(r"\. (\w)", lambda m: "; " + m.group(1).lower(), fact.why.text().strip())
+    return (f"{HINDSIGHT}, putting {SUIT_NAMES[fact.card // 13]} in row {fact.row} blocked the rows below: "
+            f"{why}")
+
+
+def threw_away_sentence(fact: ThrewAwayWin) -> str:
+    alt = f", and {fact.better} would have kept it" if fact.better is not None else ""
+    return f"{HINDSIGHT}, this move threw away a win{alt}."
+
+
+def _shown(cards: tuple[int, ...], most: int) -> str:
+    return ", ".join(card_word(c) for c in cards[:most]) + (", ..." if len(cards) > most else "")
+
+
+def luck_sentence(fact: Luck) -> str:
+    word = "good luck" if fact.swing > 0 else "bad luck"
+    return (f"Luck, not a choice: the cards that turned up ({_shown(fact.seen, 8)}) moved the win chance from "
+            f"{pct(fact.before)} to {pct(fact.after)} ({word}; the same deals before and after).")
+
+
+def only_move_sentence() -> str:
+    return f"{HINDSIGHT}, it was the only move that kept the win."
+
+
+def comment(state: State, facts: Comment) -> str:
+    """A move's whole comment from its facts, in ``state`` (the position before the move)."""
+    parts = [grade_sentence(state, facts.grade)]
+    parts += [tag_sentence(state, t) for t in facts.tags]
+    advice = tip_sentence(facts.tags)
+    if advice is not None:
+        parts.append(advice)
+    if facts.cycle is not None:
+        parts.append(cycle_sentence(facts.cycle))
+    if facts.threw_away is not None:
+        parts.append(threw_away_sentence(facts.threw_away))
+    if facts.luck is not None:
+        parts.append(luck_sentence(facts.luck))
+    if facts.only_move is not None:
+        parts.append(only_move_sentence())
+    return " ".join(parts)
+
+
+def moment_text(state: State, fact: MomentFact) -> str:
+    """A critical moment in a line: the error with its drop, or the cards that turned up with their luck."""
+    if isinstance(fact, ErrorMoment):
+        paired = fact.paired
+        how = ("exact" if paired.exact
+               else f"95%: {paired.lo * 100:.0f}-{paired.hi * 100:.0f}, {paired.samples} deals")
+        return (f"{move_short(state, fact.move)} lost {fact.drop:.0f} points ({how}) against "
+                f"{move_short(state, fact.best)}")
+    assert isinstance(fact, LuckMoment)
+    span = ""
+    if fact.interval is not None:
+        lo, hi = fact.interval
+        span = ", exact" if abs(hi - lo) < 1e-9 else f", 95%: {lo * 100:+.0f} to {hi * 100:+.0f}"
+    sign = "+" if fact.luck > 0 else "-"
+    return f"luck: {_shown(fact.seen, 6)} turned up ({sign}{abs(fact.luck) * 100:.0f} points{span})"
+
+
+def tell(rev: Review) -> Review:
+    """``rev`` with its words: every move's comment and every critical moment's text, from their facts."""
+    states = list(rev.states) or rev.record.states()
+    rev.moves[:] = [replace(m, comment=comment(states[m.ply - 1], m.facts)) if m.facts is not None else m
+                    for m in rev.moves]
+    rev.critical[:] = [replace(c, text=moment_text(states[c.ply - 1], c.fact)) if c.fact is not None else c
+                       for c in rev.critical]
+    return rev
+
+
+def verdict(h: Hindsight) -> str:
+    """The hindsight verdict in one sentence, starting with the hindsight caveat."""
+    head = f"{HINDSIGHT}: "
+    if h.winnable is None:
+        return head + "the solver could not decide whether the deal was winnable within its limit."
+    if not h.winnable:
+        why = h.explanation_text
+        return head + "the deal could not be won from the start" + (f": {why}" if why else ".")
+    if h.won:
+        return head + "the deal was winnable, and the game was won."
+    if h.lost_at_ply is not None:
+        alt = f" ({h.better} instead would have kept it)" if h.better is not None else ""
+        return head + f"the deal was winnable, and move {h.lost_at_ply} threw the win away{alt}."
+    if h.undecided:
+        return head + ("the deal was winnable and the win was lost, but the solver could not pin down "
+                       "the move within its limit.")
+    if h.still_winnable is None:
+        return head + ("the deal was winnable; whether it still was when the record ends, the solver "
+                       "could not decide within its limit.")
+    return head + "the deal was winnable, and the game could still be won when the record ends."
+
+
+def sampling_text(info: dict[str, Any]) -> str:
+    """The review header's sentence on the sample counts (what was really used), from ``Review.sampling()``."""
+    counts = info["samples_a_move"]
+    parts = []
+    if info["sampled_moves"]:
+        each = (f"{counts[0]}" if len(counts) == 1 else f"{counts[0]}-{counts[-1]}")
+        parts.append(f"{each} sampled deals a move for {info['sampled_moves']} moves, the same deals "
+                     "through the game (redrawn only where a card that turned up contradicted them)")
+    if info["exact_moves"]:
+        parts.append(f"{info['exact_moves']} moves exact (every consistent deal solved)")
+    if info["labels_with_more"]:
+        parts.append(f"{info['labels_with_more']} labels in doubt drew more deals, up to "
+                     f"{info['most_label_samples']}")
+    return "; ".join(parts) + "; 95% intervals" if parts else "no move scored"

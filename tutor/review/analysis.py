@@ -1,0 +1,172 @@
+"""The review of a game: grade every move from what the player knew, tag the errors, add luck and hindsight.
+
+:func:`review` scores the game (:mod:`tutor.grading`), solves the true deal
+(:mod:`tutor.review.full_knowledge`), and assembles one :class:`MoveReview`
+a move with the facts its comment is built from; :mod:`tutor.narrate.review`
+then puts those facts into words.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Collection
+from dataclasses import replace
+
+from .. import search
+from ..errors import TutorError
+from ..estimate import Estimate
+from ..grading import LABEL_BUDGET, REVIEW_SAMPLES, PlyScore, score_game
+from ..notation import Move
+from ..record import Record
+from ..state import State
+from .facts import Candidate, Comment, Grade, OnlyMove, ThrewAwayWin, Ungraded
+from .full_knowledge import hindsight, only_moves
+from .grades import DEFAULT_THRESHOLDS, Label, Thresholds, game_accuracy, move_accuracy
+from .luck import luck_of
+from .moments import critical
+from .tags import find_tags, is_free, placement_plies
+from .values import Hindsight, MoveReview, Review
+
+__all__ = ["DEFAULT_SAMPLES", "analyse", "review", "score_position", "assemble"]
+
+#: Shared sampled deals per position (every move of a graded position is
+#: scored on them; a label in doubt gets more, up to LABEL_BUDGET).
+DEFAULT_SAMPLES = REVIEW_SAMPLES
+
+
+def score_position(state: State, samples: int | None = None) -> tuple[Move, list[Candidate]]:
+    """The hint's best move and every legal move's win chance and expected cards, from what the player saw.
+
+    This is the hint machinery: :func:`tutor.hints.score_moves` on
+    :func:`tutor.knowledge.observe`; it never looks at a hidden card.
+    """
+    from ..hints import score_moves
+    from ..knowledge import observe
+
+    scored = score_moves(observe(state), samples=samples)
+    return scored.best, [Candidate(c.move, float(c.win), float(c.cards), int(c.samples))
+                         for c in scored.candidates]
+
+
+def analyse(record: Record, samples: int | None = DEFAULT_SAMPLES, thresholds: Thresholds = DEFAULT_THRESHOLDS,
+            progress: Callable[[int, int], None] | None = None, workers: int | None = None,
+            limit: search.Limit | None = None, label_budget: int | None = None) -> Review:
+    """The review of a game as facts only: every figure, label, tag and hindsight fact, no words yet.
+
+    Each move's ``facts`` say what its comment will tell, each moment's
+    ``fact`` what its text will; ``comment`` and ``text`` are empty until
+    :func:`tutor.narrate.review.tell` writes them (:func:`review` does both).
+    The arguments are :func:`review`'s.
+    """
+    samples = DEFAULT_SAMPLES if samples is None else samples
+    if samples < 1:
+        raise TutorError(f"samples {samples!r} is not allowed: expected a positive number")
+    budget = label_budget if label_budget is not None else max(samples, LABEL_BUDGET * samples // REVIEW_SAMPLES)
+    states = record.states()
+    moves = list(record.moves)
+    n = len(moves)
+    graded = {i for i in range(n) if len(states[i].legal_moves()) > 1 and not is_free(states[i], moves[i])}
+    total = n + 1
+    if workers is None:
+        workers = min(2, os.cpu_count() or 1) if n >= 24 else 1
+    scores = score_game(states, moves, graded, samples, budget, thresholds.bands(), workers, progress, total)
+    facts = hindsight(states, limit)
+    only = only_moves(states, moves, facts, limit)
+    if progress:
+        progress(total, total)
+    return assemble(record, states, moves, scores, facts, thresholds, samples, only)
+
+
+def review(record: Record, samples: int | None = DEFAULT_SAMPLES, thresholds: Thresholds = DEFAULT_THRESHOLDS,
+           progress: Callable[[int, int], None] | None = None, workers: int | None = None,
+           limit: search.Limit | None = None, label_budget: int | None = None) -> Review:
+    """Review a game record: grade every move, tag the errors, add hindsight and accuracy, and put it in words.
+
+    ``samples``: shared sampled deals per position (default
+    :data:`DEFAULT_SAMPLES`; None also means the default). ``label_budget``:
+    the most deals for a label in doubt (default: :data:`tutor.grading.LABEL_BUDGET`
+    at the default ``samples``, in proportion otherwise: eight times). ``thresholds``: where
+    the labels start. ``progress(done, total)`` is called as positions are
+    scored. ``workers``: processes (default: up to 2, the CPUs, when the game
+    is long enough). ``limit``: the solver limit for hindsight.
+
+    The facts come from :func:`analyse`, the words from :mod:`tutor.narrate.review`.
+    """
+    from ..narrate.review import tell
+
+    return tell(analyse(record, samples, thresholds, progress, workers, limit, label_budget))
+
+
+def _candidate(move: Move, est: Estimate) -> Candidate:
+    return Candidate(move, est.win, est.cards, est.samples, (est.win_lo, est.win_hi),
+                     (est.cards_lo, est.cards_hi), est.exact)
+
+
+def _ungraded(i: int, state: State, move: Move, ps: PlyScore, final: State, last: bool) -> MoveReview:
+    """A forced move or a free play: its own value on the shared deals (the result, after the last move)."""
+    card = state.card_of(move)
+    forced = len(state.legal_moves()) == 1
+    est = ps.estimates[move]
+    value, interval = est.win, (est.win_lo, est.win_hi)
+    if last and final.over:
+        value, interval = (1.0, (1.0, 1.0)) if final.won else (0.0, (0.0, 0.0))
+    fact = Ungraded(forced, card, value, (est.win_lo, est.win_hi), est.samples, est.exact)
+    return MoveReview(i + 1, move, move, value, value, Label.BEST, (), "", graded=False, forced=forced, card=card,
+                      samples=ps.samples, exact=ps.exact, win_before_interval=interval,
+                      win_after_interval=interval, facts=Comment(fact))
+
+
+def _graded(i: int, state: State, move: Move, ps: PlyScore, th: Thresholds, placed: dict[int, int],
+            facts: Hindsight) -> MoveReview:
+    card = state.card_of(move)
+    cands = [_candidate(m, e) for m, e in ps.estimates.items()]
+    by_move = {c.move: c for c in cands}
+    played = by_move.get(move)
+    if played is None:
+        raise TutorError(f"the hint machinery gave no score for move {i + 1} '{move}'")
+    top = by_move[ps.best]
+    paired = ps.drop
+    if paired is None:  # the played move is the best one
+        label, close = Label.BEST, False
+    else:
+        label, close = th.grade(paired)
+    best = move if label == Label.BEST else top.move
+    lead = max(cands, key=lambda c: c.win) if top.win < played.win else top
+    win_before = max(lead.win, played.win)
+    tags, cycle = find_tags(state, move, by_move, played, top, th, placed) if label >= Label.INACCURACY else ((), None)
+    threw = ThrewAwayWin(facts.better) if facts.lost_at_ply == i + 1 else None
+    comment = Comment(Grade(label, move, best, played, top, paired, close), tags, cycle, threw)
+    drop_pts = max(0.0, paired.estimate * 100) if paired is not None else 0.0
+    return MoveReview(i + 1, move, best, win_before, played.win, label, tuple(t.tag for t in tags), "",
+                      card=card, cards_after=played.cards,
+                      candidates=tuple(sorted(cands, key=lambda c: (-c.win, -c.cards))),
+                      accuracy=move_accuracy(drop_pts), samples=ps.samples, exact=ps.exact,
+                      win_before_interval=(lead if lead.win >= played.win else played).interval,
+                      win_after_interval=played.interval, paired=paired, close=close, facts=comment)
+
+
+def assemble(record: Record, states: list[State], moves: list[Move], scores: dict[int, PlyScore],
+             facts: Hindsight, th: Thresholds, samples: int | None, only: Collection[int] = frozenset()) -> Review:
+    """The :class:`Review` of the scored game, every figure and fact in place and no words yet (``comment`` empty)."""
+    n = len(moves)
+    final = states[-1]
+    placed = placement_plies(states, moves)
+    lucky = luck_of(states, scores, final, th)
+    out: list[MoveReview] = []
+    for i, move in enumerate(moves):
+        ps = scores[i]
+        m = (_graded(i, states[i], move, ps, th, placed, facts) if ps.graded
+             else _ungraded(i, states[i], move, ps, final, i == n - 1))
+        luck, alone = lucky.get(i), i in only
+        if (luck is not None or alone) and m.facts is not None:
+            m = replace(m, facts=replace(m.facts, luck=luck, only_move=OnlyMove() if alone else None),
+                        only_move=alone)
+            if luck is not None:
+                m = replace(m, luck=luck.swing, seen=luck.seen, luck_interval=luck.interval)
+        out.append(m)
+    graded = [m for m in out if m.graded]
+    wins = [m.win_before * 100 for m in graded] + ([graded[-1].win_after * 100] if graded else [])
+    accuracy = game_accuracy(wins, [m.accuracy for m in graded if m.accuracy is not None])
+    return Review(record, out, accuracy, facts, {"cards": final.cards, "won": final.won}, th, samples,
+                  critical(out), tuple(states))
+

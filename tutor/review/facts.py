@@ -1,0 +1,262 @@
+"""The facts a review comment and a critical moment are built from: enums and small frozen values.
+
+The analysis (:mod:`tutor.review.tags`, :mod:`tutor.review.luck`, ...) returns
+these; :mod:`tutor.narrate.review` alone turns them into sentences. Each fact
+names the cards, rows and moves it is about, and says whether it uses
+hindsight (``hindsight``: it rests on cards the player had not seen, so its
+sentence must say so).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import ClassVar
+
+from ..constraints import Explanation
+from ..estimate import Drop
+from ..notation import Move
+from .grades import Label
+
+__all__ = ["Tag", "MomentKind", "Candidate", "Ungraded", "Grade", "EarlyStart", "WrongRow", "LateStart",
+           "NoProgress", "TurnedPast", "ReserveDig", "TalonShift", "TagFact", "BlockingCycle", "ThrewAwayWin",
+           "Luck", "OnlyMove", "Comment", "ErrorMoment", "LuckMoment", "MomentFact"]
+
+
+class Tag(StrEnum):
+    """The kind of error a move shows (the strings are the review JSON's ``tags``)."""
+
+    EARLY_START = "early-start"
+    LATE_START = "late-start"
+    WRONG_ROW = "wrong-row"
+    TURNED_PAST = "turned-past"
+    RESERVE_DIG = "reserve-dig"
+    TALON_SHIFT = "talon-shift"
+    NO_PROGRESS = "no-progress"
+
+
+class MomentKind(StrEnum):
+    """Who made a critical moment: the player (``error``) or the cards (``luck``)."""
+
+    ERROR = "error"
+    LUCK = "luck"
+
+
+def _rounded(pair: tuple[float, float]) -> list[float]:
+    return [round(pair[0], 4), round(pair[1], 4)]
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """One legal move's score from the player's point of view, with its samples and 95% intervals."""
+
+    move: Move
+    win: float
+    cards: float
+    samples: int = 0
+    interval: tuple[float, float] = (0.0, 1.0)
+    cards_interval: tuple[float, float] = (0.0, 52.0)
+    exact: bool = False
+
+    def to_json(self) -> dict[str, object]:
+        out: dict[str, object] = {
+            "move": str(self.move), "win": round(self.win, 4), "cards": round(self.cards, 2),
+            "samples": self.samples, "interval": _rounded(self.interval),
+            "cards_interval": [round(x, 2) for x in self.cards_interval]}
+        if self.exact:
+            out["exact"] = True
+        return out
+
+
+# ---- the grade of a move ---------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class Ungraded:
+    """A forced move (``forced``) or a free play (``card`` opens no row), with the position's value."""
+
+    hindsight: ClassVar[bool] = False
+    forced: bool
+    card: int | None
+    win: float
+    interval: tuple[float, float]
+    samples: int
+    exact: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Grade:
+    """A graded move's label against the best move: the played and the best move's scores, the paired drop."""
+
+    hindsight: ClassVar[bool] = False
+    label: Label
+    move: Move
+    best: Move
+    played: Candidate
+    top: Candidate
+    paired: Drop | None
+    close: bool
+
+
+# ---- the tags (each a fact of what the player had seen) ---------------------
+
+@dataclass(frozen=True, slots=True)
+class EarlyStart:
+    """``card`` opened row ``row`` (1-based) with the starting rank; waiting with ``wait`` was better."""
+
+    tag: ClassVar[Tag] = Tag.EARLY_START
+    hindsight: ClassVar[bool] = False
+    card: int
+    row: int
+    start_rank: int
+    wait: Candidate
+
+
+@dataclass(frozen=True, slots=True)
+class WrongRow:
+    """``card`` put its suit in row ``row``; opening the row with ``other`` (``other_card``) was better."""
+
+    tag: ClassVar[Tag] = Tag.WRONG_ROW
+    hindsight: ClassVar[bool] = False
+    card: int
+    row: int
+    other: Candidate
+    other_card: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class LateStart:
+    """Waiting lost: opening the next row with ``open_card`` (move ``open``) was better."""
+
+    tag: ClassVar[Tag] = Tag.LATE_START
+    hindsight: ClassVar[bool] = False
+    open: Candidate
+    open_card: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class NoProgress:
+    """The turn ended a pass with no card played since the redeal, and nothing could be played after it."""
+
+    tag: ClassVar[Tag] = Tag.NO_PROGRESS
+    hindsight: ClassVar[bool] = False
+
+
+@dataclass(frozen=True, slots=True)
+class TurnedPast:
+    """Turning past ``card`` on the waste (``play`` its score) gave it up; ``first_row``: it is row 1's suit."""
+
+    tag: ClassVar[Tag] = Tag.TURNED_PAST
+    hindsight: ClassVar[bool] = False
+    card: int
+    play: Candidate
+    first_row: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ReserveDig:
+    """``card`` from reserve pile ``pile`` (0-based) freed nothing playable; ``under``: the card it uncovered."""
+
+    tag: ClassVar[Tag] = Tag.RESERVE_DIG
+    hindsight: ClassVar[bool] = False
+    card: int
+    pile: int
+    under: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class TalonShift:
+    """Taking ``card`` off the waste shifted the talon's threes; turning (``turn``) was better."""
+
+    tag: ClassVar[Tag] = Tag.TALON_SHIFT
+    hindsight: ClassVar[bool] = False
+    card: int
+    turn: Candidate
+
+
+TagFact = EarlyStart | WrongRow | LateStart | NoProgress | TurnedPast | ReserveDig | TalonShift
+
+
+# ---- hindsight and luck ------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class BlockingCycle:
+    """Hindsight: putting ``card``'s suit in row ``row`` made the true deal lost, for ``why``."""
+
+    hindsight: ClassVar[bool] = True
+    card: int
+    row: int
+    why: Explanation
+
+
+@dataclass(frozen=True, slots=True)
+class ThrewAwayWin:
+    """Hindsight: the true position was winnable before this move and not after; ``better`` kept it."""
+
+    hindsight: ClassVar[bool] = True
+    better: Move | None
+
+
+@dataclass(frozen=True, slots=True)
+class Luck:
+    """The cards that turned up (``seen``) moved the win chance from ``before`` to ``after`` (0..1)."""
+
+    hindsight: ClassVar[bool] = False
+    seen: tuple[int, ...]
+    before: float
+    after: float
+    interval: tuple[float, float]
+
+    @property
+    def swing(self) -> float:
+        return self.after - self.before
+
+
+@dataclass(frozen=True, slots=True)
+class OnlyMove:
+    """Hindsight: the played move was the only legal move after which the win could still be had."""
+
+    hindsight: ClassVar[bool] = True
+
+
+@dataclass(frozen=True, slots=True)
+class Comment:
+    """Every fact one move's comment is built from, in the order the comment tells them."""
+
+    grade: Grade | Ungraded
+    tags: tuple[TagFact, ...] = ()
+    cycle: BlockingCycle | None = None
+    threw_away: ThrewAwayWin | None = None
+    luck: Luck | None = None
+    only_move: OnlyMove | None = None
+
+    @property
+    def uses_hindsight(self) -> bool:
+        return any(f is not None and f.hindsight for f in (self.cycle, self.threw_away, self.only_move))
+
+
+# ---- critical moments -------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class ErrorMoment:
+    """The player's error: ``move`` lost ``drop`` points (``paired``) against ``best``."""
+
+    hindsight: ClassVar[bool] = False
+    kind: ClassVar[MomentKind] = MomentKind.ERROR
+    move: Move
+    best: Move
+    drop: float
+    paired: Drop
+
+
+@dataclass(frozen=True, slots=True)
+class LuckMoment:
+    """The cards' luck: ``seen`` turned up and moved the win chance by ``luck`` (-1..1), in ``interval``."""
+
+    hindsight: ClassVar[bool] = False
+    kind: ClassVar[MomentKind] = MomentKind.LUCK
+    seen: tuple[int, ...]
+    luck: float
+    interval: tuple[float, float] | None
+
+
+MomentFact = ErrorMoment | LuckMoment

@@ -1,0 +1,109 @@
+"""Tags: the kind of error a move shows, found from the position and the scores (facts, no words).
+
+Every tag is a fact of what the player had seen (the position's face-up
+cards, the scores on deals consistent with it, the record), returned as one
+of the small values of :mod:`tutor.review.facts`. The one hindsight fact
+found here, the cycle of needs that opening a row created on the true deal,
+is returned apart, marked as hindsight, and never becomes a tag.
+"""
+
+from __future__ import annotations
+
+from ..notation import Move
+from ..state import State
+from .facts import (
+    BlockingCycle,
+    Candidate,
+    EarlyStart,
+    LateStart,
+    NoProgress,
+    ReserveDig,
+    TagFact,
+    TalonShift,
+    TurnedPast,
+    WrongRow,
+)
+from .full_knowledge import new_cycle
+from .grades import Thresholds
+
+__all__ = ["opens_row", "is_free", "placement_plies", "find_tags"]
+
+WASTE, TURN = Move("w"), Move("d")
+
+
+def opens_row(state: State, card: int | None) -> bool:
+    """Whether ``card`` would open a new row (its suit has none yet, and it can be played)."""
+    return card is not None and card // 13 not in state.rows and state.destination(card) >= 0
+
+
+def is_free(state: State, move: Move) -> bool:
+    """A play that can only add options: a reserve card (or, turning one card, a waste card) opening no row."""
+    if move.kind == "d":
+        return False
+    if move.kind == "w" and state.rules.turn != 1:
+        return False
+    return not opens_row(state, state.card_of(move))
+
+
+def placement_plies(states: list[State], moves: list[Move]) -> dict[int, int]:
+    """card -> the 0-based ply at which it was placed."""
+    placed = {}
+    for i, move in enumerate(moves):
+        card = states[i].card_of(move)
+        if card is not None:
+            placed[card] = i
+    return placed
+
+
+def find_tags(state: State, move: Move, by_move: dict[Move, Candidate], played: Candidate, top: Candidate,
+              th: Thresholds, placed_at: dict[int, int]) -> tuple[tuple[TagFact, ...], BlockingCycle | None]:
+    """The kinds of error ``move`` shows in ``state``, in the order the comment tells them; and the hindsight cycle.
+
+    ``by_move``: every legal move's score; ``played``/``top``: the played and
+    the best move's; ``placed_at``: when each card of the game was placed.
+    """
+    card = state.card_of(move)
+    tags: list[TagFact] = []
+    cycle = None
+    margin = th.inaccuracy / 100
+    opens = opens_row(state, card)
+    waiting = [c for m, c in by_move.items() if not opens_row(state, state.card_of(m))]
+    openers = [c for m, c in by_move.items() if m != move and opens_row(state, state.card_of(m))]
+    if opens and card is not None:
+        row = len(state.rows) + 1
+        best_wait = max(waiting, key=lambda c: c.win, default=None)
+        if best_wait is not None and best_wait.win - played.win >= margin:
+            tags.append(EarlyStart(card, row, state.start_rank, best_wait))
+        other = max(openers, key=lambda c: c.win, default=None)
+        if other is not None and other.win - played.win >= margin:
+            tags.append(WrongRow(card, row, other, state.card_of(other.move)))
+        elif top.win - played.win >= margin:
+            # The cycle of needs is found on the true deal: a hindsight fact, not a tag.
+            blocking = new_cycle(state, move)
+            if blocking is not None:
+                cycle = BlockingCycle(card, row, blocking)
+    else:
+        best_open = max(openers, key=lambda c: c.win, default=None)
+        if best_open is not None and best_open.win - played.win >= margin:
+            tags.append(LateStart(best_open, state.card_of(best_open.move)))
+    after = state.apply(move)
+    if move.kind == "d" and state.pos < len(state.talon) and not state.progress and after.blocked:
+        # The no-progress rule: a pass ended with no card played since the redeal, and nothing is left.
+        tags.append(NoProgress())
+    elif move.kind == "d" and state.pos and WASTE in by_move:
+        top_card = state.waste_top
+        w = by_move[WASTE]
+        if (top_card is not None and not opens_row(state, top_card) and w.win - played.win >= margin
+                and placed_at.get(top_card) is None):
+            tags.append(TurnedPast(top_card, w, top_card // 13 == state.rows[0]))
+    if move.kind == "r" and card is not None and top.win - played.win >= margin:
+        # Only a reserve card that opens a row is ever graded (any other one only adds options).
+        before_cards = {state.card_of(m) for m in state.legal_moves() if m.is_play} - {card}
+        after_cards = {after.card_of(m) for m in after.legal_moves() if m.is_play}
+        if not (after_cards - before_cards):
+            pile = after.reserves[move.pile]
+            tags.append(ReserveDig(card, move.pile, pile[-1] if pile else None))
+    if (move.kind == "w" and card is not None and state.rules.turn != 1 and not opens and TURN in by_move
+            and by_move[TURN].win - played.win >= margin):
+        tags.append(TalonShift(card, by_move[TURN]))
+    return tuple(tags), cycle

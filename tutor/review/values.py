@@ -1,0 +1,243 @@
+"""The review's results as values: one move's review, the hindsight facts, a critical moment, the game's review.
+
+Each keeps its figures and the facts its words come from; the words
+themselves (the comment of a move, the text of a moment, the hindsight
+verdict) are built by :mod:`tutor.narrate.review`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..cards import NAMES
+from ..constraints import Explanation
+from ..estimate import Drop
+from ..notation import Move
+from ..record import Record
+from ..state import State
+from .facts import Candidate, Comment, MomentFact, MomentKind, Tag, _rounded
+from .grades import DEFAULT_THRESHOLDS, Label, Thresholds
+
+__all__ = ["MoveReview", "Hindsight", "Moment", "Review", "annotate_record"]
+
+
+@dataclass(frozen=True, slots=True)
+class MoveReview:
+    """The review of one move.
+
+    ``win_before`` is the best move's win chance, ``win_after`` the played
+    move's, both from what the player knew before the move (0..1), on the
+    same ``samples`` shared deals (``exact``: every consistent deal), with
+    their 95% intervals. ``paired``: the drop from the best move to the
+    played one (possibly on more deals, while its label was in doubt), which
+    decides the label; ``close``: labelled best or good, but the interval
+    still reaches an error band. ``graded`` is False for forced moves and
+    free plays, which keep the position's value (their own, on the same
+    deals). ``luck``: when the cards that turned up after this move
+    (``seen``) moved the position's value clearly, on the same deals, that
+    swing (-1..1); else None. ``facts``: what ``comment`` is built from.
+    """
+
+    ply: int
+    move: Move
+    best: Move
+    win_before: float
+    win_after: float
+    label: Label
+    tags: tuple[Tag, ...]
+    comment: str
+    graded: bool = True
+    forced: bool = False
+    card: int | None = None
+    cards_after: float | None = None
+    candidates: tuple[Candidate, ...] = ()
+    accuracy: float | None = None
+    luck: float | None = None
+    seen: tuple[int, ...] = ()
+    samples: int = 0
+    exact: bool = False
+    win_before_interval: tuple[float, float] = (0.0, 1.0)
+    win_after_interval: tuple[float, float] = (0.0, 1.0)
+    paired: Drop | None = None
+    close: bool = False
+    luck_interval: tuple[float, float] | None = None
+    only_move: bool = False  # hindsight: the one legal move after which the win could still be had
+    facts: Comment | None = None
+
+    @property
+    def drop(self) -> float:
+        """Win-chance points lost against the best move (the paired estimate, 0 or more)."""
+        if self.paired is not None:
+            return max(0.0, self.paired.estimate * 100)
+        return max(0.0, (self.win_before - self.win_after) * 100)
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "ply": self.ply, "move": str(self.move), "best": str(self.best),
+            "win_before": round(self.win_before, 4), "win_after": round(self.win_after, 4),
+            "label": str(self.label), "tags": [str(t) for t in self.tags], "comment": self.comment,
+            "graded": self.graded, "forced": self.forced,
+            "card": NAMES[self.card] if self.card is not None else None,
+            "drop": round(self.drop, 2),
+            "samples": self.samples,
+            "win_before_interval": _rounded(self.win_before_interval),
+            "win_after_interval": _rounded(self.win_after_interval),
+            "only_move": self.only_move,
+        }
+        if self.exact:
+            data["exact"] = True
+        if self.paired is not None:
+            data["drop_interval"] = [round(self.paired.lo * 100, 2), round(self.paired.hi * 100, 2)]
+            data["drop_samples"] = self.paired.samples
+        if self.close:
+            data["close"] = True
+        if self.accuracy is not None:
+            data["accuracy"] = round(self.accuracy, 1)
+        if self.candidates:
+            data["candidates"] = [c.to_json() for c in self.candidates]
+        if self.luck is not None:
+            data["luck"] = round(self.luck, 4)
+            data["seen"] = [NAMES[c] for c in self.seen]
+            if self.luck_interval is not None:
+                data["luck_interval"] = _rounded(self.luck_interval)
+        return data
+
+    def annotation(self) -> dict[str, Any]:
+        """The record annotation of this move: label, tags and comment."""
+        return {"label": str(self.label), "tags": [str(t) for t in self.tags], "comment": self.comment}
+
+
+@dataclass(frozen=True, slots=True)
+class Hindsight:
+    """What the solver says with every card known (hindsight, not fair play).
+
+    ``winnable``: the deal at the start (None: the solver's limit was hit).
+    ``lost_at_ply``: the first move (1-based) after which the true position
+    was no longer winnable while it was before; None if the game was won,
+    never winnable, or still winnable when the record ends. ``better``: a move
+    that would have kept the win at that point. ``explanation``: for a deal
+    lost from the start, the cycle that explains it (``.cycle``, ``.text()``).
+    """
+
+    winnable: bool | None
+    lost_at_ply: int | None
+    better: Move | None = None
+    explanation: Explanation | None = None
+    still_winnable: bool | None = None
+    undecided: bool = False
+    won: bool = False
+
+    @property
+    def explanation_text(self) -> str | None:
+        return self.explanation.text() if self.explanation is not None else None
+
+    @property
+    def cycle(self) -> list[int] | None:
+        return list(self.explanation.cycle) or None if self.explanation is not None else None
+
+    def verdict(self) -> str:
+        """One sentence, starting with the hindsight caveat (:func:`tutor.narrate.review.verdict`)."""
+        from ..narrate.review import verdict
+
+        return verdict(self)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"winnable": self.winnable, "lost_at_ply": self.lost_at_ply, "still_winnable": self.still_winnable,
+                "better": str(self.better) if self.better is not None else None,
+                "explanation": self.explanation_text,
+                "cycle": [NAMES[c] for c in self.cycle] if self.cycle else None}
+
+
+@dataclass(frozen=True, slots=True)
+class Moment:
+    """A critical moment: a big swing in the win chance, by the player (``error``) or the cards (``luck``).
+
+    ``fact``: what ``text`` is built from.
+    """
+
+    ply: int
+    kind: MomentKind
+    before: float
+    after: float
+    text: str
+    fact: MomentFact | None = None
+
+    @property
+    def swing(self) -> float:
+        return self.after - self.before
+
+    def to_json(self) -> dict[str, Any]:
+        return {"ply": self.ply, "kind": str(self.kind), "before": round(self.before, 4),
+                "after": round(self.after, 4), "swing": round(self.swing, 4), "text": self.text}
+
+
+@dataclass(slots=True)
+class Review:
+    """The review of a whole game."""
+
+    record: Record
+    moves: list[MoveReview]
+    accuracy: float
+    hindsight: Hindsight
+    result: dict[str, Any]
+    thresholds: Thresholds = DEFAULT_THRESHOLDS
+    samples: int | None = None
+    critical: list[Moment] = field(default_factory=list)
+    #: The replayed positions (``states[i]`` before move i+1), so that nothing replays the game again.
+    states: tuple[State, ...] = ()
+
+    @property
+    def counts(self) -> dict[str, int]:
+        """How many moves got each label (forced moves and free plays included as ``best``)."""
+        counts = {str(label): 0 for label in Label}
+        for m in self.moves:
+            counts[str(m.label)] += 1
+        return counts
+
+    @property
+    def graded(self) -> int:
+        return sum(1 for m in self.moves if m.graded)
+
+    def sampling(self) -> dict[str, Any]:
+        """The real sample counts behind the figures: shared deals a move, exact moves, labels that drew more."""
+        sampled = [m for m in self.moves if not m.exact]
+        exact = [m for m in self.moves if m.exact]
+        extra = [m.paired.samples for m in self.moves
+                 if m.paired is not None and not m.paired.exact and m.paired.samples > m.samples]
+        return {"samples": self.samples, "sampled_moves": len(sampled),
+                "samples_a_move": sorted({m.samples for m in sampled}),
+                "exact_moves": len(exact), "labels_with_more": len(extra),
+                "most_label_samples": max(extra, default=None)}
+
+    def sampling_text(self) -> str:
+        """The header's sentence on the sample counts (:func:`tutor.narrate.review.sampling_text`)."""
+        from ..narrate.review import sampling_text
+
+        return sampling_text(self.sampling())
+
+    def to_json(self) -> dict[str, Any]:
+        """The spec's ``review --json`` object (section 4), plus extra fields."""
+        return {
+            "moves": [m.to_json() for m in self.moves],
+            "accuracy": round(self.accuracy, 1),
+            "hindsight": self.hindsight.to_json(),
+            "result": dict(self.result),
+            "counts": self.counts,
+            "graded": self.graded,
+            "critical": [c.to_json() for c in self.critical],
+            "thresholds": self.thresholds.to_json(),
+            "samples": self.samples,
+            "sampling": self.sampling(),
+            "variant": self.record.rules.to_json(),
+            "deal": self.record.deal.record_ref(),
+        }
+
+    def annotated(self) -> Record:
+        """The record with each move's label, tags and comment as its annotation."""
+        return annotate_record(self.record, self)
+
+
+def annotate_record(record: Record, rev: Review) -> Record:
+    return Record(record.rules, record.deal, list(record.moves), [m.annotation() for m in rev.moves],
+                  record.final_result())
