@@ -180,26 +180,12 @@ def score_game(states: list[State], moves: list[Move], graded: set[int], samples
         if progress:
             progress(len(scores), count)
 
-    pool = None
     if workers > 1 and len(jobs) > 1:
-        import concurrent.futures as cf
-        import multiprocessing as mp
+        from .policies import parallel_map  # the project's one process pool
 
-        ctx = mp.get_context("forkserver" if "forkserver" in mp.get_all_start_methods() else "spawn")
-        try:
-            pool = cf.ProcessPoolExecutor(max_workers=workers, mp_context=ctx)
-        except (OSError, ValueError):  # no processes here: score in this one
-            pool = None
-        if pool is not None:
-            try:
-                futures = [pool.submit(score_run, job) for job in jobs]
-                for fut in cf.as_completed(futures):
-                    take(fut.result())
-            except cf.process.BrokenProcessPool:
-                pass  # a worker died: what it left is scored below, in this process
-            finally:
-                pool.shutdown(wait=True, cancel_futures=True)
-    for job in jobs:
+        for result in parallel_map(score_run, jobs, workers):
+            take(result)
+    for job in jobs:  # a safety net: anything the pool did not return is scored here
         if job[3] not in scores:
             take(score_run(job))
     return scores
