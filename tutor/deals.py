@@ -187,5 +187,16 @@ def load_deal(path: str | os.PathLike[str]) -> Deal:
     return Deal.from_json(data, source=f"deal file {quoted(path)}")
 
 
+def deal_text(deal: Deal) -> str:
+    """The deal file text (spec section 2), one pile per line: what ``osmosis deal --json`` prints and a save writes."""
+    data = deal.to_json()
+    fields = [f'  "format": {json.dumps(data["format"])}',
+              '  "reserves": [' + ",\n               ".join(json.dumps(p) for p in data["reserves"]) + "]",
+              f'  "base": {json.dumps(data["base"])}',
+              f'  "talon": {json.dumps(data["talon"])}']
+    return "{\n" + ",\n".join(fields) + "\n}"
+
+
 def save_deal(deal: Deal, path: str | os.PathLike[str]) -> None:
-    atomic_write_text(path, json.dumps(deal.to_json(), indent=2) + "\n")
+    """Write ``deal`` as a deal file (atomically: a failed save leaves the old file)."""
+    atomic_write_text(path, deal_text(deal) + "\n")

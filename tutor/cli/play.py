@@ -6,7 +6,6 @@ The game itself, line mode's loop and what it says, is the
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from pathlib import Path
@@ -16,7 +15,7 @@ import click
 from rich.console import Console
 from rich.text import Text
 
-from ..deals import Deal, random_deal_number
+from ..deals import deal_text, random_deal_number
 from ..errors import RecordError
 from ..narrate.play import end_message, plural
 from ..record import Game, Record
@@ -39,14 +38,7 @@ __all__ = ["deal_command", "play_command", "replay_command", "deal_json", "board
 
 
 # ---- osmosis deal --------------------------------------------------------
-def deal_json(deal: Deal) -> str:
-    """The deal file text (spec section 2), one pile per line."""
-    data = deal.to_json()
-    fields = [f'  "format": {json.dumps(data["format"])}',
-              '  "reserves": [' + ",\n               ".join(json.dumps(p) for p in data["reserves"]) + "]",
-              f'  "base": {json.dumps(data["base"])}',
-              f'  "talon": {json.dumps(data["talon"])}']
-    return "{\n" + ",\n".join(fields) + "\n}"
+deal_json = deal_text  # the one deal-file writer lives in tutor.deals
 
 
 @click.command("deal")
