@@ -56,6 +56,7 @@ from .certainty import preference as _preference
 from .errors import TutorError
 from .estimate import Drop
 from .knowledge import Observation
+from .narrate.tips import TipId
 from .notation import TURN, Move
 from .policies import play_game  # noqa: F401 (its old home)
 from .sampling import BANDS, Outcomes, SolveCache, _solve_sample, band, in_doubt, outcomes_in  # noqa: F401 (the hint API)
@@ -183,7 +184,7 @@ class Hint:
     samples: int = 0
     exact: bool = False
     seconds: float = 0.0
-    tips: tuple[str, ...] = field(default_factory=tuple)
+    tips: tuple[TipId, ...] = field(default_factory=tuple)
     method: Method = Method.PIMC
 
     def __post_init__(self) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from ..cards import NAMES, RANKS, SUIT_NAMES
 from .moves import destination_phrase, move_gerund, move_phrase
+from .tips import TipId
 
 
 def pct(x: float) -> str:
@@ -85,13 +86,13 @@ def _missing_ranks(obs) -> str:
     return " ".join(missing)
 
 
-def reason_for(obs, scored) -> tuple[str, list[str]]:
+def reason_for(obs, scored) -> tuple[str, list[TipId]]:
     """The reason for a scored position's best move, and the ids of the tips it draws on."""
     best = scored.best
     cand = {c.move: c for c in scored.candidates}
     top = cand[best]
     other = _runner_up(scored)
-    tips: list[str] = []
+    tips: list[TipId] = []
     parts: list[str] = []
     card = obs.card_of(best)
     what = move_phrase(obs, best)
@@ -106,31 +107,31 @@ def reason_for(obs, scored) -> tuple[str, list[str]]:
             below = obs.reserves[best.pile][-2]
             text += (", and it turns up the card below it" if below is None
                      else f", and it frees {NAMES[below]} below it")
-            tips.append("dig-reserve")
+            tips.append(TipId.DIG_RESERVE)
         elif best.kind == "w":
             text += " (turning one card at a time, every talon card shows again each pass)"
         parts.append(text + ".")
         if row == 0:
             parts.append("Every rank row 1 gets is one the rows below may take.")
-            tips.append("first-row")
+            tips.append(TipId.FIRST_ROW)
         parts.append(f"Win {win_figure(top)} ({_basis(scored)}).")
     elif scored.why == "turn":
         text = f"{what}: it loses nothing, since you can come back to this very point next pass"
         if obs.stock and obs.stock[0] is None:
             text += ", and it shows you cards you have not seen yet"
         parts.append(text + ".")
-        tips.append("free-turn")
+        tips.append(TipId.FREE_TURN)
         if other is not None and other.move.is_play and not other.lost:
             ocard = other.card
             if other.opens_row is not None:
                 parts.append(f"{NAMES[ocard]} is playable but would open row {other.opens_row} for "
                              f"{SUIT_NAMES[ocard // 13]} ({_versus(top, other, 'if you wait', 'if you play it now')}).")
-                tips.append("wait-to-open")
+                tips.append(TipId.WAIT_TO_OPEN)
             elif other.move.kind == "w" and obs.rules.turn > 1 and obs.stock:
                 # Only cards still to turn after it can shift: the last talon card shifts nothing.
                 parts.append(f"Playing {NAMES[ocard]} now would shift the groups of three for the rest of the "
                              f"talon ({_versus(top, other, 'if you turn', 'if you play it now')}).")
-                tips.append("plan-passes")
+                tips.append(TipId.PLAN_PASSES)
             else:
                 parts.append(_versus(top, other, "if you turn", f"if you {move_phrase(obs, other.move, False)}")
                              .capitalize() + ".")
@@ -150,7 +151,7 @@ def reason_for(obs, scored) -> tuple[str, list[str]]:
     return " ".join(parts), list(dict.fromkeys(tips))
 
 
-def _compared(obs, scored, top, other, tips) -> list[str]:
+def _compared(obs, scored, top, other, tips: list[TipId]) -> list[str]:
     """The reason when the best move was found by comparing samples."""
     best = scored.best
     card = top.card
@@ -169,7 +170,7 @@ def _compared(obs, scored, top, other, tips) -> list[str]:
         else:  # no difference to claim
             out = [f"{head}; {move_gerund(obs, best)} or {move_gerund(obs, other.move)}, you can expect "
                    f"about {cards_figure(top)} cards either way."]
-        tips.append("well-played")
+        tips.append(TipId.WELL_PLAYED)
         return out
     figures = _versus(top, other, "this way", f"if you {move_phrase(obs, other.move, False)}")
     if round(top.win * 100) == round(other.win * 100) and round(top.cards) == round(other.cards):
@@ -183,12 +184,12 @@ def _compared(obs, scored, top, other, tips) -> list[str]:
     if best.kind == "d":
         ocard = other.card
         if other.opens_row is not None and not other.lost:
-            tips.append("wait-to-open")
+            tips.append(TipId.WAIT_TO_OPEN)
             return [f"{what}: {NAMES[ocard]} is playable but would open row {other.opens_row} for "
                     f"{SUIT_NAMES[ocard // 13]}, and a new row takes only ranks the rows above hold "
                     f"({_versus(top, other, 'if you wait', 'if you play it now')}; {_basis(scored)})."]
         if other.move.kind == "w" and obs.rules.turn > 1 and obs.stock and not other.lost:
-            tips.append("plan-passes")
+            tips.append(TipId.PLAN_PASSES)
             return [f"{what} rather than play {NAMES[ocard]}: taking it off the waste now shifts the groups "
                     f"of three and changes what the next pass shows ({figures}; {_basis(scored)})."]
         return [f"{what} ({figures}; {_basis(scored)})."]
@@ -198,20 +199,20 @@ def _compared(obs, scored, top, other, tips) -> list[str]:
         wait = max(waits, key=lambda c: (c.win, c.cards), default=None)
         if wait is not None and (round(top.win * 100) != round(wait.win * 100)
                                  or round(top.cards) != round(wait.cards)):
-            tips.append("wait-to-open")
+            tips.append(TipId.WAIT_TO_OPEN)
             wfig = _versus(top, wait, "this way", f"if you wait and {move_phrase(obs, wait.move, False)}")
             return [f"{what} {destination_phrase(obs, card)} now: waiting is a bet against the talon, and "
                     f"here it does not pay ({wfig}; {_basis(scored)})."]
         return [f"{what} {destination_phrase(obs, card)} ({figures}; {_basis(scored)})."]
     row = obs.destination(card)
     if row == 0:
-        tips.append("first-row")
+        tips.append(TipId.FIRST_ROW)
         return [f"{what} to row 1: every rank row 1 gets is one the rows below may take "
                 f"({figures}; {_basis(scored)})."]
     if best.kind == "w" and obs.rules.turn > 1 and obs.stock:
-        tips.append("plan-passes")
+        tips.append(TipId.PLAN_PASSES)
         return [f"{what} {destination_phrase(obs, card)}: taking it now changes which cards the next pass "
                 f"shows, for the better here ({figures}; {_basis(scored)})."]
-    tips.append("track-ranks")
+    tips.append(TipId.TRACK_RANKS)
     return [f"{what} {destination_phrase(obs, card)}, now that its rank is in the row above "
             f"({figures}; {_basis(scored)}). Row 1 still lacks {_missing_ranks(obs) or 'nothing'}."]

@@ -30,37 +30,37 @@ class TipId(StrEnum):
 class Tip:
     """One piece of strategy advice: a short id, a title and the advice itself."""
 
-    id: str
+    id: TipId
     title: str
     text: str
 
 
 TIPS: dict[str, Tip] = {t.id: t for t in (
-    Tip("first-row", "Feed the first row",
+    Tip(TipId.FIRST_ROW, "Feed the first row",
         "Row 1 takes its suit in any order, and every rank it gets is a rank the rows below may "
         "take. Cards of row 1's suit come first: each one frees a rank for three rows."),
-    Tip("track-ranks", "Know which ranks row 1 holds",
+    Tip(TipId.TRACK_RANKS, "Know which ranks row 1 holds",
         "A card of a lower row waits until its rank is in every row above. Keep count of the ranks "
         "row 1 has and of those it lacks: until row 1 is complete, those ranks are stuck everywhere below."),
-    Tip("wait-to-open", "Open a new row late, but not too late",
+    Tip(TipId.WAIT_TO_OPEN, "Open a new row late, but not too late",
         "A starting-rank card of a new suit opens the next row, and that row only takes ranks the rows "
         "above already hold. Holding it back lets the rows above grow first; but every pass you wait "
         "is a bet that the talon will still bring what you need."),
-    Tip("dig-reserve", "Dig a reserve pile with a purpose",
+    Tip(TipId.DIG_RESERVE, "Dig a reserve pile with a purpose",
         "Each reserve pile hides three cards. A reserve card that goes to a row already open only adds "
         "options, so play it; but uncovering a card is not worth opening a row in the wrong order."),
-    Tip("plan-passes", "Plan the passes through the talon",
+    Tip(TipId.PLAN_PASSES, "Plan the passes through the talon",
         "Turning three cards at a time, taking a card off the waste shifts the groups of three for the "
         "rest of the talon, so other cards show on the next pass. Before playing from the waste, think "
         "about which cards the next pass will then show, and which it will bury."),
-    Tip("free-turn", "A turn in step with the talon costs nothing",
+    Tip(TipId.FREE_TURN, "A turn in step with the talon costs nothing",
         "With unlimited passes, once a card was played since the last redeal and the waste holds whole "
         "groups of turned cards, turning on loses nothing: you can come back to this very point next "
         "pass. In the first pass it also shows you cards you have not seen."),
-    Tip("well-played", "Forty cards is a good game",
+    Tip(TipId.WELL_PLAYED, "Forty cards is a good game",
         "When a deal cannot be won, aim for the most cards on the foundations: a lost game with 40 or "
         "more counts as well played."),
-    Tip("no-progress", "Play a card every pass",
+    Tip(TipId.NO_PROGRESS, "Play a card every pass",
         "A whole pass through the talon with no card played blocks the game: the waste cannot be "
         "turned over again. Before ending a pass, play any card that helps, even a small one, so "
         "the next pass is still allowed."),
