@@ -7,6 +7,7 @@ mid-game shows of the talon the learner is supposed to have seen.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from ..cards import NAMES
@@ -25,7 +26,8 @@ def describe_move(state: State, move: Move) -> str:
     return move_long(state, move)
 
 
-def moves_text(moves) -> str:
+def moves_text(moves: Iterable[Move]) -> str:
+
     return " ".join(sorted(str(m) for m in moves)) or "nothing"
 
 
