@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass, field
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
