@@ -23,7 +23,6 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from types import TracebackType
 from typing import Any
 
 from ..errors import TutorError
@@ -360,7 +359,6 @@ class History:
                 self.conn.execute(f"SELECT * FROM games {where} ORDER BY played_at, id")]
 
 
-
 class _Write:
     def __init__(self, conn: sqlite3.Connection) -> None:
         self.conn = conn
@@ -369,8 +367,7 @@ class _Write:
         self.conn.execute("BEGIN IMMEDIATE")
         return self.conn
 
-    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
-                 tb: TracebackType | None) -> None:
+    def __exit__(self, kind: type[BaseException] | None, *rest: object) -> None:
 
         self.conn.execute("COMMIT" if kind is None else "ROLLBACK")
 

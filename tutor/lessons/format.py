@@ -64,7 +64,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, TypeVar, overload
+from typing import Any, TypeVar, cast, overload
 
 from ..cards import RANKS, SUITS, parse_card
 from ..deals import Deal, check_rules, deal_for
@@ -175,16 +175,11 @@ T = TypeVar("T")
 U = TypeVar("U")
 
 
-@overload
-def _require(table: Mapping[str, Any], key: str, kind: type[T], where: str, what: str) -> T: ...
-@overload
-def _require(table: Mapping[str, Any], key: str, kind: tuple[type[T], type[U]], where: str, what: str) -> T | U: ...
-def _require(table: Mapping[str, Any], key: str, kind: type[Any] | tuple[type[Any], ...], where: str,
-             what: str) -> Any:
+def _require(table: Mapping[str, Any], key: str, kind: type[T], where: str, what: str) -> T:
     """``table[key]``, which must be of ``kind`` (a bool is no number); :class:`LessonError` says what is expected."""
     if key not in table:
         raise LessonError(f"{where}: missing field {key!r} ({what})")
-    return _checked(table[key], key, kind, where, what)
+    return cast(T, _checked(table[key], key, kind, where, what))
 
 
 def _checked(value: Any, key: str, kind: type[Any] | tuple[type[Any], ...], where: str, what: str) -> Any:
