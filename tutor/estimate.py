@@ -20,7 +20,9 @@ interval is the value itself.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 Z95 = 1.959963984540054
 """The two-sided 95% normal quantile."""
@@ -50,16 +52,16 @@ def wilson(wins: int, n: int, z: float = Z95) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def mean_interval(values, low: float = 0.0, high: float = 52.0) -> tuple[float, float]:
+def mean_interval(values: Iterable[float], low: float = 0.0, high: float = 52.0) -> tuple[float, float]:
     """The mean of ``values`` with a 95% Student-t interval, clamped to ``low..high``."""
-    values = list(values)
-    n = len(values)
+    xs = list(values)
+    n = len(xs)
     if n == 0:
         return low, high
-    mean = sum(values) / n
+    mean = sum(xs) / n
     if n == 1:
         return (mean, mean) if low == high else (low, high)
-    var = sum((v - mean) ** 2 for v in values) / (n - 1)
+    var = sum((v - mean) ** 2 for v in xs) / (n - 1)
     half = t95(n - 1) * math.sqrt(var / n)
     return max(low, mean - half), min(high, mean + half)
 
@@ -83,24 +85,24 @@ class Drop:
         """(estimate, lo, hi) in win-chance points (0..100 scale)."""
         return self.estimate * 100, self.lo * 100, self.hi * 100
 
-    def to_json(self) -> dict:
-        out = {"drop": round(self.estimate, 4), "drop_interval": [round(self.lo, 4), round(self.hi, 4)],
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"drop": round(self.estimate, 4), "drop_interval": [round(self.lo, 4), round(self.hi, 4)],
                "drop_samples": self.samples}
         if self.exact:
             out["drop_exact"] = True
         return out
 
 
-def paired_drop(a, b, exact: bool = False, z: float = Z95) -> Drop:
+def paired_drop(a: Iterable[bool | None], b: Iterable[bool | None], exact: bool = False, z: float = Z95) -> Drop:
     """The paired drop from outcomes ``a`` to ``b`` (sequences of won/not won, one per sample)."""
-    a, b = list(a), list(b)
-    if len(a) != len(b):
-        raise ValueError(f"paired outcomes of different lengths: {len(a)} and {len(b)}")
-    n = len(a)
+    xs, ys = list(a), list(b)
+    if len(xs) != len(ys):
+        raise ValueError(f"paired outcomes of different lengths: {len(xs)} and {len(ys)}")
+    n = len(xs)
     if n == 0:
         return Drop(0.0, -1.0, 1.0, 0)
-    n12 = sum(1 for x, y in zip(a, b) if x and not y)
-    n21 = sum(1 for x, y in zip(a, b) if y and not x)
+    n12 = sum(1 for x, y in zip(xs, ys) if x and not y)
+    n21 = sum(1 for x, y in zip(xs, ys) if y and not x)
     est = (n12 - n21) / n
     if exact:
         return Drop(est, est, est, n, True)
@@ -125,14 +127,15 @@ class Estimate:
     exact: bool = False
 
     @classmethod
-    def of(cls, outcomes, exact: bool = False) -> Estimate:
+    def of(cls, outcomes: Iterable[tuple[bool | None, float]], exact: bool = False) -> Estimate:
         """From ``(won, cards)`` outcomes (``won`` True/False/None, None counted as not won)."""
-        outcomes = list(outcomes)
-        n = len(outcomes)
+        pairs = list(outcomes)
+        n = len(pairs)
         if n == 0:
             return cls(0.0, 0.0, 1.0, 0.0, 0.0, 52.0, 0, exact)
-        wins = sum(1 for w, _ in outcomes if w)
-        cards = [c for _, c in outcomes]
+        wins = sum(1 for w, _ in pairs if w)
+        cards = [c for _, c in pairs]
+
         mean = sum(cards) / n
         win = wins / n
         if exact:

@@ -15,8 +15,10 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from .deals import Deal, check_rules, deal_for
 from .errors import DealError, IllegalMoveError, MoveError, RecordError, RulesError
@@ -29,8 +31,14 @@ from .textsafe import brief, os_reason, quoted
 
 RECORD_FORMAT = "osmosis-record/1"
 
+Annotation = dict[str, Any]
+"""A move's annotation as JSON: a review's ``label``, ``tags`` and ``comment`` (other keys are kept)."""
 
-def _check_annotation(value, where: str) -> dict | None:
+JSONObject = dict[str, Any]
+"""A record's JSON object (:meth:`Record.to_json`), or its ``result`` (``{"cards", "won"}``)."""
+
+
+def _check_annotation(value: object, where: str) -> Annotation | None:
     if value is None:
         return None
     if not isinstance(value, dict):
@@ -55,7 +63,7 @@ def _illegal_reason(state: State, move: Move) -> str:
     return "it is legal"  # pragma: no cover - only called for illegal moves
 
 
-def result_of(state: State) -> dict:
+def result_of(state: State) -> JSONObject:
     """The ``result`` object of a record ending in ``state``."""
     return {"cards": state.cards, "won": state.won}
 
@@ -72,8 +80,8 @@ class Record:
     rules: Rules
     deal: Deal
     moves: list[Move] = field(default_factory=list)
-    annotations: list[dict | None] = field(default_factory=list)
-    result: dict | None = None
+    annotations: list[Annotation | None] = field(default_factory=list)
+    result: JSONObject | None = None
     warnings: list[str] = field(default_factory=list, compare=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -100,13 +108,13 @@ class Record:
         """The position after the last move."""
         return self.states()[-1]
 
-    def final_result(self) -> dict:
+    def final_result(self) -> JSONObject:
         """``{"cards", "won"}`` as the moves reach it."""
         return result_of(self.replay())
 
     # ---- JSON -----------------------------------------------------------
-    def to_json(self) -> dict:
-        data = {
+    def to_json(self) -> JSONObject:
+        data: JSONObject = {
             "format": RECORD_FORMAT,
             "variant": self.rules.to_json(),
             "deal": self.deal.record_ref(),
@@ -131,7 +139,7 @@ class Record:
         return "{\n" + "\n".join(lines) + "\n}\n"
 
     @classmethod
-    def from_json(cls, data, source: str = "record") -> Record:
+    def from_json(cls, data: object, source: str = "record") -> Record:
         """Build and check a record from its JSON object; :class:`RecordError` says what is wrong."""
         if not isinstance(data, dict):
             raise RecordError(f"{source}: expected a JSON object with format, variant, deal and moves, "
@@ -166,14 +174,14 @@ class Record:
         return record
 
 
-def _rules_of(value, source: str) -> Rules:
+def _rules_of(value: object, source: str) -> Rules:
     try:
         return Rules.from_json(value)
     except RulesError as exc:
         raise RecordError(f"{source}: bad variant: {exc}") from None
 
 
-def _deal_of(value, rules: Rules, source: str) -> Deal:
+def _deal_of(value: object, rules: Rules, source: str) -> Deal:
     try:
         if isinstance(value, dict) and set(value) == {"number"}:
             number = value["number"]
@@ -188,7 +196,7 @@ def _deal_of(value, rules: Rules, source: str) -> Deal:
     return deal
 
 
-def _moves_of(value, source: str) -> list[Move]:
+def _moves_of(value: object, source: str) -> list[Move]:
     if isinstance(value, str):
         value = value.replace(",", " ").split()
     if not isinstance(value, list):
@@ -215,7 +223,7 @@ def _replay(state: State, moves: list[Move], source: str) -> list[State]:
     return states
 
 
-def _check_result(result: dict, final: State, source: str) -> str | None:
+def _check_result(result: JSONObject, final: State, source: str) -> str | None:
     """Type errors are errors; a result the moves do not reach gives a warning."""
     cards, won = result.get("cards"), result.get("won")
     if cards is not None and (isinstance(cards, bool) or not isinstance(cards, int)):
@@ -235,7 +243,7 @@ def loads_record(text: str, source: str = "record") -> Record:
     return Record.from_json(loads_json(text, source, RecordError), source=source)
 
 
-def load_record(path: str | os.PathLike) -> Record:
+def load_record(path: str | os.PathLike[str]) -> Record:
     """Read (once) and replay a record file; :class:`RecordError` names the file and the problem.
 
     A stored result that the moves do not reach is listed in ``warnings``.
@@ -243,7 +251,7 @@ def load_record(path: str | os.PathLike) -> Record:
     return loads_record(read_text(path, "record", RecordError), f"record {quoted(path)}")
 
 
-def save_record(record: Record, path: str | os.PathLike) -> None:
+def save_record(record: Record, path: str | os.PathLike[str]) -> None:
     """Write a record atomically: a failed write never truncates an existing file."""
     text = record.dumps()
     try:
@@ -252,7 +260,7 @@ def save_record(record: Record, path: str | os.PathLike) -> None:
         raise RecordError(f"record {quoted(path)} cannot be written: {os_reason(exc)}") from None
 
 
-def save_new_record(record: Record, directory, stem: str) -> Path:
+def save_new_record(record: Record, directory: str | os.PathLike[str], stem: str) -> Path:
     """Write a record to a new file in ``directory`` that no other game has (see storage.create_new_file)."""
     try:
         return create_new_file(Path(directory), stem, ".json", record.dumps())
@@ -271,7 +279,8 @@ class Game:
     ``states[i]`` is the position before move ``i``; ``state`` the current one.
     """
 
-    def __init__(self, rules: Rules, deal: Deal, moves=(), annotations=None) -> None:
+    def __init__(self, rules: Rules, deal: Deal, moves: Iterable[Move | str | int] = (),
+                 annotations: Iterable[Annotation | None] | None = None) -> None:
         self.rules = rules
         self.deal = deal
         try:
@@ -280,7 +289,7 @@ class Game:
             raise RecordError(f"bad deal: {exc}") from None
         self.states: list[State] = [first]
         self.moves: list[Move] = []
-        self.annotations: list[dict | None] = []
+        self.annotations: list[Annotation | None] = []
         for move in moves:
             self.push(move)
         for i, note in enumerate(annotations or []):
@@ -310,15 +319,20 @@ class Game:
         Raises :class:`IllegalMoveError` (and leaves the game unchanged) if it is not legal.
         """
         state = self.state
-        if isinstance(move, int) and not isinstance(move, bool):
+        played: Move
+        if isinstance(move, Move):
+            played = move
+        elif isinstance(move, str):
+            played = Move.parse(move)
+        elif isinstance(move, int) and not isinstance(move, bool):
             if not 0 <= move < 52:
                 raise IllegalMoveError(f"no card number {move}: expected 0 to 51")
-            move = state.move_for_card(move)
-        elif isinstance(move, str):
-            move = Move.parse(move)
-        new = state.apply(move)
+            played = state.move_for_card(move)
+        else:
+            raise TypeError(f"expected a Move, a move token or a card number, not {move!r}")
+        new = state.apply(played)
         self.states.append(new)
-        self.moves.append(move)
+        self.moves.append(played)
         self.annotations.append(None)
         return new
 
@@ -339,7 +353,8 @@ class Game:
             taken.append(self.moves.pop())
         return taken
 
-    def annotate(self, ply: int, note: dict | None) -> None:
+    def annotate(self, ply: int, note: Annotation | None) -> None:
+
         """Attach an annotation to move ``ply`` (1-based)."""
         if not 1 <= ply <= len(self.moves):
             raise RecordError(f"no move {ply} to annotate: the game has {len(self.moves)} moves")

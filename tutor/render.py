@@ -9,6 +9,8 @@ fits an 80-column terminal.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Sequence
+from typing import Protocol
 
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.table import Table
@@ -20,6 +22,32 @@ from .narrate.moves import move_deed, move_fact, move_label
 from .notation import TURN, Move
 from .rules import Rules
 from .state import State
+
+
+class ScoredMove(Protocol):
+    """What :func:`render_hint` needs of a candidate (a :class:`tutor.hints.Candidate`): the move and its scores.
+
+    ``card``, ``exact``, ``interval`` and ``samples`` are drawn when the candidate has them.
+    """
+
+    @property
+    def move(self) -> Move: ...
+    @property
+    def win(self) -> float: ...
+    @property
+    def cards(self) -> float: ...
+
+
+class ScoredPosition(Protocol):
+    """What :func:`render_hint` needs of a hint (a :class:`tutor.hints.Hint`)."""
+
+    @property
+    def best(self) -> Move: ...
+    @property
+    def candidates(self) -> Sequence[ScoredMove]: ...
+    @property
+    def reason(self) -> str: ...
+
 
 BACK = "▒▒"
 BACK_STYLE = "blue"
@@ -85,7 +113,7 @@ def suit_text(suit: int, symbols: bool = True) -> Text:
     return Text(SUIT_SYMBOLS[suit] if symbols else SUITS[suit], style=RED if suit in RED_SUITS else "")
 
 
-def _cards(cards, symbols: bool, style: str = "") -> Text:
+def _cards(cards: Iterable[int], symbols: bool, style: str = "") -> Text:
     return Text(" ").join(card_text(c, symbols, style) for c in cards)
 
 
@@ -301,7 +329,7 @@ def render_deal(deal: Deal, rules: Rules, reveal: bool = False, symbols: bool = 
     return Group(*parts)
 
 
-def _interval_cell(cand) -> str:
+def _interval_cell(cand: ScoredMove) -> str:
     """A candidate's 95% win interval ("33-50"), or "exact" when every consistent deal was solved."""
     if getattr(cand, "exact", False):
         return "exact"
@@ -309,12 +337,13 @@ def _interval_cell(cand) -> str:
     return f"{lo * 100:.0f}-{hi * 100:.0f}"
 
 
-def _samples_cell(cand) -> str:
+def _samples_cell(cand: ScoredMove) -> str:
     n = getattr(cand, "samples", 0)
     return f"{n} deal{'s' if n != 1 else ''}" if getattr(cand, "exact", False) else str(n)
 
 
-def render_hint(hint, state: State | None = None, symbols: bool = True) -> RenderableType:
+def render_hint(hint: ScoredPosition, state: State | None = None, symbols: bool = True) -> RenderableType:
+
     """A hint: its candidates best first (move, card, win %, expected cards), then the reason."""
     candidates = sorted(hint.candidates, key=lambda c: (c.move != hint.best, -c.win, -c.cards))
     table = Table(box=None, pad_edge=False, show_edge=False, header_style=LABEL)

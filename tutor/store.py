@@ -121,7 +121,7 @@ class ResultStore:
     def __enter__(self) -> ResultStore:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     def _failed(self, exc: sqlite3.Error) -> TutorError:
@@ -165,4 +165,4 @@ class ResultStore:
 
     def count(self, config: int) -> int:
         (n,) = self.db.execute("SELECT COUNT(*) FROM outcomes WHERE config = ?", (config,)).fetchone()
-        return n
+        return int(n)

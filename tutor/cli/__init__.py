@@ -7,6 +7,8 @@ on stderr and exit status 1, never a traceback.
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
 from .. import __version__
@@ -20,7 +22,7 @@ __all__ = ["main", "Application", "app_of", "console_of"]
 class TutorGroup(click.Group):
     """A click group that turns library errors into one line and exit status 1."""
 
-    def invoke(self, ctx: click.Context):
+    def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
         except TutorError as exc:

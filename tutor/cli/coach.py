@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 
 import click
+from rich.console import Console
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -19,6 +20,7 @@ from rich.progress import (
 )
 
 from ..history.coach import check_tag, coach
+from ..history.db import GameRow, History
 from ..history.games import record_of
 from ..history.reviews import unreviewed
 from ..review import DEFAULT_SAMPLES, TAGS
@@ -27,7 +29,7 @@ from .app import console_of
 from .history import open_for_command, store_review
 
 
-def review_pending(console, history, samples: int | None, limit: int | None = None, quiet: bool = False,
+def review_pending(console: Console, history: History, samples: int | None, limit: int | None = None, quiet: bool = False,
                    workers: int | None = None) -> int:
     """Review the games that have no current review, oldest first; returns how many were reviewed."""
     from .review import compute_review
@@ -38,7 +40,7 @@ def review_pending(console, history, samples: int | None, limit: int | None = No
     if not pending:
         return 0
 
-    def one(game) -> None:
+    def one(game: GameRow) -> None:
         record = record_of(game)
         rev = compute_review(console, record, samples, workers=workers, quiet=True)
         store_review(record, None, rev, history=history)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import math
 import sys
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
 
 import click
 
@@ -15,8 +17,10 @@ from ..rules import MAX_PASSES, Rules, preset
 from ..state import State
 from ..textsafe import clean
 
+F = TypeVar("F", bound=Callable[..., Any])
 
-def variant_options(f):
+
+def variant_options(f: F) -> F:
     """--variant and the options that override it one by one."""
     f = click.option("--reserve-piles", type=click.IntRange(0, 4), default=None,
                      help="Reserve piles of four cards (0 = none, as in Bridesmaids).")(f)
@@ -31,7 +35,8 @@ def variant_options(f):
     return f
 
 
-def rules_from(variant: str | None, turn=None, passes=None, open_reserve=None, reserve_piles=None,
+def rules_from(variant: str | None, turn: str | int | None = None, passes: int | None = None,
+               open_reserve: bool | None = None, reserve_piles: int | None = None,
                default: Rules | None = None) -> Rules:
     """The rule set from a preset name (or a default) and option overrides; ``--variant ''`` is an error."""
     base = preset(variant) if variant is not None else (default or preset("osmosis"))
@@ -39,7 +44,7 @@ def rules_from(variant: str | None, turn=None, passes=None, open_reserve=None, r
                              open_reserve=open_reserve, reserve_piles=reserve_piles)
 
 
-def rules_from_kwargs(kwargs: dict, default: Rules | None = None, deal_file: str | None = None) -> Rules:
+def rules_from_kwargs(kwargs: dict[str, Any], default: Rules | None = None, deal_file: str | None = None) -> Rules:
     """Pop the variant options out of a command's kwargs and build the rules.
 
     A deal file with another number of reserve piles (a Bridesmaids deal has
@@ -58,7 +63,7 @@ def rules_from_kwargs(kwargs: dict, default: Rules | None = None, deal_file: str
 def deal_from_file(path: str) -> Deal:
     """The deal in ``path``, read once per command: ``/dev/stdin`` and ``<(...)`` can be read only once."""
     ctx = click.get_current_context(silent=True)
-    cache = ctx.meta.setdefault("tutor.deal_files", {}) if ctx is not None else {}
+    cache: dict[str, Deal] = ctx.meta.setdefault("tutor.deal_files", {}) if ctx is not None else {}
     if path not in cache:
         cache[path] = load_deal(path)
     return cache[path]
@@ -77,7 +82,7 @@ def resolve_deal(number: int | None, deal_file: str | None, rules: Rules) -> Dea
     return deal_for(number, rules)
 
 
-def position_after(state: State, moves) -> State:
+def position_after(state: State, moves: Iterable[Move] | None) -> State:
     """The position after ``--moves``; an illegal move names its number."""
     for i, move in enumerate(moves or [], 1):
         try:
@@ -92,7 +97,7 @@ class MovesType(click.ParamType):
 
     name = "moves"
 
-    def convert(self, value, param, ctx) -> list[Move]:
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> list[Move]:
         if isinstance(value, list):
             return value
         # A bad token is an input error (exit 1), not a usage error.
@@ -102,7 +107,7 @@ class MovesType(click.ParamType):
 class DealNumberType(click.ParamType):
     name = "N"
 
-    def convert(self, value, param, ctx) -> int:
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
         from ..deals import parse_deal_number
 
         if isinstance(value, int):
@@ -122,7 +127,8 @@ class FiniteFloat(click.ParamType):
     def __init__(self, low: float, high: float, low_open: bool = False) -> None:
         self.low, self.high, self.low_open = low, high, low_open
 
-    def convert(self, value, param, ctx) -> float:
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> float:
+
         try:
             number = float(value)
         except (TypeError, ValueError):

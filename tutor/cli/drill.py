@@ -12,13 +12,17 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable, Iterable
 from dataclasses import replace
+from typing import Any
 
 import click
+from rich.console import Console
 from rich.text import Text
 
 from ..errors import MoveError
 from ..history import drill as drills
+from ..history.db import History
 from ..history.games import record_of
 from ..history.reviews import reviews
 from ..knowledge import observe
@@ -34,7 +38,7 @@ from .play import waste_fan
 QUIT = ("q", "quit", "exit")
 
 
-def tip_for(tags) -> str:
+def tip_for(tags: Iterable[str]) -> str:
     for tag in tags:
         if tag in TAGS:
             return tip(TAGS[tag][0])
@@ -82,7 +86,8 @@ def drill_command(ctx: click.Context, count: int, tag: str | None, list_only: bo
         if list_only:
             return _list(console, history, as_json)
         todo = drills.due(history, count, tag)
-        say = (lambda *a, **k: None) if as_json else (lambda t: console.print(t, soft_wrap=True, markup=False))
+        say: Callable[[str], None] = ((lambda text: None) if as_json
+                                      else (lambda text: console.print(text, soft_wrap=True, markup=False)))
         if added:
             say(f"{added} new drill{'s' if added != 1 else ''} from your reviewed games.")
         if not todo:
@@ -97,7 +102,7 @@ def drill_command(ctx: click.Context, count: int, tag: str | None, list_only: bo
                     f"({nxt}).")
             return
         echo = not sys.stdin.isatty()
-        results = []
+        results: list[dict[str, Any]] = []
         for index, d in enumerate(todo, 1):
             outcome = _ask(console, history, d, index, len(todo), symbols, echo, say, quiet=as_json)
             if outcome is None:
@@ -114,10 +119,15 @@ def drill_command(ctx: click.Context, count: int, tag: str | None, list_only: bo
                                                      if nxt else ""))
 
 
-def _ask(console, history, d, index: int, total: int, symbols: bool, echo: bool, say, quiet: bool):
+def _ask(console: Console, history: History, d: drills.Drill, index: int, total: int, symbols: bool, echo: bool,
+         say: Callable[[str], None], quiet: bool) -> dict[str, Any] | None:
     """Ask one drill. A dict of the answer; {} if it was retired; None if the player stopped."""
     game = history.game(d.game_id)
+    if game is None:  # drills belong to their game's row; a history edited by hand may lack it
+        drills.retire(history, d, "the game this drill came from is no longer in the history")
+        return {}
     record = record_of(game)
+
     found = drills.position(record, d)
     if found is None or d.game_id not in reviews(history):
         drills.retire(history, d, "the game changed after the review this drill came from")
@@ -169,7 +179,8 @@ def _ask(console, history, d, index: int, total: int, symbols: bool, echo: bool,
             "feedback": list(fb.lines)}
 
 
-def _list(console, history, as_json: bool) -> None:
+def _list(console: Console, history: History, as_json: bool) -> None:
+
     items = drills.all_drills(history)
     if as_json:
         click.echo(json.dumps([d.to_json() for d in items]))

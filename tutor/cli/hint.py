@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import click
 
 from ..hints import DEFAULT_SAMPLES
 from ..hints import hint as compute_hint
 from ..knowledge import observe
+from ..notation import Move
 from ..render import render_hint, render_state, use_symbols
 from ..state import State
 from .app import console_of
@@ -37,7 +39,9 @@ MAX_SAMPLES = 1000  # the same bound as review's; beyond it a hint takes minutes
                    "samples stop early once the answer is settled); more is slower and steadier.")
 @click.option("--json", "as_json", is_flag=True, help="Print the hint as JSON.")
 @click.pass_context
-def hint_command(ctx, number, deal_file, record_path, moves, samples, as_json, **kwargs):
+def hint_command(ctx: click.Context, number: int | None, deal_file: str | None, record_path: str | None,
+                 moves: list[Move] | None, samples: int | None, as_json: bool, **kwargs: Any) -> None:
+
     """The best move for the player, who sees only the face-up cards.
 
     Every legal move gets its chance to win and its expected final score,

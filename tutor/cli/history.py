@@ -9,7 +9,9 @@ that cannot be written costs the player one warning line, never the game.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 from rich.console import Console
@@ -19,6 +21,13 @@ from ..history.db import History, HistoryError
 from ..history.stats import figures, summary
 from . import history_render as words
 from .app import console_of
+
+if TYPE_CHECKING:
+    from ..record import Record
+    from ..review import Review
+
+Say = Callable[[str], object]
+"""Where a hook's one line goes (play's message line); None for stderr."""
 
 _warned: set[str] = set()
 
@@ -36,7 +45,7 @@ def open_for_command(console: Console | None = None) -> History:
     return history
 
 
-def _warn_once(say, what: str, exc: BaseException | None) -> None:
+def _warn_once(say: Say | None, what: str, exc: BaseException | None) -> None:
     """One warning line per problem and history file in a session."""
     from ..history.db import db_path
 
@@ -53,7 +62,7 @@ def _warn_once(say, what: str, exc: BaseException | None) -> None:
 
 # ---- hooks ----------------------------------------------------------------
 
-def note_game(record, path, say=None) -> None:
+def note_game(record: Record, path: str | Path | None, say: Say | None = None) -> None:
     """Put the game just autosaved into the history. Never raises."""
     try:
         hgames.note_game(record, path)
@@ -65,7 +74,7 @@ def note_game(record, path, say=None) -> None:
         _warn_once(say, damaged, None)
 
 
-def after_game(record, path, say) -> None:
+def after_game(record: Record, path: str | Path | None, say: Say) -> None:
     """At the end of a game: one line of what the history shows, when it has something to say. Never raises."""
     try:
         line = _after_game_line(record, path)
@@ -76,7 +85,7 @@ def after_game(record, path, say) -> None:
         say(line)
 
 
-def _after_game_line(record, path) -> str | None:
+def _after_game_line(record: Record, path: str | Path | None) -> str | None:
     from ..history.coach import recurring
     from ..history.reviews import reviews
 
@@ -91,7 +100,8 @@ def _after_game_line(record, path) -> str | None:
     return None
 
 
-def note_review(ctx: click.Context, record, path, rev, quiet: bool = False, later: bool = True) -> None:
+def note_review(ctx: click.Context, record: Record, path: str | Path | None, rev: Review, quiet: bool = False,
+                later: bool = True) -> None:
     """Store a review with its game; one line of what the history shows, after the command's output
     (``later``) or now.
 
@@ -110,7 +120,8 @@ def note_review(ctx: click.Context, record, path, rev, quiet: bool = False, late
         console.print(line, soft_wrap=True, markup=False)
 
 
-def store_review(record, path, rev, history: History | None = None) -> str | None:
+def store_review(record: Record, path: str | Path | None, rev: Review, history: History | None = None) -> str | None:
+
     """Store the review of a record (adding the game if the history lacks it); the line to say, if any."""
     from ..history.coach import recurring
     from ..history.reviews import review_data, reviews

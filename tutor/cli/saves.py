@@ -21,6 +21,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..errors import RecordError
+from ..notation import Move
 from ..record import Game, save_new_record, save_record
 from ..textsafe import shown_path
 
@@ -39,22 +40,22 @@ class GameFiles:
         self.stem = stem
         self.save_path = save_path
         self.autosave: Path | None = resumed
-        self.written: dict[str, tuple] = {}  # file -> the moves its last good write holds
+        self.written: dict[str, tuple[Move, ...]] = {}  # file -> the moves its last good write holds
         self.finished: set[str] = set()  # files holding a finished game
         self.failed = False  # the last autosave failed
         if resumed is not None:
             self._note(resumed)
 
     # -- bookkeeping
-    def _moves(self) -> tuple:
+    def _moves(self) -> tuple[Move, ...]:
         return tuple(self.game.moves)
 
-    def _note(self, path) -> None:
+    def _note(self, path: str | Path) -> None:
         self.written[str(path)] = self._moves()
         if self.game.state.over:
             self.finished.add(str(path))
 
-    def _write(self, path) -> None:
+    def _write(self, path: str | Path) -> None:
         save_record(self.game.to_record(), path)
         self._note(path)
 
@@ -66,7 +67,7 @@ class GameFiles:
         self._note(path)
         return path
 
-    def _protected(self, path) -> bool:
+    def _protected(self, path: str | Path) -> bool:
         """Whether writing the game now to ``path`` would replace a finished game with an unfinished one."""
         return str(path) in self.finished and not self.game.state.over
 

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
+from typing import Any
 
 import click
 from rich.text import Text
 
 from ..errors import TutorError
+from ..notation import Move
 from ..render import card_text, prose, use_symbols
 from ..search import DEFAULT_LIMIT, Limit
 from ..search import solve as run_solve
@@ -29,7 +32,7 @@ MAX_NODES = 10**10
 GRAPH_NODES = 20_000
 
 
-def write_graph(state: State, path: str, nodes: int) -> dict:
+def write_graph(state: State, path: str, nodes: int) -> dict[str, Any]:
     """Explore the state graph of ``state`` (at most ``nodes`` positions) and write it as GraphML."""
     from ..graph import position_graph, write_graphml
 
@@ -44,7 +47,7 @@ def write_graph(state: State, path: str, nodes: int) -> dict:
             "winning_nodes": won, "complete": bool(g.graph.get("complete", True)), "node_limit": nodes}
 
 
-def graph_sentence(facts: dict) -> str:
+def graph_sentence(facts: dict[str, Any]) -> str:
     whole = ("the whole graph from this position" if facts["complete"]
              else f"not complete: the exploration stopped at its limit of {facts['node_limit']} positions (raise --graph-nodes)")
     return (f"Wrote the state graph to {shown_path(facts['file'])}: {facts['nodes']} positions "
@@ -60,7 +63,7 @@ def limit_from(nodes: int | None, seconds: float | None) -> Limit:
     return Limit(nodes=nodes, seconds=seconds)
 
 
-def line_text(state: State, line, symbols: bool) -> Text:
+def line_text(state: State, line: Iterable[Move], symbols: bool) -> Text:
     """The line as tokens, each play followed by its card: ``d d w 7♠ r2 Q♣``."""
     out = Text()
     for move in line:
@@ -90,8 +93,9 @@ def line_text(state: State, line, symbols: bool) -> Text:
 @click.option("--graph-nodes", type=click.IntRange(1, 10**6), default=GRAPH_NODES, show_default=True,
               help="The most positions --graph explores.")
 @click.pass_context
-def solve_command(ctx, number, deal_file, moves, nodes, seconds, as_json, graph_file=None,
-                  graph_nodes=GRAPH_NODES, **kwargs):
+def solve_command(ctx: click.Context, number: int | None, deal_file: str | None, moves: list[Move] | None,
+                  nodes: int | None, seconds: float | None, as_json: bool, graph_file: str | None = None,
+                  graph_nodes: int = GRAPH_NODES, **kwargs: Any) -> None:
     """Solve a deal (or the position after some moves) with every card known.
 
     Says whether it can be won, the best score, and a line of moves that wins
@@ -103,8 +107,9 @@ def solve_command(ctx, number, deal_file, moves, nodes, seconds, as_json, graph_
     result = run_solve(state, limit_from(nodes, seconds))
     graph_facts = write_graph(state, graph_file, graph_nodes) if graph_file is not None else None
     if as_json:
-        out = result.to_json()
+        out: dict[str, Any] = dict(result.to_json())
         if graph_facts is not None:
+
             out["graph"] = graph_facts
         click.echo(json.dumps(out))
         return

@@ -10,16 +10,22 @@ import signal
 import sys
 import threading
 import time
+from collections.abc import Callable
+from types import FrameType
+from typing import Any, NoReturn, TextIO
 
 import click
+from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from rich.table import Table
 
 from ..engines import BATCH, DaskEngine, InProcess, stream_survey
+from ..engines import Progress as SurveyProgress
 from ..errors import TutorError
+from ..rules import Rules
 from ..search import DEFAULT_LIMIT, Limit
 from ..store import ResultStore
-from ..survey import POLICIES, parse_range
+from ..survey import POLICIES, DealRange, Tally, parse_range
 from .app import console_of
 from .common import rules_from_kwargs, variant_options
 
@@ -31,7 +37,7 @@ PIPE_EVERY = 15.0
 """Seconds between the one-line progress reports on stderr when the output is not a terminal."""
 
 
-def checked_seconds(ctx, param, value):
+def checked_seconds(ctx: click.Context, param: click.Parameter, value: float | None) -> float | None:
     """A time limit a solve can keep: a finite number of seconds, more than 0 and at most a day."""
     if value is None:
         return None
@@ -54,7 +60,7 @@ def _duration(seconds: float) -> str:
     return f"{s // 86_400} d {s % 86_400 // 3600} h"
 
 
-def running_rate(tally) -> str:
+def running_rate(tally: Tally) -> str:
     """The win rate so far with its 95% interval, e.g. ``29.9% (27.1-32.8%)``."""
     if not tally.deals:
         return "-"
@@ -62,12 +68,12 @@ def running_rate(tally) -> str:
     return f"{100 * tally.win_rate:.1f}% (95% {100 * low:.1f}-{100 * high:.1f}%)"
 
 
-def _rate(p) -> float:
+def _rate(p: SurveyProgress) -> float:
     """Deals played a second (deals read from the store are no measure of what is left)."""
     return (p.done - p.from_store) / p.elapsed if p.elapsed > 0 else 0.0
 
 
-def progress_line(p) -> str:
+def progress_line(p: SurveyProgress) -> str:
     """One line for stderr: done/total, the rate, the time left, the running win rate."""
     rate = _rate(p)
     left = (p.total - p.done) / rate if rate > 0 else float("inf")
@@ -76,19 +82,19 @@ def progress_line(p) -> str:
             f"win rate {running_rate(p.tally)}")
 
 
-def _sigterm_interrupts():
+def _sigterm_interrupts() -> Callable[[int, FrameType | None], Any] | int | None:
     """While a survey runs, ``kill`` stops it as Ctrl-C does: the cluster is shut down and the store
     closed cleanly. Returns the handler to restore (None off the main thread)."""
     if threading.current_thread() is not threading.main_thread():
         return None
 
-    def interrupt(signum, frame):
+    def interrupt(signum: int, frame: FrameType | None) -> NoReturn:
         raise KeyboardInterrupt
 
     return signal.signal(signal.SIGTERM, interrupt)
 
 
-def open_per_deal(path: str):
+def open_per_deal(path: str) -> TextIO:
     """The --per-deal file: gzip-compressed when its name ends in .gz."""
     try:
         if path.endswith(".gz"):
@@ -125,8 +131,9 @@ def open_per_deal(path: str):
               help="Time limit of each solve (answers then depend on the machine).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @click.pass_context
-def stats_command(ctx, deal_range, policy, workers, scheduler, store_path, fresh, per_deal, batch, nodes,
-                  retry_nodes, seconds, as_json, **kwargs):
+def stats_command(ctx: click.Context, deal_range: str, policy: str, workers: int | None, scheduler: str | None,
+                  store_path: str | None, fresh: bool, per_deal: str | None, batch: int | None, nodes: int | None,
+                  retry_nodes: int | None, seconds: float | None, as_json: bool, **kwargs: Any) -> None:
     """Survey the win rate of a variant over a range of deals.
 
     Deals run in batches on Dask (a local cluster, or --scheduler); every
@@ -145,7 +152,8 @@ def stats_command(ctx, deal_range, policy, workers, scheduler, store_path, fresh
     workers = workers or os.cpu_count() or 1
     console = console_of(ctx)
     store = ResultStore(store_path)
-    out = engine = None
+    out: TextIO | None = None
+    engine: InProcess | DaskEngine | None = None
     terminated = _sigterm_interrupts()
     try:
         out = open_per_deal(per_deal) if per_deal else None
@@ -189,9 +197,15 @@ def stats_command(ctx, deal_range, policy, workers, scheduler, store_path, fresh
     console.print(table)
 
 
-def _run(console, rules, deals, policy, limit, engine, store, fresh, size, out, as_json, retry_nodes):
+def _run(console: Console, rules: Rules, deals: DealRange, policy: str, limit: Limit, engine: InProcess | DaskEngine,
+         store: ResultStore, fresh: bool, size: int, out: TextIO | None, as_json: bool,
+         retry_nodes: int | None) -> Tally:
     """The survey, with a progress bar on a terminal or a line on stderr now and then in a pipe."""
-    common = dict(engine=engine, store=store, fresh=fresh, batch=size, per_deal=out, retry_nodes=retry_nodes)
+
+    def survey(progress: Callable[[SurveyProgress], None]) -> Tally:
+        return stream_survey(rules, deals, policy, limit, engine=engine, store=store, fresh=fresh, batch=size,
+                             per_deal=out, progress=progress, retry_nodes=retry_nodes)
+
     if console.is_terminal and not as_json:
         # The time left is reckoned from the deals played, not those read from the store.
         columns = (TextColumn(f"{policy} {rules.name or 'custom'}"), BarColumn(), MofNCompleteColumn(),
@@ -200,20 +214,21 @@ def _run(console, rules, deals, policy, limit, engine, store, fresh, size, out, 
         with Progress(*columns, console=console, transient=True) as bar:
             task = bar.add_task("deals", total=len(deals), rate="", left="", wins="")
 
-            def show(p):
+            def show(p: SurveyProgress) -> None:
                 rate = _rate(p)
                 left = (p.total - p.done) / rate if rate > 0 else float("inf")
                 bar.update(task, completed=p.done, rate=f"{rate:,.1f} deals/s",
                            left=f"{_duration(left)} left" if p.done < p.total else "",
                            wins=f"win rate {running_rate(p.tally)}")
 
-            return stream_survey(rules, deals, policy, limit, progress=show, **common)
+            return survey(show)
     last = {"at": time.monotonic()}
 
-    def report(p):
+    def report(p: SurveyProgress) -> None:
         now = time.monotonic()
         if now - last["at"] >= PIPE_EVERY:
             last["at"] = now
             print(progress_line(p), file=sys.stderr, flush=True)
 
-    return stream_survey(rules, deals, policy, limit, progress=report, **common)
+    return survey(report)
+

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 from ..errors import TutorError
 from .db import GameRow, History
@@ -51,7 +52,7 @@ class LessonRef:
     level: int
     title: str
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"name": self.name, "level": self.level, "title": self.title}
 
 
@@ -85,7 +86,7 @@ class Example:
     tags: tuple[str, ...]
     drop: float
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"game": self.game_id, "deal": self.deal, "variant": self.variant, "played_at": self.played_at,
                 "record": self.source, "ply": self.ply, "move": self.move, "best": self.best,
                 "label": self.label, "tags": list(self.tags), "drop": round(self.drop, 1)}
@@ -121,7 +122,7 @@ class TagFigures:
         old, new = a / n, b / m
         return "better" if new < old else "worse" if new > old else "same"
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"tag": self.tag, "count": self.count, "games": self.games, "mean_drop": round(self.mean_drop, 1),
                 "interval": [round(x, 1) for x in self.interval] if self.interval else None,
                 "total_drop": round(self.total_drop, 1), "trend": self.trend,
@@ -143,7 +144,7 @@ class Coaching:
     tag_filter: str | None = None
     unreviewed: int = 0
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"games_reviewed": self.games_reviewed, "moves_graded": self.moves_graded, "labels": self.labels,
                 "tags": [t.to_json() for t in self.tags], "losses": [e.to_json() for e in self.losses],
                 "tag_filter": self.tag_filter, "unreviewed": self.unreviewed}

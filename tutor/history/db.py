@@ -20,9 +20,10 @@ import os
 import re
 import sqlite3
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from ..errors import TutorError
 from ..storage import data_dir
@@ -161,7 +162,7 @@ class GameRow:
 
     id: int
     key: str
-    record: dict
+    record: dict[str, Any]
     variant: str
     deal_number: int | None
     moves: int
@@ -295,7 +296,7 @@ class History:
     def __enter__(self) -> History:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     def now(self) -> float:
@@ -305,7 +306,7 @@ class History:
         """A write transaction (``BEGIN IMMEDIATE``): ``with history.write(): ...``."""
         return _Write(self.conn)
 
-    def query(self, sql: str, args=()) -> list[sqlite3.Row]:
+    def query(self, sql: str, args: Sequence[object] = ()) -> list[sqlite3.Row]:
         return self.conn.execute(sql, args).fetchall()
 
     @property
@@ -321,7 +322,7 @@ class History:
                           "ON CONFLICT(key) DO UPDATE SET value = excluded.value", (key, value))
 
     # ---- games -----------------------------------------------------------
-    def upsert_game(self, key: str, record: dict, *, variant: str, deal_number: int | None, deal: str | None,
+    def upsert_game(self, key: str, record: dict[str, Any], *, variant: str, deal_number: int | None, deal: str | None,
                     moves: int, cards: int, won: bool, over: bool, content: str, source: str | None,
                     started_at: str, played_at: str) -> int:
         """Insert a game, or update the one with the same key; returns its id. Call inside :meth:`write`."""
@@ -337,7 +338,7 @@ class History:
                    updated_at = excluded.updated_at""",
             (key, json.dumps(record, ensure_ascii=False), variant, deal_number, deal, moves, cards, int(won),
              int(over), content, source, started_at, played_at, now))
-        return self.conn.execute("SELECT id FROM games WHERE game_key = ?", (key,)).fetchone()[0]
+        return int(self.conn.execute("SELECT id FROM games WHERE game_key = ?", (key,)).fetchone()[0])
 
     def game_by_key(self, key: str) -> GameRow | None:
         row = self.conn.execute("SELECT * FROM games WHERE game_key = ?", (key,)).fetchone()
@@ -358,7 +359,6 @@ class History:
                 self.conn.execute(f"SELECT * FROM games {where} ORDER BY played_at, id")]
 
 
-
 class _Write:
     def __init__(self, conn: sqlite3.Connection) -> None:
         self.conn = conn
@@ -367,7 +367,8 @@ class _Write:
         self.conn.execute("BEGIN IMMEDIATE")
         return self.conn
 
-    def __exit__(self, kind, exc, tb) -> None:
+    def __exit__(self, kind: type[BaseException] | None, *rest: object) -> None:
+
         self.conn.execute("COMMIT" if kind is None else "ROLLBACK")
 
 

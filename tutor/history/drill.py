@@ -17,12 +17,19 @@ from __future__ import annotations
 
 import json
 import math
+import sqlite3
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
 
 from ..hints import DEFAULT_SAMPLES
 from ..record import Record
 from .db import History, iso, parse_iso
 from .reviews import StoredMove, reviews
+
+if TYPE_CHECKING:  # the lessons are imported when a drill is asked, not with the history
+    from ..lessons import Step, Verdict
+    from ..notation import Move
+    from ..state import State
 
 DAY = 86400.0
 #: box -> seconds until the drill is due again after a right answer that put it there.
@@ -88,7 +95,7 @@ class Drill:
     answers: int = 0
     right: int = 0
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "game": self.game_id, "ply": self.ply, "played": self.played, "best": self.best,
                 "label": self.label, "tags": list(self.tags), "drop": round(self.drop, 1), "box": self.box,
                 "due_at": self.due_at, "answers": self.answers, "right": self.right}
@@ -116,7 +123,7 @@ _SELECT = """SELECT d.*, (SELECT COUNT(*) FROM drill_answers a WHERE a.drill_id 
              FROM drills d"""
 
 
-def _drill(r) -> Drill:
+def _drill(r: sqlite3.Row) -> Drill:
     return Drill(r["id"], r["game_id"], r["ply"], r["played"], r["best"], r["label"], tuple(json.loads(r["tags"])),
                  r["drop_points"], r["box"], r["due_at"], r["n_answers"], r["n_right"])
 
@@ -140,7 +147,8 @@ def drill(history: History, drill_id: int) -> Drill | None:
 
 def next_due(history: History) -> str | None:
     row = history.query("SELECT MIN(due_at) FROM drills WHERE retired IS NULL")
-    return row[0][0] if row else None
+    first: str | None = row[0][0] if row else None
+    return first
 
 
 def answer(history: History, d: Drill, answer_text: str, right: bool) -> Drill:
@@ -166,7 +174,7 @@ def seconds_until(history: History, when: str) -> float:
 
 # ---- the question, as a lesson step ------------------------------------------
 
-def position(record: Record, d: Drill):
+def position(record: Record, d: Drill) -> tuple[list[State], list[Move]] | None:
     """The states up to the drill's position (before the move in question) and the moves to it."""
     if d.ply < 1 or d.ply > len(record.moves) or str(record.moves[d.ply - 1]) != d.played:
         return None
@@ -174,7 +182,7 @@ def position(record: Record, d: Drill):
     return states[: d.ply], list(record.moves[: d.ply - 1])
 
 
-def step_for(record: Record, d: Drill, tip: str = "", samples: int | None = None):
+def step_for(record: Record, d: Drill, tip: str = "", samples: int | None = None) -> Step:
     """A :class:`tutor.lessons.Step` asking the drill's position, with the judge the lessons would use."""
     from ..lessons import DEFAULT_SAMPLES, Step, full_information
 
@@ -187,7 +195,8 @@ def step_for(record: Record, d: Drill, tip: str = "", samples: int | None = None
     return step
 
 
-def verdict_for_drill(step):
+def verdict_for_drill(step: Step) -> tuple[Step, Verdict]:
+
     """The engine's verdict (the lessons' :func:`~tutor.lessons.verdict_for`); the hint judge if the solver cannot decide."""
     from ..lessons import LessonError, verdict_for
 

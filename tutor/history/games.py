@@ -17,7 +17,7 @@ from pathlib import Path
 from ..errors import TutorError
 from ..record import Record, load_record
 from ..storage import games_dir
-from .db import History, db_path, file_started_at, iso
+from .db import GameRow, History, db_path, file_started_at, iso
 
 IMPORTED_FLAG = "games_folder_imported"
 
@@ -83,7 +83,7 @@ def add_record(history: History, record: Record, *, key: str | None = None, sour
 #: The connection a game in play keeps open between its moves: opening and closing the file
 #: for every move would cost a checkpoint each time. Keyed by the file; dropped when the
 #: file was replaced or an error came up.
-_kept: dict[Path, tuple[History, tuple[int, int]]] = {}
+_kept: dict[Path, tuple[History, tuple[int, int] | None]] = {}
 
 
 def _file_id(path: Path) -> tuple[int, int] | None:
@@ -94,7 +94,7 @@ def _file_id(path: Path) -> tuple[int, int] | None:
     return (st.st_dev, st.st_ino)
 
 
-def _kept_history(history_path: Path, clock) -> History:
+def _kept_history(history_path: Path, clock: Callable[[], float]) -> History:
     kept = _kept.get(history_path)
     if kept is not None:
         history, ident = kept
@@ -174,6 +174,6 @@ def import_games_folder(history: History) -> tuple[int, int]:
     return added, skipped
 
 
-def record_of(row) -> Record:
+def record_of(row: GameRow) -> Record:
     """The stored game as a :class:`Record` (replayed, so it is checked)."""
     return Record.from_json(row.record, source=f"game {row.id} of the history")

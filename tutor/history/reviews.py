@@ -9,9 +9,15 @@ again: ``moves_reviewed`` no longer matches its moves.
 from __future__ import annotations
 
 import json
+import sqlite3
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
-from .db import History, iso
+from .db import GameRow, History, iso
+
+if TYPE_CHECKING:
+    from ..review import Review
 
 
 @dataclass(frozen=True)
@@ -29,9 +35,9 @@ class StoredMove:
     win_after: float
     graded: bool
     comment: str
-    candidates: tuple[dict, ...]
+    candidates: tuple[dict[str, Any], ...]
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"ply": self.ply, "move": self.move, "best": self.best, "label": self.label,
                 "tags": list(self.tags), "drop": self.drop, "win_before": self.win_before,
                 "win_after": self.win_after, "graded": self.graded, "comment": self.comment,
@@ -45,21 +51,24 @@ class StoredReview:
     accuracy: float
     graded: int
     samples: int | None
-    thresholds: dict
-    hindsight: dict
+    thresholds: dict[str, Any]
+    hindsight: dict[str, Any]
     reviewed_at: str
     moves: tuple[StoredMove, ...]
     content: str | None = None
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"moves_reviewed": self.moves_reviewed, "accuracy": self.accuracy, "graded": self.graded,
                 "samples": self.samples, "thresholds": self.thresholds, "hindsight": self.hindsight,
                 "reviewed_at": self.reviewed_at, "content": self.content,
                 "moves": [m.to_json() for m in self.moves]}
 
 
-def review_data(rev) -> dict:
-    """A :class:`tutor.review.Review` as the plain data the history stores (and exports)."""
+def review_data(rev: Review) -> dict[str, Any]:
+    """A :class:`tutor.review.Review` as the plain data the history stores (and exports).
+
+    Thresholds and hindsight may also come as plain mappings (a review read back from JSON).
+    """
     moves = []
     for m in rev.moves:
         cands = [c.to_json() for c in getattr(m, "candidates", ()) or ()]
@@ -67,8 +76,8 @@ def review_data(rev) -> dict:
                       "tags": list(m.tags), "drop": round(float(m.drop), 3),
                       "win_before": round(float(m.win_before), 4), "win_after": round(float(m.win_after), 4),
                       "graded": bool(m.graded), "comment": m.comment, "candidates": cands})
-    thresholds = rev.thresholds.to_json() if hasattr(rev.thresholds, "to_json") else dict(rev.thresholds)
-    hindsight = rev.hindsight.to_json() if hasattr(rev.hindsight, "to_json") else dict(rev.hindsight)
+    thresholds = dict(rev.thresholds) if isinstance(rev.thresholds, Mapping) else rev.thresholds.to_json()
+    hindsight = dict(rev.hindsight) if isinstance(rev.hindsight, Mapping) else rev.hindsight.to_json()
     from .games import content_of
 
     return {"moves_reviewed": len(rev.record.moves), "content": content_of(rev.record),
@@ -77,7 +86,7 @@ def review_data(rev) -> dict:
             "hindsight": hindsight, "moves": moves}
 
 
-def store_review(history: History, game_id: int, data: dict, reviewed_at: str | None = None) -> None:
+def store_review(history: History, game_id: int, data: Mapping[str, Any], reviewed_at: str | None = None) -> None:
     """Store (or replace) the review of a game, from :func:`review_data`. Opens its own transaction."""
     when = reviewed_at or data.get("reviewed_at") or iso(history.now())
     with history.write() as conn:
@@ -104,7 +113,7 @@ def _moves_of(history: History, review_id: int, game_id: int) -> tuple[StoredMov
                             tuple(json.loads(r["candidates"]))) for r in rows)
 
 
-def _stored(history: History, r) -> StoredReview:
+def _stored(history: History, r: sqlite3.Row) -> StoredReview:
     return StoredReview(r["game_id"], r["moves_reviewed"], r["accuracy"], r["graded"], r["samples"],
                         json.loads(r["thresholds"]), json.loads(r["hindsight"]), r["reviewed_at"],
                         _moves_of(history, r["id"], r["game_id"]), r["content"])
@@ -118,7 +127,7 @@ def review_of(history: History, game_id: int) -> StoredReview | None:
 
 def reviews(history: History) -> dict[int, StoredReview]:
     """Every current review (of the game's moves as they stand), by game id."""
-    out = {}
+    out: dict[int, StoredReview] = {}
     for r in history.query("SELECT reviews.*, games.moves AS game_moves, games.content AS game_content "
                            "FROM reviews JOIN games ON games.id = reviews.game_id"):
         if r["moves_reviewed"] != r["game_moves"]:
@@ -129,7 +138,8 @@ def reviews(history: History) -> dict[int, StoredReview]:
     return out
 
 
-def unreviewed(history: History) -> list:
+def unreviewed(history: History) -> list[GameRow]:
+
     """The finished or abandoned games (one move or more) with no current review, oldest first."""
     done = reviews(history)
     return [g for g in history.games(played_only=True) if g.id not in done]

@@ -9,8 +9,9 @@ count and a 95% Wilson interval.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
-from ..survey import wilson
+from ..estimate import wilson
 from .db import GameRow, History
 from .reviews import StoredReview, reviews
 
@@ -34,7 +35,7 @@ class Figures:
     def interval(self) -> tuple[float, float] | None:
         return wilson(self.wins, self.games) if self.games else None
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"games": self.games, "wins": self.wins, "finished": self.finished,
                 "win_rate": _r(self.win_rate, 4), "interval": [round(x, 4) for x in self.interval] if self.interval else None,
                 "mean_cards": _r(self.mean_cards, 2), "reviewed": self.reviewed, "accuracy": _r(self.accuracy, 1)}
@@ -48,7 +49,7 @@ class Streaks:
     longest_wins: int
     longest_losses: int
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"current": self.current, "longest_wins": self.longest_wins, "longest_losses": self.longest_losses}
 
 
@@ -66,7 +67,7 @@ class GameLine:
     played_at: str
     accuracy: float | None
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "deal": self.deal, "variant": self.variant, "cards": self.cards, "won": self.won,
                 "finished": self.over, "moves": self.moves, "played_at": self.played_at,
                 "accuracy": _r(self.accuracy, 1)}
@@ -84,8 +85,8 @@ class Summary:
     recent: list[GameLine]
     accuracy_series: list[tuple[int, str, float]] = field(default_factory=list)  # (game id, played_at, accuracy)
 
-    def to_json(self) -> dict:
-        data = {"games": self.all.games, "wins": self.all.wins, "mean_cards": _r(self.all.mean_cards, 2),
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"games": self.all.games, "wins": self.all.wins, "mean_cards": _r(self.all.mean_cards, 2),
                 "accuracy": _r(self.all.accuracy, 1), "win_rate": _r(self.all.win_rate, 4),
                 "interval": [round(x, 4) for x in self.all.interval] if self.all.interval else None,
                 "finished": self.all.finished, "reviewed": self.all.reviewed,
@@ -98,7 +99,7 @@ class Summary:
         return data
 
 
-def _r(x, digits):
+def _r(x: float | None, digits: int) -> float | None:
     return None if x is None else round(x, digits)
 
 

@@ -11,9 +11,10 @@ the same history, and a second import changes nothing.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from ..errors import RecordError, TutorError
 from ..record import Record
@@ -24,7 +25,7 @@ from .reviews import review_of, store_review
 LINE_FORMAT = "osmosis-history/1"
 
 
-def export_lines(history: History) -> Iterator[dict]:
+def export_lines(history: History) -> Iterator[dict[str, Any]]:
     """Every game with its review and drills, oldest first."""
     for game in history.games():
         rev = review_of(history, game.id)
@@ -54,7 +55,7 @@ class ImportResult:
     problems: list[str] = field(default_factory=list)
 
 
-def import_line(history: History, data: dict, where: str) -> tuple[int, int]:
+def import_line(history: History, data: dict[str, Any], where: str) -> tuple[int, int]:
     """One exported line into the history; returns (reviews, drills) stored."""
     if not isinstance(data.get("record"), dict):
         raise RecordError(f"{where}: a {LINE_FORMAT} line needs a 'record' object")
@@ -113,22 +114,25 @@ def import_file(history: History, path: str | Path) -> ImportResult:
         except TutorError as exc:
             result.problems.append(str(exc))
         return result
-    lines = [whole] if isinstance(whole, dict) else None
-    numbered = enumerate(text.splitlines(), 1) if lines is None else [(1, None)]
-    for number, line in numbered:
+    # One JSON object that is not a record: an exported line written over several lines of text.
+    entries: Iterable[tuple[int, str | dict[str, Any]]] = (
+        [(1, whole)] if isinstance(whole, dict) else enumerate(text.splitlines(), 1))
+    for number, entry in entries:
         where = f"{path} line {number}"
-        if line is not None:
-            if not line.strip():
+        data: object
+        if isinstance(entry, str):
+            if not entry.strip():
                 continue
             try:
-                data = json.loads(line)
+                data = json.loads(entry)
             except json.JSONDecodeError as exc:
                 result.problems.append(f"{where}: not JSON ({exc.msg}): expected one {LINE_FORMAT} object a line "
                                        "or an osmosis-record/1 file")
                 continue
         else:
-            data = lines[0]
+            data = entry
         if not isinstance(data, dict):
+
             result.problems.append(f"{where}: expected a JSON object")
             continue
         try:

@@ -30,46 +30,47 @@ def check_step(step: Step, verdict: Verdict | None = None) -> list[str]:
     confirmed: list[str] = []
     c = step.claims
     if "full_information" in c:
-        actual = full_information(state)
-        if actual != c["full_information"]:
+        seen_all = full_information(state)
+        if seen_all != c["full_information"]:
             raise step.error(f"claims full_information = {str(c['full_information']).lower()}, "
-                             f"but the player {'has' if actual else 'has not'} seen every card")
+                             f"but the player {'has' if seen_all else 'has not'} seen every card")
         confirmed.append("full_information")
     if "legal" in c:
-        claimed = sorted(str(Move.parse(t)) for t in _tokens(c["legal"], step.where(), "legal"))
-        actual = sorted(str(m) for m in state.legal_moves())
-        if claimed != actual:
-            raise step.error(f"claims the legal moves are {' '.join(claimed) or 'none'}, "
-                             f"but the engine allows {' '.join(actual) or 'none'}")
+        claimed_moves = sorted(str(Move.parse(t)) for t in _tokens(c["legal"], step.where(), "legal"))
+        legal = sorted(str(m) for m in state.legal_moves())
+        if claimed_moves != legal:
+            raise step.error(f"claims the legal moves are {' '.join(claimed_moves) or 'none'}, "
+                             f"but the engine allows {' '.join(legal) or 'none'}")
         confirmed.append("legal")
     if "playable" in c:
-        claimed = sorted(NAMES[parse_card(t)] for t in _tokens(c["playable"], step.where(), "playable"))
-        actual = sorted(NAMES[state.card_of(m)] for m in state.legal_moves() if m.is_play)
-        if claimed != actual:
-            raise step.error(f"claims the playable cards are {' '.join(claimed) or 'none'}, "
-                             f"but the engine can play {' '.join(actual) or 'none'}")
+        claimed_cards = sorted(NAMES[parse_card(t)] for t in _tokens(c["playable"], step.where(), "playable"))
+        # card_of is None exactly for the turns, so this is the card of every legal play.
+        playable = sorted(NAMES[card] for m in state.legal_moves() if (card := state.card_of(m)) is not None)
+        if claimed_cards != playable:
+            raise step.error(f"claims the playable cards are {' '.join(claimed_cards) or 'none'}, "
+                             f"but the engine can play {' '.join(playable) or 'none'}")
         confirmed.append("playable")
     if "rows" in c:
-        claimed = "".join(t.upper() for t in _tokens(c["rows"], step.where(), "rows"))
-        actual = "".join(SUITS[s] for s in state.rows)
-        if claimed != actual:
-            raise step.error(f"claims the rows are {' '.join(claimed)}, but they are {' '.join(actual)}")
+        claimed_rows = "".join(t.upper() for t in _tokens(c["rows"], step.where(), "rows"))
+        rows = "".join(SUITS[s] for s in state.rows)
+        if claimed_rows != rows:
+            raise step.error(f"claims the rows are {' '.join(claimed_rows)}, but they are {' '.join(rows)}")
         confirmed.append("rows")
     if "start_rank" in c:
-        actual = RANKS[state.start_rank - 1]
-        if c["start_rank"].upper() != actual:
-            raise step.error(f"claims the starting rank is {c['start_rank']}, but it is {actual}")
+        start = RANKS[state.start_rank - 1]
+        if c["start_rank"].upper() != start:
+            raise step.error(f"claims the starting rank is {c['start_rank']}, but it is {start}")
         confirmed.append("start_rank")
-    for key, actual in (("score", state.score), ("pass", state.pass_no)):
+    for key, count in (("score", state.score), ("pass", state.pass_no)):
         if key in c:
-            if c[key] != actual:
-                raise step.error(f"claims {key} {c[key]}, but the engine has {actual}")
+            if c[key] != count:
+                raise step.error(f"claims {key} {c[key]}, but the engine has {count}")
             confirmed.append(key)
-    for key, actual in (("blocked", state.blocked), ("can_redeal", state.can_redeal()),
-                        ("progress", state.progress)):
+    for key, flag in (("blocked", state.blocked), ("can_redeal", state.can_redeal()),
+                      ("progress", state.progress)):
         if key in c:
-            if c[key] != actual:
-                raise step.error(f"claims {key} = {str(c[key]).lower()}, but the engine says {str(actual).lower()}")
+            if c[key] != flag:
+                raise step.error(f"claims {key} = {str(c[key]).lower()}, but the engine says {str(flag).lower()}")
             confirmed.append(key)
     if "lost_from_start" in c or "cycle" in c:
         from ..search import lost_from_start
@@ -80,8 +81,8 @@ def check_step(step: Step, verdict: Verdict | None = None) -> list[str]:
             raise step.error(f"claims lost_from_start = {str(c.get('lost_from_start', True)).lower()}, "
                              f"but the engine {'finds a cycle' if lost else 'finds no cycle of needs'}")
         if "cycle" in c:
-            cycle = set()
-            parts = [explanation, *explanation.others] if lost else []
+            cycle: set[int] = set()
+            parts = [explanation, *explanation.others] if explanation is not None else []
             for part in parts:
                 cycle.update(part.cycle)
             missing = [t.upper() for t in _tokens(c["cycle"], step.where(), "cycle") if parse_card(t) not in cycle]
@@ -102,6 +103,8 @@ def check_step(step: Step, verdict: Verdict | None = None) -> list[str]:
             raise step.error(f"claims best_cards = {c['best_cards']}, but the solver reaches {result.best_cards}")
         confirmed.append(" and ".join(k for k in ("winnable", "best_cards") if k in c))
     if step.asks:
+        if step.expect is None:  # parse_lesson refuses a question without one; a Step built by hand may not
+            raise step.error("the step asks a question but has no 'expect' (the move it teaches)")
         verdict = verdict or verdict_for(step)
         expect = step.resolve(step.expect)
         if expect not in verdict.right:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from importlib import resources
+from importlib.resources.abc import Traversable
 from pathlib import Path
 
 from ..errors import LessonError
@@ -14,7 +15,7 @@ from .format import MAX_LEVEL, Lesson, parse_lesson
 #: The lesson files' folder inside the installed package.
 DATA = "data"
 
-def lesson_files() -> list[tuple[str, object]]:
+def lesson_files() -> list[tuple[str, Traversable]]:
     """``(name, resource)`` for every lesson file, from the installed package or the source tree.
 
     A wheel carries the lessons as ``tutor/lessons/data`` (pyproject.toml
@@ -34,7 +35,7 @@ def lesson_files() -> list[tuple[str, object]]:
     return sorted(found, key=lambda item: item[0])
 
 
-def load_lesson_file(path) -> Lesson:
+def load_lesson_file(path: str | os.PathLike[str] | Traversable) -> Lesson:
     """Read one lesson file (a path or an importlib resource)."""
     name = Path(str(path)).name
     stem = name[: -len(".toml")] if name.endswith(".toml") else name
@@ -48,7 +49,8 @@ def load_lesson_file(path) -> Lesson:
     return parse_lesson(text, source=_display(path), name=stem)
 
 
-def _display(path) -> str:
+def _display(path: str | os.PathLike[str] | Traversable) -> str:
+
     """A short name for messages: lessons/NAME.toml for shipped lessons."""
     p = Path(str(path))
     if p.parent.name == "lessons" or p.parent.name == DATA and p.parent.parent.name == "lessons":

@@ -61,8 +61,10 @@ files is :mod:`.files`, the judges :mod:`.judge`, the claim checker :mod:`.claim
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Any, TypeVar, cast, overload
 
 from ..cards import RANKS, SUITS, parse_card
 from ..deals import Deal, check_rules, deal_for
@@ -123,7 +125,7 @@ class Step:
     samples: int = DEFAULT_SAMPLES
     win_margin: float = WIN_MARGIN
     cards_margin: float = CARDS_MARGIN
-    claims: dict = field(default_factory=dict)
+    claims: dict[str, Any] = field(default_factory=dict)
 
     @property
     def asks(self) -> bool:
@@ -169,22 +171,39 @@ class Lesson:
         return sum(1 for s in self.steps if s.asks)
 
 
-def _require(table: dict, key: str, kind, where: str, what: str):
+T = TypeVar("T")
+U = TypeVar("U")
+
+
+def _require(table: Mapping[str, Any], key: str, kind: type[T], where: str, what: str) -> T:
+    """``table[key]``, which must be of ``kind`` (a bool is no number); :class:`LessonError` says what is expected."""
     if key not in table:
         raise LessonError(f"{where}: missing field {key!r} ({what})")
-    value = table[key]
+    return cast(T, _checked(table[key], key, kind, where, what))
+
+
+def _checked(value: Any, key: str, kind: type[Any] | tuple[type[Any], ...], where: str, what: str) -> Any:
     if not isinstance(value, kind) or isinstance(value, bool) and kind is not bool:
         raise LessonError(f"{where}: field {brief(key)} is {brief(value)}: expected {what}")
     return value
 
 
-def _optional(table: dict, key: str, kind, where: str, what: str, default=None):
+@overload
+def _optional(table: Mapping[str, Any], key: str, kind: type[T], where: str, what: str) -> T | None: ...
+@overload
+def _optional(table: Mapping[str, Any], key: str, kind: type[T], where: str, what: str, default: T) -> T: ...
+@overload
+def _optional(table: Mapping[str, Any], key: str, kind: tuple[type[T], type[U]], where: str, what: str,
+              default: T | U) -> T | U: ...
+def _optional(table: Mapping[str, Any], key: str, kind: type[Any] | tuple[type[Any], ...], where: str, what: str,
+              default: Any = None) -> Any:
+    """Like :func:`_require`, with ``default`` when the field is absent."""
     if key not in table:
         return default
-    return _require(table, key, kind, where, what)
+    return _checked(table[key], key, kind, where, what)
 
 
-def _deal_of(value, rules: Rules, where: str) -> Deal:
+def _deal_of(value: object, rules: Rules, where: str) -> Deal:
     if isinstance(value, int) and not isinstance(value, bool):
         try:
             return deal_for(value, rules)
@@ -200,14 +219,14 @@ def _deal_of(value, rules: Rules, where: str) -> Deal:
     raise LessonError(f"{where}: deal {value!r} is neither a deal number nor a table with reserves, base and talon")
 
 
-def _rules_of(value, where: str) -> Rules:
+def _rules_of(value: object, where: str) -> Rules:
     try:
         return Rules.from_json(value)
     except RulesError as exc:
         raise LessonError(f"{where}: {exc}") from None
 
 
-def _tokens(value, where: str, key: str) -> tuple[str, ...]:
+def _tokens(value: object, where: str, key: str) -> tuple[str, ...]:
     if isinstance(value, str):
         return tuple(value.replace(",", " ").split())
     if isinstance(value, list) and all(isinstance(v, str) for v in value):
@@ -254,7 +273,7 @@ def parse_lesson(text: str, source: str, name: str | None = None) -> Lesson:
     return Lesson(lesson_name, title.strip(), level, introduction.strip(), tuple(steps), source, summary.strip())
 
 
-def _cleaned(value):
+def _cleaned(value: Any) -> Any:
     """``value`` with every string passed through :func:`textsafe.clean` (newlines kept); depth is bounded."""
     if isinstance(value, str):
         return clean(value, newlines=True)
@@ -265,8 +284,9 @@ def _cleaned(value):
     return value
 
 
-def _parse_step(raw, number: int, lesson: str, source: str, data: dict, default_rules: Rules,
+def _parse_step(raw: object, number: int, lesson: str, source: str, data: Mapping[str, Any], default_rules: Rules,
                 previous: Step | None) -> Step:
+
     where = f"lesson file {quoted(source)}, step {number}"
     if not isinstance(raw, dict):
         raise LessonError(f"{where}: expected a [[steps]] table")

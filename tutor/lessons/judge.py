@@ -37,7 +37,7 @@ class Verdict:
     scores: tuple[Score, ...]
     right: frozenset[Move]
     reason: str = ""
-    why: dict = field(default_factory=dict)
+    why: dict[Move, str] = field(default_factory=dict)
     cards_exact: bool = True
 
     @property
@@ -105,7 +105,8 @@ def hint_verdict(state: State, samples: int = DEFAULT_SAMPLES, win_margin: float
 
 
 def _verdict(judge: str, scores: list[Score], win_margin: float, cards_margin: float, reason: str = "",
-             why: dict | None = None) -> Verdict:
+             why: dict[Move, str] | None = None) -> Verdict:
+
     """Order the scores best first and mark the moves within the margins of the best as right.
 
     A winning move always beats a lost one, whatever the margins.

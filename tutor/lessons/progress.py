@@ -7,6 +7,7 @@ import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from ..errors import LessonError
 from ..inputs import load_json
@@ -24,7 +25,7 @@ class Progress:
     """
 
     path: Path
-    lessons: dict = field(default_factory=dict)
+    lessons: dict[str, dict[str, Any]] = field(default_factory=dict)
     warning: str | None = None
 
     def done(self, name: str) -> bool:
@@ -85,11 +86,11 @@ def load_progress(path: Path | None = None) -> Progress:
 _MAX_COUNT = 10_000
 
 
-def _count_ok(value) -> bool:
+def _count_ok(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= _MAX_COUNT
 
 
-def _entry_problem(name, entry) -> str | None:
+def _entry_problem(name: object, entry: object) -> str | None:
     """What is wrong with one lesson's progress entry, or None; unknown fields are kept as they are."""
     if not isinstance(name, str) or not NAME_PATTERN.match(name) or len(name) > 100:
         return "not a lesson name"
@@ -113,7 +114,8 @@ def _entry_problem(name, entry) -> str | None:
     return None
 
 
-def _set_aside(path: Path, problem: str, kept: dict) -> Progress:
+def _set_aside(path: Path, problem: str, kept: dict[str, dict[str, Any]]) -> Progress:
+
     """Rename a broken progress file aside (never deleted) and go on with the entries that were good."""
     stamp = time.strftime("%Y%m%d-%H%M%S")
     moved = None

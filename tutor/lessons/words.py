@@ -7,6 +7,7 @@ mid-game shows of the talon the learner is supposed to have seen.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from ..cards import NAMES
@@ -25,7 +26,8 @@ def describe_move(state: State, move: Move) -> str:
     return move_long(state, move)
 
 
-def moves_text(moves) -> str:
+def moves_text(moves: Iterable[Move]) -> str:
+
     return " ".join(sorted(str(m) for m in moves)) or "nothing"
 
 
@@ -77,10 +79,12 @@ def why_wrong(state: State, verdict: Verdict, move: Move) -> str:
     if verdict.judge == "rules":
         if move.is_play:  # pragma: no cover - every legal play is right for a rules question
             return f"{describe_move(state, move)} is legal too."
-        cards = " ".join(NAMES[state.card_of(m)] for m in sorted(verdict.right, key=str))
+        cards = " ".join(NAMES[card] for m in sorted(verdict.right, key=str) if (card := state.card_of(m)) is not None)
         return f"Turning is allowed, but the question asks for a card, and {cards} can be played now."
     label = "the solver (every card is known)" if verdict.judge == "solver" else "the tutor (from the cards you have seen)"
-    text = (f"By {label}: {describe_move(state, move)} gives {fmt_score(verdict, mine)}; "
+    # Every judge scores every legal move, and the answer judged is legal.
+    mine_text = fmt_score(verdict, mine) if mine is not None else "no score"
+    text = (f"By {label}: {describe_move(state, move)} gives {mine_text}; "
             f"{describe_move(state, best.move)} gives {fmt_score(verdict, best)}.")
     if move in verdict.why:
         text += f" After {move}: {verdict.why[move]}"

@@ -9,26 +9,42 @@ you play it now)." Every sentence is built from the player's
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Protocol
+
 from ..cards import NAMES, RANKS, SUIT_NAMES
 from .moves import destination_phrase, move_gerund, move_phrase
 from .tips import TipId
+
+if TYPE_CHECKING:  # the analysis imports this package lazily; the types only are needed here
+    from ..hints import Candidate, Hint, ScoredPosition
+    from ..knowledge import Observation
+    from ..notation import Move
+
+
+class Figured(Protocol):
+    """A scored move as a figure reads it: a hint's candidate or a review's."""
+
+    @property
+    def win(self) -> float: ...
+    @property
+    def exact(self) -> bool: ...
+    @property
+    def interval(self) -> tuple[float, float]: ...
 
 
 def pct(x: float) -> str:
     return f"{x * 100:.0f}%"
 
 
-def win_figure(c) -> str:
+def win_figure(c: Figured) -> str:
     """A candidate's win chance with its 95% interval: "41% (95%: 33-50%)", or "41% (exact)"."""
-    if getattr(c, "exact", False):
+    if c.exact:
         return f"{pct(c.win)} (exact)"
-    lo, hi = getattr(c, "interval", (None, None))
-    if lo is None or hi is None:
-        return pct(c.win)
+    lo, hi = c.interval
     return f"{pct(c.win)} (95%: {lo * 100:.0f}-{hi * 100:.0f}%)"
 
 
-def tutor_warning(advice, move, best_words: str) -> str | None:
+def tutor_warning(advice: Hint, move: Move, best_words: str) -> str | None:
     """The ``--tutor`` question's text when ``move`` is clearly worse (``advice.warns`` decided), else None.
 
     ``best_words`` names the best move as the caller shows moves.
@@ -37,13 +53,13 @@ def tutor_warning(advice, move, best_words: str) -> str | None:
     best, mine = by_move.get(advice.best), by_move.get(move)
     if best is None or mine is None:
         return None
-    basis = "exact: every consistent deal solved" if getattr(advice, "exact", False) else (
+    basis = "exact: every consistent deal solved" if advice.exact else (
         f"{mine.samples} deal{'s' if mine.samples != 1 else ''}")
     return (f"That may be a mistake: win {win_figure(mine)} against {win_figure(best)} "
             f"for {best_words} ({basis}).")
 
 
-def _runner_up(scored):
+def _runner_up(scored: ScoredPosition) -> Candidate | None:
     """The strongest move other than the best one (or None)."""
     others = [c for c in scored.candidates if c.move != scored.best]
     if not others:
@@ -51,7 +67,7 @@ def _runner_up(scored):
     return max(others, key=lambda c: (c.win, c.cards))
 
 
-def _basis(scored) -> str:
+def _basis(scored: ScoredPosition) -> str:
     if scored.exact:
         n = scored.samples
         if n == 1:
@@ -60,7 +76,7 @@ def _basis(scored) -> str:
     return f"from {scored.samples} deals consistent with what you have seen, the same ones for every move"
 
 
-def _versus(top, other, mine: str, theirs: str) -> str:
+def _versus(top: Candidate, other: Candidate, mine: str, theirs: str) -> str:
     """The figures behind a choice: "win 41% if you wait, 18% if you play it now"."""
     if round(top.win * 100) != round(other.win * 100):
         return f"win {win_figure(top)} {mine}, {win_figure(other)} {theirs}"
@@ -70,23 +86,28 @@ def _versus(top, other, mine: str, theirs: str) -> str:
     return f"win {win_figure(top)} either way, about {cards_figure(top)} cards"
 
 
-def cards_figure(c) -> str:
+def cards_figure(c: Candidate) -> str:
     """A candidate's expected cards with its 95% interval: "29 (95%: 27-31)", or "29 (exact)"."""
-    if getattr(c, "exact", False):
+    if c.exact:
         return f"{c.cards:.0f} (exact)"
-    lo, hi = getattr(c, "cards_interval", (None, None))
-    if lo is None:
-        return f"{c.cards:.0f}"
+    lo, hi = c.cards_interval
     return f"{c.cards:.0f} (95%: {lo:.0f}-{hi:.0f})"
 
 
-def _missing_ranks(obs) -> str:
+def _played(card: int | None) -> int:
+    """The card of a move known to be a play (a candidate's ``card`` is None only for the turn)."""
+    if card is None:
+        raise ValueError("expected a play, not the turn")
+    return card
+
+
+def _missing_ranks(obs: Observation) -> str:
     first = obs.found[obs.rows[0]]
     missing = [RANKS[r] for r in range(13) if not first >> r & 1]
     return " ".join(missing)
 
 
-def reason_for(obs, scored) -> tuple[str, list[TipId]]:
+def reason_for(obs: Observation, scored: ScoredPosition) -> tuple[str, list[TipId]]:
     """The reason for a scored position's best move, and the ids of the tips it draws on."""
     best = scored.best
     cand = {c.move: c for c in scored.candidates}
@@ -94,13 +115,13 @@ def reason_for(obs, scored) -> tuple[str, list[TipId]]:
     other = _runner_up(scored)
     tips: list[TipId] = []
     parts: list[str] = []
-    card = obs.card_of(best)
     what = move_phrase(obs, best)
 
     if scored.why == "forced":
         parts.append(f"{what}: it is the only move.")
         parts.append(f"From here: win {win_figure(top)}, about {cards_figure(top)} cards expected ({_basis(scored)}).")
     elif scored.why == "safe":
+        card = _played(obs.card_of(best))
         row = obs.destination(card)
         text = f"{what} {destination_phrase(obs, card)}: a card that goes to a row already open only adds options"
         if best.kind == "r" and len(obs.reserves[best.pile]) > 1:
@@ -122,7 +143,7 @@ def reason_for(obs, scored) -> tuple[str, list[TipId]]:
         parts.append(text + ".")
         tips.append(TipId.FREE_TURN)
         if other is not None and other.move.is_play and not other.lost:
-            ocard = other.card
+            ocard = _played(other.card)
             if other.opens_row is not None:
                 parts.append(f"{NAMES[ocard]} is playable but would open row {other.opens_row} for "
                              f"{SUIT_NAMES[ocard // 13]} ({_versus(top, other, 'if you wait', 'if you play it now')}).")
@@ -142,7 +163,8 @@ def reason_for(obs, scored) -> tuple[str, list[TipId]]:
 
     lost = [c for c in scored.candidates if c.lost and c.move != best]
     for c in lost:
-        parts.append(f"{NAMES[c.card]} would open row {c.opens_row} for {SUIT_NAMES[c.card // 13]}, an order "
+        lost_card = _played(c.card)  # a lost move opens a row, so it is a play
+        parts.append(f"{NAMES[lost_card]} would open row {c.opens_row} for {SUIT_NAMES[lost_card // 13]}, an order "
                      "the reserve piles make impossible to complete.")
     undecided = max((c.undecided for c in scored.candidates), default=0)
     if undecided:
@@ -151,10 +173,10 @@ def reason_for(obs, scored) -> tuple[str, list[TipId]]:
     return " ".join(parts), list(dict.fromkeys(tips))
 
 
-def _compared(obs, scored, top, other, tips: list[TipId]) -> list[str]:
+def _compared(obs: Observation, scored: ScoredPosition, top: Candidate, other: Candidate | None,
+              tips: list[TipId]) -> list[str]:
     """The reason when the best move was found by comparing samples."""
     best = scored.best
-    card = top.card
     what = move_phrase(obs, best)
     if other is None:  # pragma: no cover - a sampled choice has at least two moves
         return [f"{what} (win {win_figure(top)})."]
@@ -182,7 +204,7 @@ def _compared(obs, scored, top, other, tips: list[TipId]) -> list[str]:
             text += " The reserve play also turns up a face-down card, and knowing more is worth something."
         return [text]
     if best.kind == "d":
-        ocard = other.card
+        ocard = _played(other.card)  # the turn is the best move, so the runner-up is a play
         if other.opens_row is not None and not other.lost:
             tips.append(TipId.WAIT_TO_OPEN)
             return [f"{what}: {NAMES[ocard]} is playable but would open row {other.opens_row} for "
@@ -193,6 +215,7 @@ def _compared(obs, scored, top, other, tips: list[TipId]) -> list[str]:
             return [f"{what} rather than play {NAMES[ocard]}: taking it off the waste now shifts the groups "
                     f"of three and changes what the next pass shows ({figures}; {_basis(scored)})."]
         return [f"{what} ({figures}; {_basis(scored)})."]
+    card = _played(top.card)  # the best move is a play from here on
     if top.opens_row is not None:
         # Waiting is every move that opens no row: quote the best of those, not another opening.
         waits = [c for c in scored.candidates if c.opens_row is None and c.move != best]

@@ -12,9 +12,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ..cards import NAMES, SUIT_NAMES, SYMBOLS
+from ..notation import Move
+
+if TYPE_CHECKING:
+    from typing import TypeAlias
+
+    from ..knowledge import Observation
+    from ..state import State
+
+    View: TypeAlias = State | Observation
+    """A position as a move describer reads it: the full state, or what the player has seen."""
 
 __all__ = ["MoveKind", "MoveFact", "move_fact", "card_word", "move_deed", "move_brief", "move_heading", "move_label",
            "move_phrase", "move_gerund", "move_long", "move_short", "move_past", "destination_phrase"]
@@ -37,15 +47,12 @@ class MoveFact:
     pile: int | None = None  # 0-based reserve pile
 
 
-def _talon_left(view: Any) -> int:
+def _talon_left(view: View) -> int:
     """Cards still in the stock (an Observation knows their number, a State their order)."""
-    stock = getattr(view, "stock", None)
-    if stock is not None:
-        return len(stock)
-    return len(view.talon) - view.pos
+    return len(view.stock)
 
 
-def move_fact(view: Any, move: Any) -> MoveFact:
+def move_fact(view: View, move: Move) -> MoveFact:
     """The fact a move is, in ``view`` (a State or an Observation) before it is played."""
     if move.kind == "d":
         return MoveFact(str(move), MoveKind.TURN if _talon_left(view) else MoveKind.REDEAL)
@@ -71,18 +78,18 @@ def move_deed(fact: MoveFact, symbols: bool = False) -> str:
     return deed if deed is not None else card_word(fact.card, symbols)
 
 
-def move_brief(view: Any, move: Any, symbols: bool = False) -> str:
+def move_brief(view: View, move: Move, symbols: bool = False) -> str:
     """The move list's form, as the player types the move and what it does: ``r2 7H``, ``d turn``, ``d redeal``."""
     f = move_fact(view, move)
     return f"{f.notation} {move_deed(f, symbols)}"
 
 
-def move_heading(number: int, view: Any, move: Any, symbols: bool = False) -> str:
+def move_heading(number: int, view: View, move: Move, symbols: bool = False) -> str:
     """The line after move ``number`` is played from ``view``, in play and replay: ``Move 5: r2 7H``."""
     return f"Move {number}: {move_brief(view, move, symbols)}"
 
 
-def move_label(view: Any, move: Any, symbols: bool = False) -> str:
+def move_label(view: View, move: Move, symbols: bool = False) -> str:
     """For sentences that quote the notation: ``r2 (7H)``, ``d (turn the talon)``, ``d (redeal the waste)``."""
     f = move_fact(view, move)
     if f.card is not None:
@@ -90,13 +97,13 @@ def move_label(view: Any, move: Any, symbols: bool = False) -> str:
     return f"{f.notation} (turn the talon)" if f.kind is MoveKind.TURN else f"{f.notation} (redeal the waste)"
 
 
-def move_short(view: Any, move: Any, symbols: bool = False) -> str:
+def move_short(view: View, move: Move, symbols: bool = False) -> str:
     """The review's and the move list's form: ``r2 (7H)``, ``d (turn)``."""
     f = move_fact(view, move)
     return f"{f.notation} ({card_word(f.card, symbols)})" if f.card is not None else f"{f.notation} (turn)"
 
 
-def move_phrase(view: Any, move: Any, capital: bool = True) -> str:
+def move_phrase(view: View, move: Move, capital: bool = True) -> str:
     """A move as a verb phrase: "play 7H from pile 2", "play 4S from the waste", "turn the talon"."""
     f = move_fact(view, move)
     if f.kind is MoveKind.RESERVE:
@@ -110,14 +117,14 @@ def move_phrase(view: Any, move: Any, capital: bool = True) -> str:
     return text[0].upper() + text[1:] if capital else text
 
 
-def move_gerund(view: Any, move: Any) -> str:
+def move_gerund(view: View, move: Move) -> str:
     """A move as the subject of a sentence: "playing 7H from pile 2", "turning the talon"."""
     text = move_phrase(view, move, False)
     verb, _, rest = text.partition(" ")
     return {"play": "playing", "turn": "turning"}[verb] + " " + rest
 
 
-def move_long(view: Any, move: Any) -> str:
+def move_long(view: View, move: Move) -> str:
     """The lessons' form: ``r3 (play 7H from reserve pile 3)``, ``d (turn the waste over: a redeal)``."""
     f = move_fact(view, move)
     if f.kind is MoveKind.TURN:
@@ -128,7 +135,7 @@ def move_long(view: Any, move: Any) -> str:
     return f"{f.notation} (play {card_word(f.card)} from {where})"
 
 
-def move_past(view: Any, move: Any) -> str:
+def move_past(view: View, move: Move) -> str:
     """A move just played, from the position before it: ``r2 played 7H``, ``d turned the talon``."""
     f = move_fact(view, move)
     if f.card is not None:
@@ -136,7 +143,7 @@ def move_past(view: Any, move: Any) -> str:
     return f"{f.notation} turned the talon" if f.kind is MoveKind.TURN else f"{f.notation} redealt the waste"
 
 
-def destination_phrase(view: Any, card: int) -> str:
+def destination_phrase(view: View, card: int) -> str:
     """Where a card goes: "to row 1 (spades)" or "to open row 2 for hearts"."""
     row = view.destination(card)
     suit = SUIT_NAMES[card // 13]
