@@ -290,11 +290,12 @@ def play_batch(numbers: Iterable[int], rules: Rules, policy: str, limit: Limit =
     return engine_version(policy), [play_deal(n, rules, policy, limit, retry_nodes) for n in numbers]
 
 
+_SOLVER_MODULES = ("cards", "rules", "deals", "notation", "state", "constraints", "search", "search_moves",
+                   "search_dfs")
 _ENGINE_MODULES = {
     "greedy": ("cards", "rules", "deals", "notation", "state"),
-    "solver": ("cards", "rules", "deals", "notation", "state", "constraints", "search"),
-    "tutor": ("cards", "rules", "deals", "notation", "state", "constraints", "search", "knowledge", "hints",
-              "infoset"),
+    "solver": _SOLVER_MODULES,
+    "tutor": _SOLVER_MODULES + ("knowledge", "hints", "infoset"),
 }
 
 
