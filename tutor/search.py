@@ -40,6 +40,14 @@ cost one lookup. With no reserve, a playable card that no card left needs is a
 mere spacer, so the key names the talon with spacers as blanks. A playable
 last talon card is a safe play after a redeal (:func:`~tutor.search_moves._last_card_first`).
 
+**A second method.** Where the search is hard (an order still open after its
+first round's budget, or every order left when the node limit is hit), a small
+exhaustive game on the first talon cards alone (:mod:`tutor.search_proof`)
+may prove that they can never all be placed under that order: the order is
+then lost without searching it. It settled every Bridesmaids deal of 1-10,000
+that the search alone left undecided (483 among them, undecided at 4,000,000
+positions).
+
 **Order.** Row orders are searched in rounds with growing node budgets, so a
 big lost search under one order does not hide a quick win under another;
 with unlimited passes the deepest waste position is tried first.
@@ -63,6 +71,7 @@ from .errors import TutorError
 from .notation import Move
 from .search_dfs import _Search
 from .search_moves import FIRST_BUDGET, OPTIONS, Status, Step, Target, folded_moves
+from .search_proof import talon_front_lost
 
 if TYPE_CHECKING:
     from .state import State
@@ -168,6 +177,15 @@ def solve(state: State, limit: Limit = DEFAULT_LIMIT, want: str = "best") -> Sol
     # Win search: the row orders without a cycle, in rounds with a growing node budget so
     # that one order with a huge lost search does not hide a quick win under another.
     pending = [o for o in by_ceiling if reach[o] == FULL or not OPTIONS["cut_cycles"]]
+    # The second method, for the orders the search finds hard (see tutor.search_proof): tried once
+    # per order, when its first budget is spent, or on every order left when the limit is hit.
+    front: dict[tuple[int, ...], bool] = {}
+
+    def front_lost(order: tuple[int, ...]) -> bool:
+        if order not in front:
+            front[order] = OPTIONS["front"] and talon_front_lost(state, search.needs, order)
+        return front[order]
+
     budget = FIRST_BUDGET
     while pending:
         for order in list(pending):
@@ -177,9 +195,12 @@ def solve(state: State, limit: Limit = DEFAULT_LIMIT, want: str = "best") -> Sol
             if status == "won":
                 return SolveResult(True, 52, search.nodes, time.perf_counter() - t0, _flatten(line), True, None)
             if status == "stopped":
-                return SolveResult(None, best, search.nodes, time.perf_counter() - t0, _flatten(line), False,
-                                   None)
-            if status == "done":
+                if not all(front_lost(o) for o in pending):
+                    return SolveResult(None, best, search.nodes, time.perf_counter() - t0, _flatten(line), False,
+                                       None)
+                pending.clear()
+                break
+            if status == "done" or front_lost(order):
                 pending.remove(order)
         budget *= 4
     lost_position = state if all(r != FULL for r in reach.values()) else None

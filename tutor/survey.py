@@ -291,7 +291,7 @@ def play_batch(numbers: Iterable[int], rules: Rules, policy: str, limit: Limit =
 
 
 _SOLVER_MODULES = ("cards", "rules", "deals", "notation", "state", "constraints", "search", "search_moves",
-                   "search_dfs")
+                   "search_dfs", "search_proof")
 _ENGINE_MODULES = {
     "greedy": ("cards", "rules", "deals", "notation", "state"),
     "solver": _SOLVER_MODULES,
