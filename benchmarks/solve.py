@@ -96,7 +96,7 @@ def graph_comparison(variant: str, rows, count: int = 20, nodes: int = 20_000) -
     """
     import networkx as nx
 
-    from tutor.search import position_graph
+    from tutor.graph import position_graph
 
     rules = preset(variant)
     hard = [r[0] for r in sorted(rows, key=lambda r: -r[4])[:count]]

@@ -193,11 +193,11 @@ def play_batch(numbers: Iterable[int], rules: Rules, policy: Policy | str, limit
 
 
 _BASE = ("cards", "rules", "deals", "notation", "state", "policies")
+_SOLVER = ("constraints", "search", "search_dfs", "search_moves", "search_proof")
 _ENGINE_MODULES = {
     Policy.GREEDY: _BASE,
-    Policy.SOLVER: _BASE + ("constraints", "search"),
-    Policy.TUTOR: _BASE + ("constraints", "search", "knowledge", "hints", "certainty", "sampling", "estimate",
-                           "infoset"),
+    Policy.SOLVER: _BASE + _SOLVER,
+    Policy.TUTOR: _BASE + _SOLVER + ("knowledge", "hints", "certainty", "sampling", "estimate", "infoset"),
 }
 
 
