@@ -159,3 +159,29 @@ def test_the_old_homes_still_name_what_moved():
     assert hints.play_game is policies.play_game
     for name in ("opens_row", "is_safe", "turn_keeps_value", "certain_moves", "lost_for_certain"):
         assert getattr(hints, name) is getattr(certainty, name)
+
+
+def test_the_engine_hash_covers_every_module_the_solver_imports():
+    """A stored survey result is keyed by the solver's source: a solver module left out would reuse stale answers."""
+    import ast
+    from pathlib import Path
+
+    from tutor import policies
+
+    here = Path(policies.__file__).parent
+    hashed = set(policies._ENGINE_MODULES[policies.Policy.SOLVER])
+    todo, seen = ["search"], set()
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        tree = ast.parse((here / f"{name}.py").read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.level == 1 and node.module:
+                top = node.module.split(".")[0]
+                if (here / f"{top}.py").exists():
+                    todo.append(top)
+    # modules that only explain (words, graphs) or guard input do not decide a verdict
+    explaining = {"errors", "cycles", "textsafe", "inputs", "storage", "graph"}
+    assert seen - explaining <= hashed, sorted(seen - explaining - hashed)
