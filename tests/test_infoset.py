@@ -112,3 +112,31 @@ def test_seeded_and_method_named():
     assert [c.to_json() for c in a.candidates] == [c.to_json() for c in b.candidates]
     assert all(c.to_json()["method"] in ("pimc", "infoset", "exact") for c in a.candidates)
     assert score_moves(obs, infoset=False).method in ("pimc", "exact")
+
+
+# Deal 40 (osmosis) after 58 of the tutor's moves: pass 5, the talon known, 12 face-down reserve cards,
+# the waste's 9H would open row 2. The first 32 of the hint's samples favour w (24 of 32 against 18),
+# all 128 of them d, and the real deal is won only by d.
+DEAL_40_AT_58 = ("d d d d w w d d d d d d d d d d d d d d d d w d d d d d d d d d d d d d d d w d d d d w w w "
+                 "d d d d d d d d d d d d")
+
+
+def test_a_search_on_fewer_deals_corrects_the_samplers_figure_instead_of_replacing_it():
+    from tutor.deals import deal_for
+    from tutor.hints import INFOSET_NODES
+    from tutor.infoset import WORLDS
+    from tutor.notation import TURN, WASTE
+
+    state = State.initial(deal_for(40, RULES), RULES).play(DEAL_40_AT_58.split())
+    obs = observe(state)
+    scored = score_moves(obs)
+    assert scored.method == "infoset" and scored.samples > WORLDS
+    worlds = obs.samples(scored.samples)[:WORLDS]
+    search = Search(budget=INFOSET_NODES)
+    own = search.move_values(obs, worlds)
+    assert own[WASTE] > own[TURN]  # on its 32 deals alone the search (like PIMC there) would play w
+    for c in scored.candidates:
+        won = scored.outcomes.won(c.move)
+        fusion = search.pimc(worlds, c.move) - own[c.move]
+        assert abs(c.blind - (sum(won) / len(won) - fusion)) < 1e-9
+    assert scored.best == TURN  # all 128 deals decide; the search only takes off what fusion costs
