@@ -112,3 +112,59 @@ def test_seeded_and_method_named():
     assert [c.to_json() for c in a.candidates] == [c.to_json() for c in b.candidates]
     assert all(c.to_json()["method"] in ("pimc", "infoset", "exact") for c in a.candidates)
     assert score_moves(obs, infoset=False).method in ("pimc", "exact")
+
+
+# Deal 40 (osmosis) after 58 of the tutor's moves: pass 5, the talon known, 12 face-down reserve cards,
+# the waste's 9H would open row 2. The first 32 of the hint's samples favour w (24 of 32 against 18),
+# all 128 of them d, and the real deal is won only by d.
+DEAL_40_AT_58 = ("d d d d w w d d d d d d d d d d d d d d d d w d d d d d d d d d d d d d d d w d d d d w w w "
+                 "d d d d d d d d d d d d")
+
+
+def test_a_search_on_fewer_deals_corrects_the_samplers_figure_instead_of_replacing_it():
+    from tutor.deals import deal_for
+    from tutor.hints import INFOSET_NODES
+    from tutor.infoset import WORLDS
+    from tutor.notation import TURN, WASTE
+
+    state = State.initial(deal_for(40, RULES), RULES).play(DEAL_40_AT_58.split())
+    obs = observe(state)
+    scored = score_moves(obs)
+    assert scored.method == "infoset" and scored.samples > WORLDS
+    worlds = obs.samples(scored.samples)[:WORLDS]
+    search = Search(budget=INFOSET_NODES)
+    own = search.move_values(obs, worlds)
+    assert own[WASTE] > own[TURN]  # on its 32 deals alone the search (like PIMC there) would play w
+    for c in scored.candidates:
+        won = scored.outcomes.won(c.move)
+        fusion = search.pimc(worlds, c.move) - own[c.move]
+        assert abs(c.blind - (sum(won) / len(won) - fusion)) < 1e-9
+    assert scored.best == TURN  # all 128 deals decide; the search only takes off what fusion costs
+
+
+# Deal 70043 (osmosis) after 82 of the tutor's moves, found by playing PIMC alone and the tutor side by
+# side on the untuned deals and stopping where they first disagree (PIMC lost the deal, the tutor won it):
+# pass 6, the talon known, 6 face-down reserve cards (720 consistent deals), 3D on r1 would open row 3.
+DEAL_70043_AT_82 = ("r3 r4 d d d d d d d d d d d d d d d d d d d d w d d d d d d d d d d d d d d d d w r2 r2 r2 "
+                    "r2 r3 d d d d d d d d d d w d d d d d d d d d d d d d d d w d d d d d d d d d d")
+
+
+def test_strategy_fusion_pimc_ties_a_turn_that_the_search_shows_a_blind_player_cannot_cash():
+    from tutor.deals import deal_for
+    from tutor.notation import TURN, WASTE
+
+    state = State.initial(deal_for(70043, RULES), RULES).play(DEAL_70043_AT_82.split())
+    obs = observe(state)
+    every = obs.every_state()
+    assert len(every) == 720
+    # PIMC on every consistent deal: the turn wins as often as the waste play (696 of 720 each, each deal
+    # solved with its own face-down cards known), and on a tie the sampler's preference turns.
+    pimc = Search(reveals=0, plies=0, budget=10).move_values(obs, every)
+    assert pimc[TURN] == pimc[WASTE] == 696 / 720
+    assert score_moves(obs, infoset=False).best == TURN
+    # The search over what the player sees, on the same 720 deals: after the turn the player must choose
+    # before the face-down cards show, and no blind choice wins more than 528 of them (its leaves count
+    # clairvoyant wins, so this bounds the turn's blind value from above); the waste play loses nothing.
+    search = Search(reveals=1, plies=2, budget=50_000).move_values(obs, every)
+    assert search[TURN] == 528 / 720 < search[WASTE] == pimc[WASTE]
+    assert score_moves(obs).best == WASTE

@@ -286,7 +286,7 @@ def score_moves(obs: Observation, samples: int | None = None, limit: Limit | Non
     method = "exact" if exact else "pimc"
     blind = None
     if infoset and why in ("sampled", "exact") and wants_infoset(obs, scores, moves, lost, exact):
-        blind, blind_exact = _infoset_values(obs, states, [m for m in moves if m not in lost], cache)
+        blind, blind_exact = _infoset_values(obs, states, [m for m in moves if m not in lost], cache, scores)
         if blind is not None:
             method = "exact" if blind_exact else "infoset"
             best = max(blind, key=lambda m: (blind[m], scores.mean(m), -_preference(obs, m, certain)))
@@ -323,8 +323,19 @@ def wants_infoset(obs: Observation, scores: Outcomes, moves: list[Move], lost: s
     return any(scores.estimate(m, exact).win_hi >= lead.win for m in live if m != top)
 
 
-def _infoset_values(obs: Observation, states: list[State], moves: list[Move], cache: SolveCache):
-    """The search's values of ``moves`` on the hint's own deals (the first :data:`infoset.WORLDS`), or None."""
+def _infoset_values(obs: Observation, states: list[State], moves: list[Move], cache: SolveCache,
+                    scores: Outcomes | None = None):
+    """The search's values of ``moves`` on the hint's own deals (the first :data:`infoset.WORLDS`), or None.
+
+    When the search plays only the first of more deals (a hint's 128 samples),
+    its figure alone would be PIMC on fewer deals: noisier than the sampler's
+    own. Then each move's value is the sampler's win share on all the deals
+    less what the search found the blind player loses to strategy fusion on
+    its deals (PIMC's share on the same deals minus the search's value): a
+    control variate, so the search corrects PIMC's bias without adding its
+    own sampling noise. With every deal searched (the tutor policy, an exact
+    hint) the values are the search's own.
+    """
     from .infoset import WORLDS, Search, TooBig
 
     worlds = states if len(states) <= EXACT_DEALS else states[:WORLDS]
@@ -333,6 +344,11 @@ def _infoset_values(obs: Observation, states: list[State], moves: list[Move], ca
         values = search.move_values(obs, worlds, moves)
     except TooBig:
         return None, False
+    if scores is not None and len(worlds) < len(scores):
+        for m in moves:
+            fusion = search.pimc(worlds, m) - values[m]
+            won = scores.won(m)
+            values[m] = min(1.0, max(0.0, sum(won) / len(won) - fusion))
     return values, not search.cut and len(worlds) == obs.consistent_deals()
 
 

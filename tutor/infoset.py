@@ -236,6 +236,10 @@ class Search:
         total = sum(len(g) * self._decision(o, tuple(g), depth - 1, plies) for o, g in groups.items())
         return total / len(states)
 
+    def pimc(self, worlds: list[State] | tuple[State, ...], move: Move) -> float:
+        """PIMC's win share of ``move`` on ``worlds`` (each solved with every card known), as the leaves count it."""
+        return self._leaf(tuple(w.apply(move) for w in worlds))
+
     def _leaf(self, states: tuple[State, ...]) -> float:
         """PIMC at the cut: the share of the deals won with every card known."""
         assert self.cache is not None
