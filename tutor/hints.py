@@ -55,6 +55,7 @@ from .certainty import (  # noqa: F401 (their old home)
 from .certainty import preference as _preference
 from .errors import TutorError
 from .estimate import Drop
+from .infoset import INFOSET_NODES, INFOSET_UNSEEN, hint_values, wanted  # noqa: F401 (the hint API)
 from .knowledge import Observation
 from .narrate.tips import TipId
 from .notation import TURN, Move
@@ -244,7 +245,7 @@ def score_moves(obs: Observation, samples: int | None = None, limit: Limit | Non
     are drawn in batches (:data:`FIRST_BATCH`, then :data:`BATCH` more) while
     the best move or a move's label band is in doubt (:func:`in_doubt`).
     ``infoset``: where PIMC's answer may be wrong and the search is affordable
-    (:func:`wants_infoset`), the best move is the information-set search's
+    (:func:`tutor.infoset.wanted`), the best move is the information-set search's
     (:mod:`tutor.infoset`); False keeps PIMC's (the old behaviour).
     """
     if not isinstance(obs, Observation):
@@ -261,15 +262,15 @@ def score_moves(obs: Observation, samples: int | None = None, limit: Limit | Non
     certain = certain_moves(obs, moves)
     lost = {m for m in moves if lost_for_certain(obs, m)}
     if len(moves) == 1:
-        why = "forced"
+        why = Why.FORCED
     elif certain:
-        why = "turn" if certain[0] == TURN else "safe"
+        why = Why.TURN if certain[0] == TURN else Why.SAFE
     else:
-        why = "sampled"
+        why = Why.SAMPLED
 
     every = exact_worlds(obs, budget)
     exact = every is not None
-    states = every if exact else obs.samples(budget)  # seeded from the observation alone
+    states = every if every is not None else obs.samples(budget)  # seeded from the observation alone
     scores = Outcomes(moves)
     done = 0
     size = len(states) if exact else min(budget, FIRST_BATCH)
@@ -278,17 +279,17 @@ def score_moves(obs: Observation, samples: int | None = None, limit: Limit | Non
             scores.add(outcomes_in(world, moves, certain, lost, win_nodes, best_nodes, cache))
         done += size
         size = min(BATCH, len(states) - done)
-        if exact or why == "forced" or not in_doubt(scores, leader(obs, scores, certain), bands):
+        if exact or why == Why.FORCED or not in_doubt(scores, leader(obs, scores, certain), bands):
             break
-    if exact and why == "sampled":
-        why = "exact"
-    best = moves[0] if why == "forced" else leader(obs, scores, certain)
-    method = "exact" if exact else "pimc"
+    if exact and why == Why.SAMPLED:
+        why = Why.EXACT
+    best = moves[0] if why == Why.FORCED else leader(obs, scores, certain)
+    method = Method.EXACT if exact else Method.PIMC
     blind = None
-    if infoset and why in ("sampled", "exact") and wants_infoset(obs, scores, moves, lost, exact):
-        blind, blind_exact = _infoset_values(obs, states, [m for m in moves if m not in lost], cache, scores)
+    if infoset and why in (Why.SAMPLED, Why.EXACT) and wanted(obs, scores, moves, lost, exact):
+        blind, blind_exact = hint_values(obs, states, [m for m in moves if m not in lost], cache, EXACT_DEALS, scores)
         if blind is not None:
-            method = "exact" if blind_exact else "infoset"
+            method = Method.EXACT if blind_exact else Method.INFOSET
             best = max(blind, key=lambda m: (blind[m], scores.mean(m), -_preference(obs, m, certain)))
     candidates = []
     for m in moves:
@@ -301,55 +302,6 @@ def score_moves(obs: Observation, samples: int | None = None, limit: Limit | Non
             drop=None if m == best else scores.drop(best, m, exact), method=method,
             blind=None if blind is None else blind.get(m, 0.0)))
     return ScoredPosition(best, candidates, why, done, exact, scores, method)
-
-
-INFOSET_UNSEEN = 12
-"""The information-set search is tried with the talon known and at most this many unseen cards."""
-
-INFOSET_NODES = 2_500
-"""Its node budget in a hint; past it the hint keeps PIMC's answer."""
-
-
-def wants_infoset(obs: Observation, scores: Outcomes, moves: list[Move], lost: set[Move], exact: bool) -> bool:
-    """PIMC's answer may be wrong and the search is affordable: the talon known, few unseen cards,
-    and another move whose win interval reaches the leader's chance (strategy fusion hides there)."""
-    if None in obs.stock or len(obs.unseen_cards()) > INFOSET_UNSEEN:
-        return False
-    live = [m for m in moves if m not in lost]
-    if len(live) < 2:
-        return False
-    top = max(live, key=scores.mean)
-    lead = scores.estimate(top, exact)
-    return any(scores.estimate(m, exact).win_hi >= lead.win for m in live if m != top)
-
-
-def _infoset_values(obs: Observation, states: list[State], moves: list[Move], cache: SolveCache,
-                    scores: Outcomes | None = None):
-    """The search's values of ``moves`` on the hint's own deals (the first :data:`infoset.WORLDS`), or None.
-
-    When the search plays only the first of more deals (a hint's 128 samples),
-    its figure alone would be PIMC on fewer deals: noisier than the sampler's
-    own. Then each move's value is the sampler's win share on all the deals
-    less what the search found the blind player loses to strategy fusion on
-    its deals (PIMC's share on the same deals minus the search's value): a
-    control variate, so the search corrects PIMC's bias without adding its
-    own sampling noise. With every deal searched (the tutor policy, an exact
-    hint) the values are the search's own.
-    """
-    from .infoset import WORLDS, Search, TooBig
-
-    worlds = states if len(states) <= EXACT_DEALS else states[:WORLDS]
-    search = Search(budget=INFOSET_NODES, cache=cache)
-    try:
-        values = search.move_values(obs, worlds, moves)
-    except TooBig:
-        return None, False
-    if scores is not None and len(worlds) < len(scores):
-        for m in moves:
-            fusion = search.pimc(worlds, m) - values[m]
-            won = scores.won(m)
-            values[m] = min(1.0, max(0.0, sum(won) / len(won) - fusion))
-    return values, not search.cut and len(worlds) == obs.consistent_deals()
 
 
 @dataclass(frozen=True)
@@ -365,7 +317,7 @@ class ScoredPosition:
     method: Method = Method.PIMC
 
     def __post_init__(self) -> None:
-        # score_moves settles these as plain strings; the values are the enums'.
+        # callers may pass the JSON strings; the values held are the enums.
         object.__setattr__(self, "why", Why(self.why))
         object.__setattr__(self, "method", Method(self.method))
 

@@ -37,10 +37,12 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass, replace
+from typing import cast
 
+from .certainty import certain_moves
 from .knowledge import Observation, observe
 from .notation import RESERVE_MOVES, TURN, WASTE, Move
-from .sampling import SolveCache
+from .sampling import Outcomes, SolveCache
 from .state import State
 
 WIN_NODES = 20_000
@@ -75,7 +77,8 @@ def can_redeal(obs: Observation) -> bool:
 
 def legal_moves(obs: Observation) -> list[Move]:
     """The legal moves in the order r1..r4, w, d (as :meth:`State.legal_moves`)."""
-    moves = [RESERVE_MOVES[i] for i, p in enumerate(obs.reserves) if p and destination(obs, p[-1]) >= 0]
+    moves = [RESERVE_MOVES[i] for i, p in enumerate(obs.reserves)
+             if p and p[-1] is not None and destination(obs, p[-1]) >= 0]
     if obs.waste and destination(obs, obs.waste[-1]) >= 0:
         moves.append(WASTE)
     if obs.stock or can_redeal(obs):
@@ -85,8 +88,6 @@ def legal_moves(obs: Observation) -> list[Move]:
 
 def certain(obs: Observation, moves: list[Move]) -> Move | None:
     """The first move that keeps the value in every deal, as :func:`tutor.hints.certain_moves` orders them."""
-    from .hints import certain_moves
-
     found = certain_moves(obs, moves)
     return found[0] if found else None
 
@@ -109,15 +110,19 @@ def step(obs: Observation, move: Move) -> tuple[Observation, list[tuple]]:
     """
     if move.kind == "r":
         pile = obs.reserves[move.pile]
+        top = pile[-1]
+        if top is None:
+            raise ValueError(f"reserve pile {move.pile + 1}'s top card is not revealed yet: reveal() it first")
         rest = pile[:-1]
         reserves = obs.reserves[:move.pile] + (rest,) + obs.reserves[move.pile + 1:]
-        after = _place(obs, pile[-1], reserves=reserves)
+        after = _place(obs, top, reserves=reserves)
         return after, ([("r", move.pile)] if rest and rest[-1] is None else [])
     if move.kind == "w":
         return _place(obs, obs.waste[-1], waste=obs.waste[:-1]), []
     if obs.stock:
         n = min(obs.rules.turn, len(obs.stock))
-        waste = obs.waste + obs.stock[:n]
+        # a card turned for the first time is None here until its chance node reveals it (see reveal())
+        waste = cast("tuple[int, ...]", obs.waste + obs.stock[:n])
         after = replace(obs, waste=waste, stock=obs.stock[n:])
         return after, [("w", i) for i in range(len(obs.waste), len(waste)) if waste[i] is None]
     return replace(obs, waste=(), stock=obs.waste, pass_no=obs.pass_no + 1, progress=False), []
@@ -274,7 +279,7 @@ def practical_win(obs: Observation, games: int = 8, infoset: bool = True):
     interval. Costly: one whole blind game a deal.
     """
     from .estimate import Estimate
-    from .hints import play_game
+    from .policies import play_game
 
     worlds = obs.samples(games)
     results = []
@@ -282,3 +287,53 @@ def practical_win(obs: Observation, games: int = 8, infoset: bool = True):
         end, _ = play_game(world, infoset=infoset)
         results.append((end.won, end.cards))
     return Estimate.of(results, len(worlds) == obs.consistent_deals())
+
+
+# ---------------------------------------------------------------- the hint's use of the search
+
+
+INFOSET_UNSEEN = 12
+"""The information-set search is tried with the talon known and at most this many unseen cards."""
+
+INFOSET_NODES = 2_500
+"""Its node budget in a hint; past it the hint keeps PIMC's answer."""
+
+
+def wanted(obs: Observation, scores: Outcomes, moves: list[Move], lost: set[Move], exact: bool) -> bool:
+    """PIMC's answer may be wrong and the search is affordable: the talon known, few unseen cards,
+    and another move whose win interval reaches the leader's chance (strategy fusion hides there)."""
+    if None in obs.stock or len(obs.unseen_cards()) > INFOSET_UNSEEN:
+        return False
+    live = [m for m in moves if m not in lost]
+    if len(live) < 2:
+        return False
+    top = max(live, key=scores.mean)
+    lead = scores.estimate(top, exact)
+    return any(scores.estimate(m, exact).win_hi >= lead.win for m in live if m != top)
+
+
+def hint_values(obs: Observation, states: list[State], moves: list[Move], cache: SolveCache, exact_deals: int,
+                scores: Outcomes | None = None) -> tuple[dict[Move, float] | None, bool]:
+    """The search's values of ``moves`` on the hint's own deals (the first :data:`WORLDS`; all of them up to ``exact_deals``), or None.
+
+    When the search plays only the first of more deals (a hint's 128 samples),
+    its figure alone would be PIMC on fewer deals: noisier than the sampler's
+    own. Then each move's value is the sampler's win share on all the deals
+    less what the search found the blind player loses to strategy fusion on
+    its deals (PIMC's share on the same deals minus the search's value): a
+    control variate, so the search corrects PIMC's bias without adding its
+    own sampling noise. With every deal searched (the tutor policy, an exact
+    hint) the values are the search's own.
+    """
+    worlds = states if len(states) <= exact_deals else states[:WORLDS]
+    search = Search(budget=INFOSET_NODES, cache=cache)
+    try:
+        values = search.move_values(obs, worlds, moves)
+    except TooBig:
+        return None, False
+    if scores is not None and len(worlds) < len(scores):
+        for m in moves:
+            fusion = search.pimc(worlds, m) - values[m]
+            won = scores.won(m)
+            values[m] = min(1.0, max(0.0, sum(won) / len(won) - fusion))
+    return values, not search.cut and len(worlds) == obs.consistent_deals()
