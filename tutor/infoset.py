@@ -43,7 +43,7 @@ from .certainty import certain_moves
 from .knowledge import Observation, observe
 from .notation import RESERVE_MOVES, TURN, WASTE, Move
 from .sampling import Outcomes, SolveCache
-from .state import State
+from .state import State, foundation_row
 
 WIN_NODES = 20_000
 """Node limit of one full-knowledge solve at a leaf (undecided counts as no win)."""
@@ -58,16 +58,7 @@ class TooBig(Exception):
 
 def destination(obs: Observation, card: int) -> int:
     """The foundation row (0-based) ``card`` may go to now, or -1 (as :meth:`State.destination`)."""
-    suit = card // 13
-    rows = obs.rows
-    if suit in rows:
-        k = rows.index(suit)
-        if k == 0:
-            return 0
-        return k if obs.found[rows[k - 1]] >> (card % 13) & 1 else -1
-    if card % 13 == obs.base % 13 and len(rows) < 4:
-        return len(rows)
-    return -1
+    return foundation_row(obs.rows, obs.found, obs.base, card)
 
 
 def can_redeal(obs: Observation) -> bool:

@@ -34,7 +34,7 @@ from .cards import NAMES
 from .errors import IllegalMoveError, TutorError
 from .notation import Move
 from .rules import Rules
-from .state import State
+from .state import State, foundation_row
 
 Slot = tuple[str, int, int]  # ("r", pile, depth from the bottom) or ("s", index into the stock, 0)
 
@@ -173,7 +173,8 @@ class Observation:
         return self._view().card_of(move)
 
     def destination(self, card: int) -> int:
-        return self._view().destination(card)
+        """The foundation row (0-based) ``card`` may go to now, or -1 (the osmosis filter, as for a State)."""
+        return foundation_row(self.rows, self.found, self.base, card)
 
     # ---- determinism ----------------------------------------------------
     def canonical_text(self) -> str:

@@ -21,6 +21,26 @@ from .rules import Rules
 FULL_ROW = (1 << 13) - 1
 
 
+
+def foundation_row(rows: tuple[int, ...], found: tuple[int, ...], base: int,
+                   card: int) -> int:
+    """The foundation row (0-based) ``card`` may go to, or -1: the osmosis filter, the one copy of it.
+
+    ``rows``: the suits of the open rows in order; ``found``: each suit's
+    placed ranks as a bit mask; ``base``: the starting card. Shared by
+    :meth:`State.destination`, the player's :class:`~tutor.knowledge.Observation`
+    and the information-set search.
+    """
+    suit = card // 13
+    if suit in rows:
+        k = rows.index(suit)
+        if k == 0:
+            return 0
+        return k if found[rows[k - 1]] >> (card % 13) & 1 else -1
+    if card % 13 == base % 13 and len(rows) < 4:
+        return len(rows)
+    return -1
+
 class State(NamedTuple):
     """One position of a game.
 
@@ -126,16 +146,7 @@ class State(NamedTuple):
         rank already in the row above (the osmosis filter). A card of the
         starting rank in a suit with no row opens the next row.
         """
-        suit = card // 13
-        rows = self.rows
-        if suit in rows:
-            k = rows.index(suit)
-            if k == 0:
-                return 0
-            return k if self.found[rows[k - 1]] >> (card % 13) & 1 else -1
-        if card % 13 == self.base % 13 and len(rows) < 4:
-            return len(rows)
-        return -1
+        return foundation_row(self.rows, self.found, self.base, card)
 
     def can_turn(self) -> bool:
         """Turning is possible: cards in the stock, or a redeal that is allowed."""
