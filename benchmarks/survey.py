@@ -3,13 +3,16 @@
     python benchmarks/survey.py table   [--deals 1-2000] [--workers 2] [--presets osmosis,peek]
                                         [--policies solver,greedy] [--store FILE] [--per-deal DIR]
                                         [--nodes N] [--retry-nodes N]
+    python benchmarks/survey.py table --from benchmarks/results
     python benchmarks/survey.py scaling [--variant osmosis] [--policy solver] [--deals 1-300] [--batch 25]
     python benchmarks/survey.py times   [--deals 1-200] [--presets ...] | times --from benchmarks/results
 
 ``table`` runs :func:`tutor.engines.stream_survey` per preset and policy
 (on a Dask LocalCluster, reading and filling the results store) and prints
 one markdown table; ``--per-deal DIR`` writes ``PRESET-POLICY-A-B.jsonl.gz``
-there. ``scaling`` plays the same deals with the old process pool
+there. ``table --from DIR`` plays nothing: it rebuilds the table from the
+published per-deal files (the largest range of each preset and policy), so
+anyone can check the README's figures against them. ``scaling`` plays the same deals with the old process pool
 (:func:`tutor.survey.run_survey`) and with Dask, on 1 and 2 workers, and
 prints deals/s per core and the scaling efficiency (the 2-worker rate over
 twice the 1-worker rate). ``times`` prints the solver's median, 99th
@@ -29,6 +32,7 @@ import time
 from pathlib import Path
 
 from tutor.engines import DaskEngine, InProcess, stream_survey
+from tutor.estimate import wilson
 from tutor.rules import PRESETS
 from tutor.search import DEFAULT_LIMIT, Limit
 from tutor.store import ResultStore
@@ -37,7 +41,46 @@ from tutor.survey import parse_range, run_survey
 CLAIMS = {"osmosis": "1 in 6", "peek": "1 in 3", "single": "1 in 3", "limited": "-", "bridesmaids": "-"}
 
 
+def _largest_files(folder: Path) -> dict[tuple[str, str], tuple[Path, list[dict]]]:
+    """The per-deal file with the most deals for each (preset, policy) in ``folder``."""
+    best: dict[tuple[str, str], tuple[Path, list[dict]]] = {}
+    for path in sorted(folder.glob("*-*-*.jsonl.gz")):
+        with gzip.open(path, "rt") as fh:
+            rows = [json.loads(line) for line in fh]
+        if not rows:
+            continue
+        key = (rows[0]["variant"], rows[0]["policy"])
+        if key not in best or len(rows) > len(best[key][1]):
+            best[key] = (path, rows)
+    return best
+
+
+def table_from_files(folder: Path, policies: list[str]) -> None:
+    files = _largest_files(folder)
+    print(f"From the per-deal files in {folder} (the largest range of each preset and policy; "
+          "seconds: the sum of the per-deal solve times, CPU of one worker).\n")
+    print("| preset | policy | deals | won (95% CI) | mean cards | undecided | seconds | file |")
+    print("|---|---|---:|---|---:|---:|---:|---|")
+    for name in PRESETS:
+        for policy in policies:
+            if (name, policy) not in files:
+                continue
+            path, rows = files[(name, policy)]
+            n = len(rows)
+            wins = sum(1 for r in rows if r["won"] is True)
+            unknown = sum(1 for r in rows if r["won"] is None)
+            low, _ = wilson(wins, n)
+            _, high = wilson(wins + unknown, n)
+            cards = sum(r["cards"] for r in rows) / n
+            seconds = sum(r["seconds"] for r in rows)
+            print(f"| `{name}` | {policy} | {n:,} | {wins:,} = {100 * wins / n:.1f}% ({100 * low:.1f}-{100 * high:.1f}%) "
+                  f"| {cards:.2f} | {unknown} | {seconds:,.0f} | {path.name} |")
+
+
 def table(args) -> None:
+    if args.from_dir:
+        table_from_files(Path(args.from_dir), args.policies.split(","))
+        return
     deals = parse_range(args.deals)
     policies = args.policies.split(",")
     limit = Limit(nodes=args.nodes)
@@ -174,6 +217,8 @@ def main() -> None:
     t.add_argument("--store", default=None)
     t.add_argument("--per-deal", default=None, metavar="DIR")
     t.add_argument("--retry-nodes", type=int, default=10 * DEFAULT_LIMIT.nodes)
+    t.add_argument("--from", dest="from_dir", default=None, metavar="DIR",
+                   help="play nothing: rebuild the table from the per-deal files in DIR")
     s = sub.add_parser("scaling")
     s.add_argument("--variant", default="osmosis")
     s.add_argument("--policy", default="solver")
