@@ -204,8 +204,10 @@ def test_a_rerun_comes_from_the_store_and_fresh_plays_again(run):
     fresh = json.loads(run(args + ["--fresh"]).output)
     assert (first["from_store"], second["from_store"], fresh["from_store"]) == (0, 30, 0)
     assert second["computed"] == 0 and fresh["computed"] == 30
+    # the solver's verdicts on the same deals: solved once, then read (--fresh replays the policy only)
+    assert (first["solver_from_store"], second["solver_from_store"], fresh["solver_from_store"]) == (0, 30, 30)
     for data in (first, second, fresh):
-        for key in ("seconds", "from_store", "computed"):
+        for key in ("seconds", "from_store", "computed", "solver_from_store"):
             data.pop(key)
     assert first == second == fresh
     assert {"variant", "policy", "deals", "wins", "unknown", "win_rate", "mean_cards", "interval",
@@ -333,7 +335,7 @@ def test_greedy_is_measured_against_the_solver_on_the_same_deals(run, tmp_path):
     assert greedy["wins"] <= greedy["solver_wins"]
     # the solver's verdicts were kept in the store: the second greedy run reads both from it
     table = run(["stats", "--deals", "1-12", "--policy", "greedy"]).output
-    assert "solver wins" in table and f"{len(won)} of {len(winnable)} won" in table
+    assert "solver wins" in table and f"{len(won)} of {len(winnable)} won" in table and "12 from the store" in table
     assert "of the winnable" in table
     assert "solver_wins" not in json.loads(run(["stats", "--deals", "1-12", "--policy", "greedy", "--json",
                                                 "--no-solver"]).output)

@@ -261,6 +261,7 @@ def stream_survey(rules: Rules, deals: DealRange, policy: str = "solver", limit:
             stored, computed = parts[policy]
             fresh_ones = {o.number: o for o in computed}
             solver: dict[int, DealOutcome] = {}
+            known: dict[int, DealOutcome] = {}
             if paired:
                 known, solved = parts[Policy.SOLVER]
                 solver = {**known, **{o.number: o for o in solved}}
@@ -272,7 +273,7 @@ def stream_survey(rules: Rules, deals: DealRange, policy: str = "solver", limit:
                                        "won": outcome.won, "cards": outcome.cards,
                                        "seconds": round(outcome.seconds, 4), "nodes": outcome.tried}
                 if paired:
-                    tally.add_solver(outcome, solver[number])
+                    tally.add_solver(outcome, solver[number], stored=number in known)
                     row["solver_won"] = solver[number].won
                 if per_deal is not None:
                     per_deal.write(json.dumps(row) + "\n")

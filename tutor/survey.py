@@ -119,6 +119,7 @@ class Tally:
     solver_wins: int = 0
     solver_unknown: int = 0
     winnable_won: int = 0
+    solver_from_store: int = 0
 
     UNDECIDED_LISTED = 100
 
@@ -134,8 +135,9 @@ class Tally:
         self.first = outcome.number if self.first is None else min(self.first, outcome.number)
         self.last = outcome.number if self.last is None else max(self.last, outcome.number)
 
-    def add_solver(self, outcome: DealOutcome, solver: DealOutcome) -> None:
+    def add_solver(self, outcome: DealOutcome, solver: DealOutcome, stored: bool = False) -> None:
         """Count the solver's verdict on the deal of ``outcome`` (the policy's), already :meth:`add`-ed."""
+        self.solver_from_store += stored
         self.solver_wins += solver.won is True
         self.solver_unknown += solver.won is None
         self.winnable_won += solver.won is True and outcome.won is True
@@ -172,6 +174,7 @@ class Tally:
         if self.paired:
             lo, hi = self.of_winnable_interval
             paired = {"solver_wins": self.solver_wins, "solver_unknown": self.solver_unknown,
+                      "solver_from_store": self.solver_from_store,
                       "of_winnable": {"won": self.winnable_won, "winnable": self.solver_wins,
                                       "rate": round(self.of_winnable, 4), "interval": [round(lo, 4), round(hi, 4)]}}
         return {
