@@ -199,8 +199,8 @@ def stats_command(ctx: click.Context, deal_range: str, policy: str, workers: int
     table.add_row("mean cards", f"{tally.mean_cards:.2f}")
     if tally.paired:
         undecided = f", {tally.solver_unknown:,} undecided" if tally.solver_unknown else ""
-        table.add_row("solver wins", f"{tally.solver_wins:,} of the same {tally.deals:,} deals (every card "
-                      f"known{undecided}; {tally.solver_from_store:,} from the store)")
+        table.add_row("solver wins", f"{tally.solver_wins:,} of {tally.deals:,} (every card known{undecided}; "
+                      f"{tally.solver_from_store:,} from the store)")
         lo, hi = tally.of_winnable_interval
         table.add_row("of the winnable", f"{tally.winnable_won:,} of {tally.solver_wins:,} won = "
                       f"{100 * tally.of_winnable:.1f}% (95% interval {100 * lo:.1f}%-{100 * hi:.1f}%)")
