@@ -109,7 +109,7 @@ def test_never_seen_cards_do_not_change_the_practical_figure(run, tmp_path):
         result = run(["review", str(tmp_path / f"{name}.json"), "--samples", "6", "--practical", "5",
                       "--workers", "1", "--json"])
         assert result.exit_code == 0, result.output
-        out.append(json.loads(result.output))
+        out.append(json.loads(result.stdout))
     a, b = ([c["practical"] for c in d["critical"] if "practical" in c] for d in out)
     assert a == b and len(a) == 1
     p = a[0]
@@ -153,5 +153,5 @@ def test_without_the_flag_the_review_has_no_practical_field(run, tmp_path):
     record = Record(OSMOSIS, deal_for(50, OSMOSIS), list(late_record().moves[:12]))
     save_record(record, tmp_path / "short.json")
     data = json.loads(run(["review", str(tmp_path / "short.json"), "--samples", "3", "--workers", "1",
-                           "--json"]).output)
+                           "--json"]).stdout)
     assert "practical" not in data and all("practical" not in c for c in data["critical"])

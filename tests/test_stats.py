@@ -199,9 +199,9 @@ def test_a_store_that_cannot_be_opened_or_a_per_deal_file_that_cannot_be_written
 
 def test_a_rerun_comes_from_the_store_and_fresh_plays_again(run):
     args = ["stats", "--deals", "1-30", "--policy", "greedy", "--json"]
-    first = json.loads(run(args).output)
-    second = json.loads(run(args).output)
-    fresh = json.loads(run(args + ["--fresh"]).output)
+    first = json.loads(run(args).stdout)
+    second = json.loads(run(args).stdout)
+    fresh = json.loads(run(args + ["--fresh"]).stdout)
     assert (first["from_store"], second["from_store"], fresh["from_store"]) == (0, 30, 0)
     assert second["computed"] == 0 and fresh["computed"] == 30
     # the solver's verdicts on the same deals: solved once, then read (--fresh replays the policy only)
@@ -318,9 +318,9 @@ def test_greedy_is_measured_against_the_solver_on_the_same_deals(run, tmp_path):
     """``stats --policy greedy`` gives the solver's wins on its deals and the share of the winnable ones it won:
     the counts a solver survey of the same range and the two per-deal files give."""
     greedy = json.loads(run(["stats", "--deals", "1-12", "--policy", "greedy", "--json",
-                             "--per-deal", str(tmp_path / "g.jsonl")]).output)
+                             "--per-deal", str(tmp_path / "g.jsonl")]).stdout)
     solver = json.loads(run(["stats", "--deals", "1-12", "--json", "--fresh",
-                             "--per-deal", str(tmp_path / "s.jsonl")]).output)
+                             "--per-deal", str(tmp_path / "s.jsonl")]).stdout)
     rows = {p: {r["deal"]: r for r in map(json.loads, (tmp_path / f"{p}.jsonl").read_text().splitlines())}
             for p in ("g", "s")}
     winnable = {d for d, r in rows["s"].items() if r["won"] is True}
@@ -334,11 +334,11 @@ def test_greedy_is_measured_against_the_solver_on_the_same_deals(run, tmp_path):
     assert {d: r["solver_won"] for d, r in rows["g"].items()} == {d: r["won"] for d, r in rows["s"].items()}
     assert greedy["wins"] <= greedy["solver_wins"]
     # the solver's verdicts were kept in the store: the second greedy run reads both from it
-    table = run(["stats", "--deals", "1-12", "--policy", "greedy"]).output
+    table = run(["stats", "--deals", "1-12", "--policy", "greedy"]).stdout
     assert "solver wins" in table and f"{len(won)} of {len(winnable)} won" in table and "12 from the store" in table
     assert "of the winnable" in table
     assert "solver_wins" not in json.loads(run(["stats", "--deals", "1-12", "--policy", "greedy", "--json",
-                                                "--no-solver"]).output)
+                                                "--no-solver"]).stdout)
 
 
 def test_the_paired_survey_gives_the_same_on_dask_and_in_one_process(threads_cluster):
