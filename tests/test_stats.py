@@ -199,13 +199,15 @@ def test_a_store_that_cannot_be_opened_or_a_per_deal_file_that_cannot_be_written
 
 def test_a_rerun_comes_from_the_store_and_fresh_plays_again(run):
     args = ["stats", "--deals", "1-30", "--policy", "greedy", "--json"]
-    first = json.loads(run(args).output)
-    second = json.loads(run(args).output)
-    fresh = json.loads(run(args + ["--fresh"]).output)
+    first = json.loads(run(args).stdout)
+    second = json.loads(run(args).stdout)
+    fresh = json.loads(run(args + ["--fresh"]).stdout)
     assert (first["from_store"], second["from_store"], fresh["from_store"]) == (0, 30, 0)
     assert second["computed"] == 0 and fresh["computed"] == 30
+    # the solver's verdicts on the same deals: solved once, then read (--fresh replays the policy only)
+    assert (first["solver_from_store"], second["solver_from_store"], fresh["solver_from_store"]) == (0, 30, 30)
     for data in (first, second, fresh):
-        for key in ("seconds", "from_store", "computed"):
+        for key in ("seconds", "from_store", "computed", "solver_from_store"):
             data.pop(key)
     assert first == second == fresh
     assert {"variant", "policy", "deals", "wins", "unknown", "win_rate", "mean_cards", "interval",
@@ -307,3 +309,45 @@ def test_a_data_folder_that_cannot_be_made_is_one_line_for_stats(tmp_path):
     result = osmosis(["stats", "--deals", "1-3", "--variant", "single"], blocker / "home", catch=True)
     assert result.exit_code == 1 and "Traceback" not in result.output
     assert result.stderr.startswith("error: cannot create the data folder") and result.stderr.count("\n") == 1
+
+
+# ---- the policy against the solver on the same deals ------------------------------------------
+
+
+def test_greedy_is_measured_against_the_solver_on_the_same_deals(run, tmp_path):
+    """``stats --policy greedy`` gives the solver's wins on its deals and the share of the winnable ones it won:
+    the counts a solver survey of the same range and the two per-deal files give."""
+    greedy = json.loads(run(["stats", "--deals", "1-8", "--policy", "greedy", "--json",
+                             "--per-deal", str(tmp_path / "g.jsonl")]).stdout)
+    solver = json.loads(run(["stats", "--deals", "1-8", "--json", "--fresh",
+                             "--per-deal", str(tmp_path / "s.jsonl")]).stdout)
+    rows = {p: {r["deal"]: r for r in map(json.loads, (tmp_path / f"{p}.jsonl").read_text().splitlines())}
+            for p in ("g", "s")}
+    winnable = {d for d, r in rows["s"].items() if r["won"] is True}
+    won = {d for d in winnable if rows["g"][d]["won"] is True}
+    assert greedy["solver_wins"] == solver["wins"] == len(winnable) > 0
+    assert greedy["solver_unknown"] == solver["unknown"] == 0
+    share = greedy["of_winnable"]
+    assert (share["won"], share["winnable"]) == (len(won), len(winnable))
+    assert share["rate"] == round(len(won) / len(winnable), 4)
+    assert share["interval"][0] <= share["rate"] <= share["interval"][1]
+    assert {d: r["solver_won"] for d, r in rows["g"].items()} == {d: r["won"] for d, r in rows["s"].items()}
+    assert greedy["wins"] <= greedy["solver_wins"]
+    # the solver's verdicts were kept in the store: the second greedy run reads both from it
+    table = run(["stats", "--deals", "1-8", "--policy", "greedy"]).stdout
+    assert "solver wins" in table and f"{len(won)} of {len(winnable)} won" in table and "8 from the store" in table
+    assert "of the winnable" in table
+    assert "solver_wins" not in json.loads(run(["stats", "--deals", "1-8", "--policy", "greedy", "--json",
+                                                "--no-solver"]).stdout)
+
+
+def test_the_paired_survey_gives_the_same_on_dask_and_in_one_process(threads_cluster):
+    def survey(engine=None):
+        buf = io.StringIO()
+        tally = stream_survey(OSMOSIS, DealRange(1, 20), "greedy", LIMIT, engine=engine, per_deal=buf, batch=3,
+                              against_solver=True)
+        return totals(tally), lines_of(buf)
+
+    here = survey()
+    assert here == survey(DaskEngine(client=threads_cluster))
+    assert here[0]["of_winnable"]["winnable"] == here[0]["solver_wins"] > 0

@@ -210,7 +210,7 @@ def stream_survey(rules: Rules, deals: DealRange, policy: str = "solver", limit:
                   engine: Engine | None = None, store: ResultStore | None = None, fresh: bool = False,
                   batch: int | None = None,
                   per_deal: TextIO | None = None, progress: Callable[[Progress], None] | None = None,
-                  window: int | None = None, retry_nodes: int | None = None) -> Tally:
+                  window: int | None = None, retry_nodes: int | None = None, against_solver: bool = False) -> Tally:
     """Play every deal of ``deals`` with ``policy``, batch by batch, and return the totals.
 
     ``engine``: :class:`InProcess` (default) or :class:`DaskEngine`. ``store``:
@@ -219,45 +219,64 @@ def stream_survey(rules: Rules, deals: DealRange, policy: str = "solver", limit:
     ``window``: the most batches between the oldest not yet folded in and
     the newest sent (bounds memory and the tasks in flight). ``retry_nodes``:
     the node limit of the solver's second search for undecided deals.
+
+    ``against_solver`` (a policy other than the solver): the solver's verdict
+    on the same deals too, read from the store's solver results where they
+    are (``fresh`` replays the policy only), else solved as batches of their
+    own on the same engine and kept in the store; the totals then count the
+    solver's wins and the policy's wins among the solver-winnable deals
+    (:meth:`Tally.add_solver`), and each per-deal line gets ``solver_won``.
     """
     policy = parse_policy(policy)
     engine = engine or InProcess()
     size = batch or BATCH[policy]
     window = window or 2 * engine.workers + 2
-    version = engine_version(policy)
-    config = store.config_id(config_key(rules, policy, limit)) if store is not None else None
-    tally = Tally(rules, policy)
-    retry = retry_nodes if policy == "solver" and retry_nodes and limit.nodes and retry_nodes > limit.nodes else None
+    paired = against_solver and policy is not Policy.SOLVER
+    kinds = (policy, Policy.SOLVER) if paired else (policy,)
+    versions = {k: engine_version(k) for k in kinds}
+    configs = {k: store.config_id(config_key(rules, k, limit)) for k in kinds} if store is not None else {}
+    tally = Tally(rules, policy, paired=paired)
+    retry = retry_nodes if retry_nodes and limit.nodes and retry_nodes > limit.nodes else None
     deepest = retry or limit.nodes
 
-    def reusable(o: DealOutcome) -> bool:
+    def reusable(kind: Policy, o: DealOutcome) -> bool:
         """A stored result is what this survey would find: a verdict reached within its limits,
         or no verdict at a limit as deep as it would try."""
-        if policy != "solver" or o.tried is None or deepest is None:
+        if kind != "solver" or o.tried is None or deepest is None:
             return True
         return o.tried >= deepest if o.won is None else o.tried <= deepest
 
     variant = rules.name or rules.describe()
     t0 = time.perf_counter()
-    ready: dict[int, tuple[dict[int, DealOutcome], list[DealOutcome]]] = {}
-    stored_of: dict[int, dict[int, DealOutcome]] = {}
+    # A piece's outcomes by kind: (stored, computed); a piece folds once every kind is in.
+    ready: dict[int, dict[Policy, tuple[dict[int, DealOutcome], list[DealOutcome]]]] = {}
+    stored_of: dict[tuple[int, Policy], dict[int, DealOutcome]] = {}
     pieces = enumerate(deals.batches(size))
     state = {"next_fold": 0}
 
     def fold_ready() -> None:
-        while state["next_fold"] in ready:
-            stored, computed = ready.pop(state["next_fold"])
+        while len(ready.get(state["next_fold"], {})) == len(kinds):
+            parts = ready.pop(state["next_fold"])
             state["next_fold"] += 1
+            stored, computed = parts[policy]
             fresh_ones = {o.number: o for o in computed}
+            solver: dict[int, DealOutcome] = {}
+            known: dict[int, DealOutcome] = {}
+            if paired:
+                known, solved = parts[Policy.SOLVER]
+                solver = {**known, **{o.number: o for o in solved}}
             for number in sorted(stored.keys() | fresh_ones.keys()):
                 was_stored = number in stored
                 outcome = stored[number] if was_stored else fresh_ones[number]
                 tally.add(outcome, stored=was_stored)
+                row: dict[str, Any] = {"deal": number, "variant": variant, "policy": str(policy),
+                                       "won": outcome.won, "cards": outcome.cards,
+                                       "seconds": round(outcome.seconds, 4), "nodes": outcome.tried}
+                if paired:
+                    tally.add_solver(outcome, solver[number], stored=number in known)
+                    row["solver_won"] = solver[number].won
                 if per_deal is not None:
-                    per_deal.write(json.dumps({"deal": number, "variant": variant, "policy": policy,
-                                               "won": outcome.won, "cards": outcome.cards,
-                                               "seconds": round(outcome.seconds, 4), "nodes": outcome.tried}
-                                              ) + "\n")
+                    per_deal.write(json.dumps(row) + "\n")
             if progress is not None:
                 progress(Progress(tally.deals, len(deals), tally.from_store, tally, time.perf_counter() - t0))
 
@@ -267,23 +286,29 @@ def stream_survey(rules: Rules, deals: DealRange, policy: str = "solver", limit:
             while index - state["next_fold"] >= window:
                 # Never read further ahead than the window: wait until the oldest batches are folded.
                 yield None
-            stored = store.get(config, first, last) if store is not None and config is not None and not fresh else {}
-            stored = {n: o for n, o in stored.items() if reusable(o)}
-            missing = tuple(n for n in range(first, last + 1) if n not in stored)
-            if not missing:
-                ready[index] = (stored, [])
-                fold_ready()
-                continue
-            stored_of[index] = stored
-            yield index, (missing, rules, policy, limit, retry)
+            ready[index] = {}
+            for k, kind in enumerate(kinds):
+                known: dict[int, DealOutcome] = {}
+                # --fresh plays the surveyed policy again; the solver's verdicts on the deals stay good.
+                if store is not None and (not fresh or kind is not policy):
+                    known = {n: o for n, o in store.get(configs[kind], first, last).items() if reusable(kind, o)}
+                missing = tuple(n for n in range(first, last + 1) if n not in known)
+                if not missing:
+                    ready[index][kind] = (known, [])
+                    continue
+                stored_of[(index, kind)] = known
+                yield len(kinds) * index + k, (missing, rules, kind, limit, retry if kind is Policy.SOLVER else None)
+            fold_ready()
 
-    for index, (got_version, outcomes) in engine.run(jobs(), window):
-        if got_version != version:
-            raise TutorError(f"a worker runs engine version {got_version}, this command {version}: "
+    for job, (got_version, outcomes) in engine.run(jobs(), window * len(kinds)):
+        index, kind = divmod(job, len(kinds))
+        policy_of = kinds[kind]
+        if got_version != versions[policy_of]:
+            raise TutorError(f"a worker runs engine version {got_version}, this command {versions[policy_of]}: "
                              "install the same osmosis-tutor on every worker")
-        if store is not None and config is not None:
-            store.put(config, outcomes)
-        ready[index] = (stored_of.pop(index), outcomes)
+        if store is not None:
+            store.put(configs[policy_of], outcomes)
+        ready[index][policy_of] = (stored_of.pop((index, policy_of)), outcomes)
         fold_ready()
     fold_ready()
     tally.seconds = time.perf_counter() - t0

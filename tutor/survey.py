@@ -114,6 +114,12 @@ class Tally:
     first: int | None = None
     last: int | None = None
     undecided: list[int] = field(default_factory=list)
+    #: The solver's verdicts on the same deals are counted too (:meth:`add_solver`).
+    paired: bool = False
+    solver_wins: int = 0
+    solver_unknown: int = 0
+    winnable_won: int = 0
+    solver_from_store: int = 0
 
     UNDECIDED_LISTED = 100
 
@@ -129,10 +135,27 @@ class Tally:
         self.first = outcome.number if self.first is None else min(self.first, outcome.number)
         self.last = outcome.number if self.last is None else max(self.last, outcome.number)
 
+    def add_solver(self, outcome: DealOutcome, solver: DealOutcome, stored: bool = False) -> None:
+        """Count the solver's verdict on the deal of ``outcome`` (the policy's), already :meth:`add`-ed."""
+        self.solver_from_store += stored
+        self.solver_wins += solver.won is True
+        self.solver_unknown += solver.won is None
+        self.winnable_won += solver.won is True and outcome.won is True
+
     @property
     def win_rate(self) -> float:
         """Wins over all deals (undecided deals count as not won: a lower bound if any)."""
         return self.wins / self.deals if self.deals else 0.0
+
+    @property
+    def of_winnable(self) -> float:
+        """The share of the solver-winnable deals the policy won."""
+        return self.winnable_won / self.solver_wins if self.solver_wins else 0.0
+
+    @property
+    def of_winnable_interval(self) -> tuple[float, float]:
+        """Its 95% Wilson interval."""
+        return wilson(self.winnable_won, self.solver_wins)
 
     @property
     def mean_cards(self) -> float:
@@ -147,6 +170,13 @@ class Tally:
 
     def to_json(self) -> dict:
         low, high = self.interval
+        paired: dict = {}
+        if self.paired:
+            lo, hi = self.of_winnable_interval
+            paired = {"solver_wins": self.solver_wins, "solver_unknown": self.solver_unknown,
+                      "solver_from_store": self.solver_from_store,
+                      "of_winnable": {"won": self.winnable_won, "winnable": self.solver_wins,
+                                      "rate": round(self.of_winnable, 4), "interval": [round(lo, 4), round(hi, 4)]}}
         return {
             "variant": self.rules.name or self.rules.describe(),
             "options": {"turn": self.rules.turn, "passes": self.rules.passes,
@@ -166,6 +196,7 @@ class Tally:
             "seconds": round(self.seconds, 2),
             "first_deal": self.first,
             "last_deal": self.last,
+            **paired,
         }
 
 

@@ -16,6 +16,8 @@ import click
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from ..errors import TutorError
+from ..practical import MAX_GAMES, check_games
 from ..record import Record, save_record
 from ..render import use_symbols
 from ..review import DEFAULT_SAMPLES, DEFAULT_THRESHOLDS, Review, Thresholds, review
@@ -39,20 +41,42 @@ class ThresholdsType(click.ParamType):
         return Thresholds.parse(str(value))  # a bad value is an input error (exit 1)
 
 
+class GamesType(click.ParamType):
+    """``--practical N``: blind games a move, a whole number from 1; a bad value is an input error (exit 1)."""
+
+    name = "N"
+
+    def convert(self, value: object, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        if isinstance(value, int) and not isinstance(value, bool):
+            return check_games(value)
+        text = str(value).strip()
+        if not text.isdecimal() or not text.isascii():
+            raise TutorError(f"--practical {str(value)!r} is not a number of games: expected a whole number "
+                             f"from 1 to {MAX_GAMES}, like 16")
+        return check_games(int(text))
+
+
 def compute_review(console: Console, record: Record, samples: int | None = DEFAULT_SAMPLES,
                    thresholds: Thresholds = DEFAULT_THRESHOLDS, workers: int | None = None,
-                   quiet: bool = False) -> Review:
-    """Run the review, with a progress bar on a terminal (quiet in pipes)."""
+                   quiet: bool = False, practical: int | None = None) -> Review:
+    """Run the review, with a progress bar on a terminal (quiet in pipes).
+
+    ``practical``: blind games a move for the practical win chance at each error (None: not computed).
+    """
     if quiet or not console.is_terminal:
-        return review(record, samples=samples, thresholds=thresholds, workers=workers)
-    with Progress(TextColumn("Reviewing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+        return review(record, samples=samples, thresholds=thresholds, workers=workers, practical=practical)
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=console, transient=True) as bar:
-        task = bar.add_task("review", total=None)
+        task = bar.add_task("Reviewing", total=None)
 
         def tick(done: int, total: int) -> None:
             bar.update(task, completed=done, total=total)
 
-        return review(record, samples=samples, thresholds=thresholds, workers=workers, progress=tick)
+        def games(done: int, total: int) -> None:
+            bar.update(task, description="Playing out blind", completed=done, total=total)
+
+        return review(record, samples=samples, thresholds=thresholds, workers=workers, progress=tick,
+                      practical=practical, practical_progress=games)
 
 
 def run_review(ctx_or_console: click.Context | Console, record: Record, samples: int | None = DEFAULT_SAMPLES,
@@ -113,10 +137,14 @@ def review_for_viewer(ctx_or_console: click.Context | Console, record: Record,
 @click.option("--thresholds", type=ThresholdsType(), default="5,10,15", show_default=True,
               help="Inaccuracy, mistake and blunder thresholds in win-chance points.")
 @click.option("--workers", type=click.IntRange(1, 64), default=None, metavar="N",
-              help="Processes for grading (default: up to 2).")
+              help="Processes for grading and the practical playouts (default: up to 2).")
+@click.option("--practical", type=GamesType(), default=None, metavar="N",
+              help="At each error among the critical moments, play the position out blind with the tutor on N "
+                   "deals consistent with what you had seen (every one when there are no more), after your move "
+                   "and after the best: the practical win chance. Off by default (a whole game a deal is slow).")
 @click.pass_context
 def review_command(ctx: click.Context, record_path: str, as_json: bool, annotate_path: str | None,
-                   samples: int, thresholds: Thresholds, workers: int | None) -> None:
+                   samples: int, thresholds: Thresholds, workers: int | None, practical: int | None) -> None:
     """Review a finished game: every move graded from what you could see, plus hindsight.
 
     Labels by the drop in win chance from the best move: best, good,
@@ -125,7 +153,7 @@ def review_command(ctx: click.Context, record_path: str, as_json: bool, annotate
     """
     record = record_from_file(record_path)
     console = console_of(ctx)
-    rev = compute_review(console, record, samples, thresholds, workers, quiet=as_json)
+    rev = compute_review(console, record, samples, thresholds, workers, quiet=as_json, practical=practical)
     from .history import note_review  # stored with the game; one line of the history after the report
 
     note_review(ctx, record, record_path, rev, quiet=as_json)

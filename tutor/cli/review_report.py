@@ -18,7 +18,7 @@ from ..render import card_text, prose
 from ..review import Label, MomentKind, MoveReview, Review
 
 __all__ = ["chart", "counts_line", "moves_table", "moments_table", "render_review", "result_line",
-           "LABEL_STYLES", "MARKS", "LEGEND"]
+           "LABEL_STYLES", "MARKS", "LEGEND", "practical_block"]
 
 WELL_PLAYED = 40
 SPARKS = "▁▂▃▄▅▆▇█"
@@ -205,6 +205,21 @@ def moments_table(rev: Review, symbols: bool = False) -> Table | Text:
     return table
 
 
+def practical_block(rev: Review, symbols: bool = False) -> list[RenderableType]:
+    """The practical win chances at the error moments (``--practical N``): a heading and a line each."""
+    from ..narrate.review import PRACTICAL_HEADING
+
+    out: list[RenderableType] = [Text(PRACTICAL_HEADING, style="bold")]
+    shown = [c for c in rev.critical if c.practical is not None]
+    if not shown:
+        out.append(Text("No error among the critical moments, so nothing was played out.", style="dim"))
+    for c in shown:
+        line = Text(f"Move {c.ply}: ", style="bold")
+        line.append_text(prose(c.practical_text, symbols))
+        out.append(line)
+    return out
+
+
 def render_review(rev: Review, symbols: bool = True, width: int = 80) -> Group:
     """The whole report as one rich renderable."""
     record = rev.record
@@ -218,8 +233,10 @@ def render_review(rev: Review, symbols: bool = True, width: int = 80) -> Group:
     acc.append(f"{rev.accuracy:.1f}", style="bold")
     acc.append(f" / 100 over {rev.graded} graded moves (win chances from what you could see: "
                f"{rev.sampling_text()}).")
-    parts = [head, result_line(rev), hind, acc, counts_line(rev, width), Text(""),
+    parts: list[RenderableType] = [head, result_line(rev), hind, acc, counts_line(rev, width), Text(""),
              Text("Win chance, move by move", style="bold"), chart(rev, width), Text(""),
-             Text("Critical moments", style="bold"), moments_table(rev, symbols), Text(""),
-             Text("Labelled moves (win: played / best)", style="bold"), moves_table(rev, symbols, width)]
+             Text("Critical moments", style="bold"), moments_table(rev, symbols), Text("")]
+    if rev.practical is not None:
+        parts += practical_block(rev, symbols) + [Text("")]
+    parts += [Text("Labelled moves (win: played / best)", style="bold"), moves_table(rev, symbols, width)]
     return Group(*parts)

@@ -129,11 +129,15 @@ def open_per_deal(path: str) -> TextIO:
                    f"(default {RETRY_FACTOR}x --nodes; 0 = none).")
 @click.option("--seconds", type=float, default=None, callback=checked_seconds,
               help="Time limit of each solve (answers then depend on the machine).")
+@click.option("--no-solver", "no_solver", is_flag=True,
+              help="With greedy or tutor: skip the solver's verdicts on the same deals (by default the summary "
+                   "also gives the solver's wins and the share of the solver-winnable deals the policy won).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @click.pass_context
 def stats_command(ctx: click.Context, deal_range: str, policy: str, workers: int | None, scheduler: str | None,
                   store_path: str | None, fresh: bool, per_deal: str | None, batch: int | None, nodes: int | None,
-                  retry_nodes: int | None, seconds: float | None, as_json: bool, **kwargs: Any) -> None:
+                  retry_nodes: int | None, seconds: float | None, no_solver: bool, as_json: bool,
+                  **kwargs: Any) -> None:
     """Survey the win rate of a variant over a range of deals.
 
     Deals run in batches on Dask (a local cluster, or --scheduler); every
@@ -164,7 +168,8 @@ def stats_command(ctx: click.Context, deal_range: str, policy: str, workers: int
             engine = DaskEngine(workers=workers)
         else:
             engine = InProcess()
-        tally = _run(console, rules, deals, policy, limit, engine, store, fresh, size, out, as_json, retry_nodes)
+        tally = _run(console, rules, deals, policy, limit, engine, store, fresh, size, out, as_json, retry_nodes,
+                     policy != "solver" and not no_solver)
     except KeyboardInterrupt:
         click.echo(f"stats: interrupted; the finished batches are kept in {store.path}: run the same "
                    "command again to resume", err=True)
@@ -192,6 +197,13 @@ def stats_command(ctx: click.Context, deal_range: str, policy: str, workers: int
         table.add_row("undecided", f"{tally.unknown:,}" + (f" (deals {listed})" if tally.unknown else ""))
     table.add_row("win rate", f"{100 * tally.win_rate:.1f}% (95% interval {100 * low:.1f}%-{100 * high:.1f}%)")
     table.add_row("mean cards", f"{tally.mean_cards:.2f}")
+    if tally.paired:
+        undecided = f", {tally.solver_unknown:,} undecided" if tally.solver_unknown else ""
+        table.add_row("solver wins", f"{tally.solver_wins:,} of {tally.deals:,} (every card known{undecided}; "
+                      f"{tally.solver_from_store:,} from the store)")
+        lo, hi = tally.of_winnable_interval
+        table.add_row("of the winnable", f"{tally.winnable_won:,} of {tally.solver_wins:,} won = "
+                      f"{100 * tally.of_winnable:.1f}% (95% interval {100 * lo:.1f}%-{100 * hi:.1f}%)")
     table.add_row("from the store", f"{tally.from_store:,} of {tally.deals:,}")
     table.add_row("time", f"{tally.seconds:.1f} s")
     console.print(table)
@@ -199,12 +211,13 @@ def stats_command(ctx: click.Context, deal_range: str, policy: str, workers: int
 
 def _run(console: Console, rules: Rules, deals: DealRange, policy: str, limit: Limit, engine: InProcess | DaskEngine,
          store: ResultStore, fresh: bool, size: int, out: TextIO | None, as_json: bool,
-         retry_nodes: int | None) -> Tally:
+         retry_nodes: int | None, against_solver: bool = False) -> Tally:
     """The survey, with a progress bar on a terminal or a line on stderr now and then in a pipe."""
 
     def survey(progress: Callable[[SurveyProgress], None]) -> Tally:
         return stream_survey(rules, deals, policy, limit, engine=engine, store=store, fresh=fresh, batch=size,
-                             per_deal=out, progress=progress, retry_nodes=retry_nodes)
+                             per_deal=out, progress=progress, retry_nodes=retry_nodes,
+                             against_solver=against_solver)
 
     if console.is_terminal and not as_json:
         # The time left is reckoned from the deals played, not those read from the store.

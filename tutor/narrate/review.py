@@ -14,8 +14,9 @@ from dataclasses import replace
 from typing import Any
 
 from ..cards import RANKS, SUIT_NAMES
-from ..estimate import interval_text
+from ..estimate import Estimate, interval_text
 from ..notation import Move
+from ..practical import won_count
 from ..review.facts import (
     BlockingCycle,
     Comment,
@@ -27,6 +28,7 @@ from ..review.facts import (
     LuckMoment,
     MomentFact,
     NoProgress,
+    Practical,
     ReserveDig,
     Tag,
     TagFact,
@@ -44,7 +46,7 @@ from .tips import TipId, tip
 
 __all__ = ["TAGS", "HINDSIGHT", "tell", "comment", "grade_sentence", "tag_sentence", "tip_sentence",
            "cycle_sentence", "threw_away_sentence", "luck_sentence", "only_move_sentence", "moment_text",
-           "verdict", "sampling_text"]
+           "verdict", "sampling_text", "practical_sentence", "PRACTICAL_HEADING"]
 
 #: How every hindsight sentence starts: it uses cards the player had not seen.
 HINDSIGHT = "With hindsight (all cards known)"
@@ -207,6 +209,29 @@ def moment_text(state: State, fact: MomentFact) -> str:
     return f"luck: {_shown(fact.seen, 6)} turned up ({sign}{abs(fact.luck) * 100:.0f} points{span})"
 
 
+#: The heading of the review's block of practical win chances (``--practical N``).
+PRACTICAL_HEADING = "Practical win chance at the errors (the tutor playing blind)"
+
+
+def practical_sentence(state: State, fact: Practical) -> str:
+    """The practical win chances of an error in one sentence: the tutor's blind play on deals consistent with
+    what the player had seen, after the move played and after the best move, each with its interval."""
+    n = fact.games
+    if fact.exact:
+        where = (f"on all {n} deals consistent with what you had seen (exact)" if n > 1
+                 else "on the one deal consistent with what you had seen (exact)")
+    else:
+        where = f"on {n} deals consistent with what you had seen"
+
+    def figure(est: Estimate, move: Move, your: bool) -> str:
+        span = "" if fact.exact else f" ({interval_text(est.win_lo, est.win_hi)})"
+        return (f"{won_count(est)} of {est.samples}{' won' if your else ''} after {'your ' if your else ''}"
+                f"{_better(state, move)}{span}")
+
+    return (f"Played out blind by the tutor {where}: {figure(fact.played, fact.move, True)}, "
+            f"{figure(fact.top, fact.best, False)}.")
+
+
 def tell(rev: Review) -> Review:
     """``rev`` with its words: every move's comment and every critical moment's text, from their facts."""
     states = list(rev.states) or rev.record.states()
@@ -214,6 +239,8 @@ def tell(rev: Review) -> Review:
                     for m in rev.moves]
     rev.critical[:] = [replace(c, text=moment_text(states[c.ply - 1], c.fact)) if c.fact is not None else c
                        for c in rev.critical]
+    rev.critical[:] = [replace(c, practical_text=practical_sentence(states[c.ply - 1], c.practical))
+                       if c.practical is not None else c for c in rev.critical]
     return rev
 
 

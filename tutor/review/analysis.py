@@ -17,6 +17,7 @@ from ..errors import TutorError
 from ..estimate import Estimate
 from ..grading import LABEL_BUDGET, REVIEW_SAMPLES, PlyScore, score_game
 from ..notation import Move
+from ..practical import check_games
 from ..record import Record
 from ..state import State
 from .facts import Candidate, Comment, Grade, OnlyMove, ThrewAwayWin, Ungraded
@@ -24,6 +25,7 @@ from .full_knowledge import hindsight, only_moves
 from .grades import DEFAULT_THRESHOLDS, Label, Thresholds, game_accuracy, move_accuracy
 from .luck import luck_of
 from .moments import critical
+from .practical import add_practical
 from .tags import find_tags, is_free, placement_plies
 from .values import Hindsight, MoveReview, Review
 
@@ -50,7 +52,8 @@ def score_position(state: State, samples: int | None = None) -> tuple[Move, list
 
 def analyse(record: Record, samples: int | None = DEFAULT_SAMPLES, thresholds: Thresholds = DEFAULT_THRESHOLDS,
             progress: Callable[[int, int], None] | None = None, workers: int | None = None,
-            limit: search.Limit | None = None, label_budget: int | None = None) -> Review:
+            limit: search.Limit | None = None, label_budget: int | None = None, practical: int | None = None,
+            practical_progress: Callable[[int, int], None] | None = None) -> Review:
     """The review of a game as facts only: every figure, label, tag and hindsight fact, no words yet.
 
     Each move's ``facts`` say what its comment will tell, each moment's
@@ -58,6 +61,8 @@ def analyse(record: Record, samples: int | None = DEFAULT_SAMPLES, thresholds: T
     :func:`tutor.narrate.review.tell` writes them (:func:`review` does both).
     The arguments are :func:`review`'s.
     """
+    if practical is not None:
+        check_games(practical)
     samples = DEFAULT_SAMPLES if samples is None else samples
     if samples < 1:
         raise TutorError(f"samples {samples!r} is not allowed: expected a positive number")
@@ -67,19 +72,24 @@ def analyse(record: Record, samples: int | None = DEFAULT_SAMPLES, thresholds: T
     n = len(moves)
     graded = {i for i in range(n) if len(states[i].legal_moves()) > 1 and not is_free(states[i], moves[i])}
     total = n + 1
-    if workers is None:
-        workers = min(2, os.cpu_count() or 1) if n >= 24 else 1
-    scores = score_game(states, moves, graded, samples, budget, thresholds.bands(), workers, progress, total)
+    pool = min(2, os.cpu_count() or 1)
+    grading_workers = workers if workers is not None else pool if n >= 24 else 1
+    scores = score_game(states, moves, graded, samples, budget, thresholds.bands(), grading_workers, progress,
+                        total)
     facts = hindsight(states, limit)
     only = only_moves(states, moves, facts, limit)
     if progress:
         progress(total, total)
-    return assemble(record, states, moves, scores, facts, thresholds, samples, only)
+    rev = assemble(record, states, moves, scores, facts, thresholds, samples, only)
+    if practical is not None:
+        add_practical(rev, practical, pool if workers is None else workers, practical_progress)
+    return rev
 
 
 def review(record: Record, samples: int | None = DEFAULT_SAMPLES, thresholds: Thresholds = DEFAULT_THRESHOLDS,
            progress: Callable[[int, int], None] | None = None, workers: int | None = None,
-           limit: search.Limit | None = None, label_budget: int | None = None) -> Review:
+           limit: search.Limit | None = None, label_budget: int | None = None, practical: int | None = None,
+           practical_progress: Callable[[int, int], None] | None = None) -> Review:
     """Review a game record: grade every move, tag the errors, add hindsight and accuracy, and put it in words.
 
     ``samples``: shared sampled deals per position (default
@@ -88,13 +98,16 @@ def review(record: Record, samples: int | None = DEFAULT_SAMPLES, thresholds: Th
     at the default ``samples``, in proportion otherwise: eight times). ``thresholds``: where
     the labels start. ``progress(done, total)`` is called as positions are
     scored. ``workers``: processes (default: up to 2, the CPUs, when the game
-    is long enough). ``limit``: the solver limit for hindsight.
+    is long enough). ``limit``: the solver limit for hindsight. ``practical``: blind games a move for the
+    practical win chance at each error moment (:mod:`.practical`; None, the default: not computed), with
+    ``practical_progress(done, total)`` after each game.
 
     The facts come from :func:`analyse`, the words from :mod:`tutor.narrate.review`.
     """
     from ..narrate.review import tell
 
-    return tell(analyse(record, samples, thresholds, progress, workers, limit, label_budget))
+    return tell(analyse(record, samples, thresholds, progress, workers, limit, label_budget, practical,
+                        practical_progress))
 
 
 def _candidate(move: Move, est: Estimate) -> Candidate:

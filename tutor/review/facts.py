@@ -14,13 +14,13 @@ from enum import StrEnum
 from typing import ClassVar
 
 from ..constraints import Explanation
-from ..estimate import Drop
+from ..estimate import Drop, Estimate
 from ..notation import Move
 from .grades import Label
 
 __all__ = ["Tag", "MomentKind", "Candidate", "Ungraded", "Grade", "EarlyStart", "WrongRow", "LateStart",
            "NoProgress", "TurnedPast", "ReserveDig", "TalonShift", "TagFact", "BlockingCycle", "ThrewAwayWin",
-           "Luck", "OnlyMove", "Comment", "ErrorMoment", "LuckMoment", "MomentFact"]
+           "Luck", "OnlyMove", "Comment", "ErrorMoment", "LuckMoment", "MomentFact", "Practical"]
 
 
 class Tag(StrEnum):
@@ -260,3 +260,21 @@ class LuckMoment:
 
 
 MomentFact = ErrorMoment | LuckMoment
+
+
+@dataclass(frozen=True, slots=True)
+class Practical:
+    """The practical win chance at an error: the tutor's own blind play after ``move`` and after ``best``.
+
+    Both played out from the position as the player saw it (not hindsight),
+    on the same ``games`` deals consistent with what the player had seen
+    (:mod:`tutor.practical`); ``exact``: every consistent deal was played.
+    """
+
+    hindsight: ClassVar[bool] = False
+    move: Move
+    best: Move
+    played: Estimate
+    top: Estimate
+    games: int
+    exact: bool

@@ -14,9 +14,10 @@ from ..cards import NAMES
 from ..constraints import Explanation
 from ..estimate import Drop
 from ..notation import Move
+from ..practical import METHOD, estimate_json
 from ..record import Record
 from ..state import State
-from .facts import Candidate, Comment, MomentFact, MomentKind, Tag, _rounded
+from .facts import Candidate, Comment, MomentFact, MomentKind, Practical, Tag, _rounded
 from .grades import DEFAULT_THRESHOLDS, Label, Thresholds
 
 __all__ = ["MoveReview", "Hindsight", "Moment", "Review", "annotate_record"]
@@ -153,7 +154,10 @@ class Hindsight:
 class Moment:
     """A critical moment: a big swing in the win chance, by the player (``error``) or the cards (``luck``).
 
-    ``fact``: what ``text`` is built from.
+    ``fact``: what ``text`` is built from. ``practical``: for an error, when
+    the review was asked for it (``--practical N``), the tutor's blind play
+    after the move played and after the best one; ``practical_text`` its
+    sentence.
     """
 
     ply: int
@@ -162,14 +166,22 @@ class Moment:
     after: float
     text: str
     fact: MomentFact | None = None
+    practical: Practical | None = None
+    practical_text: str = ""
 
     @property
     def swing(self) -> float:
         return self.after - self.before
 
     def to_json(self) -> dict[str, Any]:
-        return {"ply": self.ply, "kind": str(self.kind), "before": round(self.before, 4),
-                "after": round(self.after, 4), "swing": round(self.swing, 4), "text": self.text}
+        data: dict[str, Any] = {"ply": self.ply, "kind": str(self.kind), "before": round(self.before, 4),
+                                "after": round(self.after, 4), "swing": round(self.swing, 4), "text": self.text}
+        if self.practical is not None:
+            p = self.practical
+            data["practical"] = {"games": p.games, "played": {"move": str(p.move), **estimate_json(p.played)},
+                                 "best": {"move": str(p.best), **estimate_json(p.top)}, "method": METHOD,
+                                 "exact": p.exact, "text": self.practical_text}
+        return data
 
 
 @dataclass(slots=True)
@@ -186,6 +198,8 @@ class Review:
     critical: list[Moment] = field(default_factory=list)
     #: The replayed positions (``states[i]`` before move i+1), so that nothing replays the game again.
     states: tuple[State, ...] = ()
+    #: Blind games asked for each error moment's practical win chance (``--practical N``); None: not asked.
+    practical: int | None = None
 
     @property
     def counts(self) -> dict[str, int]:
@@ -231,6 +245,9 @@ class Review:
             "sampling": self.sampling(),
             "variant": self.record.rules.to_json(),
             "deal": self.record.deal.record_ref(),
+            **({"practical": {"games": self.practical, "method": METHOD,
+                              "moments": sum(1 for c in self.critical if c.practical is not None)}}
+               if self.practical is not None else {}),
         }
 
     def annotated(self) -> Record:
