@@ -13,7 +13,9 @@ inside it, else solved here). Each deal's result is written to ``--out`` as
 it comes (one JSON line), so a partial run still counts; ``--resume`` skips
 the deals already in ``--out``. The summary gives wins with a 95% Wilson
 interval. ``--workers N`` plays the deals on N processes (the same results,
-in the same order). ``practical`` prints the practical win chance of a position (the
+in the same order). ``triage FILE`` replays each lost deal of a results
+file, finds its fatal move and judges it by a stronger blind estimate
+(``benchmarks/triage.py``). ``practical`` prints the practical win chance of a position (the
 tutor's own blind play on sampled deals, :func:`tutor.infoset.practical_win`).
 """
 
@@ -120,6 +122,12 @@ def practical(args) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="cmd")
+    tr = sub.add_parser("triage", help="find each lost deal's fatal move and its blind values")
+    tr.add_argument("results", help="a strength results file (PRESET-METHOD-DEALS.jsonl)")
+    tr.add_argument("--deals", help="only these deals of the file's losses (a range or list)")
+    tr.add_argument("--samples", type=int, default=512, help="PIMC samples at the fatal position (default 512)")
+    tr.add_argument("--out", help="one JSON line a deal (the game's moves too); deals in it are not redone")
+    tr.add_argument("--workers", type=int, default=1)
     pr = sub.add_parser("practical")
     pr.add_argument("--preset", default="osmosis", choices=sorted(PRESETS))
     pr.add_argument("--deal", type=int, default=10)
@@ -136,6 +144,10 @@ def main() -> None:
     args = ap.parse_args()
     if args.cmd == "practical":
         practical(args)
+    elif args.cmd == "triage":
+        from triage import triage
+
+        triage(args)
     else:
         run(args)
 
