@@ -47,7 +47,6 @@ from tutor.rules import PRESETS
 from tutor.sampling import Outcomes, SolveCache, outcomes_in
 from tutor.search import Limit, solve
 from tutor.state import State
-from tutor.survey import parse_range
 
 REAL_NODES = 2_000_000
 """Node limit of the hindsight solves of the real deal (undecided counts as winnable: it was not shown lost)."""
@@ -192,6 +191,8 @@ def show(r: dict) -> str:
 
 
 def triage(args) -> None:
+    from strength import deal_list
+
     path = Path(args.results)
     rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
     lost = [r for r in rows if not r["won"]]
@@ -201,7 +202,7 @@ def triage(args) -> None:
     preset, method = lost[0]["preset"], lost[0]["method"]
     if method not in ("tutor", "pimc"):
         sys.exit(f"triage replays the tutor's blind play: {path} holds method {method!r}, expected tutor or pimc")
-    wanted = set(parse_range(args.deals)) if args.deals else None
+    wanted = set(deal_list(args.deals)) if args.deals else None
     numbers = [r["deal"] for r in lost if wanted is None or r["deal"] in wanted]
     done: dict[int, dict] = {}
     if args.out and Path(args.out).exists():
