@@ -57,3 +57,29 @@ def test_deal_62_lost_to_noise_the_grown_sample_plays_the_winning_side():
     obs = observe(position(62, "d d"))
     assert str(choose(obs, samples=32)) == "r1"
     assert choose(obs) == TURN
+
+
+def _triage():
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    import triage
+
+    return triage
+
+
+def test_the_triage_finds_the_last_winnable_position_and_names_the_verdict(monkeypatch):
+    triage = _triage()
+    monkeypatch.setattr(triage, "winnable", lambda s: s <= 7)  # winnability only shrinks along a game
+    assert triage.fatal_index(list(range(20))) == 7
+
+    def row(move, played, real, gain, lo, hi):
+        return {"move": move, "played": played, "real": real, "gain": gain, "gain_interval": [lo, hi]}
+
+    played = row("w", True, False, 0.0, 0.0, 0.0)
+    assert triage.verdict([played, row("d", False, True, 0.04, 0.02, 0.06)]) == "fixable"
+    assert triage.verdict([played, row("d", False, True, 0.01, -0.01, 0.03)]) == "coin flip"
+    assert triage.verdict([played, row("d", False, True, -0.02, -0.05, 0.01)]) == "coin flip"
+    assert triage.verdict([played, row("d", False, True, -0.3, -0.35, -0.25),
+                           row("r1", False, False, 0.1, 0.05, 0.15)]) == "the deal was the exception"
