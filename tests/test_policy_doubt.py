@@ -59,6 +59,18 @@ def test_deal_62_lost_to_noise_the_grown_sample_plays_the_winning_side():
     assert choose(obs) == TURN
 
 
+def test_deal_70063_the_policy_keeps_drawing_until_the_row_opening_is_settled():
+    # Move 13 (pass 1, talon seen, 12 face-down reserve cards): r4 and w both open row 2. The
+    # policy's first 128 samples put r4 ahead 54.7% to 53.9%; three sets of 512 fresh samples put
+    # w 4.5, 8.0 and 10.7 points ahead, and only w keeps the real deal winnable. The doubt rule
+    # goes on past 128 and settles on w.
+    obs = observe(position(70063, "d d d d d d d d d d d d"))
+    assert score_moves(obs, 128, best_nodes=600, best_only=True).best == parse_moves("r4")[0]
+    scored = score_moves(obs, POLICY_SAMPLES, best_nodes=600, best_only=True)
+    assert scored.samples > 128 and scored.best == WASTE
+    assert choose(obs) == WASTE
+
+
 def _triage():
     import sys
     from pathlib import Path

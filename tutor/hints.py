@@ -354,7 +354,7 @@ def hint(obs: Observation, samples: int | None = None, limit: Limit | None = Non
 # ---------------------------------------------------------------- the tutor as a player
 
 
-POLICY_SAMPLES = 128
+POLICY_SAMPLES = 256
 """The tutor policy's sample budget: :data:`FIRST_BATCH` first, then batches of :data:`BATCH` while the best
 move is in doubt (:func:`best_in_doubt`; it needs the best move, not figures a player reads)."""
 
