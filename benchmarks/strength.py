@@ -13,7 +13,9 @@ inside it, else solved here). Each deal's result is written to ``--out`` as
 it comes (one JSON line), so a partial run still counts; ``--resume`` skips
 the deals already in ``--out``. The summary gives wins with a 95% Wilson
 interval. ``--workers N`` plays the deals on N processes (the same results,
-in the same order). ``practical`` prints the practical win chance of a position (the
+in the same order). ``triage FILE`` replays each lost deal of a results
+file, finds its fatal move and judges it by a stronger blind estimate
+(``benchmarks/triage.py``). ``practical`` prints the practical win chance of a position (the
 tutor's own blind play on sampled deals, :func:`tutor.infoset.practical_win`).
 """
 
@@ -38,6 +40,11 @@ from tutor.survey import parse_range
 RESULTS = Path(__file__).parent / "results"
 
 
+def deal_list(text: str) -> list[int]:
+    """Deal numbers from ranges and numbers joined by commas: ``1-300`` or ``10,22,40-42``."""
+    return [n for part in text.split(",") for n in parse_range(part)]
+
+
 def winnable(preset: str, numbers: list[int]) -> list[int]:
     path = RESULTS / f"{preset}-solver-1-2000.jsonl.gz"
     if path.exists() and numbers and max(numbers) <= 2000:
@@ -57,15 +64,15 @@ def play_one(job: tuple[str, int, str]) -> dict:
     preset, number, method = job
     rules = PRESETS[preset]
     start = State.initial(deal_for(number, rules), rules)
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     policy, infoset = METHODS[method]
     result = play(start, policy, DEFAULT_LIMIT, infoset=infoset)
     return {"deal": number, "preset": preset, "method": method, "won": bool(result.won), "cards": result.cards,
-            "seconds": round(time.perf_counter() - t0, 2)}
+            "seconds": round(time.perf_counter() - t0, 2), "cpu_seconds": round(time.process_time() - c0, 2)}
 
 
 def run(args) -> None:
-    numbers = list(parse_range(args.deals))
+    numbers = deal_list(args.deals)
     if args.winnable_only:
         numbers = winnable(args.preset, numbers)
     rows: list[dict] = []
@@ -120,6 +127,12 @@ def practical(args) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="cmd")
+    tr = sub.add_parser("triage", help="find each lost deal's fatal move and its blind values")
+    tr.add_argument("results", help="a strength results file (PRESET-METHOD-DEALS.jsonl)")
+    tr.add_argument("--deals", help="only these deals of the file's losses (a range or list)")
+    tr.add_argument("--samples", type=int, default=512, help="PIMC samples at the fatal position (default 512)")
+    tr.add_argument("--out", help="one JSON line a deal (the game's moves too); deals in it are not redone")
+    tr.add_argument("--workers", type=int, default=1)
     pr = sub.add_parser("practical")
     pr.add_argument("--preset", default="osmosis", choices=sorted(PRESETS))
     pr.add_argument("--deal", type=int, default=10)
@@ -127,7 +140,7 @@ def main() -> None:
     pr.add_argument("--games", type=int, default=8)
     for p in (ap,):
         p.add_argument("--preset", default="osmosis", choices=sorted(PRESETS))
-        p.add_argument("--deals", default="1-300")
+        p.add_argument("--deals", default="1-300", help="a range, or ranges and numbers joined by commas")
         p.add_argument("--method", default="tutor", choices=("tutor", "pimc", "greedy", "solver"))
         p.add_argument("--winnable-only", action="store_true")
         p.add_argument("--out")
@@ -136,6 +149,10 @@ def main() -> None:
     args = ap.parse_args()
     if args.cmd == "practical":
         practical(args)
+    elif args.cmd == "triage":
+        from triage import triage
+
+        triage(args)
     else:
         run(args)
 

@@ -236,9 +236,19 @@ def exact_worlds(obs: Observation, budget: int) -> list[State] | None:
     return None
 
 
+def best_in_doubt(scores: Outcomes, lead: Move, margin: float = BANDS[0]) -> bool:
+    """More samples could change the best move: another move's paired gain over ``lead`` may reach ``margin`` points.
+
+    The first half of the hint's rule (:func:`tutor.sampling.in_doubt`), without
+    the label bands: the tutor as a player needs only the best move.
+    """
+    return any(scores.drop(lead, m).points()[1] < -margin for m in scores.moves if m != lead)
+
+
 def score_moves(obs: Observation, samples: int | None = None, limit: Limit | None = None,
                 best_nodes: int = BEST_NODES, cache: SolveCache | None = None,
-                bands: tuple[float, float, float] = BANDS, infoset: bool = True) -> ScoredPosition:
+                bands: tuple[float, float, float] = BANDS, infoset: bool = True,
+                best_only: bool = False) -> ScoredPosition:
     """Score every legal move of ``obs`` (see the module docstring); the scores and how they were settled.
 
     ``samples``: the sample budget (default :data:`DEFAULT_SAMPLES`). Samples
@@ -247,6 +257,8 @@ def score_moves(obs: Observation, samples: int | None = None, limit: Limit | Non
     ``infoset``: where PIMC's answer may be wrong and the search is affordable
     (:func:`tutor.infoset.wanted`), the best move is the information-set search's
     (:mod:`tutor.infoset`); False keeps PIMC's (the old behaviour).
+    ``best_only``: more samples only while the best move is in doubt
+    (:func:`best_in_doubt`), not a move's label band (the tutor as a player).
     """
     if not isinstance(obs, Observation):
         raise TutorError("a hint needs what the player has seen (an Observation from observe(state)), "
@@ -279,7 +291,9 @@ def score_moves(obs: Observation, samples: int | None = None, limit: Limit | Non
             scores.add(outcomes_in(world, moves, certain, lost, win_nodes, best_nodes, cache))
         done += size
         size = min(BATCH, len(states) - done)
-        if exact or why == Why.FORCED or not in_doubt(scores, leader(obs, scores, certain), bands):
+        lead = leader(obs, scores, certain)
+        if exact or why == Why.FORCED or not (
+                best_in_doubt(scores, lead, bands[0]) if best_only else in_doubt(scores, lead, bands)):
             break
     if exact and why == Why.SAMPLED:
         why = Why.EXACT
@@ -340,8 +354,9 @@ def hint(obs: Observation, samples: int | None = None, limit: Limit | None = Non
 # ---------------------------------------------------------------- the tutor as a player
 
 
-POLICY_SAMPLES = 32
-"""The tutor policy's sample budget (it needs the best move, not figures a player reads)."""
+POLICY_SAMPLES = 256
+"""The tutor policy's sample budget: :data:`FIRST_BATCH` first, then batches of :data:`BATCH` while the best
+move is in doubt (:func:`best_in_doubt`; it needs the best move, not figures a player reads)."""
 
 POLICY_BEST_NODES = 600
 """Node limit of the best-score searches when the tutor plays (scores only break ties there)."""
@@ -358,7 +373,7 @@ def choose(obs: Observation, samples: int | None = None, limit: Limit | None = N
     if certain:
         return certain[0]
     return score_moves(obs, POLICY_SAMPLES if samples is None else samples, limit,
-                       best_nodes=POLICY_BEST_NODES, infoset=infoset).best
+                       best_nodes=POLICY_BEST_NODES, infoset=infoset, best_only=True).best
 
 
 # play_game, the tutor's game loop, lives in tutor.policies with the other policies (imported above).
