@@ -16,7 +16,7 @@ interval. ``--workers N`` plays the deals on N processes (the same results,
 in the same order). ``triage FILE`` replays each lost deal of a results
 file, finds its fatal move and judges it by a stronger blind estimate
 (``benchmarks/triage.py``). ``practical`` prints the practical win chance of a position (the
-tutor's own blind play on sampled deals, :func:`tutor.infoset.practical_win`).
+tutor's own blind play on sampled deals, :func:`tutor.practical.practical_win`).
 """
 
 from __future__ import annotations
@@ -111,7 +111,7 @@ def summary(rows: list[dict], args) -> None:
 
 
 def practical(args) -> None:
-    from tutor.infoset import practical_win
+    from tutor.practical import practical_win
 
     rules = PRESETS[args.preset]
     state = State.initial(deal_for(args.deal, rules), rules)

@@ -260,26 +260,6 @@ def exact_values(obs: Observation, budget: int = 200_000) -> dict[Move, float]:
     return search.move_values(obs, obs.every_state())
 
 
-def practical_win(obs: Observation, games: int = 8, infoset: bool = True):
-    """The practical win chance from ``obs``: the tutor's own blind play, played out on sampled deals (IIMC).
-
-    Unlike the clairvoyant estimate (every card of a sample known), this is
-    what the tutor's play (:func:`tutor.hints.play_game`) wins on ``games``
-    deals consistent with ``obs`` (every one when there are no more), seeded
-    from the observation: an :class:`~tutor.estimate.Estimate` with its Wilson
-    interval. Costly: one whole blind game a deal.
-    """
-    from .estimate import Estimate
-    from .policies import play_game
-
-    worlds = obs.samples(games)
-    results = []
-    for world in worlds:
-        end, _ = play_game(world, infoset=infoset)
-        results.append((end.won, end.cards))
-    return Estimate.of(results, len(worlds) == obs.consistent_deals())
-
-
 # ---------------------------------------------------------------- the hint's use of the search
 
 
