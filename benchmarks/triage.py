@@ -40,7 +40,7 @@ from pathlib import Path
 from tutor.certainty import certain_moves, lost_for_certain
 from tutor.deals import deal_for
 from tutor.estimate import paired_drop, wilson
-from tutor.infoset import INFOSET_UNSEEN, Search, TooBig
+from tutor.infoset import INFOSET_UNSEEN, Search, TooBig, corrected
 from tutor.knowledge import observe
 from tutor.policies import parallel_map, play_game
 from tutor.rules import PRESETS
@@ -107,17 +107,9 @@ def judge(state: State, played, samples: int) -> dict:
             if search.reveals < 10_000:
                 values = search.move_values(obs, part, live)
             method = "exact" if (not search.cut and len(part) == obs.consistent_deals()) else f"infoset({len(part)})"
-            blind = {}
-            for m in moves:
-                if m in lost:
-                    blind[m] = 0.0
-                    continue
-                if len(part) < len(worlds):
-                    fusion = search.pimc(part, m) - values[m]
-                    won = scores.won(m)
-                    blind[m] = min(1.0, max(0.0, sum(won) / len(won) - fusion))
-                else:
-                    blind[m] = values[m]
+            if len(part) < len(worlds):
+                values = corrected(search, part, values, scores, live)
+            blind = {m: 0.0 if m in lost else values[m] for m in moves}
         except TooBig:
             blind = None
     rows = []

@@ -303,8 +303,17 @@ def hint_values(obs: Observation, states: list[State], moves: list[Move], cache:
     except TooBig:
         return None, False
     if scores is not None and len(worlds) < len(scores):
-        for m in moves:
-            fusion = search.pimc(worlds, m) - values[m]
-            won = scores.won(m)
-            values[m] = min(1.0, max(0.0, sum(won) / len(won) - fusion))
+        values = corrected(search, worlds, values, scores, moves)
     return values, not search.cut and len(worlds) == obs.consistent_deals()
+
+
+def corrected(search: Search, worlds: list[State], values: dict[Move, float], scores: Outcomes,
+              moves: list[Move]) -> dict[Move, float]:
+    """Each move's sampler win share on all its deals less the fusion the search found on ``worlds`` (a part of
+    them): PIMC's share there minus the search's value, a control variate (see :func:`hint_values`)."""
+    out = {}
+    for m in moves:
+        fusion = search.pimc(worlds, m) - values[m]
+        won = scores.won(m)
+        out[m] = min(1.0, max(0.0, sum(won) / len(won) - fusion))
+    return out
