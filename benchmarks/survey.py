@@ -55,13 +55,41 @@ def _largest_files(folder: Path) -> dict[tuple[str, str], tuple[Path, list[dict]
     return best
 
 
+def _solver_rows(files: dict[tuple[str, str], tuple[Path, list[dict]]], name: str) -> tuple[str, list[dict]] | None:
+    """The solver's per-deal rows for preset ``name``, and the preset they were played in.
+
+    Peek's solver rows may come from osmosis: with every card known the two
+    are the same game (the store answers one from the other), so the larger
+    file of the two serves both.
+    """
+    own = files.get((name, "solver"))
+    if name == "peek":
+        other = files.get(("osmosis", "solver"))
+        if other is not None and (own is None or len(other[1]) > len(own[1])):
+            return "osmosis", other[1]
+    return (name, own[1]) if own is not None else None
+
+
+def of_winnable(rows: list[dict], solver: list[dict]) -> tuple[int, int, int]:
+    """(won, winnable, covered): of the deals of ``rows`` the solver rows cover (``covered``), how many the
+    solver wins (``winnable``) and how many of those ``rows`` won."""
+    verdict = {r["deal"]: r["won"] for r in solver}
+    covered = [r for r in rows if r["deal"] in verdict]
+    winnable = [r for r in covered if verdict[r["deal"]] is True]
+    return sum(1 for r in winnable if r["won"] is True), len(winnable), len(covered)
+
+
 def table_from_files(folder: Path, policies: list[str]) -> None:
     files = _largest_files(folder)
     print(f"From the per-deal files in {folder} (the largest range of each preset and policy; "
-          "seconds: the sum of the per-deal solve times, CPU of one worker).\n")
-    print("| preset | policy | deals | won (95% CI) | mean cards | undecided | seconds | file |")
-    print("|---|---|---:|---|---:|---:|---:|---|")
+          "seconds: the sum of the per-deal times, CPU of one worker; of the winnable: the deals the "
+          "solver wins, from the preset's solver file).\n")
+    print("| preset | policy | deals | won (95% CI) | of the solver-winnable (95% CI) | mean cards | undecided "
+          "| seconds | file |")
+    print("|---|---|---:|---|---|---:|---:|---:|---|")
+    notes = []
     for name in PRESETS:
+        solver = _solver_rows(files, name)
         for policy in policies:
             if (name, policy) not in files:
                 continue
@@ -73,8 +101,34 @@ def table_from_files(folder: Path, policies: list[str]) -> None:
             _, high = wilson(wins + unknown, n)
             cards = sum(r["cards"] for r in rows) / n
             seconds = sum(r["seconds"] for r in rows)
+            share = "-"
+            if policy != "solver" and solver is not None:
+                won, winnable, covered = of_winnable(rows, solver[1])
+                verdict = {r["deal"]: r["won"] for r in solver[1]}
+                against = [r["deal"] for r in rows if r["won"] is True and verdict.get(r["deal"]) is False]
+                if against:  # a win the solver calls impossible: one of the two is wrong
+                    notes.append(f"{name} {policy} won {len(against)} deals the solver calls lost: "
+                                 f"{', '.join(map(str, against[:20]))}")
+                if winnable:
+                    lo, hi = wilson(won, winnable)
+                    share = f"{won:,}/{winnable:,} = {100 * won / winnable:.1f}% ({100 * lo:.1f}-{100 * hi:.1f}%)"
+                    if covered < n:
+                        share += f" (on the {covered:,} deals the solver file covers)"
+            file = path.name
+            if policy == "solver" and solver is not None and solver[0] != name:
+                file = f"{files[(solver[0], 'solver')][0].name} (with every card known {name} is {solver[0]})"
+                rows, n = solver[1], len(solver[1])
+                wins = sum(1 for r in rows if r["won"] is True)
+                unknown = sum(1 for r in rows if r["won"] is None)
+                low, _ = wilson(wins, n)
+                _, high = wilson(wins + unknown, n)
+                cards = sum(r["cards"] for r in rows) / n
+                seconds = sum(r["seconds"] for r in rows)
+                notes.append(f"{name}'s own solver file: {path.name}, {len(files[(name, policy)][1]):,} deals")
             print(f"| `{name}` | {policy} | {n:,} | {wins:,} = {100 * wins / n:.1f}% ({100 * low:.1f}-{100 * high:.1f}%) "
-                  f"| {cards:.2f} | {unknown} | {seconds:,.0f} | {path.name} |")
+                  f"| {share} | {cards:.2f} | {unknown} | {seconds:,.0f} | {file} |")
+    for note in notes:
+        print(f"\n{note}.")
 
 
 def table(args) -> None:
@@ -213,7 +267,7 @@ def main() -> None:
     t.add_argument("--deals", default="1-2000")
     t.add_argument("--workers", type=int, default=2)
     t.add_argument("--presets", default=",".join(PRESETS))
-    t.add_argument("--policies", default="solver,greedy")
+    t.add_argument("--policies", default="solver,greedy,tutor")
     t.add_argument("--store", default=None)
     t.add_argument("--per-deal", default=None, metavar="DIR")
     t.add_argument("--retry-nodes", type=int, default=10 * DEFAULT_LIMIT.nodes)
