@@ -79,6 +79,17 @@ def of_winnable(rows: list[dict], solver: list[dict]) -> tuple[int, int, int]:
     return sum(1 for r in winnable if r["won"] is True), len(winnable), len(covered)
 
 
+def _summary(rows: list[dict]) -> tuple[int, int, int, float, float, float, float]:
+    """(deals, wins, undecided, interval low, interval high, mean cards, seconds) of per-deal rows; the
+    interval's top counts the undecided deals as won."""
+    n = len(rows)
+    wins = sum(1 for r in rows if r["won"] is True)
+    unknown = sum(1 for r in rows if r["won"] is None)
+    low, _ = wilson(wins, n)
+    _, high = wilson(wins + unknown, n)
+    return n, wins, unknown, low, high, sum(r["cards"] for r in rows) / n, sum(r["seconds"] for r in rows)
+
+
 def table_from_files(folder: Path, policies: list[str]) -> None:
     files = _largest_files(folder)
     print(f"From the per-deal files in {folder} (the largest range of each preset and policy; "
@@ -94,13 +105,7 @@ def table_from_files(folder: Path, policies: list[str]) -> None:
             if (name, policy) not in files:
                 continue
             path, rows = files[(name, policy)]
-            n = len(rows)
-            wins = sum(1 for r in rows if r["won"] is True)
-            unknown = sum(1 for r in rows if r["won"] is None)
-            low, _ = wilson(wins, n)
-            _, high = wilson(wins + unknown, n)
-            cards = sum(r["cards"] for r in rows) / n
-            seconds = sum(r["seconds"] for r in rows)
+            n, wins, unknown, low, high, cards, seconds = _summary(rows)
             share = "-"
             if policy != "solver" and solver is not None:
                 won, winnable, covered = of_winnable(rows, solver[1])
@@ -117,13 +122,7 @@ def table_from_files(folder: Path, policies: list[str]) -> None:
             file = path.name
             if policy == "solver" and solver is not None and solver[0] != name:
                 file = f"{files[(solver[0], 'solver')][0].name} (with every card known {name} is {solver[0]})"
-                rows, n = solver[1], len(solver[1])
-                wins = sum(1 for r in rows if r["won"] is True)
-                unknown = sum(1 for r in rows if r["won"] is None)
-                low, _ = wilson(wins, n)
-                _, high = wilson(wins + unknown, n)
-                cards = sum(r["cards"] for r in rows) / n
-                seconds = sum(r["seconds"] for r in rows)
+                n, wins, unknown, low, high, cards, seconds = _summary(solver[1])
                 notes.append(f"{name}'s own solver file: {path.name}, {len(files[(name, policy)][1]):,} deals")
             print(f"| `{name}` | {policy} | {n:,} | {wins:,} = {100 * wins / n:.1f}% ({100 * low:.1f}-{100 * high:.1f}%) "
                   f"| {share} | {cards:.2f} | {unknown} | {seconds:,.0f} | {file} |")
