@@ -223,6 +223,7 @@ def test_review_json_carries_samples_and_intervals(greedy_review):
     assert data["sampling"]["samples"] == 16
     for m in data["moves"]:
         assert m["samples"] >= 1
+        assert m["interval"] == m["win_after_interval"]  # the spec's interval: the chance after the move played
         for key in ("win_before", "win_after"):
             lo, hi = m[f"{key}_interval"]
             assert lo - 1e-9 <= m[key] <= hi + 1e-9 or m["ply"] == len(data["moves"])

@@ -84,6 +84,8 @@ class MoveReview:
             "samples": self.samples,
             "win_before_interval": _rounded(self.win_before_interval),
             "win_after_interval": _rounded(self.win_after_interval),
+            # the spec's one sampled figure a reviewed move carries: the win chance after the move played
+            "interval": _rounded(self.win_after_interval),
             "only_move": self.only_move,
         }
         if self.exact:
