@@ -70,13 +70,15 @@ def _solver_rows(files: dict[tuple[str, str], tuple[Path, list[dict]]], name: st
     return (name, own[1]) if own is not None else None
 
 
-def of_winnable(rows: list[dict], solver: list[dict]) -> tuple[int, int, int]:
-    """(won, winnable, covered): of the deals of ``rows`` the solver rows cover (``covered``), how many the
-    solver wins (``winnable``) and how many of those ``rows`` won."""
+def of_winnable(rows: list[dict], solver: list[dict]) -> tuple[int, int, int, list[int]]:
+    """(won, winnable, covered, against): of the deals of ``rows`` the solver rows cover (``covered``), how
+    many the solver wins (``winnable``) and how many of those ``rows`` won; ``against``: the deals ``rows``
+    won that the solver calls lost (one of the two is then wrong)."""
     verdict = {r["deal"]: r["won"] for r in solver}
     covered = [r for r in rows if r["deal"] in verdict]
     winnable = [r for r in covered if verdict[r["deal"]] is True]
-    return sum(1 for r in winnable if r["won"] is True), len(winnable), len(covered)
+    against = [r["deal"] for r in covered if r["won"] is True and verdict[r["deal"]] is False]
+    return sum(1 for r in winnable if r["won"] is True), len(winnable), len(covered), against
 
 
 def _summary(rows: list[dict]) -> tuple[int, int, int, float, float, float, float]:
@@ -108,10 +110,8 @@ def table_from_files(folder: Path, policies: list[str]) -> None:
             n, wins, unknown, low, high, cards, seconds = _summary(rows)
             share = "-"
             if policy != "solver" and solver is not None:
-                won, winnable, covered = of_winnable(rows, solver[1])
-                verdict = {r["deal"]: r["won"] for r in solver[1]}
-                against = [r["deal"] for r in rows if r["won"] is True and verdict.get(r["deal"]) is False]
-                if against:  # a win the solver calls impossible: one of the two is wrong
+                won, winnable, covered, against = of_winnable(rows, solver[1])
+                if against:
                     notes.append(f"{name} {policy} won {len(against)} deals the solver calls lost: "
                                  f"{', '.join(map(str, against[:20]))}")
                 if winnable:
@@ -132,10 +132,10 @@ def table_from_files(folder: Path, policies: list[str]) -> None:
 
 def table(args) -> None:
     if args.from_dir:
-        table_from_files(Path(args.from_dir), args.policies.split(","))
+        table_from_files(Path(args.from_dir), (args.policies or "solver,greedy,tutor").split(","))
         return
     deals = parse_range(args.deals)
-    policies = args.policies.split(",")
+    policies = (args.policies or "solver,greedy").split(",")
     limit = Limit(nodes=args.nodes)
     store = ResultStore(args.store) if args.store else ResultStore()
     engine = DaskEngine(workers=args.workers) if args.workers > 1 else InProcess()
@@ -266,7 +266,8 @@ def main() -> None:
     t.add_argument("--deals", default="1-2000")
     t.add_argument("--workers", type=int, default=2)
     t.add_argument("--presets", default=",".join(PRESETS))
-    t.add_argument("--policies", default="solver,greedy,tutor")
+    t.add_argument("--policies", default=None,
+                   help="default solver,greedy (with --from: solver,greedy,tutor; the tutor takes hours a preset)")
     t.add_argument("--store", default=None)
     t.add_argument("--per-deal", default=None, metavar="DIR")
     t.add_argument("--retry-nodes", type=int, default=10 * DEFAULT_LIMIT.nodes)
