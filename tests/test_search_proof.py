@@ -5,10 +5,11 @@ from __future__ import annotations
 import random
 import sys
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tutor.constraints import Needs, row_orders
+from tutor.constraints import Needs, row_needs, row_orders
 from tutor.deals import deal_for
 from tutor.rules import Rules, preset
 from tutor.search import OPTIONS, Limit, solve
@@ -144,12 +145,12 @@ def test_the_hard_bridesmaids_deals_are_decided_at_the_default_limit():
 def test_without_the_front_game_the_search_leaves_them_undecided():
     rules = preset("bridesmaids")
     start = State.initial(deal_for(483, rules), rules)
-    saved = OPTIONS["front"]
-    OPTIONS["front"] = False
+    saved = OPTIONS["front"], OPTIONS["deep_front"]
+    OPTIONS["front"] = OPTIONS["deep_front"] = False
     try:
         assert solve(start, Limit(nodes=20_000), want="win").winnable is None
     finally:
-        OPTIONS["front"] = saved
+        OPTIONS["front"], OPTIONS["deep_front"] = saved
     assert solve(start, Limit(nodes=20_000), want="win").winnable is False
 
 
@@ -170,3 +171,83 @@ def test_wins_next_to_orders_the_front_game_drops_replay_to_a_win(number):
     # A won deal: no order that the front game proves lost may be the order of the winning line.
     end = start.play(res.line)
     assert not talon_front_lost(start, needs, tuple(end.rows))
+
+
+def test_a_talon_card_after_the_front_waits_for_the_pointer_to_leave_it():
+    # Bridesmaids 19602, rows H C S D: 6H 3S 3H 6S lead the talon. Playing 3H brings 3S to the
+    # top, but 3S needs 3C, far down the talon: reaching it takes the pointer off the front, and
+    # 3S then shows again only once 6S is played, which needs 6C, which needs 6H, under 3S.
+    rules = preset("bridesmaids")
+    s = State.initial(deal_for(19602, rules), rules)
+    needs = Needs(s.reserves, s.base % 13)
+    order = (1, 3, 0, 2)
+    lost, visited = front_lost(needs, order, s.mask(), tuple(s.talon), 0, 3, 6, 10**6)
+    assert lost is True and visited < 100
+    assert winnable_under_front_counting_outside_cards_at_once(s, order, 6)
+    assert talon_front_lost(s, needs, order)
+
+
+def winnable_under_front_counting_outside_cards_at_once(s: State, order: tuple[int, ...], size: int) -> bool:
+    """The front game as it was before: an outside card counted placed as soon as the front cards
+    it needs were. It places all six front cards of 19602 under H C S D (3S right after 3H), so
+    what proves the loss is the wait for the pointer."""
+    needs = Needs(s.reserves, s.base % 13)
+    anc = needs.ancestors(order)
+    front = tuple(s.talon[:size])
+    inside = sum(1 << c for c in front)
+    direct = row_needs(order, needs.start)
+    need = {}
+    for c in front:
+        want = direct[c] | needs.pile_need[c]
+        acc = want & inside
+        rest = want & ~inside & ~s.mask()
+        while rest:
+            low = rest & -rest
+            acc |= anc[low.bit_length() - 1] & inside
+            rest ^= low
+        need[c] = acc
+    seen = set()
+    stack = [(front, 0)]
+    while stack:
+        rest, p = stack.pop()
+        if not rest:
+            return True
+        if (rest, p) in seen:
+            continue
+        seen.add((rest, p))
+        left = sum(1 << c for c in rest)
+        stack += [(rest, 0), (rest, len(rest))] + ([(rest, p + 3)] if p + 3 <= len(rest) else [])
+        if p and not need[rest[p - 1]] & left:
+            stack.append((rest[:p - 1] + rest[p:], p - 1))
+    return False
+
+
+UNDECIDED_BEFORE = (14405, 19602, 31430, 35624, 41537, 41804, 44704, 47920, 58328, 59858, 87722)
+"""The Bridesmaids deals of 1-100,000 that the search left undecided before the front game
+waited for the pointer and ran at every new position (at 200,000 and then 2,000,000 positions)."""
+
+
+@pytest.mark.parametrize("number", UNDECIDED_BEFORE)
+def test_the_last_undecided_bridesmaids_deals_are_decided(number):
+    rules = preset("bridesmaids")
+    start = State.initial(deal_for(number, rules), rules)
+    res = solve(start, want="win")
+    assert res.complete and res.winnable is (number == 41804)
+    assert res.nodes < 20_000
+    end = start.play(res.line)
+    assert end.cards == res.best_cards and end.won is bool(res.winnable)
+
+
+def test_the_front_game_at_every_position_finds_the_win_of_41804():
+    # 41804 can be won under rows H S D C, and under H D C S; the search alone spends 2,000,000
+    # positions in a doomed subtree first. The front game cuts it at once.
+    rules = preset("bridesmaids")
+    start = State.initial(deal_for(41804, rules), rules)
+    saved = OPTIONS["deep_front"]
+    OPTIONS["deep_front"] = False
+    try:
+        assert solve(start, Limit(nodes=50_000), want="win").winnable is None
+    finally:
+        OPTIONS["deep_front"] = saved
+    res = solve(start, Limit(nodes=50_000), want="win")
+    assert res.winnable is True and start.play(res.line).won

@@ -46,7 +46,9 @@ exhaustive game on the first talon cards alone (:mod:`tutor.search_proof`)
 may prove that they can never all be placed under that order: the order is
 then lost without searching it. It settled every Bridesmaids deal of 1-10,000
 that the search alone left undecided (483 among them, undecided at 4,000,000
-positions).
+positions). Where no reserve card is left, the win search also plays that
+game at each new position and cuts the ones whose front is stuck: that
+decided the eleven Bridesmaids deals of 1-100,000 still left.
 
 **Order.** Row orders are searched in rounds with growing node budgets, so a
 big lost search under one order does not hide a quick win under another;
@@ -187,11 +189,15 @@ def solve(state: State, limit: Limit = DEFAULT_LIMIT, want: str = "best") -> Sol
         return front[order]
 
     budget = FIRST_BUDGET
+    first = True
+    deep = OPTIONS["deep_front"] and state.rules.turn > 1 and not any(state.reserves)
     while pending:
         for order in list(pending):
-            rounds = OPTIONS["rounds"] and len(pending) > 1
+            # The first round is plain; an order still open after it is hard, so later rounds play
+            # the front game at every new position too (where it applies, see tutor.search_proof).
+            rounds = OPTIONS["rounds"] and (len(pending) > 1 or (first and deep))
             status, best, line = search.run(order, best, line, budget if rounds else None, win_only=True,
-                                            ceiling=52)
+                                            ceiling=52, deep=deep and not first)
             if status == "won":
                 return SolveResult(True, 52, search.nodes, time.perf_counter() - t0, _flatten(line), True, None)
             if status == "stopped":
@@ -203,6 +209,7 @@ def solve(state: State, limit: Limit = DEFAULT_LIMIT, want: str = "best") -> Sol
             if status == "done" or front_lost(order):
                 pending.remove(order)
         budget *= 4
+        first = False
     lost_position = state if all(r != FULL for r in reach.values()) else None
     complete = True
     if want == "best":

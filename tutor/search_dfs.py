@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from .constraints import FULL, Needs
 from .notation import RESERVE_MOVES, TURN, WASTE
 from .search_moves import OPTIONS, Status, Step, Target, _last_card_first, _need_table, _pass_then_late, _turns_to
+from .search_proof import DEEP_BUDGET, DEEP_SIZES, front_lost
 
 if TYPE_CHECKING:
     from .search import Limit
@@ -57,14 +58,15 @@ class _Search:
     # ------------------------------------------------------------------
     def run(self, order: tuple[int, ...], best: int = 0, best_line: list[Step] | None = None,
             budget: int | None = None, win_only: bool = False,
-            ceiling: int | None = None) -> tuple[Status, int, list[Step]]:
+            ceiling: int | None = None, deep: bool = False) -> tuple[Status, int, list[Step]]:
         """Depth-first search under one full row order.
 
         It stops at a win, or once the best score reaches the cards outside any
         cycle (no line can place more under this order).
         ``budget``: nodes this run may use before it pauses (the overall limit still applies).
         ``win_only``: cut every position that cannot be won (else only those that cannot
-        beat the best score found).
+        beat the best score found). ``deep``: with ``win_only`` and no reserve card left,
+        also cut every new position whose front of the talon is stuck (tutor.search_proof).
         Returns (status, best, best_line) with status 'won', 'done', 'paused' (budget used)
         or 'stopped' (the limit was hit).
         """
@@ -88,6 +90,11 @@ class _Search:
         last_pass = bool(passes) and OPTIONS["last_pass"]
         ancestors = self.needs.ancestors(order) if last_pass else []  # read only when last_pass
         caps: dict[int, int] = {}
+        # The front game (tutor.search_proof) at every new position, where the talon is all there
+        # is: a small knot at the front of what is left dooms a whole subtree, and the search
+        # alone would only see it after visiting all of it.
+        deep_front = deep and win_only and turn > 1 and OPTIONS["deep_front"] and not any(st.reserves)
+        needs = self.needs
         reachable = self.needs.reachable
         root_mask = st.mask()
         plain_tt = not OPTIONS["dominance"]
@@ -317,6 +324,15 @@ class _Search:
                 tt[key] = done | seen
                 if done:
                     targets = [t for t in targets if not (1 << t[0]) & done]
+            if deep_front:
+                for size in DEEP_SIZES:
+                    lost, visited = front_lost(needs, order, mask, talon, pos, turn, size, DEEP_BUDGET)
+                    counter[0] += visited
+                    if lost:
+                        del path[mark:]
+                        return
+                    if lost is None or size >= length:
+                        break
             if last_card and len(targets) > 1:
                 # The talon's last card, if playable, is a safe play (see _last_card_first).
                 nd = need[talon[-1]]

@@ -13,6 +13,14 @@ waits for the cards after it, among them 7C, which needs 7D, which needs
 7H. The search sees that only when few cards are left, after millions of
 positions; :func:`front_lost` sees it from the start.
 
+The talon cards after the front need the pointer to leave the front before
+they can be placed, and that matters just as much. Bridesmaids 19602 under
+rows H C S D starts 6H 3S 3H 6S: 3H shows at once, and playing it brings 3S
+to the top, but 3S needs 3C (far down the talon, and needing 3H), so 3S
+must wait until 6S is played to show again; 6S needs 6C, which needs 6H,
+which shows only once 3S is played. A front of six cards proves it, where a
+front game that counted 3C placed the moment 3H was would need all 51.
+
 **The front game.** Under a fixed row order, take the first ``k`` talon cards
 ``F`` (the front) and play a smaller game on them alone:
 
@@ -22,9 +30,12 @@ positions; :func:`front_lost` sees it from the start.
   (``redeal``) at any time;
 - the waste top ``F[p-1]`` may be played when its needs are met, the pointer
   then going back one;
-- a card outside the front (later in the talon or in a reserve) counts as
-  placed as soon as every front card it needs, directly or through other
-  cards, is placed; nothing else about it matters.
+- a card outside the front that a front card needs (directly or through
+  other outside cards) is placed once its own needs are: a reserve card at
+  any time, a talon card only while the pointer is at 0, which stands for
+  "past the front" (to reach a card after the front the real pointer must
+  leave it). Such cards are placed as soon as they can be (placing one only
+  adds options); the other outside cards do not matter.
 
 **Why it is sound.** Every line of the real game (under that row order) maps
 to a line of the front game that places the same front cards in the same
@@ -40,20 +51,35 @@ there: expose or redeal). Then each real move is a front move:
   (the talon is at least as long as the front): a front turn;
 - any other turn lands past the front (a front redeal to 0), or, when the
   front is all the talon has left, on its end (expose); a redeal is a redeal;
-- playing a front card from the waste top: the same play, its needs met (a
-  front card's needs are front cards, placed in both games, or outside
-  cards, placed in the real game only once all their own needs are, front
-  ones included);
-- any other play (a reserve card, or a talon card past the front) changes
-  nothing in the front game, except that digging down to the last front card
-  makes it the waste top: expose.
+- playing a front card from the waste top: the same play, its needs met
+  (its needs are front cards, placed in both games, or outside cards, each
+  placed in the front game no later than in the real one, by induction);
+- playing a reserve card: its needs are met in the real game, so in the
+  front game it is already placed;
+- playing a talon card past the front: the real pointer was past the front
+  (front pointer 0), where the front game places every outside card whose
+  needs are met, this one included; afterwards the pointer is past the front
+  still (0), or on the last front card if the card came right after it:
+  expose. Digging down to the last front card is expose too.
 
 The front game adds moves and drops conditions (the passes left, the
 progress a redeal needs, the outside cards' own talon order), so it is a
-relaxation, and a loss in it is a loss in the real game. It is small (at
-most ``2^k * (k+1)`` positions), so it is searched exhaustively, for a few
-front sizes in turn. tests/test_search_proof.py checks the argument against
-a plain search of every atomic move, order by order, on small positions.
+relaxation, and a loss in it is a loss in the real game. It is small (the
+``2^k * (k+1)`` front positions, times the sets of outside cards placed,
+which only grow), so it is searched exhaustively, for a few front sizes in
+turn, within a budget of positions. tests/test_search_proof.py checks the
+argument against a plain search of every atomic move, order by order, on
+small positions.
+
+**Where it is used.** :func:`tutor.search.solve` tries it once per row order
+the search finds hard (:func:`talon_front_lost`, fronts of 6 to 24 cards).
+Where the talon is all there is (no reserve card left), the depth-first
+search also plays it at every new position of its win search, on fronts of
+:data:`DEEP_SIZES` cards (:mod:`tutor.search_dfs`): a position whose front is
+stuck is cut with everything below it, and the front positions visited count
+as positions of the search. That settled the last Bridesmaids deals of
+1-100,000 the search left undecided: ten proved lost, and 41804, which
+2,000,000 positions had not decided, won in under 10,000.
 """
 
 from __future__ import annotations
@@ -68,72 +94,112 @@ if TYPE_CHECKING:
 FRONT_SIZES = (6, 9, 12, 15, 18, 21, 24)
 """Front sizes :func:`talon_front_lost` tries, smallest first (a larger front is a tighter argument)."""
 
+DEEP_SIZES = (6, 9, 12)
+"""Front sizes the depth-first search tries at each new position (:mod:`tutor.search_dfs`)."""
+
+DEEP_BUDGET = 2_000
+"""Front-game positions per front size at each new position of the depth-first search."""
+
 FRONT_BUDGET = 100_000
 """Front-game positions :func:`talon_front_lost` may visit per row order, over all sizes."""
 
 
-def _front_needs(needs: Needs, order: tuple[int, ...], ancestors: list[int], mask: int,
-                 front: tuple[int, ...]) -> dict[int, int]:
-    """Per front card, the front cards it needs placed (directly, or through an outside card not yet placed).
-
-    ``ancestors``: :meth:`Needs.ancestors` of ``order``.
-    """
-    direct = row_needs(order, needs.start)
-    inside = 0
-    for c in front:
-        inside |= 1 << c
-    out: dict[int, int] = {}
-    for c in front:
-        want = direct[c] | needs.pile_need[c]
-        acc = want & inside
-        rest = want & ~inside & ~mask
-        while rest:
-            low = rest & -rest
-            acc |= ancestors[low.bit_length() - 1] & inside
-            rest ^= low
-        out[c] = acc
+def _bits(cards: tuple[int, ...]) -> int:
+    out = 0
+    for c in cards:
+        out |= 1 << c
     return out
 
 
+def _split_needs(needs: Needs, order: tuple[int, ...], mask: int, front: tuple[int, ...],
+                 later: int) -> tuple[dict[int, tuple[int, int]], list[tuple[int, int, int, bool]]]:
+    """The needs of the front game: per front card, (front cards, outside cards) it needs directly;
+    and the outside cards that matter (those front cards need, directly or through other outside
+    cards), each as (bit, front needs, outside needs, whether it lies in the talon after the front).
+
+    ``later``: the mask of the talon cards after the front; every other unplaced card outside the
+    front is a reserve card.
+    """
+    direct = row_needs(order, needs.start)
+    pile_need = needs.pile_need
+    inside = _bits(front)
+    front_need: dict[int, tuple[int, int]] = {}
+    relevant = 0
+    stack: list[int] = []
+    for c in front:
+        want = (direct[c] | pile_need[c]) & ~mask
+        front_need[c] = (want & inside, want & ~inside)
+        stack.append(want & ~inside)
+    outside: list[tuple[int, int, int, bool]] = []
+    while stack:
+        rest = stack.pop() & ~relevant
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            if relevant & low:
+                continue
+            relevant |= low
+            o = low.bit_length() - 1
+            want = (direct[o] | pile_need[o]) & ~mask
+            outside.append((low, want & inside, want & ~inside, bool(later & low)))
+            stack.append(want & ~inside)
+    return front_need, outside
+
+
 def front_lost(needs: Needs, order: tuple[int, ...], mask: int, talon: tuple[int, ...], pos: int, turn: int,
-               size: int, budget: int, ancestors: list[int] | None = None) -> tuple[bool | None, int]:
+               size: int, budget: int) -> tuple[bool | None, int]:
     """Whether the first ``size`` cards of ``talon`` can never all be placed under ``order``.
 
     ``mask``: the placed cards; ``pos``: the waste pointer (``talon[:pos]`` is the waste).
     Returns (True: lost, a proof; False: the front game places them all, nothing proved;
     None: ``budget`` front positions were not enough) and the front positions visited.
-    ``ancestors``: :meth:`Needs.ancestors` of ``order``, if the caller has it.
     """
     front = talon[:size]
-    need = _front_needs(needs, order, needs.ancestors(order) if ancestors is None else ancestors, mask, front)
-    start = (front, pos if pos <= len(front) else 0)
-    seen: set[tuple[tuple[int, ...], int]] = set()
+    front_need, outside = _split_needs(needs, order, mask, front, _bits(talon[size:]))
+
+    def close(left: int, p: int, have: int) -> int:
+        # Every outside card that can be placed here is (placing one only adds options); a talon
+        # card after the front only while the pointer is past the front (p == 0).
+        grew = True
+        while grew:
+            grew = False
+            for bit, nf, no, later in outside:
+                if have & bit or (later and p) or nf & left or no & ~have:
+                    continue
+                have |= bit
+                grew = True
+        return have
+
+    p0 = pos if pos <= len(front) else 0
+    start = (front, p0, close(_bits(front), p0, 0))
+    seen: set[tuple[tuple[int, ...], int, int]] = set()
     stack = [start]
     visited = 0
     while stack:
         node = stack.pop()
         if node in seen:
             continue
-        rest, p = node
+        rest, p, have = node
         if not rest:
             return False, visited
         seen.add(node)
         visited += 1
         if visited > budget:
             return None, visited
-        left = 0
-        for c in rest:
-            left |= 1 << c
+        left = _bits(rest)
         length = len(rest)
         if p:
-            stack.append((rest, 0))
+            stack.append((rest, 0, close(left, 0, have) if outside else have))
         if p != length:
-            stack.append((rest, length))
+            stack.append((rest, length, have))
         if p + turn <= length:
-            stack.append((rest, p + turn))
+            stack.append((rest, p + turn, have))
         # Plays last, so they are tried first: a front game that can be won usually is at once.
-        if p and not need[rest[p - 1]] & left:
-            stack.append((rest[:p - 1] + rest[p:], p - 1))
+        if p:
+            nf, no = front_need[rest[p - 1]]
+            if not nf & left and not no & ~have:
+                rest2 = rest[:p - 1] + rest[p:]
+                stack.append((rest2, p - 1, close(_bits(rest2), p - 1, have) if outside else have))
     return True, visited
 
 
@@ -146,12 +212,11 @@ def talon_front_lost(state: State, needs: Needs, order: tuple[int, ...],
     talon = tuple(state.talon)
     mask = state.mask()
     turn = state.rules.turn
-    ancestors = needs.ancestors(order)
     used = 0
     for size in sizes:
         if size > len(talon):
             size = len(talon)
-        lost, visited = front_lost(needs, order, mask, talon, state.pos, turn, size, budget - used, ancestors)
+        lost, visited = front_lost(needs, order, mask, talon, state.pos, turn, size, budget - used)
         used += visited
         if lost:
             return True
