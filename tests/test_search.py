@@ -314,3 +314,36 @@ def test_no_reserve_talons_agree_with_exhaustive_search(passes):
         check_line(s, res)
         checked += 1
     assert checked >= 30
+
+
+@pytest.mark.parametrize("passes", [0, 2])
+def test_the_front_game_at_every_position_keeps_the_answers(passes, monkeypatch):
+    # The front game cuts positions only in the win search's later rounds; with a first round of
+    # one position it runs nearly everywhere, and the answers must still be the plain search's.
+    import tutor.search as search_module
+    import tutor.search_dfs as dfs_module
+
+    monkeypatch.setattr(search_module, "FIRST_BUDGET", 1)
+    calls = {"lost": 0, "all": 0}
+    plain = dfs_module.front_lost
+
+    def counted(*args, **kwargs):
+        out = plain(*args, **kwargs)
+        calls["all"] += 1
+        calls["lost"] += out[0] is True
+        return out
+
+    monkeypatch.setattr(dfs_module, "front_lost", counted)
+    rules = Rules(reserve_piles=0, passes=passes, turn=3)
+    checked = 0
+    for seed in range(90):
+        s = shortened_talon(rules, 100 + seed, left=17, seed=seed)
+        if s.won:
+            continue
+        res = solve(s, Limit(nodes=None), want="win")
+        assert res.complete
+        assert res.winnable == exhaustive(s)[0], (passes, seed)
+        check_line(s, res)
+        checked += 1
+    assert checked >= 60
+    assert calls["lost"] >= 5 and calls["all"] > calls["lost"], calls
