@@ -251,3 +251,78 @@ def test_the_front_game_at_every_position_finds_the_win_of_41804():
         OPTIONS["deep_front"] = saved
     res = solve(start, Limit(nodes=50_000), want="win")
     assert res.winnable is True and start.play(res.line).won
+
+
+class _AnyNeeds:
+    """Stands in for :class:`Needs` with no row structure: only the reserve piles' order."""
+
+    def __init__(self, pile_need: list[int]) -> None:
+        self.pile_need = pile_need
+        self.start = 0
+
+
+def _winnable_with_any_needs(need: list[int], talon: tuple[int, ...], pos: int, piles: tuple[tuple[int, ...], ...],
+                             placed: int, turn: int) -> bool:
+    """A game looser than the real one: turn ``turn`` cards, redeal at the end with no limit and no
+    progress needed, play the waste top or a reserve top whose needs are placed."""
+    memo: dict[tuple, bool] = {}
+
+    def go(placed: int, talon: tuple[int, ...], pos: int, piles: tuple[tuple[int, ...], ...]) -> bool:
+        if not talon and not any(piles):
+            return True
+        key = (placed, talon, pos, piles)
+        if key in memo:
+            return memo[key]
+        memo[key] = False
+        options = []
+        if talon:
+            options.append((placed, talon, min(pos + turn, len(talon)) if pos < len(talon) else 0, piles))
+        if pos and not need[talon[pos - 1]] & ~placed:
+            options.append((placed | 1 << talon[pos - 1], talon[:pos - 1] + talon[pos:], pos - 1, piles))
+        for i, p in enumerate(piles):
+            if p and not need[p[-1]] & ~placed:
+                options.append((placed | 1 << p[-1], talon, pos, piles[:i] + (p[:-1],) + piles[i + 1:]))
+        memo[key] = any(go(*o) for o in options)
+        return memo[key]
+
+    return go(placed, talon, pos, piles)
+
+
+def test_the_front_game_is_sound_for_any_needs(monkeypatch):
+    # The argument does not use the rows' structure: with random needs among a few talon and
+    # reserve cards, any turn from 1 to 3 and any pointer, every front the game proves lost is
+    # lost even in a looser game (redeals free and unlimited). Seeded, so it always checks the same.
+    import tutor.search_proof as proof
+
+    rng = random.Random(15)
+    proved = 0
+    for _trial in range(2500):
+        n_talon, n_reserve = rng.randint(3, 9), rng.choice([0, 0, rng.randint(1, 4)])
+        cards = rng.sample(range(52), n_talon + n_reserve)
+        talon, rest = tuple(cards[:n_talon]), cards[n_talon:]
+        piles: list[tuple[int, ...]] = []
+        while rest:
+            k = rng.randint(1, len(rest))
+            piles.append(tuple(rest[:k]))
+            rest = rest[k:]
+        density = rng.choice([0.1, 0.2, 0.3])
+        row = [0] * 52
+        for c in cards:
+            for d in cards:
+                if d != c and rng.random() < density:
+                    row[c] |= 1 << d
+        pile_need = [0] * 52
+        for p in piles:
+            for j in range(len(p) - 1):
+                pile_need[p[j]] = 1 << p[j + 1]
+        mask = ((1 << 52) - 1) & ~sum(1 << c for c in cards)
+        turn, pos = rng.choice([1, 2, 3, 3]), rng.randint(0, n_talon)
+        table = tuple(row)
+        monkeypatch.setattr(proof, "row_needs", lambda order, start, table=table: table)
+        sizes = [k for k in range(1, n_talon + 1)
+                 if proof.front_lost(_AnyNeeds(pile_need), (0, 1, 2, 3), mask, talon, pos, turn, k, 10**6)[0]]
+        if sizes:
+            proved += 1
+            need = [row[c] | pile_need[c] for c in range(52)]
+            assert not _winnable_with_any_needs(need, talon, pos, tuple(piles), mask, turn), (talon, pos, piles, turn)
+    assert proved >= 300
