@@ -326,3 +326,12 @@ def test_the_front_game_is_sound_for_any_needs(monkeypatch):
             need = [row[c] | pile_need[c] for c in range(52)]
             assert not _winnable_with_any_needs(need, talon, pos, tuple(piles), mask, turn), (talon, pos, piles, turn)
     assert proved >= 300
+
+
+def test_the_front_positions_of_the_win_search_stay_within_the_node_limit():
+    # The deep front game adds its positions to the count; it is never started past the limit.
+    rules = preset("bridesmaids")
+    start = State.initial(deal_for(41804, rules), rules)
+    for nodes in (2_500, 5_000, 8_000):
+        res = solve(start, Limit(nodes=nodes), want="win")
+        assert res.winnable is None and res.nodes <= nodes + 1  # the position that meets the limit

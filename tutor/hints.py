@@ -223,10 +223,22 @@ class Hint:
 
 
 def leader(obs: Observation, scores: Outcomes, certain: list[Move]) -> Move:
-    """The move with the best mean (certain moves first: they are best in every deal)."""
+    """The move with the best mean (certain moves first: they are best in every deal).
+
+    One exception to the mean: a move that opens a foundation row loses to a
+    move that wins as many samples without opening one, whatever their
+    expected cards. The samples are solved with every card known, so they see
+    no risk in opening a row early; the game's own advice is to open the lower
+    rows as late as possible. Where no sample is won, the expected cards decide.
+    """
     if certain:
         return certain[0]
-    return min(scores.moves, key=lambda m: (-scores.mean(m), _preference(obs, m, certain)))
+
+    def key(m: Move) -> tuple[int, bool, float, int]:
+        won = sum(scores.won(m))
+        return (-won, bool(won) and opens_row(obs, m) is not None, -scores.mean(m), _preference(obs, m, certain))
+
+    return min(scores.moves, key=key)
 
 
 def exact_worlds(obs: Observation, budget: int) -> list[State] | None:

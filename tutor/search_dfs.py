@@ -326,7 +326,13 @@ class _Search:
                     targets = [t for t in targets if not (1 << t[0]) & done]
             if deep_front:
                 for size in DEEP_SIZES:
-                    lost, visited = front_lost(needs, order, mask, talon, pos, turn, size, DEEP_BUDGET)
+                    # Front positions count as search positions, so the game never takes the
+                    # count past the limit (front_lost may visit one more than its budget).
+                    room = max_nodes - counter[0] - 1
+                    if room < 1:
+                        break
+                    lost, visited = front_lost(needs, order, mask, talon, pos, turn, size,
+                                               int(min(DEEP_BUDGET, room)))
                     counter[0] += visited
                     if lost:
                         del path[mark:]
