@@ -9,6 +9,7 @@ from builders import position
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tutor.cards import NAMES as NAME_OF
 from tutor.deals import Deal, deal_for
 from tutor.errors import TutorError
 from tutor.hints import certain_moves, hint, is_safe, lost_for_certain, play_game, score_moves, turn_keeps_value
@@ -183,3 +184,32 @@ def test_the_tutor_plays_a_whole_game_seeing_only_what_a_player_sees():
     final, moves = play_game(state, samples=4)
     assert final.over
     assert State.initial(deal_for(5, preset("peek")), preset("peek")).play(moves) == final
+
+
+def test_a_row_kept_closed_on_a_tie_in_deals_won_is_explained():
+    # tutor.hints.leader: waiting beats a row opening that wins the same deals, even with fewer cards.
+    import dataclasses
+
+    from tutor.hints import Candidate, ScoredPosition, Why
+    from tutor.narrate import reason_for
+    from tutor.notation import WASTE
+
+    rules = preset("osmosis")
+    state = State.initial(deal_for(1, rules), rules)
+    for _ in range(7):
+        state = state.apply(TURN)
+    obs = observe(state)
+    opening = Candidate(move=WASTE, win=0.30, cards=38.0, card=obs.card_of(WASTE), samples=32, opens_row=2,
+                        interval=(0.16, 0.48), cards_interval=(35.0, 41.0))
+    wait = dataclasses.replace(opening, move=TURN, card=None, cards=35.0, opens_row=None,
+                               cards_interval=(32.0, 38.0))
+    scored = ScoredPosition(TURN, [opening, wait], Why.SAMPLED, 32, False)
+    reason, tips = reason_for(obs, scored)
+    name = NAME_OF[obs.card_of(WASTE)]
+    assert f"{name} would open row 2: it places a few more cards on average but wins no more deals" in reason
+    assert "either way, about 35" in reason and "but about" not in reason
+    assert "wait-to-open" in tips
+    # With more deals won by waiting, the figures say it all: no such sentence.
+    better = dataclasses.replace(wait, win=0.40, interval=(0.25, 0.57))
+    reason, _ = reason_for(obs, ScoredPosition(TURN, [opening, better], Why.SAMPLED, 32, False))
+    assert "wins no more deals" not in reason

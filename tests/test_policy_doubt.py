@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from tutor.deals import deal_for
 from tutor.certainty import opens_row
+from tutor.deals import deal_for
 from tutor.hints import FIRST_BATCH, POLICY_SAMPLES, best_in_doubt, choose, leader, score_moves
 from tutor.knowledge import observe
 from tutor.notation import TURN, WASTE, parse_moves

@@ -80,8 +80,11 @@ def _versus(top: Candidate, other: Candidate, mine: str, theirs: str) -> str:
     """The figures behind a choice: "win 41% if you wait, 18% if you play it now"."""
     if round(top.win * 100) != round(other.win * 100):
         return f"win {win_figure(top)} {mine}, {win_figure(other)} {theirs}"
-    if round(top.cards) != round(other.cards):
+    if round(top.cards) > round(other.cards):
         return (f"win {win_figure(top)} either way, but about {cards_figure(top)} cards {mine} "
+                f"against {cards_figure(other)} {theirs}")
+    if round(top.cards) != round(other.cards):  # fewer cards: the tie-break kept a row closed
+        return (f"win {win_figure(top)} either way, about {cards_figure(top)} cards {mine} "
                 f"against {cards_figure(other)} {theirs}")
     return f"win {win_figure(top)} either way, about {cards_figure(top)} cards"
 
@@ -176,6 +179,22 @@ def reason_for(obs: Observation, scored: ScoredPosition) -> tuple[str, list[TipI
 def _compared(obs: Observation, scored: ScoredPosition, top: Candidate, other: Candidate | None,
               tips: list[TipId]) -> list[str]:
     """The reason when the best move was found by comparing samples."""
+    out = _compared_reason(obs, scored, top, other, tips)
+    if (scored.method != "infoset" and other is not None and other.opens_row is not None
+            and top.opens_row is None and not other.lost
+            and round(top.win * 100) == round(other.win * 100) and round(top.cards) < round(other.cards)):
+        # tutor.hints.leader: a row opening loses a tie in deals won, whatever its expected cards.
+        ocard = _played(other.card)
+        out.append(f"{NAMES[ocard]} would open row {other.opens_row}: it places a few more cards on average "
+                   "but wins no more deals, and a row is best opened late, so it stays closed while waiting "
+                   "costs no win.")
+        tips.append(TipId.WAIT_TO_OPEN)
+    return out
+
+
+def _compared_reason(obs: Observation, scored: ScoredPosition, top: Candidate, other: Candidate | None,
+                     tips: list[TipId]) -> list[str]:
+    """The reason proper, for :func:`_compared`."""
     best = scored.best
     what = move_phrase(obs, best)
     if other is None:  # pragma: no cover - a sampled choice has at least two moves
