@@ -6,7 +6,10 @@
 
 ``--method``: ``tutor`` (the hint's choice with the information-set search,
 :func:`tutor.policies.play_game`), ``pimc`` (the same with the search off: the
-old behaviour), ``greedy`` or ``solver`` (full knowledge). ``--winnable-only``
+old behaviour), ``greedy`` or ``solver`` (full knowledge); measured and not
+kept: ``tutor256`` (a sample budget grown to 256 while the best move is in
+doubt) and ``tutorwide`` (the guarded wide tie-break, :func:`wide_leader`).
+``--winnable-only``
 plays only the deals the solver wins (read from
 ``benchmarks/results/PRESET-solver-1-2000.jsonl.gz`` when the range lies
 inside it, else solved here). Each deal's result is written to ``--out`` as
@@ -62,6 +65,40 @@ METHODS = {"tutor": (Policy.TUTOR, True), "pimc": (Policy.TUTOR, False), "greedy
 GROWN = {"tutor256": 256}
 """Methods that are the tutor with a larger sample budget, grown while its best move is in doubt (measured, not kept)."""
 
+PATCHED = {"tutorwide": "wide"}
+"""Methods that are the tutor with another tie-break in :func:`tutor.hints.leader` (measured, not kept)."""
+
+
+def wide_leader(obs, scores, certain):
+    """The wide tie-break, guarded: on equal wins the whole order of :func:`tutor.certainty.preference`.
+
+    A reserve play that turns up a card, then a turn, then a waste play; but
+    only once a card has been played this pass (``obs.progress``): before that
+    the expected cards decide as in the policy, so the tutor cannot turn
+    through a whole pass on ties and block the game.
+    """
+    from tutor.certainty import preference
+    from tutor.hints import opens_row
+
+    if certain:
+        return certain[0]
+
+    def key(m):
+        won = sum(scores.won(m))
+        pref = preference(obs, m, certain)
+        return (-won, bool(won) and opens_row(obs, m) is not None, pref if won and obs.progress else 0,
+                -scores.mean(m), pref)
+
+    return min(scores.moves, key=key)
+
+
+def patch(method: str) -> None:
+    """Install ``method``'s tie-break in this process (each worker calls it before it plays)."""
+    if PATCHED.get(method) == "wide":
+        import tutor.hints
+
+        tutor.hints.leader = wide_leader
+
 
 def play_one(job: tuple[str, int, str]) -> dict:
     preset, number, method = job
@@ -70,6 +107,9 @@ def play_one(job: tuple[str, int, str]) -> dict:
     t0, c0 = time.perf_counter(), time.process_time()
     if method in GROWN:
         result = play_game(start, samples=GROWN[method])[0]
+    elif method in PATCHED:
+        patch(method)
+        result = play(start, Policy.TUTOR, DEFAULT_LIMIT, infoset=True)
     else:
         policy, infoset = METHODS[method]
         result = play(start, policy, DEFAULT_LIMIT, infoset=infoset)
@@ -147,7 +187,7 @@ def main() -> None:
     for p in (ap,):
         p.add_argument("--preset", default="osmosis", choices=sorted(PRESETS))
         p.add_argument("--deals", default="1-300", help="a range, or ranges and numbers joined by commas")
-        p.add_argument("--method", default="tutor", choices=("tutor", "pimc", "greedy", "solver", *GROWN))
+        p.add_argument("--method", default="tutor", choices=("tutor", "pimc", "greedy", "solver", *GROWN, *PATCHED))
         p.add_argument("--winnable-only", action="store_true")
         p.add_argument("--out")
         p.add_argument("--resume", action="store_true")

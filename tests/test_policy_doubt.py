@@ -125,3 +125,34 @@ def test_a_row_opening_loses_a_tie_in_samples_won_but_not_a_win_more():
     # No sample won: the expected cards decide, as before.
     assert leader(obs, scored(0, 0, 45, 30), []) == WASTE
     assert leader(obs, scored(0, 0, 30, 45), []) == TURN
+
+
+def test_the_guarded_wide_tie_break_turns_on_a_tie_only_once_a_card_was_played_this_pass():
+    # benchmarks/strength.py --method tutorwide (measured, not kept): on equal wins the whole
+    # order of tutor.certainty.preference (a turn before a waste play), but only with progress,
+    # so it cannot turn through a pass on ties and block the game (deal 70041, 1 card).
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    from strength import wide_leader
+
+    with_play = observe(position(1, "d d d d d w d"))
+    no_play = observe(position(1, "d d d d d"))
+    for obs in (with_play, no_play):
+        assert opens_row(obs, WASTE) is None and {WASTE, TURN} <= set(obs.legal_moves())
+
+    def scored(w_won: int, d_won: int, w_cards: int, d_cards: int) -> Outcomes:
+        scores = Outcomes([WASTE, TURN])
+        for i in range(32):
+            scores.add({WASTE: (i < w_won, 52 if i < w_won else w_cards),
+                        TURN: (i < d_won, 52 if i < d_won else d_cards)})
+        return scores
+
+    tie = scored(10, 10, 45, 30)  # the same samples won, more cards for the waste play
+    assert leader(with_play, tie, []) == WASTE and leader(no_play, tie, []) == WASTE
+    assert wide_leader(with_play, tie, []) == TURN
+    assert wide_leader(no_play, tie, []) == WASTE
+    assert wide_leader(with_play, scored(0, 0, 45, 30), []) == WASTE  # no sample won: the cards decide
+    assert wide_leader(with_play, scored(10, 11, 45, 30), []) == TURN
+    assert wide_leader(with_play, scored(11, 10, 30, 45), []) == WASTE  # more wins beat the order
