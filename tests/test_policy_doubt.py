@@ -30,6 +30,15 @@ def outcomes(a: list[bool], b: list[bool]) -> Outcomes:
     return scores
 
 
+def scored32(w_won: int, d_won: int, w_cards: int, d_cards: int) -> Outcomes:
+    """32 samples: the first ``w_won`` won by the waste play, the first ``d_won`` by the turn; else these cards."""
+    scores = Outcomes([WASTE, TURN])
+    for i in range(32):
+        scores.add({WASTE: (i < w_won, 52 if i < w_won else w_cards),
+                    TURN: (i < d_won, 52 if i < d_won else d_cards)})
+    return scores
+
+
 def test_the_best_move_is_in_doubt_while_another_could_gain_a_band():
     # 64 samples: w wins 40, d 12 of them, always where w does too: d cannot gain 5 points on w.
     clear = outcomes([True] * 40 + [False] * 24, [True] * 12 + [False] * 52)
@@ -109,22 +118,15 @@ def test_a_row_opening_loses_a_tie_in_samples_won_but_not_a_win_more():
     obs = observe(position(1, "d d d d d d d"))
     assert opens_row(obs, WASTE) is not None and opens_row(obs, TURN) is None
 
-    def scored(w_won: int, d_won: int, w_cards: int, d_cards: int) -> Outcomes:
-        scores = Outcomes([WASTE, TURN])
-        for i in range(32):
-            scores.add({WASTE: (i < w_won, 52 if i < w_won else w_cards),
-                        TURN: (i < d_won, 52 if i < d_won else d_cards)})
-        return scores
-
     # The same samples won, more cards for the opening: wait (the mean alone would open).
-    tie = scored(10, 10, 45, 30)
+    tie = scored32(10, 10, 45, 30)
     assert tie.mean(WASTE) > tie.mean(TURN)
     assert leader(obs, tie, []) == TURN
     # One sample more for the opening: it leads.
-    assert leader(obs, scored(11, 10, 30, 45), []) == WASTE
+    assert leader(obs, scored32(11, 10, 30, 45), []) == WASTE
     # No sample won: the expected cards decide, as before.
-    assert leader(obs, scored(0, 0, 45, 30), []) == WASTE
-    assert leader(obs, scored(0, 0, 30, 45), []) == TURN
+    assert leader(obs, scored32(0, 0, 45, 30), []) == WASTE
+    assert leader(obs, scored32(0, 0, 30, 45), []) == TURN
 
 
 def test_the_guarded_wide_tie_break_turns_on_a_tie_only_once_a_card_was_played_this_pass():
@@ -142,17 +144,10 @@ def test_the_guarded_wide_tie_break_turns_on_a_tie_only_once_a_card_was_played_t
     for obs in (with_play, no_play):
         assert opens_row(obs, WASTE) is None and {WASTE, TURN} <= set(obs.legal_moves())
 
-    def scored(w_won: int, d_won: int, w_cards: int, d_cards: int) -> Outcomes:
-        scores = Outcomes([WASTE, TURN])
-        for i in range(32):
-            scores.add({WASTE: (i < w_won, 52 if i < w_won else w_cards),
-                        TURN: (i < d_won, 52 if i < d_won else d_cards)})
-        return scores
-
-    tie = scored(10, 10, 45, 30)  # the same samples won, more cards for the waste play
+    tie = scored32(10, 10, 45, 30)  # the same samples won, more cards for the waste play
     assert leader(with_play, tie, []) == WASTE and leader(no_play, tie, []) == WASTE
     assert wide_leader(with_play, tie, []) == TURN
     assert wide_leader(no_play, tie, []) == WASTE
-    assert wide_leader(with_play, scored(0, 0, 45, 30), []) == WASTE  # no sample won: the cards decide
-    assert wide_leader(with_play, scored(10, 11, 45, 30), []) == TURN
-    assert wide_leader(with_play, scored(11, 10, 30, 45), []) == WASTE  # more wins beat the order
+    assert wide_leader(with_play, scored32(0, 0, 45, 30), []) == WASTE  # no sample won: the cards decide
+    assert wide_leader(with_play, scored32(10, 11, 45, 30), []) == TURN
+    assert wide_leader(with_play, scored32(11, 10, 30, 45), []) == WASTE  # more wins beat the order
