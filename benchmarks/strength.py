@@ -65,10 +65,6 @@ METHODS = {"tutor": (Policy.TUTOR, True), "pimc": (Policy.TUTOR, False), "greedy
 GROWN = {"tutor256": 256}
 """Methods that are the tutor with a larger sample budget, grown while its best move is in doubt (measured, not kept)."""
 
-PATCHED = {"tutorwide": "wide"}
-"""Methods that are the tutor with another tie-break in :func:`tutor.hints.leader` (measured, not kept)."""
-
-
 def wide_leader(obs, scores, certain):
     """The wide tie-break, guarded: on equal wins the whole order of :func:`tutor.certainty.preference`.
 
@@ -92,12 +88,15 @@ def wide_leader(obs, scores, certain):
     return min(scores.moves, key=key)
 
 
+PATCHED = {"tutorwide": wide_leader}
+"""Methods that are the tutor with another tie-break in place of :func:`tutor.hints.leader` (measured, not kept)."""
+
+
 def patch(method: str) -> None:
     """Install ``method``'s tie-break in this process (each worker calls it before it plays)."""
-    if PATCHED.get(method) == "wide":
-        import tutor.hints
+    import tutor.hints
 
-        tutor.hints.leader = wide_leader
+    tutor.hints.leader = PATCHED[method]
 
 
 def play_one(job: tuple[str, int, str]) -> dict:
