@@ -59,6 +59,47 @@ def test_resuming_a_finished_game_and_undoing_goes_on_in_a_copy(run, home, tmp_p
     assert f"The game is saved in {copy}" in out
 
 
+@pytest.mark.parametrize("number", [23, 1])  # a won game and a blocked one
+def test_no_command_writes_an_unfinished_game_or_another_file_over_a_finished_game(run, home, tmp_path, number):
+    moves, final = greedy_line(number)
+    path = tmp_path / "finished.json"
+    save_record(Record(RULES, deal_for(number, RULES), moves), path)
+    before = path.read_bytes()
+    unfinished = tmp_path / "two.json"
+    save_record(Record(RULES, deal_for(4, RULES), ["d", "d"]), unfinished)
+    how = "won" if final.won else f"blocked with {final.cards} cards"
+    said = f"{path}' holds a finished game (deal {number}, {how}) and is kept as it is"
+    # s FILE in a game, typed after an undo of the finished game itself and in another game
+    for args, keys in ((["play", "--resume", str(path)], f"u\ns {path}\nq\n"), (["play", "5"], f"d\ns {path}\nq\n")):
+        result = run(args, input=keys)
+        assert said in result.stdout and "write this unfinished game to another file" in result.stdout
+    # --save onto it, before the game starts; review --annotate, export and solve --graph onto it
+    for args in (["play", "5", "--save", str(path)], ["review", str(unfinished), "--annotate", str(path), "--samples", "4"],
+                 ["export", str(path)], ["solve", "1", "--graph", str(path), "--graph-nodes", "20"]):
+        result = run(args, input="d\nq\n")
+        assert result.exit_code == 1, args
+        assert said in result.stderr and result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+    assert path.read_bytes() == before
+    # a finished game may go over a finished one: the annotated record of the game itself
+    result = run(["review", str(path), "--annotate", str(path), "--samples", "4"])
+    assert result.exit_code == 0 and load_record(path).moves == moves
+
+
+def test_a_closed_input_or_a_full_disk_for_the_output_is_one_line_and_exit_1(tmp_path):
+    env = child_env(tmp_path / "home")
+    closed = subprocess.run([*OSMOSIS, "play", "1"], stdin=subprocess.DEVNULL, capture_output=True, text=True, env=env,
+                            preexec_fn=lambda: os.close(0), timeout=120)
+    assert closed.returncode == 0 and "Traceback" not in closed.stderr and "No move was played" in closed.stdout
+    if not Path("/dev/full").exists():
+        pytest.skip("no /dev/full here")
+    for args in (["deal", "1"], ["solve", "1", "--json"]):
+        with open("/dev/full", "w") as full:
+            done = subprocess.run([*OSMOSIS, *args], stdout=full, stderr=subprocess.PIPE, text=True, env=env,
+                                  timeout=120)
+        assert done.returncode == 1, args
+        assert done.stderr == "error: the output cannot be written: No space left on device\n"
+
+
 def test_a_game_quit_with_no_move_leaves_no_file(run, home):
     for keys in ("q\n", "", "?\n\nq\n"):
         result = run(["play", "4"], input=keys)

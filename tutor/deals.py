@@ -199,4 +199,7 @@ def deal_text(deal: Deal) -> str:
 
 def save_deal(deal: Deal, path: str | os.PathLike[str]) -> None:
     """Write ``deal`` as a deal file (atomically: a failed save leaves the old file)."""
+    from .record import keep_finished_game
+
+    keep_finished_game(path, "the deal file")
     atomic_write_text(path, deal_text(deal) + "\n")

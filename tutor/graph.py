@@ -14,6 +14,7 @@ the dominators of the won states, and the first moves that keep a win.
 
 from __future__ import annotations
 
+import io
 import os
 import time
 from dataclasses import dataclass
@@ -111,8 +112,18 @@ def export_graph(g: PositionGraph) -> nx.DiGraph[str]:
 
 
 def write_graphml(g: PositionGraph, path: str | os.PathLike[str]) -> None:
-    """Write the explored graph as GraphML (see :func:`export_graph` for the attributes)."""
-    nx.write_graphml(export_graph(g), os.fspath(path))
+    """Write the explored graph as GraphML (see :func:`export_graph` for the attributes).
+
+    Atomically, as every file the tutor writes: a failed write leaves the old
+    file as it was, and a file holding a finished game is not replaced.
+    """
+    from .record import keep_finished_game
+    from .storage import atomic_write_text
+
+    keep_finished_game(path, "the graph")
+    buffer = io.BytesIO()
+    nx.write_graphml(export_graph(g), buffer)
+    atomic_write_text(path, buffer.getvalue().decode("utf-8"))
 
 
 GRAPH_LIMIT = Limit(nodes=3_000)

@@ -251,8 +251,48 @@ def load_record(path: str | os.PathLike[str]) -> Record:
     return loads_record(read_text(path, "record", RecordError), f"record {quoted(path)}")
 
 
+def finished_game_in(path: str | os.PathLike[str]) -> Record | None:
+    """The finished game (won or blocked) the file at ``path`` holds, or None (no file, not a record, unfinished)."""
+    try:
+        if not Path(path).is_file():
+            return None
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeError):
+        return None
+    if RECORD_FORMAT not in text:
+        return None
+    try:
+        record = loads_record(text)
+        return record if is_finished(record) else None
+    except (RecordError, DealError, RulesError, MoveError):
+        return None
+
+
+def _deal_words(deal: Deal) -> str:
+    return f"deal {deal.number}" if deal.number is not None else "a deal from a file"
+
+
+def keep_finished_game(path: str | os.PathLike[str], what: str, record: Record | None = None) -> None:
+    """Refuse to write ``what`` over a file that holds a finished game, unless it is a finished game too.
+
+    A finished game is never replaced by an unfinished one (or by a file that
+    is not a game at all): the error says which game the file keeps.
+    """
+    if record is not None and is_finished(record):
+        return
+    old = finished_game_in(path)
+    if old is None:
+        return
+    end = old.replay()
+    how = "won" if end.won else f"blocked with {end.cards} card{'s' if end.cards != 1 else ''}"
+    raise RecordError(f"{quoted(path)} holds a finished game ({_deal_words(old.deal)}, {how}) and is kept as it is: "
+                      f"write {what} to another file")
+
+
 def save_record(record: Record, path: str | os.PathLike[str]) -> None:
-    """Write a record atomically: a failed write never truncates an existing file."""
+    """Write a record atomically: a failed write never truncates an existing file, and a file that holds a
+    finished game is never replaced by an unfinished one (:func:`keep_finished_game`)."""
+    keep_finished_game(path, "this unfinished game", record)
     text = record.dumps()
     try:
         atomic_write_text(path, text)

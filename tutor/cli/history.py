@@ -223,6 +223,10 @@ def export_command(ctx: click.Context, file: Path | None) -> None:
     from ..history.transfer import export_text
     from ..storage import atomic_write_text
 
+    if file is not None:
+        from ..record import keep_finished_game
+
+        keep_finished_game(file, "the export")
     with open_for_command() as history:
         text = export_text(history)
     if file is None:

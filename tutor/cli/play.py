@@ -108,6 +108,10 @@ def play_command(ctx: click.Context, number: int | None, deal_file: str | None, 
             say_line(console, f"Deal {number} (a random deal; play it again with: osmosis play {number})")
         deal = resolve_deal(number, deal_file, rules)
         game = Game(rules, deal)
+    if save_path is not None and (resumed is None or os.path.abspath(save_path) != os.path.abspath(resumed)):
+        from ..record import keep_finished_game
+
+        keep_finished_game(save_path, "this game (--save)")
     session = Session.open(ctx, game, tutor, threshold, save_path, resumed)
     if not plain and board_wanted(console):
         from ..board.play import run_board
