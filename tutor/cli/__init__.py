@@ -7,6 +7,8 @@ on stderr and exit status 1, never a traceback.
 
 from __future__ import annotations
 
+import os
+import sys
 from typing import Any
 
 import click
@@ -19,8 +21,40 @@ from .app import Application, app_of, console_of
 __all__ = ["main", "Application", "app_of", "console_of"]
 
 
+def _open_missing_streams() -> None:
+    """A standard stream the shell closed (``<&-``) reads as empty input, or swallows output."""
+    if sys.stdin is None:
+        sys.stdin = open(os.devnull, encoding="utf-8")  # noqa: SIM115 (lives as long as the process)
+    if sys.stdout is None:
+        sys.stdout = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115
+    if sys.stderr is None:
+        sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115
+
+
+def _output_failed(exc: OSError) -> None:
+    """The output cannot be written (a full disk, a device error): one line on stderr, nothing more at exit."""
+    try:  # what is still buffered for the failed output would fail again when Python exits
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
+    try:
+        sys.stderr.write(f"error: the output cannot be written: {exc.strerror or exc}\n")
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
+
+
 class TutorGroup(click.Group):
     """A click group that turns library errors into one line and exit status 1."""
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        _open_missing_streams()
+        try:
+            return super().main(*args, **kwargs)
+        except OSError as exc:  # click itself handles a closed pipe; this is any other write error
+            _output_failed(exc)
+            sys.exit(1)
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
