@@ -204,7 +204,7 @@ def test_import_names_a_bad_file_and_still_takes_the_good_ones(run, tmp_path):
     result = run(["import", str(bad), str(good)])
     assert result.exit_code == 1
     assert "Imported 1 game into your history." in result.stdout
-    assert result.stderr.startswith("error: ") and "bad.json line 1: not JSON" in result.stderr
+    assert result.stderr.startswith("error: ") and "bad.json' line 1: not JSON" in result.stderr
     assert json.loads(run(["history", "--json"]).stdout)["games"] == 1
 
 

@@ -98,6 +98,9 @@ def test_parse_deal_number_reads_text_and_refuses_junk():
     assert "'abc'" in str(info.value)
     with pytest.raises(DealError):
         parse_deal_number("0")
+    for signed in ("-1", "+7"):  # a number, but with a sign: said so, not "not a number"
+        with pytest.raises(DealError, match=f"deal number '\\{signed}' has a sign"):
+            parse_deal_number(signed)
 
 
 def test_random_deal_numbers_are_valid_and_follow_the_rng():

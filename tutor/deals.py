@@ -160,6 +160,9 @@ _DIGITS = re.compile(r"[0-9]{1,30}")
 def parse_deal_number(text: str) -> int:
     """A deal number typed by a player: ASCII digits only (no sign, ``_``, spaces or other scripts' digits)."""
     text = str(text).strip(" \t\r\n")
+    if text[:1] in ("-", "+") and _DIGITS.fullmatch(text[1:]):
+        raise DealError(f"deal number {quoted(text, limit=40)} has a sign: expected a whole number "
+                        f"from 1 to {MAX_DEAL_NUMBER - 1}, in the digits 0-9 alone")
     if not _DIGITS.fullmatch(text):
         raise DealError(f"deal number {quoted(text, limit=40)} is not a number: expected a whole number "
                         f"from 1 to {MAX_DEAL_NUMBER - 1}, in the digits 0-9")

@@ -29,8 +29,8 @@ MAX_SAMPLES = 1000  # the same bound as review's; beyond it a hint takes minutes
 
 @click.command("hint")
 @click.argument("number", type=DEAL_NUMBER, required=False)
-@click.option("--deal-file", type=click.Path(dir_okay=False), default=None, help="A deal file (JSON) instead of a number.")
-@click.option("--record", "record_path", type=click.Path(dir_okay=False), default=None,
+@click.option("--deal-file", type=click.Path(), default=None, help="A deal file (JSON) instead of a number.")
+@click.option("--record", "record_path", type=click.Path(), default=None,
               help="A game record: the hint is for the position after its moves.")
 @variant_options
 @click.option("--moves", type=MOVES, default=None, help='Moves to play first (after the record\'s), e.g. "d w r2".')

@@ -181,7 +181,7 @@ def history_command(ctx: click.Context, last_n: int, variant: str | None, as_jso
 
 
 @click.command("import")
-@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.pass_context
 def import_command(ctx: click.Context, files: tuple[Path, ...]) -> None:
     """Bring game records or an export (JSON lines) into your history.
@@ -213,7 +213,7 @@ def import_command(ctx: click.Context, files: tuple[Path, ...]) -> None:
 
 
 @click.command("export")
-@click.argument("file", required=False, type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("file", required=False, type=click.Path(path_type=Path))
 @click.pass_context
 def export_command(ctx: click.Context, file: Path | None) -> None:
     """Write your history as JSON lines (osmosis import reads them back).

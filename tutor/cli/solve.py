@@ -40,8 +40,9 @@ def write_graph(state: State, path: str, nodes: int) -> dict[str, Any]:
     try:
         write_graphml(g, path)
     except OSError as err:
-        raise TutorError(f"cannot write the graph to {shown_path(path)}: {err.strerror or err}; "
-                         "expected a file path in a folder you can write to") from None
+        reason = err.strerror or str(err)
+        hint = "" if "give a file name" in reason else "; expected a file path in a folder you can write to"
+        raise TutorError(f"cannot write the graph to {shown_path(path)}: {reason}{hint}") from None
     won = sum(1 for _, d in g.nodes(data=True) if d.get("win"))
     return {"file": path, "nodes": g.number_of_nodes(), "edges": g.number_of_edges(),
             "winning_nodes": won, "complete": bool(g.graph.get("complete", True)), "node_limit": nodes}
@@ -80,7 +81,7 @@ def line_text(state: State, line: Iterable[Move], symbols: bool) -> Text:
 
 @click.command("solve")
 @click.argument("number", type=DEAL_NUMBER, required=False)
-@click.option("--deal-file", type=click.Path(dir_okay=False), default=None, help="A deal file (JSON) instead of a number.")
+@click.option("--deal-file", type=click.Path(), default=None, help="A deal file (JSON) instead of a number.")
 @variant_options
 @click.option("--moves", type=MOVES, default=None, help='Solve the position after these moves, e.g. "d w r2".')
 @click.option("--nodes", type=click.IntRange(1, MAX_NODES), default=None,
@@ -88,7 +89,7 @@ def line_text(state: State, line: Iterable[Move], symbols: bool) -> Text:
 @click.option("--seconds", type=SECONDS, default=None, metavar="S",
               help=f"Time limit of the search, in seconds (at most {MAX_SECONDS}).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
-@click.option("--graph", "graph_file", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+@click.option("--graph", "graph_file", type=click.Path(), default=None, metavar="FILE",
               help="Also write the explored state graph as GraphML (nodes: win, best, cards; edges: the move).")
 @click.option("--graph-nodes", type=click.IntRange(1, 10**6), default=GRAPH_NODES, show_default=True,
               help="The most positions --graph explores.")

@@ -114,10 +114,10 @@ def open_per_deal(path: str) -> TextIO:
                    "Results do not depend on it.")
 @click.option("--scheduler", default=None, metavar="tcp://HOST:PORT",
               help="Run on an existing Dask cluster (workers started with `dask worker`, osmosis-tutor installed).")
-@click.option("--store", "store_path", type=click.Path(dir_okay=False), default=None,
+@click.option("--store", "store_path", type=click.Path(), default=None,
               help="The results store (SQLite; default: surveys.sqlite3 in the data folder).")
 @click.option("--fresh", is_flag=True, help="Play every deal again, ignoring stored results (and replace them).")
-@click.option("--per-deal", "per_deal", type=click.Path(dir_okay=False), default=None,
+@click.option("--per-deal", "per_deal", type=click.Path(), default=None,
               help="Write one JSON line per deal to this file (gzip if it ends in .gz).")
 @click.option("--batch", type=click.IntRange(1, 100_000), default=None,
               help=f"Deals a task (default {BATCH['solver']} for solver, {BATCH['greedy']} greedy, "

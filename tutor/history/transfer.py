@@ -18,6 +18,7 @@ from typing import Any
 
 from ..errors import RecordError, TutorError
 from ..record import Record
+from ..textsafe import quoted
 from .db import History
 from .games import add_file, add_record
 from .reviews import review_of, store_review
@@ -101,7 +102,8 @@ def import_file(history: History, path: str | Path) -> ImportResult:
     try:
         text = p.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        result.problems.append(f"{path}: cannot be read ({getattr(exc, 'strerror', None) or exc})")
+        reason = "it is a folder: give a file name" if p.is_dir() else (getattr(exc, "strerror", None) or exc)
+        result.problems.append(f"{quoted(path)}: cannot be read ({reason})")
         return result
     try:
         whole = json.loads(text)
@@ -118,7 +120,7 @@ def import_file(history: History, path: str | Path) -> ImportResult:
     entries: Iterable[tuple[int, str | dict[str, Any]]] = (
         [(1, whole)] if isinstance(whole, dict) else enumerate(text.splitlines(), 1))
     for number, entry in entries:
-        where = f"{path} line {number}"
+        where = f"{quoted(path)} line {number}"
         data: object
         if isinstance(entry, str):
             if not entry.strip():
