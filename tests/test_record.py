@@ -308,6 +308,16 @@ def test_loads_record_names_its_source():
     assert str(info.value).startswith("autosave is not valid JSON")
 
 
+
+@pytest.mark.parametrize("text, said", [
+    ("null", "not null"), ("[1]", "not a list"), ("7", "not a number"), ('"x"', "not text"),
+    ('{"format": "osmosis-record/1", "moves": ["d', "Unterminated string starting at line 1 column"),
+])
+def test_a_record_that_is_not_an_object_is_named_in_json_words(text, said):
+    with pytest.raises(RecordError) as info:
+        loads_record(text, source="autosave")
+    assert said in str(info.value) and "NoneType" not in str(info.value) and "at at" not in str(info.value)
+
 # ---- the Game helper --------------------------------------------------------
 
 def test_game_plays_and_undoes_any_number_of_moves():

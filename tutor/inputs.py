@@ -69,7 +69,7 @@ def loads_json(text: str, name: str, error: ErrorFactory) -> Data:
     try:
         data = json.loads(text, parse_int=_parse_int, parse_constant=_parse_constant)
     except json.JSONDecodeError as exc:
-        raise error(f"{name} is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+        raise error(f"{name} is not valid JSON: {exc.msg.removesuffix(' at')} at line {exc.lineno} column {exc.colno}") from None
     except _TooLarge as exc:
         raise error(f"{name} is not usable: {exc}") from None
     except RecursionError:

@@ -143,7 +143,7 @@ class Record:
         """Build and check a record from its JSON object; :class:`RecordError` says what is wrong."""
         if not isinstance(data, dict):
             raise RecordError(f"{source}: expected a JSON object with format, variant, deal and moves, "
-                              f"not {type(data).__name__}")
+                              f"not {_json_kind(data)}")
         fmt = data.get("format", RECORD_FORMAT)
         if fmt != RECORD_FORMAT:
             hint = " (that is a deal file: pass it with --deal-file)" if fmt == "osmosis-deal/1" else ""
@@ -266,6 +266,19 @@ def finished_game_in(path: str | os.PathLike[str]) -> Record | None:
         return record if is_finished(record) else None
     except (RecordError, DealError, RulesError, MoveError):
         return None
+
+
+def _json_kind(value: object) -> str:
+    """What a JSON value is, in the words of JSON (``null``, a list, text, a number...)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "text"
+    return "a list" if isinstance(value, list) else type(value).__name__
 
 
 def _deal_words(deal: Deal) -> str:

@@ -45,7 +45,7 @@ def result_line(rev: Review) -> Text:
     if won:
         text.append("won, all 52 cards on the foundations.", style="green")
     else:
-        text.append(f"{cards} cards on the foundations")
+        text.append(f"{cards} card{'' if cards == 1 else 's'} on the foundations")
         final = rev.states[-1] if rev.states else rev.record.replay()
         text.append(", the game was blocked" if final.over else ", the game was not finished")
         text.append(" (well played: 40 or more)." if cards >= WELL_PLAYED else ".")

@@ -59,7 +59,7 @@ class ImportResult:
 def import_line(history: History, data: dict[str, Any], where: str) -> tuple[int, int]:
     """One exported line into the history; returns (reviews, drills) stored."""
     if not isinstance(data.get("record"), dict):
-        raise RecordError(f"{where}: a {LINE_FORMAT} line needs a 'record' object")
+        raise RecordError(f"{where}: an {LINE_FORMAT} line needs a 'record' object")
     record = Record.from_json(data["record"], source=where)
     game_id = add_record(history, record, key=data.get("key") or None, source=data.get("source"),
                          started_at=data.get("started_at"), played_at=data.get("played_at"))

@@ -68,7 +68,7 @@ def load_progress(path: Path | None = None) -> Progress:
     except LessonError as exc:
         return _set_aside(path, str(exc), {})
     if not isinstance(data, dict) or data.get("format") != PROGRESS_FORMAT or not isinstance(data.get("lessons"), dict):
-        return _set_aside(path, f"progress file {quoted(path)} is not a {PROGRESS_FORMAT} file", {})
+        return _set_aside(path, f"progress file {quoted(path)} is not an {PROGRESS_FORMAT} file", {})
     lessons, problems = {}, []
     for name, entry in data["lessons"].items():
         problem = _entry_problem(name, entry)
