@@ -85,6 +85,14 @@ def test_no_command_writes_an_unfinished_game_or_another_file_over_a_finished_ga
     assert result.exit_code == 0 and load_record(path).moves == moves
 
 
+def test_a_save_path_that_cannot_be_written_says_where_the_game_is_kept(run, home, tmp_path):
+    result = run(["play", "1", "--save", str(tmp_path / "no-folder" / "x.json")], input="d\nq\n")
+    assert result.exit_code == 0
+    (kept,) = games(home)
+    assert f"cannot be written: No such file or directory; the game is kept in {kept}." in result.stdout
+    assert [str(m) for m in load_record(kept).moves] == ["d"]
+
+
 def test_a_closed_input_or_a_full_disk_for_the_output_is_one_line_and_exit_1(tmp_path):
     env = child_env(tmp_path / "home")
     closed = subprocess.run([*OSMOSIS, "play", "1"], stdin=subprocess.DEVNULL, capture_output=True, text=True, env=env,

@@ -166,7 +166,10 @@ class GameFiles:
         try:
             self._write(self.save_path)
         except RecordError as exc:
-            return [f"Save failed: {exc}."]
+            kept = [p for p in self.holding_now() if p != str(self.save_path)]
+            where = (f"the game is kept in {shown_path(kept[0])}" if kept
+                     else "type s FILE with a file in a folder you can write to")
+            return [f"Save failed: {exc}; {where}."]
         return []
 
     def saved_sentence(self) -> str | None:
