@@ -8,7 +8,10 @@
 :func:`tutor.policies.play_game`), ``pimc`` (the same with the search off: the
 old behaviour), ``greedy`` or ``solver`` (full knowledge); measured and not
 kept: ``tutor256`` (a sample budget grown to 256 while the best move is in
-doubt) and ``tutorwide`` (the guarded wide tie-break, :func:`wide_leader`).
+doubt), ``tutorwide`` (the guarded wide tie-break, :func:`wide_leader`), ``tutorsearch``
+(the search at every affordable choice, :func:`search_wanted`), ``tutorcommit`` (the next row's
+suit chosen now, :func:`commit_choose`) and ``tutorreserve`` (only its reserve rule,
+:func:`commit_reserve_choose`).
 ``--winnable-only``
 plays only the deals the solver wins (read from
 ``benchmarks/results/PRESET-solver-1-2000.jsonl.gz`` when the range lies
@@ -88,15 +91,129 @@ def wide_leader(obs, scores, certain):
     return min(scores.moves, key=key)
 
 
-PATCHED = {"tutorwide": wide_leader}
-"""Methods that are the tutor with another tie-break in place of :func:`tutor.hints.leader` (measured, not kept)."""
+def search_wanted(obs, scores, moves, lost, exact):
+    """The information-set search at every sampled choice it can afford, not only where PIMC is in doubt.
+
+    The talon known, at most :data:`tutor.infoset.INFOSET_UNSEEN` unseen cards
+    and two moves that may still win: PIMC's confident answers get the search
+    too, in case strategy fusion hides behind a clear lead.
+    """
+    from tutor.infoset import INFOSET_UNSEEN
+
+    if None in obs.stock or len(obs.unseen_cards()) > INFOSET_UNSEEN:
+        return False
+    return len([m for m in moves if m not in lost]) >= 2
+
+
+def order_wins(state, nodes=20_000):
+    """For each full row order still open, whether ``state`` can be won under it (every card known)."""
+    from tutor.constraints import FULL, row_orders
+    from tutor.search import Limit
+    from tutor.search_dfs import _Search
+
+    out = {}
+    for order in row_orders(tuple(state.rows)):
+        if state.won:
+            out[order] = True
+            continue
+        search = _Search(state, Limit(nodes=nodes))
+        if search.needs.reachable(state.mask(), order) != FULL:
+            out[order] = False
+            continue
+        status, _, _ = search.run(order, state.cards, [], None, win_only=True, ceiling=52)
+        out[order] = status == "won"
+    return out
+
+
+def committed_values(obs, moves, worlds):
+    """Each move's win share when the next row's suit must be chosen now, the same in every deal.
+
+    PIMC lets every sample open the next foundation row with its own best
+    suit later, so waiting looks better than opening it now, even when no
+    card will turn up in between to tell the suits apart. Here every move is
+    scored by the best single suit for the next row: the share of the deals
+    won under some row order with that suit there (later rows still free).
+    """
+    k = len(obs.rows)
+    values, pimc = {}, {}
+    for m in moves:
+        tables = [order_wins(w.apply(m)) for w in worlds]
+        suits = {o[k] for t in tables for o in t}
+        values[m] = max(sum(any(v for o, v in t.items() if o[k] == x) for t in tables) for x in suits) / len(worlds)
+        pimc[m] = sum(any(t.values()) for t in tables) / len(worlds)
+    return values, pimc
+
+
+def commit_choose(obs, samples=None, limit=None, infoset=True):
+    """The tutor's move, but where a row can be opened (and its suit still matters) by :func:`committed_values`.
+
+    A reserve card that opens the next row with the best committed suit is
+    played at once: under that suit it only adds options, and it turns up
+    the card beneath. Otherwise the best committed value, PIMC's share and
+    then the tutor's own order break ties.
+    """
+    from tutor.certainty import certain_moves, opens_row, preference
+    from tutor.hints import ORIGINAL_CHOOSE
+    from tutor.notation import TURN
+
+    moves = obs.legal_moves()
+    certain = certain_moves(obs, moves) if len(moves) > 1 else []
+    if len(moves) > 1 and (not certain or certain == [TURN]) and len(obs.rows) < 3 \
+            and any(opens_row(obs, m) is not None for m in moves):
+        # a certain turn keeps every option, but a reserve card that opens the next row with
+        # the best committed suit keeps them too and shows the card beneath: it goes first
+        reserve = any(m.kind == "r" and opens_row(obs, m) is not None for m in moves)
+        if not certain or reserve:
+            worlds = obs.samples(samples or 32)
+            values, pimc = committed_values(obs, moves, worlds)
+            top = max(values.values())
+            best = [m for m in moves if values[m] == top]
+            if top > 0:
+                for m in best:
+                    if m.kind == "r" and opens_row(obs, m) is not None:
+                        return m
+                if certain:
+                    return TURN
+                if len(best) == 1:
+                    return best[0]
+                return min(best, key=lambda m: (-pimc[m], preference(obs, m, [])))
+    return ORIGINAL_CHOOSE(obs, samples, limit, infoset)
+
+
+def commit_reserve_choose(obs, samples=None, limit=None, infoset=True):
+    """The tutor's move, except one rule of :func:`commit_choose`: a reserve card that opens the next row
+    is played when, with the next row's suit chosen now (:func:`committed_values`), it is as good as any move."""
+    from tutor.certainty import certain_moves, opens_row
+    from tutor.hints import ORIGINAL_CHOOSE
+
+    moves = obs.legal_moves()
+    certain = certain_moves(obs, moves) if len(moves) > 1 else []
+    reserve = [m for m in moves if m.kind == "r" and opens_row(obs, m) is not None]
+    if reserve and len(obs.rows) < 3 and all(m.kind == "d" for m in certain):
+        values, _ = committed_values(obs, moves, obs.samples(samples or 32))
+        top = max(values.values())
+        for m in reserve:
+            if top > 0 and values[m] == top:
+                return m
+    return ORIGINAL_CHOOSE(obs, samples, limit, infoset)
+
+
+PATCHED = {"tutorwide": ("leader", wide_leader), "tutorsearch": ("wanted", search_wanted),
+           "tutorcommit": ("choose", commit_choose),
+           "tutorreserve": ("choose", commit_reserve_choose)}
+"""Methods that are the tutor with one of :mod:`tutor.hints`' functions replaced (measured, not kept):
+``tutorwide`` another tie-break in place of :func:`tutor.hints.leader`, ``tutorsearch`` the search's
+gate :func:`tutor.infoset.wanted` opened wide."""
 
 
 def patch(method: str) -> None:
-    """Install ``method``'s tie-break in this process (each worker calls it before it plays)."""
+    """Install ``method``'s replacement in this process (each worker calls it before it plays)."""
     import tutor.hints
 
-    tutor.hints.leader = PATCHED[method]
+    name, fn = PATCHED[method]
+    if not hasattr(tutor.hints, "ORIGINAL_CHOOSE"):
+        tutor.hints.ORIGINAL_CHOOSE = tutor.hints.choose
+    setattr(tutor.hints, name, fn)
 
 
 def play_one(job: tuple[str, int, str]) -> dict:

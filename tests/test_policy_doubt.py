@@ -151,3 +151,31 @@ def test_the_guarded_wide_tie_break_turns_on_a_tie_only_once_a_card_was_played_t
     assert wide_leader(with_play, scored32(0, 0, 45, 30), []) == WASTE  # no sample won: the cards decide
     assert wide_leader(with_play, scored32(10, 11, 45, 30), []) == TURN
     assert wide_leader(with_play, scored32(11, 10, 30, 45), []) == WASTE  # more wins beat the order
+
+
+def test_the_committed_row_suit_ties_waiting_with_opening_now_where_pimc_waits():
+    # benchmarks/strength.py --method tutorcommit (measured, not kept): deal 10 after r2, JD on
+    # pile 4 would open row 2. PIMC's 32 samples put waiting 12.5 points ahead (each sample opens
+    # row 2 later with its own best suit); with row 2's suit chosen now, the same in every sample,
+    # waiting and opening tie, and tutorcommit opens with JD (it shows the card beneath).
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    import strength
+
+    import tutor.hints
+
+    obs = observe(position(10, "r2"))
+    r4 = parse_moves("r4")[0]
+    assert opens_row(obs, r4) == 2 and set(obs.legal_moves()) == {r4, TURN}
+    committed, pimc = strength.committed_values(obs, obs.legal_moves(), obs.samples(POLICY_SAMPLES))
+    assert pimc == {r4: 9 / 32, TURN: 13 / 32}
+    assert committed == {r4: 9 / 32, TURN: 9 / 32}
+    assert choose(obs) == TURN  # the policy: a turn in step with the talon keeps every option
+    original = tutor.hints.choose
+    try:
+        strength.patch("tutorcommit")
+        assert tutor.hints.choose(obs) == r4
+    finally:
+        tutor.hints.choose = original
