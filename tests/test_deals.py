@@ -98,9 +98,6 @@ def test_parse_deal_number_reads_text_and_refuses_junk():
     assert "'abc'" in str(info.value)
     with pytest.raises(DealError):
         parse_deal_number("0")
-    for signed in ("-1", "+7"):  # a number, but with a sign: said so, not "not a number"
-        with pytest.raises(DealError, match=f"deal number '\\{signed}' has a sign"):
-            parse_deal_number(signed)
 
 
 def test_random_deal_numbers_are_valid_and_follow_the_rng():
@@ -250,3 +247,10 @@ def test_atomic_write_leaves_the_old_file_when_the_rename_fails(tmp_path, monkey
         atomic_write_text(path, "new content")
     assert path.read_text() == "old content"
     assert [p.name for p in tmp_path.iterdir()] == ["keep.json"]
+
+
+def test_a_signed_deal_number_is_said_to_have_a_sign(run):
+    for signed in ("-1", "+7"):  # a number, but with a sign: said so, not "not a number"
+        result = run(["deal", "--", signed])
+        assert result.exit_code == 1
+        assert result.stderr.startswith(f"error: deal number '{signed}' has a sign: expected a whole number")

@@ -160,9 +160,6 @@ _DIGITS = re.compile(r"[0-9]{1,30}")
 def parse_deal_number(text: str) -> int:
     """A deal number typed by a player: ASCII digits only (no sign, ``_``, spaces or other scripts' digits)."""
     text = str(text).strip(" \t\r\n")
-    if text[:1] in ("-", "+") and _DIGITS.fullmatch(text[1:]):
-        raise DealError(f"deal number {quoted(text, limit=40)} has a sign: expected a whole number "
-                        f"from 1 to {MAX_DEAL_NUMBER - 1}, in the digits 0-9 alone")
     if not _DIGITS.fullmatch(text):
         raise DealError(f"deal number {quoted(text, limit=40)} is not a number: expected a whole number "
                         f"from 1 to {MAX_DEAL_NUMBER - 1}, in the digits 0-9")
@@ -202,7 +199,4 @@ def deal_text(deal: Deal) -> str:
 
 def save_deal(deal: Deal, path: str | os.PathLike[str]) -> None:
     """Write ``deal`` as a deal file (atomically: a failed save leaves the old file)."""
-    from .record import keep_finished_game
-
-    keep_finished_game(path, "the deal file")
     atomic_write_text(path, deal_text(deal) + "\n")

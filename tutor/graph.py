@@ -115,12 +115,10 @@ def write_graphml(g: PositionGraph, path: str | os.PathLike[str]) -> None:
     """Write the explored graph as GraphML (see :func:`export_graph` for the attributes).
 
     Atomically, as every file the tutor writes: a failed write leaves the old
-    file as it was, and a file holding a finished game is not replaced.
+    file as it was (``osmosis solve --graph`` also keeps a finished game's file).
     """
-    from .record import keep_finished_game
     from .storage import atomic_write_text
 
-    keep_finished_game(path, "the graph")
     buffer = io.BytesIO()
     nx.write_graphml(export_graph(g), buffer)
     atomic_write_text(path, buffer.getvalue().decode("utf-8"))

@@ -9,13 +9,13 @@ from typing import Any, TypeVar
 
 import click
 
-from ..deals import Deal, check_rules, deal_for, load_deal
-from ..errors import IllegalMoveError
+from ..deals import MAX_DEAL_NUMBER, Deal, check_rules, deal_for, load_deal
+from ..errors import DealError, IllegalMoveError
 from ..notation import Move, parse_moves
 from ..record import Record, load_record
 from ..rules import MAX_PASSES, Rules, preset
 from ..state import State
-from ..textsafe import clean
+from ..textsafe import clean, quoted
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -112,6 +112,10 @@ class DealNumberType(click.ParamType):
 
         if isinstance(value, int):
             return value
+        text = str(value).strip(" \t\r\n")
+        if text[:1] in ("-", "+") and text[1:].isascii() and text[1:].isdigit():
+            raise DealError(f"deal number {quoted(text, limit=40)} has a sign: expected a whole number "
+                            f"from 1 to {MAX_DEAL_NUMBER - 1}, in the digits 0-9 alone")
         return parse_deal_number(value)
 
 
