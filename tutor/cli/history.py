@@ -196,18 +196,24 @@ def import_command(ctx: click.Context, files: tuple[Path, ...]) -> None:
     console = console_of(ctx)
     total = ImportResult()
     with open_for_command(console) as history:
+        before = len(history.games())
         for f in files:
             result = import_file(history, f)
             total.games += result.games
             total.reviews += result.reviews
             total.drills += result.drills
             total.problems += result.problems
+        new = len(history.games()) - before
     for problem in total.problems:
         click.echo(f"error: {problem}", err=True)
     extra = "".join(f", {n} {what}{'s' if n != 1 else ''}"
                     for n, what in ((total.reviews, "review"), (total.drills, "drill")) if n)
-    console.print(f"Imported {total.games} game{'s' if total.games != 1 else ''}{extra} into your history.",
-                  soft_wrap=True, markup=False)
+    if total.games or not total.problems:
+        fresh = ("" if new == total.games
+                 else f" ({new} new, the others were in your history already)" if new
+                 else " (all were in your history already, and each is kept once)")
+        console.print(f"Imported {total.games} game{'s' if total.games != 1 else ''}{extra} into your history"
+                      f"{fresh}.", soft_wrap=True, markup=False)
     if total.problems:
         ctx.exit(1)
 

@@ -87,26 +87,29 @@ def grade_sentence(state: State, fact: Grade | Ungraded) -> str:
         return f"A free play: {card_word(fact.card)} opens no row, so playing it can only add options ({figure})."
     played, top, paired = fact.played, fact.top, fact.paired
     if fact.label == Label.BEST:
-        basis = (f"exact, every one of the {played.samples} consistent deals" if played.exact
-                 else f"{played.samples} deals")
-        return (f"Best move: win {pct(played.win)} ({interval_text(*played.interval, exact=played.exact)}, "
-                f"{basis}).")
+        if played.exact:
+            return f"Best move: win {pct(played.win)} (exact, every one of the {played.samples} consistent deals)."
+        return f"Best move: win {pct(played.win)} ({interval_text(*played.interval)}, {played.samples} deals)."
+    basis = ""
     if paired is not None and not paired.exact:
         est, lo, hi = paired.points()
         gap = f"{est:.0f} points lower (95%: {lo:.0f} to {hi:.0f}, {paired.samples} deals, paired)"
+        if paired.samples > played.samples:  # more deals drawn while the label was in doubt: say which is which
+            basis = f" on {_deals(played.samples)}"
+            gap = f"on {paired.samples} deals, paired, {est:.0f} points lower (95%: {lo:.0f} to {hi:.0f})"
     elif paired is not None:
         gap = f"{paired.estimate * 100:.0f} points lower (exact)"
     else:
         gap = ""
     if fact.label == Label.GOOD:
-        against = f"win {pct(played.win)} against {pct(top.win)}"
+        against = f"win {pct(played.win)} against {pct(top.win)}{basis}"
         text = (f"Good: nearly as strong as {fact.best} ({against}, {gap})." if gap
                 else f"Good: nearly as strong as {fact.best} ({against}).")
         if fact.close:
             text += " Too close to call an error: the interval still reaches the inaccuracy threshold."
         return text
     return (f"{str(fact.label).capitalize()}: {_better(state, fact.best)} was better, win {pct(top.win)} against "
-            f"{pct(played.win)} after {move_short(state, fact.move)}: {gap}.")
+            f"{pct(played.win)} after {move_short(state, fact.move)}{basis}{';' if basis else ':'} {gap}.")
 
 
 def tag_sentence(state: State, fact: TagFact) -> str:
