@@ -65,7 +65,7 @@ def test_scripted_run_as_json(run):
 def test_wrong_number_of_answers_is_an_input_error(run):
     result = run(["lesson", "layout", "--answers", "d"])
     assert result.exit_code == 1
-    assert result.stderr.strip() == ("error: 1 answer(s) given but lesson 'layout' asks 2 question(s): "
+    assert result.stderr.strip() == ("error: 1 answer given but lesson 'layout' asks 2 questions: "
                                      "give one answer per question, in order")
 
 

@@ -309,6 +309,15 @@ def test_tutor_warns_before_a_losing_move_and_does_not_play_it_on_no(run, tmp_pa
     assert len(load_record(path).moves) == PEEK3_PLIES
 
 
+def test_the_tutors_question_shows_the_hint_on_h_and_asks_again_on_anything_else(run, tmp_path):
+    path = _greedy_record(tmp_path, 3, "peek", PEEK3_PLIES)
+    out = run(["play", "--resume", str(path), "--tutor"], input="d\nh\nzz\ny\nq\n").stdout
+    assert out.count("Play it anyway? [y/N]") == 3
+    assert "Hint: w (TD)" in out
+    assert "'zz': type y to play it anyway, n (or Enter) to keep it back, h for the hint." in out
+    assert "Move 25: d turn" in out and str(load_record(path).moves[-1]) == "d"
+
+
 def test_tutor_plays_the_questioned_move_on_yes(run, tmp_path):
     path = _greedy_record(tmp_path, 3, "peek", PEEK3_PLIES)
     out = run(["play", "--resume", str(path), "--tutor"], input="d\ny\nq\n").stdout

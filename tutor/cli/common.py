@@ -139,8 +139,10 @@ class FiniteFloat(click.ParamType):
             self.fail(f"{value!r} is not a number", param, ctx)
         above = number > self.low if self.low_open else number >= self.low
         if not math.isfinite(number) or not above or number > self.high:
-            low = f"more than {self.low:g}" if self.low_open else f"{self.low:g}"
-            self.fail(f"{value!r} is not a number from {low} to {self.high:g}", param, ctx)
+            if self.low_open:
+                self.fail(f"{value!r} is not allowed: expected a number above {self.low:g} and at most {self.high:g}",
+                          param, ctx)
+            self.fail(f"{value!r} is not a number from {self.low:g} to {self.high:g}", param, ctx)
         return number
 
 

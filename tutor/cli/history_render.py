@@ -224,7 +224,7 @@ def results_line(fig, variant: str) -> str:
 
 def accuracy_line(this: float, fig) -> str:
     return (f"History: accuracy {this:.1f} here against {fig.accuracy:.1f} on average over your "
-            f"{fig.reviewed} reviewed games.")
+            f"{fig.reviewed} reviewed game{'' if fig.reviewed == 1 else 's'}.")
 
 
 def drill_head(d, game, total: int, index: int) -> Text:

@@ -82,8 +82,9 @@ def lesson_command(ctx: click.Context, name: str | None, check: bool, answers: s
             for attempt in tries:
                 parse_input(attempt)
         if len(given) != lesson.questions:
-            raise LessonError(f"{len(given)} answer(s) given but lesson {lesson.name!r} asks "
-                              f"{lesson.questions} question(s): give one answer per question, in order")
+            n, q = len(given), lesson.questions
+            raise LessonError(f"{n} answer{'' if n == 1 else 's'} given but lesson {lesson.name!r} asks "
+                              f"{q} question{'' if q == 1 else 's'}: give one answer per question, in order")
         run = Run(console, lesson, progress, answers=given, quiet=as_json)
     else:
         run = Run(console, lesson, progress, answers=None, quiet=False)

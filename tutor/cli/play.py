@@ -180,7 +180,7 @@ def replay_command(ctx: click.Context, record_path: str, show_all: bool, with_re
     record = record_from_file(record_path)
     if at is not None and at > len(record.moves):
         raise RecordError(f"the record has {plural(len(record.moves), 'move')}, so there is no move {at}: "
-                          f"expected --at 1 to {len(record.moves)}")
+                          + (f"expected --at 1 to {len(record.moves)}" if record.moves else "leave out --at"))
     if not show_all and not plain and board_wanted(console_of(ctx)):
         from ..board.replay import run_replay
         from .review import review_for_viewer
@@ -197,7 +197,7 @@ def replay_command(ctx: click.Context, record_path: str, show_all: bool, with_re
     states = record.states()
     moves = record.moves
     where = f"deal {record.deal.number}" if record.deal.number is not None else "a deal given in full"
-    say_line(console, f"Replay of {where}, {record.rules.describe()}: {len(moves)} moves."
+    say_line(console, f"Replay of {where}, {record.rules.describe()}: {plural(len(moves), 'move')}."
                   + (f" From move {at}, the position before it:" if at else ""))
     first = (at or 1) - 1
     console.print(render_state(states[first], symbols=symbols,

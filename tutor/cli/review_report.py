@@ -226,7 +226,8 @@ def render_review(rev: Review, symbols: bool = True, width: int = 80) -> Group:
     where = f"deal {record.deal.number}" if record.deal.number is not None else "a deal given in full"
     head = Text()
     head.append(f"Review of {where}", style="bold")
-    head.append(f", {record.rules.describe()}: {len(record.moves)} moves.")
+    n = len(record.moves)
+    head.append(f", {record.rules.describe()}: {n} move{'' if n == 1 else 's'}.")
     hind = prose(rev.hindsight.verdict(), symbols)
     acc = Text()
     acc.append("Accuracy: ", style="bold")

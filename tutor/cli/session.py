@@ -350,7 +350,17 @@ class Session:
         if warning is None:
             return True
         self.say(warning)
-        answer = read_line("Play it anyway? [y/N] ", self.echo)
-        if answer is None:
-            return None
-        return answer.strip().lower() in ("y", "yes")
+        while True:
+            answer = read_line("Play it anyway? [y/N] ", self.echo)
+            if answer is None:
+                return None
+            word = answer.strip().lower()
+            if word in ("y", "yes"):
+                return True
+            if word in ("", "n", "no"):
+                return False
+            if word in ("h", "hint"):
+                self.show_hint()
+                continue
+            self.say(f"{brief(answer.strip())}: type y to play it anyway, n (or Enter) to keep it back, "
+                     "h for the hint.")

@@ -76,5 +76,7 @@ def find_lesson(name: str) -> Lesson:
             if lesson.level == int(name):
                 return lesson
     known = ", ".join(files) or "none"
+    levels = sorted(lesson.level for lesson in all_lessons())
+    span = f"{levels[0]}-{levels[-1]}" if levels else "none"
     raise LessonError(f"no lesson called {quoted(name, limit=60)}: expected one of {known} "
-                      "(or a level number, or a file NAME.toml)")
+                      f"(or a level number, {span}, or a file NAME.toml)")

@@ -35,5 +35,7 @@ def why_blocked(state: State) -> str:
     if not state.talon:
         return "no card can be played and the talon is used up"
     if passes and state.pass_no >= passes:
+        if passes == 1:
+            return "no card can be played and the one pass through the talon is used"
         return f"no card can be played and all {passes} passes through the talon are used"
     return "a whole pass through the talon went by without a card played"

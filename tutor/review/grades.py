@@ -70,8 +70,8 @@ class Thresholds:
     def __post_init__(self) -> None:
         if not 0 <= self.best <= self.inaccuracy <= self.mistake <= self.blunder <= 100:
             raise TutorError(
-                f"thresholds {self.inaccuracy:g},{self.mistake:g},{self.blunder:g} (best {self.best:g}) are not "
-                "in order: expected 0 <= best <= inaccuracy <= mistake <= blunder <= 100, e.g. 5,10,15")
+                f"thresholds {self.inaccuracy:g},{self.mistake:g},{self.blunder:g} are not in order: expected "
+                f"inaccuracy <= mistake <= blunder, from {self.best:g} (the band of a best move) to 100, e.g. 5,10,15")
 
     @classmethod
     def parse(cls, text: str) -> Thresholds:
