@@ -171,6 +171,8 @@ def moves_table(rev: Review, symbols: bool, width: int = 100) -> Table | Text | 
                 head.append_text(better)
             if m.tags:
                 head.append("  [" + ", ".join(m.tags) + "]", style="dim")
+            if m.only_move:
+                head.append("  only move (hindsight)", style="dim")
             blocks += [head, Padding(prose(m.comment, symbols), (0, 0, 0, 2))]
         return Group(*blocks)
     table = Table(box=None, pad_edge=False, show_edge=False, header_style="bold", expand=False)
