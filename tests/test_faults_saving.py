@@ -75,7 +75,9 @@ def test_no_command_writes_an_unfinished_game_or_another_file_over_a_finished_ga
         assert said in result.stdout and "write this unfinished game to another file" in result.stdout
     # --save onto it, before the game starts; review --annotate, export and solve --graph onto it
     for args in (["play", "5", "--save", str(path)], ["review", str(unfinished), "--annotate", str(path), "--samples", "4"],
-                 ["export", str(path)], ["solve", "1", "--graph", str(path), "--graph-nodes", "20"]):
+                 ["export", str(path)], ["solve", "1", "--graph", str(path), "--graph-nodes", "20"],
+                 ["stats", "--variant", "osmosis", "--deals", "1-2", "--policy", "greedy", "--workers", "1",
+                  "--per-deal", str(path)]):
         result = run(args, input="d\nq\n")
         assert result.exit_code == 1, args
         assert said in result.stderr and result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
