@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from .deals import Deal, check_rules, deal_for
-from .errors import DealError, IllegalMoveError, MoveError, RecordError, RulesError
+from .errors import DealError, IllegalMoveError, MoveError, RecordError, RulesError, TutorError
 from .inputs import loads_json, read_text
 from .notation import Move
 from .rules import Rules, preset
@@ -264,7 +264,7 @@ def finished_game_in(path: str | os.PathLike[str]) -> Record | None:
     try:
         record = loads_record(text)
         return record if is_finished(record) else None
-    except (RecordError, DealError, RulesError, MoveError):
+    except TutorError:  # not a readable record: nothing of a game to keep
         return None
 
 
