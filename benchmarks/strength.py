@@ -36,6 +36,7 @@ from pathlib import Path
 
 from tutor.deals import deal_for
 from tutor.estimate import wilson
+from tutor.hints import choose as _POLICY_CHOOSE
 from tutor.knowledge import observe
 from tutor.policies import Policy, parallel_map, play, play_game
 from tutor.rules import PRESETS
@@ -144,6 +145,11 @@ def committed_values(obs, moves, worlds):
     return values, pimc
 
 
+def tutor_choose(obs, samples=None, limit=None, infoset=True):
+    """The policy's own :func:`tutor.hints.choose` (kept here, as ``patch`` may replace the module's)."""
+    return _POLICY_CHOOSE(obs, samples, limit, infoset)
+
+
 def commit_choose(obs, samples=None, limit=None, infoset=True):
     """The tutor's move, but where a row can be opened (and its suit still matters) by :func:`committed_values`.
 
@@ -153,7 +159,6 @@ def commit_choose(obs, samples=None, limit=None, infoset=True):
     then the tutor's own order break ties.
     """
     from tutor.certainty import certain_moves, opens_row, preference
-    from tutor.hints import ORIGINAL_CHOOSE
     from tutor.notation import TURN
 
     moves = obs.legal_moves()
@@ -177,14 +182,13 @@ def commit_choose(obs, samples=None, limit=None, infoset=True):
                 if len(best) == 1:
                     return best[0]
                 return min(best, key=lambda m: (-pimc[m], preference(obs, m, [])))
-    return ORIGINAL_CHOOSE(obs, samples, limit, infoset)
+    return tutor_choose(obs, samples, limit, infoset)
 
 
 def commit_reserve_choose(obs, samples=None, limit=None, infoset=True):
     """The tutor's move, except one rule of :func:`commit_choose`: a reserve card that opens the next row
     is played when, with the next row's suit chosen now (:func:`committed_values`), it is as good as any move."""
     from tutor.certainty import certain_moves, opens_row
-    from tutor.hints import ORIGINAL_CHOOSE
 
     moves = obs.legal_moves()
     certain = certain_moves(obs, moves) if len(moves) > 1 else []
@@ -195,7 +199,7 @@ def commit_reserve_choose(obs, samples=None, limit=None, infoset=True):
         for m in reserve:
             if top > 0 and values[m] == top:
                 return m
-    return ORIGINAL_CHOOSE(obs, samples, limit, infoset)
+    return tutor_choose(obs, samples, limit, infoset)
 
 
 PATCHED = {"tutorwide": ("leader", wide_leader), "tutorsearch": ("wanted", search_wanted),
@@ -211,8 +215,6 @@ def patch(method: str) -> None:
     import tutor.hints
 
     name, fn = PATCHED[method]
-    if not hasattr(tutor.hints, "ORIGINAL_CHOOSE"):
-        tutor.hints.ORIGINAL_CHOOSE = tutor.hints.choose
     setattr(tutor.hints, name, fn)
 
 
