@@ -243,6 +243,14 @@ def test_replay_shows_the_annotation_comments(run, tmp_path):
     assert "mistake [turned-past]: The 4H was playable." in out
 
 
+def test_replay_computes_the_review_and_prints_its_summary_under_the_heading(run, tmp_path):
+    path = _record(tmp_path, "d d")  # no annotations: the review is computed for the replay
+    lines = run(["replay", str(path), "--all"]).stdout.splitlines()
+    assert lines[0].startswith("Replay of deal 1, osmosis")
+    assert lines[1].startswith("With hindsight")
+    assert re.fullmatch(r"Accuracy \d+\.\d / 100 over \d+ graded moves?\.", lines[2])
+
+
 def test_replay_of_a_missing_record_is_one_line_and_exit_1(run, tmp_path):
     assert_one_line_error(run(["replay", str(tmp_path / "missing.json")]), "missing.json")
 

@@ -94,6 +94,12 @@ def test_moment_texts_from_their_facts():
     state = State.initial(deal_for(1, preset("osmosis")), preset("osmosis"))
     error = ErrorMoment(Move.parse("r1"), Move.parse("d"), 20.0, Drop(0.2, 0.1, 0.3, 64))
     assert moment_text(state, error) == "r1 (AD) lost 20 points (95%: 10-30, 64 deals) against d (turn)"
+    # the win chances beside the moment rest on fewer deals than the paired drop: both counts are named
+    wider = ErrorMoment(Move.parse("r1"), Move.parse("d"), 9.0, Drop(0.09, 0.06, 0.11, 512), 64)
+    assert moment_text(state, wider) == ("r1 (AD) lost 9 points (on 512 deals, paired, 95%: 6-11; "
+                                         "the win chances on 64 deals) against d (turn)")
+    same = ErrorMoment(Move.parse("r1"), Move.parse("d"), 20.0, Drop(0.2, 0.1, 0.3, 64), 64)
+    assert moment_text(state, same) == moment_text(state, error)
     luck = LuckMoment((0, 1), -0.25, (-0.4, -0.1))
     assert moment_text(state, luck) == "luck: AS, 2S turned up (-25 points, 95%: -40 to -10)"
 

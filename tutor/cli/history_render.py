@@ -164,10 +164,10 @@ def render_coaching(c, meanings: dict[str, str]) -> Group:
     if not c.games_reviewed:
         return Group(Text("No reviewed game yet: play a game (osmosis play), and osmosis coach reviews it "
                           "on the way." if not c.unreviewed else
-                          f"No reviewed game yet: osmosis coach --review reviews your {c.unreviewed} games."))
+                          f"No reviewed game yet: osmosis coach --review reviews your {_plural(c.unreviewed, 'game')}."))
     head = Text()
     head.append(f"{c.games_reviewed} reviewed game{'s' if c.games_reviewed != 1 else ''}", style="bold")
-    head.append(f", {c.moves_graded} graded moves: " +
+    head.append(f", {_plural(c.moves_graded, 'graded move')}: " +
                 ", ".join(_plural(n, label) for label, n in c.labels.items()) + ".")
     parts: list = [head]
     if c.unreviewed:
@@ -218,7 +218,7 @@ def recurring_line(r) -> str:
 
 
 def results_line(fig, variant: str) -> str:
-    return (f"History: {fig.games} games of {variant_label(variant)}, {rate_text(fig)}, "
+    return (f"History: {_plural(fig.games, 'game')} of {variant_label(variant)}, {rate_text(fig)}, "
             f"{fig.mean_cards:.1f} cards on average (osmosis history shows more).")
 
 

@@ -188,10 +188,11 @@ def replay_command(ctx: click.Context, record_path: str, show_all: bool, with_re
         record, rev = review_for_viewer(ctx, record) if with_review else (record, None)
         run_replay(record, rev, use_symbols(console_of(ctx)), start=at or 0)
         return
+    summary: list[str] = []
     if with_review:
         from .review import annotate_for_replay
 
-        record = annotate_for_replay(ctx, record)
+        record, summary = annotate_for_replay(ctx, record)
     console = console_of(ctx)
     symbols = use_symbols(console)
     states = record.states()
@@ -199,6 +200,8 @@ def replay_command(ctx: click.Context, record_path: str, show_all: bool, with_re
     where = f"deal {record.deal.number}" if record.deal.number is not None else "a deal given in full"
     say_line(console, f"Replay of {where}, {record.rules.describe()}: {plural(len(moves), 'move')}."
                   + (f" From move {at}, the position before it:" if at else ""))
+    for line in summary:
+        say_line(console, line)
     first = (at or 1) - 1
     console.print(render_state(states[first], symbols=symbols,
                                fan=waste_fan(states[: first + 1], moves[:first]), moves=False))

@@ -17,6 +17,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from ..errors import TutorError
+from ..narrate.play import plural
 from ..practical import MAX_GAMES, check_games
 from ..record import Record, save_record
 from ..render import use_symbols
@@ -97,19 +98,21 @@ def review_after_play(ctx: click.Context, record: Record) -> Review:
     return rev
 
 
-def annotate_for_replay(ctx_or_console: click.Context | Console, record: Record, samples: int | None = DEFAULT_SAMPLES) -> Record:
+def annotate_for_replay(ctx_or_console: click.Context | Console, record: Record,
+                        samples: int | None = DEFAULT_SAMPLES) -> tuple[Record, list[str]]:
     """The record with the review's label, tags and comment on each move (for ``osmosis replay --review``).
 
     A record that already carries annotations keeps them; otherwise the review
-    is computed (with a progress bar on a terminal) and its verdict printed.
+    is computed (with a progress bar on a terminal). The second item is the
+    review's summary (the hindsight verdict and the accuracy), for the caller
+    to print under its own heading; empty when nothing was computed.
     """
     if any(note is not None for note in record.annotations):
-        return record
+        return record, []
     console = ctx_or_console if isinstance(ctx_or_console, Console) else console_of(ctx_or_console)
     rev = compute_review(console, record, samples)
-    console.print(rev.hindsight.verdict())
-    console.print(f"Accuracy {rev.accuracy:.1f} / 100 over {rev.graded} graded moves.")
-    return rev.annotated()
+    summary = [rev.hindsight.verdict(), f"Accuracy {rev.accuracy:.1f} / 100 over {plural(rev.graded, 'graded move')}."]
+    return rev.annotated(), summary
 
 
 def review_for_viewer(ctx_or_console: click.Context | Console, record: Record,

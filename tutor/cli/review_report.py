@@ -13,6 +13,7 @@ from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
+from ..narrate.play import plural
 from ..notation import Move
 from ..render import card_text, prose
 from ..review import Label, MomentKind, MoveReview, Review
@@ -234,7 +235,7 @@ def render_review(rev: Review, symbols: bool = True, width: int = 80) -> Group:
     acc = Text()
     acc.append("Accuracy: ", style="bold")
     acc.append(f"{rev.accuracy:.1f}", style="bold")
-    acc.append(f" / 100 over {rev.graded} graded moves (win chances from what you could see: "
+    acc.append(f" / 100 over {plural(rev.graded, 'graded move')} (win chances from what you could see: "
                f"{rev.sampling_text()}).")
     parts: list[RenderableType] = [head, result_line(rev), hind, acc, counts_line(rev, width), Text(""),
              Text("Win chance, move by move", style="bold"), chart(rev, width), Text(""),

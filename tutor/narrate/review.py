@@ -42,6 +42,7 @@ from ..review.values import Hindsight, Review
 from ..state import State
 from .hint import pct, win_figure
 from .moves import card_word, move_short
+from .play import plural
 from .tips import TipId, tip
 
 __all__ = ["TAGS", "HINDSIGHT", "tell", "comment", "grade_sentence", "tag_sentence", "tip_sentence",
@@ -201,6 +202,10 @@ def moment_text(state: State, fact: MomentFact) -> str:
         paired = fact.paired
         how = ("exact" if paired.exact
                else f"95%: {paired.lo * 100:.0f}-{paired.hi * 100:.0f}, {paired.samples} deals")
+        if not paired.exact and 0 < fact.win_samples < paired.samples:
+            # the win chances beside it rest on fewer deals: say which figure rests on which
+            how = (f"on {paired.samples} deals, paired, 95%: {paired.lo * 100:.0f}-{paired.hi * 100:.0f}; "
+                   f"the win chances on {_deals(fact.win_samples)}")
         return (f"{move_short(state, fact.move)} lost {fact.drop:.0f} points ({how}) against "
                 f"{move_short(state, fact.best)}")
     assert isinstance(fact, LuckMoment)
@@ -275,11 +280,12 @@ def sampling_text(info: dict[str, Any]) -> str:
     parts = []
     if info["sampled_moves"]:
         each = (f"{counts[0]}" if len(counts) == 1 else f"{counts[0]}-{counts[-1]}")
-        parts.append(f"{each} sampled deals a move for {info['sampled_moves']} moves, the same deals "
+        parts.append(f"{each} sampled deals a move for {plural(info['sampled_moves'], 'move')}, the same deals "
                      "through the game (redrawn only where a card that turned up contradicted them)")
     if info["exact_moves"]:
-        parts.append(f"{info['exact_moves']} moves exact (every consistent deal solved)")
+        parts.append(f"{plural(info['exact_moves'], 'move')} exact (every consistent deal solved)")
     if info["labels_with_more"]:
-        parts.append(f"{info['labels_with_more']} labels in doubt drew more deals, up to "
+        n = info["labels_with_more"]
+        parts.append(f"{plural(n, 'label')} in doubt drew more deals, up to "
                      f"{info['most_label_samples']}")
     return "; ".join(parts) + "; 95% intervals" if parts else "no move scored"

@@ -238,7 +238,11 @@ class Comment:
 
 @dataclass(frozen=True, slots=True)
 class ErrorMoment:
-    """The player's error: ``move`` lost ``drop`` points (``paired``) against ``best``."""
+    """The player's error: ``move`` lost ``drop`` points (``paired``) against ``best``.
+
+    ``win_samples``: the deals behind the moment's win chances (before and
+    after), which may be fewer than the paired drop's.
+    """
 
     hindsight: ClassVar[bool] = False
     kind: ClassVar[MomentKind] = MomentKind.ERROR
@@ -246,6 +250,7 @@ class ErrorMoment:
     best: Move
     drop: float
     paired: Drop
+    win_samples: int = 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,7 +15,7 @@ def critical(moves: list[MoveReview], count: int = 5) -> list[Moment]:
     for m in moves:
         if m.graded and m.label >= Label.INACCURACY and m.paired is not None:
             moments.append(Moment(m.ply, MomentKind.ERROR, m.win_before, m.win_after, "",
-                                  ErrorMoment(m.move, m.best, m.drop, m.paired)))
+                                  ErrorMoment(m.move, m.best, m.drop, m.paired, m.samples)))
         if m.luck is not None:
             moments.append(Moment(m.ply, MomentKind.LUCK, m.win_after, m.win_after + m.luck, "",
                                   LuckMoment(m.seen, m.luck, m.luck_interval)))
