@@ -118,6 +118,16 @@ def test_coach_reviews_the_games_and_finds_the_recurring_error(run, coached):
     assert json.loads(run(["history", "--json"]).stdout)["accuracy"] is not None
 
 
+def test_coach_prints_each_replay_command_whole_however_narrow_the_terminal(run, coached):
+    # the command is for copying: a long path must neither be cut nor wrapped into pieces
+    text = run(["coach", "--no-review"], env={"COLUMNS": "30"}).output
+    lines = set(text.splitlines())
+    examples = [e for t in coached["tags"] for e in t["examples"]]
+    assert examples
+    for e in examples:
+        assert f"    osmosis replay {e['record']} --at {e['ply']}" in lines
+
+
 def test_coach_without_review_leaves_games_unreviewed(run, played):
     data = json.loads(run(["coach", "--json", "--no-review"]).stdout)
     assert (data["games_reviewed"], data["unreviewed"], data["tags"]) == (0, 4, [])

@@ -97,4 +97,4 @@ def coach_command(ctx: click.Context, tag: str | None, do_review: bool, samples:
     if as_json:
         click.echo(json.dumps(result.to_json(), ensure_ascii=False))
         return
-    console.print(words.render_coaching(result, {t: meaning for t, (_, meaning) in TAGS.items()}))
+    words.print_parts(console, words.render_coaching(result, {t: meaning for t, (_, meaning) in TAGS.items()}))

@@ -7,6 +7,7 @@ them into what the player reads.
 from __future__ import annotations
 
 import json
+from typing import NamedTuple
 
 from rich.console import Group, JustifyMethod
 from rich.padding import Padding
@@ -159,7 +160,22 @@ def example_text(e) -> str:
             f"{e.drop:.0f} points lost")
 
 
-def render_coaching(c, meanings: dict[str, str]) -> Group:
+class Unwrapped(NamedTuple):
+    """A line printed whole, never wrapped or cut: a command to copy, however long its path."""
+
+    text: Text
+
+
+def print_parts(console, parts: list) -> None:
+    """Print ``render_coaching``'s parts; the commands in them go out whole (``soft_wrap``)."""
+    for part in parts:
+        if isinstance(part, Unwrapped):
+            console.print(part.text, soft_wrap=True)
+        else:
+            console.print(part)
+
+
+def render_coaching(c, meanings: dict[str, str]) -> list:
     """``osmosis coach``: each recurring kind of error, then the biggest single losses."""
     if not c.games_reviewed:
         return Group(Text("No reviewed game yet: play a game (osmosis play), and osmosis coach reviews it "
@@ -193,8 +209,7 @@ def render_coaching(c, meanings: dict[str, str]) -> Group:
         for e in t.examples:
             parts.append(_indent(Text(f"- {example_text(e)}")))
             if e.source:
-                parts.append(_indent(Text(f"osmosis replay {e.source} --at {e.ply}", style="dim", overflow="ignore",
-                                          no_wrap=True), 4))
+                parts.append(Unwrapped(Text(f"    osmosis replay {e.source} --at {e.ply}", style="dim")))
     if c.losses:
         parts.append(Text(""))
         title = "Biggest single losses" + (f" ({c.tag_filter})" if c.tag_filter else "")
@@ -208,7 +223,7 @@ def render_coaching(c, meanings: dict[str, str]) -> Group:
             table.add_row(str(e.game_id), deal_label(e.deal), str(e.ply), e.move, e.best, f"{e.drop:.0f}",
                           e.label, ", ".join(e.tags))
         parts.append(table)
-    return Group(*parts)
+    return parts
 
 
 def recurring_line(r) -> str:
