@@ -178,9 +178,9 @@ def print_parts(console, parts: list) -> None:
 def render_coaching(c, meanings: dict[str, str]) -> list:
     """``osmosis coach``: each recurring kind of error, then the biggest single losses."""
     if not c.games_reviewed:
-        return Group(Text("No reviewed game yet: play a game (osmosis play), and osmosis coach reviews it "
-                          "on the way." if not c.unreviewed else
-                          f"No reviewed game yet: osmosis coach --review reviews your {_plural(c.unreviewed, 'game')}."))
+        return [Text("No reviewed game yet: play a game (osmosis play), and osmosis coach reviews it "
+                     "on the way." if not c.unreviewed else
+                     f"No reviewed game yet: osmosis coach --review reviews your {_plural(c.unreviewed, 'game')}.")]
     head = Text()
     head.append(f"{c.games_reviewed} reviewed game{'s' if c.games_reviewed != 1 else ''}", style="bold")
     head.append(f", {_plural(c.moves_graded, 'graded move')}: " +
