@@ -304,3 +304,11 @@ def test_a_drill_the_engine_no_longer_calls_a_mistake_is_retired_not_asked(run, 
     assert result.exit_code == 0
     assert json.loads(result.stdout)["asked"] == 0
     assert json.loads(run(["drill", "--list", "--json"]).stdout) == []
+
+
+def test_history_json_gives_a_custom_variant_as_an_object_like_the_records(run):
+    assert run(["play", "5", "--passes", "2"], input="d d d\n").exit_code == 0
+    data = json.loads(run(["history", "--json"]).stdout)
+    record_variant = json.loads(run(["games", "--json"]).stdout)["games"][0]["variant"]
+    assert data["recent"][0]["variant"] == record_variant == \
+        {"turn": 3, "passes": 2, "open_reserve": False, "reserve_piles": 4}

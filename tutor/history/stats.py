@@ -8,6 +8,7 @@ count and a 95% Wilson interval.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -68,7 +69,7 @@ class GameLine:
     accuracy: float | None
 
     def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "deal": self.deal, "variant": self.variant, "cards": self.cards, "won": self.won,
+        return {"id": self.id, "deal": self.deal, "variant": variant_json(self.variant), "cards": self.cards, "won": self.won,
                 "finished": self.over, "moves": self.moves, "played_at": self.played_at,
                 "accuracy": _r(self.accuracy, 1)}
 
@@ -97,6 +98,12 @@ class Summary:
                 "accuracy_over_time": [{"id": i, "played_at": t, "accuracy": round(a, 1)}
                                        for i, t, a in self.accuracy_series]}
         return data
+
+
+def variant_json(variant: str) -> str | dict[str, Any]:
+    """The stored variant as the records and ``games --json`` give it: a preset's name, or the options
+    as an object (stored as compact JSON text; only the keys of ``variants`` must stay text)."""
+    return json.loads(variant) if variant.startswith("{") else variant
 
 
 def _r(x: float | None, digits: int) -> float | None:
