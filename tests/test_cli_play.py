@@ -396,6 +396,9 @@ def test_single_pass_bridesmaids_warns_that_it_is_almost_never_winnable(run):
     result = run(["play", "5", "--variant", "bridesmaids", "--passes", "1"], input="q\n")
     assert result.exit_code == 0
     assert "almost never winnable" in result.output
+    shown = run(["deal", "5", "--variant", "bridesmaids", "--passes", "1"])
+    assert shown.exit_code == 0 and "almost never winnable" in shown.output
+    assert "almost never" not in run(["deal", "5", "--variant", "bridesmaids"]).output
 
 
 def test_a_deal_file_without_reserve_is_played_as_bridesmaids_unless_a_variant_says_otherwise(run, tmp_path):

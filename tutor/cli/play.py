@@ -58,6 +58,8 @@ def deal_command(ctx: click.Context, number: int | None, deal_file: str | None, 
         return
     console = console_of(ctx)
     console.print(render_deal(deal, rules, reveal=reveal, symbols=use_symbols(console)))
+    if rules.warning():
+        console.print(f"Note: {rules.warning()}.", soft_wrap=True)
 
 
 @click.command("play")
