@@ -226,6 +226,8 @@ def test_json_that_is_not_an_object_is_refused(tmp_path):
 @pytest.mark.parametrize("deal,words", [
     ({"number": 0}, "out of range"),
     ({"number": "7"}, "not a whole number"),
+    ({"number": True}, "deal number true is not a whole number"),  # spelled as the file spells it
+    ({"number": None}, "deal number null is not"),
     ({"format": "osmosis-deal/1", "reserves": [], "base": "2S", "talon": ["KS"]}, "missing card"),
     ({"format": "osmosis-deal/1", "reserves": [["1X"]], "base": "2S", "talon": []}, "unknown card '1X'"),
     ("deal 1", "expected a JSON object"),

@@ -353,3 +353,11 @@ def test_the_paired_survey_gives_the_same_on_dask_and_in_one_process(threads_clu
     here = survey()
     assert here == survey(DaskEngine(client=threads_cluster))
     assert here[0]["of_winnable"]["winnable"] == here[0]["solver_wins"] > 0
+
+
+def test_no_winnable_deal_gives_no_share_rather_than_zero(run):
+    # single-pass bridesmaids: the solver wins none of deals 1-4, so "won 0 of 0" has no rate
+    args = ["stats", "--deals", "1-4", "--variant", "bridesmaids", "--passes", "1", "--policy", "greedy", "--solver"]
+    share = json.loads(run(args + ["--json"]).stdout)["of_winnable"]
+    assert share == {"won": 0, "winnable": 0, "rate": None, "interval": None}
+    assert "no deal in the range is winnable" in run(args).stdout

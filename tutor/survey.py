@@ -176,7 +176,8 @@ class Tally:
             paired = {"solver_wins": self.solver_wins, "solver_unknown": self.solver_unknown,
                       "solver_from_store": self.solver_from_store,
                       "of_winnable": {"won": self.winnable_won, "winnable": self.solver_wins,
-                                      "rate": round(self.of_winnable, 4), "interval": [round(lo, 4), round(hi, 4)]}}
+                                      "rate": round(self.of_winnable, 4) if self.solver_wins else None,
+                                      "interval": [round(lo, 4), round(hi, 4)] if self.solver_wins else None}}
         return {
             "variant": self.rules.name or self.rules.describe(),
             "options": {"turn": self.rules.turn, "passes": self.rules.passes,

@@ -11,6 +11,7 @@ message and free of control codes.
 
 from __future__ import annotations
 
+import json
 import os
 import unicodedata
 
@@ -77,6 +78,16 @@ def os_reason(exc: OSError) -> str:
 
 
 def brief(value: object, limit: int = MAX_QUOTED) -> str:
-    """``repr(value)`` cut to ``limit`` characters: a value from a file quoted in a message."""
+    """A value from a file quoted in a message, cut to ``limit`` characters.
+
+    A string is quoted as Python quotes it (``'XX'``); any other value read from
+    JSON is spelled as JSON spells it (``true``, ``null``, ``[1, 2]``), since that
+    is what the file holds; anything else is its ``repr``.
+    """
     text = repr(value)
+    if not isinstance(value, str):
+        try:
+            text = json.dumps(value, ensure_ascii=True)
+        except (TypeError, ValueError):
+            pass
     return text if len(text) <= limit else text[: max(limit - 20, 10)] + f"... ({len(text)} characters)"

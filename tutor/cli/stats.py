@@ -207,7 +207,8 @@ def stats_command(ctx: click.Context, deal_range: str, policy: str, workers: int
                       f"{tally.solver_from_store:,} from the store)")
         lo, hi = tally.of_winnable_interval
         table.add_row("of the winnable", f"{tally.winnable_won:,} of {tally.solver_wins:,} won = "
-                      f"{100 * tally.of_winnable:.1f}% (95% interval {100 * lo:.1f}%-{100 * hi:.1f}%)")
+                      f"{100 * tally.of_winnable:.1f}% (95% interval {100 * lo:.1f}%-{100 * hi:.1f}%)"
+                      if tally.solver_wins else "no deal in the range is winnable, so no share to give")
     table.add_row("from the store", f"{tally.from_store:,} of {tally.deals:,}")
     table.add_row("time", f"{tally.seconds:.1f} s")
     console.print(table)
