@@ -312,3 +312,12 @@ def test_history_json_gives_a_custom_variant_as_an_object_like_the_records(run):
     record_variant = json.loads(run(["games", "--json"]).stdout)["games"][0]["variant"]
     assert data["recent"][0]["variant"] == record_variant == \
         {"turn": 3, "passes": 2, "open_reserve": False, "reserve_piles": 4}
+
+
+def test_opening_a_finished_game_again_says_nothing_of_the_history(run, played, tmp_path):
+    won = tmp_path / "won.json"
+    finished = run(["play", "23", "--variant", "peek"], input=greedy(23) + f"\ns {won}\n")
+    assert "History: 5 games of peek" in finished.output  # a game ended: the history has news
+    again = run(["play", "--resume", str(won)], input="\n")
+    assert again.exit_code == 0 and "Won!" in again.output
+    assert "History:" not in again.output  # no game ended here

@@ -114,6 +114,7 @@ class Session:
         self.listener: Callable[[str | Text], None] | None = None
         self._ended = False
         self._warned_unsaved = False
+        self._changed = False  # a move played or taken back here (a game opened finished stays as it was)
         self.exit_code = 0
 
     @classmethod
@@ -173,6 +174,7 @@ class Session:
     def autosave_now(self) -> None:
         """Save to the autosave file; a failure is reported and the game goes on."""
         self.tell(self.files.after_change())
+        self._changed = True
         self._warned_unsaved = False  # the game changed: a q warns again if it is not saved
         if self.files.autosave is not None and not self.files.failed:
             from .history import note_game  # the game goes into the player's history as it is played
@@ -190,6 +192,8 @@ class Session:
         self.tell(self.files.keep())
         if saved_line:
             self.say(f"{self.saved_now()} u takes back moves, q quits.")
+        if not self._changed:
+            return  # a finished game opened again: no game ended here, so the history has nothing new to say
         from .history import after_game  # one line of what the player's history shows
 
         after_game(self.record(), self.files.autosave, self.say)
