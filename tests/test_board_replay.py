@@ -108,3 +108,38 @@ def test_a_record_without_a_review_still_steps(reviewed):
     assert status(shown[1]).startswith("Move 1 of ")
     assert "No win chances in this record" in shown[1]
     assert "no labelled move or critical moment after this one" in shown[2]
+
+
+def chart_rows(text: str) -> list[str]:
+    """The chart's rows of bars: the lines that start with a move number and hold bar cells."""
+    return [line.strip() for line in text.splitlines()
+            if line.strip()[:1].isdigit() and any(c in line for c in "▁▂▃▄▅▆▇█")]
+
+
+def test_the_first_screen_draws_the_chart_as_wide_as_every_later_one(reviewed):
+    record, rev = reviewed
+    first, _, back = screens(record, rev, ["right", "left"])
+    assert chart_rows(first) == chart_rows(back)
+    # 82 moves in two rows at 80 columns, not a 30-column chart in four
+    assert len(chart_rows(first)) == 2
+
+
+def test_a_resized_terminal_lays_the_chart_out_again(reviewed):
+    record, rev = reviewed
+    app = ReplayApp(record, rev, symbols=True)
+    out = []
+
+    async def go():
+        async with app.run_test(size=(100, 50)) as pilot:
+            await pilot.pause()
+            out.append(screen_text(app))
+            await pilot.resize_terminal(60, 50)
+            await pilot.pause()
+            await pilot.pause()
+            out.append(screen_text(app))
+
+    asyncio.run(go())
+    wide, narrow = out
+    fresh = screens(record, rev, [], width=60)[0]
+    assert chart_rows(narrow) == chart_rows(fresh) != chart_rows(wide)
+    assert all(len(line) <= 60 for line in narrow.splitlines())

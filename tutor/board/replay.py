@@ -24,7 +24,7 @@ from ..record import Record
 from ..render import describe_move, prose
 from ..talon import waste_fan
 from .screens import REPLAY_KEYS, TextScreen
-from .widgets import Keys, Lines, TableView
+from .widgets import ChartView, Keys, Lines, TableView
 
 if TYPE_CHECKING:
     from ..review import Review
@@ -120,10 +120,7 @@ class ReplayApp(App):
         self.query_one("#note", Static).update(Lines(*self._note(), symbols=self.symbols))
         chart = self.query_one("#chart", Static)
         if self.rev is not None:
-            from ..cli.review import chart as win_chart
-
-            width = max(30, chart.size.width - 2 or self.size.width - 2)
-            chart.update(win_chart(self.rev, width, cursor=n))
+            chart.update(ChartView(self.rev, cursor=n))
         else:
             chart.update(Text("No win chances in this record (osmosis replay computes them unless --no-review "
                               "or the record is annotated).", style="dim"))

@@ -9,6 +9,7 @@ a :class:`~tutor.hints.Hint`. Nothing here decides a rule.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from typing import TYPE_CHECKING
 
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.style import Style
@@ -19,6 +20,9 @@ from ..render import BACK, BACK_STYLE, DIM, LABEL, card_text, foundation_lines, 
 from ..state import State
 from ..survey import wilson
 from ..talon import Memory
+
+if TYPE_CHECKING:
+    from ..review.values import Review
 
 PLAYABLE_MARK = "*"
 
@@ -244,3 +248,17 @@ class Lines(_Sized):
                 out += wrap(para, width) or [Text("")]
         return out
 
+
+
+class ChartView(_Sized):
+    """The review's win-chance chart, its rows as long as the width it is drawn at allows."""
+
+    def __init__(self, rev: Review, cursor: int | None) -> None:
+        self.rev, self.cursor = rev, cursor
+
+    def lines(self, width: int) -> list[Text]:
+        from ..cli.review_report import chart  # the same chart ``osmosis review`` prints
+
+        drawn = chart(self.rev, max(30, width), cursor=self.cursor)
+        drawn.rstrip()
+        return list(drawn.split("\n"))
