@@ -99,7 +99,7 @@ def test_replay_with_review_comments_every_move_of_an_unannotated_record(run, tm
     assert result.exit_code == 0, result.output
     out = " ".join(result.output.split())
     assert "With hindsight (all cards known): the deal could not be won from the start" in out
-    assert "The only legal move (win" in out  # its own value, with its interval
+    assert "The only legal move: win" in out  # its own value, with its interval
     assert out.count("best") >= 6  # one label per move
 
 

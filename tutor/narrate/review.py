@@ -84,8 +84,8 @@ def grade_sentence(state: State, fact: Grade | Ungraded) -> str:
                  else f"{interval_text(*fact.interval)}, {fact.samples} deals")
         figure = f"win {pct(fact.win)} ({basis})"
         if fact.forced:
-            return f"The only legal move ({figure})."
-        return f"A free play: {card_word(fact.card)} opens no row, so playing it can only add options ({figure})."
+            return f"The only legal move: {figure}."
+        return f"A free play: {card_word(fact.card)} opens no row, so playing it can only add options; {figure}."
     played, top, paired = fact.played, fact.top, fact.paired
     if fact.label == Label.BEST:
         if played.exact:
