@@ -143,3 +143,17 @@ def test_a_resized_terminal_lays_the_chart_out_again(reviewed):
     fresh = screens(record, rev, [], width=60)[0]
     assert chart_rows(narrow) == chart_rows(fresh) != chart_rows(wide)
     assert all(len(line) <= 60 for line in narrow.splitlines())
+
+
+def test_a_critical_moment_names_its_kind_once(reviewed):
+    record, rev = reviewed
+    marks = marked_moves(record, rev)
+    shown = screens(record, rev, ["n"] * len(marks))
+    seen = set()
+    for text in shown[1:]:
+        flat = " ".join(text.split())
+        for kind in ("luck", "error"):
+            if f"Critical moment, {kind}: " in flat:
+                seen.add(kind)
+        assert "luck: luck" not in flat and "Critical moment (" not in flat
+    assert seen == {str(m.kind) for m in rev.critical}

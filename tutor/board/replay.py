@@ -158,7 +158,9 @@ class ReplayApp(App):
             out.append(note["comment"])
         moment = self.critical.get(n)
         if moment is not None:
-            out.append(Text(f"Critical moment ({moment.kind}): ", style="bold") + prose(moment.text, self.symbols))
+            # a luck moment's text names its kind already ("luck: J♠ turned up ..."); an error's does not
+            text = moment.text if moment.text.startswith(f"{moment.kind}:") else f"{moment.kind}: {moment.text}"
+            out.append(Text("Critical moment, ", style="bold") + prose(text, self.symbols))
         return out
 
     # ---- keys ---------------------------------------------------------------
