@@ -218,7 +218,7 @@ def test_tutor_mode_asks_before_a_clear_mistake_and_n_keeps_the_move_back(tmp_pa
     ply = game.ply
     shown = screens(session, ["d", "t", "n", "d", "h", "d", "y"], height=50)
     # The same rule and words as line mode's tutor (test_cli_play), with the board's card symbols.
-    assert "That may be a mistake: win 0% (exact) against 100% (exact) for w (T♦)" in flat(shown[1])
+    assert "That may be a mistake: win 0% against 100% for w (T♦), exact" in flat(shown[1])
     assert "y  play it anyway    n  rethink    h  show the hint" in shown[1]
     assert "Stock 15" in shown[1]  # the board stays in view under the question
     assert f"Move {ply} " in status_line(shown[2]) and "That may be a mistake" in shown[2]  # t waits

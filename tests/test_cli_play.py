@@ -157,6 +157,15 @@ def test_undo_goes_back_to_the_start_and_no_further(run, home):
     assert load_record(autosaved(home)).moves == []
 
 
+def test_an_undo_with_a_word_or_two_counts_is_refused_whole_and_takes_nothing_back(run, home):
+    result = run(["play", "1"], input="d\nd\nu u u\nu 1 2\nq\n")
+    out = result.stdout
+    assert "'u u u' is not an undo: expected u, or u and a number of moves like u 3" in out
+    assert "'u 1 2' is not an undo" in out
+    assert "Took back" not in out
+    assert [str(m) for m in load_record(autosaved(home)).moves] == ["d", "d"]
+
+
 def test_play_without_a_number_picks_a_random_deal_and_says_which(run, home):
     result = run(["play"], input="d\nq\n")
     match = re.search(r"Deal (\d+) \(a random deal", result.stdout)
@@ -311,7 +320,7 @@ def test_hint_shows_every_move_best_first_with_the_reason(run, tmp_path):
 def test_tutor_warns_before_a_losing_move_and_does_not_play_it_on_no(run, tmp_path):
     path = _greedy_record(tmp_path, 3, "peek", PEEK3_PLIES)
     out = run(["play", "--resume", str(path), "--tutor"], input="d\nn\nq\n").stdout
-    assert "That may be a mistake: win 0% (exact) against 100% (exact) for w (TD)" in out
+    assert "That may be a mistake: win 0% against 100% for w (TD), exact" in out
     assert "Play it anyway? [y/N]" in out
     assert "Move not played." in out
     assert len(load_record(path).moves) == PEEK3_PLIES

@@ -213,3 +213,26 @@ def test_a_row_kept_closed_on_a_tie_in_deals_won_is_explained():
     better = dataclasses.replace(wait, win=0.40, interval=(0.25, 0.57))
     reason, _ = reason_for(obs, ScoredPosition(TURN, [opening, better], Why.SAMPLED, 32, False))
     assert "wins no more deals" not in reason
+
+
+def _depth(text: str) -> int:
+    depth = deepest = 0
+    for c in text:
+        depth += (c == "(") - (c == ")")
+        deepest = max(deepest, depth)
+    return deepest
+
+
+@pytest.mark.parametrize("variant, number", [("osmosis", 7), ("peek", 3)])
+def test_a_hints_words_never_stack_parentheses(variant, number):
+    """"Win 23% (95%: 15-35%) (from 64 deals ...)" read badly: a figure and its basis share one sentence,
+    and no bracket goes deeper than a figure's interval inside the figures."""
+    rules = preset(variant)
+    state, seen = State.initial(deal_for(number, rules), rules), 0
+    while not state.over and seen < 40:
+        h = hint(observe(state), samples=8)
+        assert ") (" not in h.reason and _depth(h.reason) <= 2, h.reason
+        plays = [m for m in state.legal_moves() if m.is_play]
+        state = state.apply(plays[0] if plays else state.legal_moves()[0])
+        seen += 1
+    assert seen >= 20

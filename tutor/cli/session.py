@@ -301,8 +301,9 @@ class Session:
     def undo(self, args: list[str]) -> None:
         count = 1
         if args:
-            if not (args[0].isascii() and args[0].isdigit() and len(args[0]) <= 6):
-                raise MoveError(f"u {brief(args[0])}: expected u, or u and a number of moves like u 3")
+            if len(args) > 1 or not (args[0].isascii() and args[0].isdigit() and len(args[0]) <= 6):
+                raise MoveError(f"{brief('u ' + ' '.join(args))} is not an undo: expected u, or u and a number "
+                                "of moves like u 3")
             count = int(args[0])
         if not self.game.can_undo():
             self.say("Nothing to undo: this is the start of the game.")

@@ -53,10 +53,11 @@ def tutor_warning(advice: Hint, move: Move, best_words: str) -> str | None:
     best, mine = by_move.get(advice.best), by_move.get(move)
     if best is None or mine is None:
         return None
-    basis = "exact: every consistent deal solved" if advice.exact else (
-        f"{mine.samples} deal{'s' if mine.samples != 1 else ''}")
-    return (f"That may be a mistake: win {win_figure(mine)} against {win_figure(best)} "
-            f"for {best_words} ({basis}).")
+    if advice.exact:
+        return (f"That may be a mistake: win {pct(mine.win)} against {pct(best.win)} for {best_words}, "
+                "exact: every consistent deal solved.")
+    return (f"That may be a mistake: win {win_figure(mine)} against {win_figure(best)} for {best_words}, "
+            f"on {mine.samples} deal{'s' if mine.samples != 1 else ''}.")
 
 
 def _runner_up(scored: ScoredPosition) -> Candidate | None:
@@ -74,6 +75,13 @@ def _basis(scored: ScoredPosition) -> str:
             return "exact: you have seen every card, and the position was solved"
         return f"exact: every one of the {n} deals consistent with what you have seen was solved"
     return f"from {scored.samples} deals consistent with what you have seen, the same ones for every move"
+
+
+def _win_sentence(top: Candidate, scored: ScoredPosition) -> str:
+    """The best move's win chance and what it rests on, in one sentence with one pair of parentheses."""
+    if scored.exact:
+        return f"Win {pct(top.win)} ({_basis(scored)})."
+    return f"Win {win_figure(top)}, {_basis(scored)}."
 
 
 def _versus(top: Candidate, other: Candidate, mine: str, theirs: str) -> str:
@@ -122,7 +130,11 @@ def reason_for(obs: Observation, scored: ScoredPosition) -> tuple[str, list[TipI
 
     if scored.why == "forced":
         parts.append(f"{what}: it is the only move.")
-        parts.append(f"From here: win {win_figure(top)}, about {cards_figure(top)} cards expected ({_basis(scored)}).")
+        if scored.exact:
+            parts.append(f"From here: win {pct(top.win)}, {top.cards:.0f} cards expected ({_basis(scored)}).")
+        else:
+            parts.append(f"From here: win {win_figure(top)}, about {cards_figure(top)} cards expected, "
+                         f"{_basis(scored)}.")
     elif scored.why == "safe":
         card = _played(obs.card_of(best))
         row = obs.destination(card)
@@ -138,7 +150,7 @@ def reason_for(obs: Observation, scored: ScoredPosition) -> tuple[str, list[TipI
         if row == 0:
             parts.append("Every rank row 1 gets is one the rows below may take.")
             tips.append(TipId.FIRST_ROW)
-        parts.append(f"Win {win_figure(top)} ({_basis(scored)}).")
+        parts.append(_win_sentence(top, scored))
     elif scored.why == "turn":
         text = f"{what}: it loses nothing, since you can come back to this very point next pass"
         if obs.stock and obs.stock[0] is None:
@@ -160,7 +172,7 @@ def reason_for(obs: Observation, scored: ScoredPosition) -> tuple[str, list[TipI
                 parts.append(_versus(top, other, "if you turn", f"if you {move_phrase(obs, other.move, False)}")
                              .capitalize() + ".")
         else:
-            parts.append(f"Win {win_figure(top)} ({_basis(scored)}).")
+            parts.append(_win_sentence(top, scored))
     else:
         parts.extend(_compared(obs, scored, top, other, tips))
 
