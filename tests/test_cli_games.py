@@ -46,6 +46,44 @@ def test_resume_last_and_resume_n_go_on_with_the_listed_game(run, home):
     out = run(["play", "--resume", "last"], input="q\n").stdout
     assert "Deal 1, osmosis" in out and "after move 3" in out  # saved last, so now the newest
 
+def test_last_skips_a_newer_file_that_cannot_be_read_and_a_number_names_it(run, home):
+    _play(run, 7, "d\nq\n")
+    good = sorted((home / "games").glob("*.json"))[0]
+    os.utime(good, (time.time() - 60, time.time() - 60))
+    (home / "games" / "broken.json").write_bytes(b"\xff\xfe")  # the newest file, and unreadable
+    out = run(["play", "--resume", "last"], input="q\n").stdout
+    assert "Deal 7, osmosis" in out and "after move 1" in out
+    result = run(["play", "--resume", "1"])
+    assert result.exit_code == 1
+    assert result.stderr.startswith("error: saved game 1 cannot be resumed: record ") and "broken.json" in result.stderr
+
+
+def test_review_and_replay_take_last_and_a_number_from_the_list(run, home):
+    _play(run, 7, "d\nq\n")
+    path = sorted((home / "games").glob("*.json"))[0]
+    os.utime(path, (time.time() - 60, time.time() - 60))
+    _play(run, 9, "d d\nq\n")
+    out = run(["replay", "last", "--plain", "--no-review", "--all"]).stdout
+    assert "Deal 9" in out or "deal 9" in out
+    out = run(["replay", "2", "--plain", "--no-review", "--all"]).stdout
+    assert "Deal 7" in out or "deal 7" in out
+    data = json.loads(run(["review", "2", "--json", "--samples", "4", "--workers", "1"]).stdout)
+    assert [m["move"] for m in data["moves"]] == ["d"]
+    result = run(["review", "3"])
+    assert result.exit_code == 1
+    assert result.stderr.strip() == "error: there is no saved game 3: expected 1 to 2 (osmosis games lists them)"
+    result = run(["review", "nothing-here.json"])
+    assert result.exit_code == 1 and "record 'nothing-here.json' does not exist" in result.stderr
+
+
+def test_last_with_no_readable_game_says_so(run, home):
+    (home / "games").mkdir(parents=True, exist_ok=True)
+    (home / "games" / "broken.json").write_text("garbage")
+    result = run(["review", "last"])
+    assert result.exit_code == 1
+    assert result.stderr.strip().startswith("error: no saved game in ") and "1 file" in result.stderr
+
+
 def test_resume_a_number_not_in_the_list_is_one_line_error(run, home):
     _play(run, 1, "d\nq\n")
     result = run(["play", "--resume", "5"])

@@ -14,6 +14,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..errors import RecordError, TutorError
+from ..narrate.play import plural
 from ..record import Record, load_record
 from ..storage import games_dir
 from ..textsafe import quoted
@@ -72,8 +73,12 @@ def saved_games(folder: Path | None = None) -> list[SavedGame]:
     return games
 
 
-def resolve_resume(value: str) -> Path:
-    """What ``--resume`` names: a record file, ``last`` (the newest saved game) or a number from the list."""
+def resolve_resume(value: str, action: str = "resumed") -> Path:
+    """What ``--resume`` (or ``review``'s and ``replay``'s RECORD) names: a record file, ``last`` (the newest
+    saved game that can be read) or a number from the list of ``osmosis games``.
+
+    A file of that name wins over ``last`` or a number; ``action`` ends the error for an unreadable game.
+    """
     if os.path.exists(value):  # False, not an error, for a name the system cannot even look up
         return Path(value)
     key = value.strip().lower()
@@ -82,13 +87,19 @@ def resolve_resume(value: str) -> Path:
                           "from osmosis games")
     games = saved_games()
     if not games:
-        raise RecordError(f"there are no saved games in {games_dir()} to resume: play one with osmosis play")
-    index = 1 if key == "last" else int(key)
+        raise RecordError(f"there are no saved games in {games_dir()}: play one with osmosis play")
+    if key == "last":
+        readable = [g for g in games if g.record is not None]
+        if not readable:
+            raise RecordError(f"no saved game in {games_dir()} can be read ({plural(len(games), 'file')}, "
+                              "osmosis games lists them): play one with osmosis play")
+        return readable[0].path
+    index = int(key)
     if not 1 <= index <= len(games):
         raise RecordError(f"there is no saved game {index}: expected 1 to {len(games)} (osmosis games lists them)")
     game = games[index - 1]
     if game.record is None:
-        raise RecordError(f"saved game {index} cannot be resumed: {game.error}")
+        raise RecordError(f"saved game {index} cannot be {action}: {game.error}")
     return game.path
 
 
@@ -125,4 +136,5 @@ def games_command(ctx: click.Context, as_json: bool) -> None:
                       str(len(g.record.moves)), g.result_text())
     console.print(table)
     console.print(Text(f"In {games_dir()}. osmosis play --resume N goes on with game N (--resume last: "
-                       "the newest); a finished game opens as a replay."))
+                       "the newest); a finished game opens as a replay. osmosis review N and osmosis replay N "
+                       "take the same numbers."))

@@ -178,8 +178,12 @@ def replay_command(ctx: click.Context, record_path: str, show_all: bool, with_re
     (pipes, --plain) Enter shows the next move and q stops; when the input
     is not a terminal and ends, the rest of the game is printed. Each move
     gets the post-game review's label and comment. --at N opens at move N.
+    RECORD is a record file, last (the newest saved game) or a number from
+    osmosis games.
     """
-    record = record_from_file(record_path)
+    from .games import resolve_resume
+
+    record = record_from_file(str(resolve_resume(record_path, "replayed")))
     if at is not None and at > len(record.moves):
         raise RecordError(f"the record has {plural(len(record.moves), 'move')}, so there is no move {at}: "
                           + (f"expected --at 1 to {len(record.moves)}" if record.moves else "leave out --at"))

@@ -152,8 +152,12 @@ def review_command(ctx: click.Context, record_path: str, as_json: bool, annotate
 
     Labels by the drop in win chance from the best move: best, good,
     inaccuracy, mistake, blunder. Hindsight (every card known) says whether
-    the deal was winnable and at which move the win was lost.
+    the deal was winnable and at which move the win was lost. RECORD is a
+    record file, last (the newest saved game) or a number from osmosis games.
     """
+    from .games import resolve_resume
+
+    record_path = str(resolve_resume(record_path, "reviewed"))
     record = record_from_file(record_path)
     if annotate_path:
         from ..record import keep_finished_game
