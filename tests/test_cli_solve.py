@@ -156,6 +156,11 @@ def test_solve_writes_the_state_graph_as_graphml(run, tmp_path):
     assert all(d["move"] for _, _, d in g.edges(data=True))
     data = json.loads(run(["solve", "4", "--graph", str(path), "--graph-nodes", "300", "--json"]).output)
     assert data["graph"]["nodes"] == g.number_of_nodes() and data["graph"]["complete"] is False
+    # the count above the limit is explained: the limit counts explored positions, the rest were only reached
+    cut = sum(1 for key, d in g.nodes(data=True) if d["win"] == "unknown" and g.out_degree(key) == 0)
+    assert data["graph"]["unexplored"] == cut == g.number_of_nodes() - 300
+    assert (f"stopped at its limit of 300 positions explored, and {cut} more were reached but not explored"
+            in " ".join(result.output.split()))
 
 
 def test_solve_graph_to_a_folder_that_is_missing_is_one_line(run, tmp_path):

@@ -155,3 +155,19 @@ def test_without_the_flag_the_review_has_no_practical_field(run, tmp_path):
     data = json.loads(run(["review", str(tmp_path / "short.json"), "--samples", "3", "--workers", "1",
                            "--json"]).stdout)
     assert "practical" not in data and all("practical" not in c for c in data["critical"])
+
+
+def test_a_sampled_practical_figure_keeps_its_interval_beside_its_count():
+    """"6 of 8 (95%: 41-93%) after d (turning the talon)": the interval next to the count it qualifies,
+    never stacked after the move's own brackets."""
+    from tutor.estimate import Estimate
+    from tutor.narrate.review import practical_sentence
+    from tutor.review.facts import Practical
+
+    state = late_record().states()[PLIES - 1]
+    played = Estimate.of([(True, 52)] * 2 + [(False, 40)] * 6)
+    top = Estimate.of([(True, 52)] * 6 + [(False, 40)] * 2)
+    text = practical_sentence(state, Practical(Move.parse("w"), Move.parse("d"), played, top, 8, False))
+    assert "on 8 deals consistent with what you had seen:" in text
+    assert f"2 of 8 won (95%: {played.win_lo * 100:.0f}-{played.win_hi * 100:.0f}%) after your w (8S)" in text
+    assert ") (" not in text and text.endswith("after d (turning the talon).")

@@ -208,12 +208,13 @@ def import_command(ctx: click.Context, files: tuple[Path, ...]) -> None:
         click.echo(f"error: {problem}", err=True)
     extra = "".join(f", {n} {what}{'s' if n != 1 else ''}"
                     for n, what in ((total.reviews, "review"), (total.drills, "drill")) if n)
-    if total.games or not total.problems:
-        fresh = ("" if new == total.games
-                 else f" ({new} new, the others were in your history already)" if new
-                 else " (all were in your history already, and each is kept once)")
-        console.print(f"Imported {total.games} game{'s' if total.games != 1 else ''}{extra} into your history"
-                      f"{fresh}.", soft_wrap=True, markup=False)
+    games = f"{total.games} game{'s' if total.games != 1 else ''}{extra}"
+    if total.games and not new:
+        console.print(f"Nothing new to import: the {games} {'was' if total.games == 1 and not extra else 'were'} "
+                      "in your history already, and each is kept once.", soft_wrap=True, markup=False)
+    elif total.games or not total.problems:
+        fresh = "" if new == total.games else f" ({new} new, the others were in your history already)"
+        console.print(f"Imported {games} into your history{fresh}.", soft_wrap=True, markup=False)
     if total.problems:
         ctx.exit(1)
 

@@ -103,7 +103,7 @@ class GameFiles:
                         "through it); an undo goes on in a copy in a new file.")
             return f"The game is saved as you play in {path}."
         if self.games is not None:
-            return f"The game is saved as you play, in {shown_path(self.games)} from your first move."
+            return f"The game is saved as you play in {shown_path(self.games)}, from your first move."
         return None
 
     def after_change(self, force: bool = False) -> list[str]:

@@ -46,13 +46,19 @@ def write_graph(state: State, path: str, nodes: int) -> dict[str, Any]:
         hint = "" if "give a file name" in reason else "; expected a file path in a folder you can write to"
         raise TutorError(f"cannot write the graph to {shown_path(path)}: {reason}{hint}") from None
     won = sum(1 for _, d in g.nodes(data=True) if d.get("win"))
+    # reached but never explored: the limit cut the search there (an explored position has its moves as edges)
+    unexplored = sum(1 for key, d in g.nodes(data=True) if d.get("win") is None and g.out_degree(key) == 0)
     return {"file": path, "nodes": g.number_of_nodes(), "edges": g.number_of_edges(),
-            "winning_nodes": won, "complete": bool(g.graph.get("complete", True)), "node_limit": nodes}
+            "winning_nodes": won, "complete": bool(g.graph.get("complete", True)), "node_limit": nodes,
+            "unexplored": unexplored}
 
 
 def graph_sentence(facts: dict[str, Any]) -> str:
+    cut = facts["unexplored"]
     whole = ("the whole graph from this position" if facts["complete"]
-             else f"not complete: the exploration stopped at its limit of {facts['node_limit']} positions (raise --graph-nodes)")
+             else f"not complete: the exploration stopped at its limit of {facts['node_limit']} positions "
+                  f"explored, and {cut} more {'was' if cut == 1 else 'were'} reached but not explored "
+                  "(raise --graph-nodes)")
     return (f"Wrote the state graph to {shown_path(facts['file'])}: {facts['nodes']} positions "
             f"({facts['winning_nodes']} known to lead to a win), {facts['edges']} moves; {whole}.")
 

@@ -233,8 +233,8 @@ def practical_sentence(state: State, fact: Practical) -> str:
 
     def figure(est: Estimate, move: Move, your: bool) -> str:
         span = "" if fact.exact else f" ({interval_text(est.win_lo, est.win_hi)})"
-        return (f"{won_count(est)} of {est.samples}{' won' if your else ''} after {'your ' if your else ''}"
-                f"{_better(state, move)}{span}")
+        return (f"{won_count(est)} of {est.samples}{' won' if your else ''}{span} after {'your ' if your else ''}"
+                f"{_better(state, move)}")
 
     return (f"Played out blind by the tutor {where}: {figure(fact.played, fact.move, True)}, "
             f"{figure(fact.top, fact.best, False)}.")
