@@ -92,6 +92,11 @@ def test_history_shows_the_games_played_through_play(run, played):
         {"current": -1, "longest_wins": 1, "longest_losses": 2}
     text = run(["history"]).output
     assert "All games: 1 of 4 won (25%; 95% interval" in text and "Recent games" in text
+    # the history's own number is headed "id", as in the JSON: not to be taken for a number of osmosis games
+    header = next(line for line in text.splitlines() if "played (UTC)" in line)
+    assert header.split()[0] == "id"
+    ids = [line.split()[0] for line in text.splitlines()[text.splitlines().index(header) + 1:] if line.strip()]
+    assert ids[:2] == [str(g["id"]) for g in data["recent"]]
 
 
 def test_the_end_of_a_game_says_what_the_history_shows(played):

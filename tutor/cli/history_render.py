@@ -124,7 +124,7 @@ def render_summary(s, width: int = 80) -> Group:
     parts.append(Text(""))
     parts.append(Text("Recent games (newest first)", style="bold"))
     table = Table(box=None, pad_edge=False, header_style="bold")
-    recent: Columns = (("game", "right"), ("played (UTC)", "left"), ("deal", "right"), ("variant", "left"),
+    recent: Columns = (("id", "right"), ("played (UTC)", "left"), ("deal", "right"), ("variant", "left"),
                        ("moves", "right"), ("cards", "right"), ("result", "left"), ("accuracy", "right"))
     for col, just in recent:
         table.add_column(col, justify=just)
@@ -215,7 +215,7 @@ def render_coaching(c, meanings: dict[str, str]) -> list:
         title = "Biggest single losses" + (f" ({c.tag_filter})" if c.tag_filter else "")
         parts.append(Text(title, style="bold"))
         table = Table(box=None, pad_edge=False, header_style="bold")
-        losses: Columns = (("game", "right"), ("deal", "right"), ("move", "right"), ("played", "left"),
+        losses: Columns = (("id", "right"), ("deal", "right"), ("move", "right"), ("played", "left"),
                            ("better", "left"), ("lost", "right"), ("label", "left"), ("tags", "left"))
         for col, just in losses:
             table.add_column(col, justify=just)
