@@ -331,3 +331,24 @@ def test_s_saves_and_q_quits(tmp_path):
     asyncio.run(go())
     assert app.return_value is None
     assert [str(m) for m in load_record(tmp_path / "game.json").moves] == ["d"]
+
+
+def test_on_a_short_terminal_the_hint_asked_for_is_scrolled_into_view(tmp_path):
+    session = make_session(tmp_path, number=7)
+    before, after = screens(session, ["h"], height=24)[:2]
+    assert "Hint: " not in before
+    text = flat(after)
+    assert "Hint: r2 Q♠" in text and "the same ones for every move." in text  # the whole panel, to its end
+    assert all(len(screen.splitlines()) <= 24 for screen in (before, after))
+
+
+def test_on_a_short_terminal_the_tutors_question_is_in_view_with_its_keys(tmp_path):
+    from test_cli_play import PEEK3_PLIES
+
+    session = make_session(tmp_path, number=3, tutor=True, variant="peek")
+    for _ in range(PEEK3_PLIES):
+        session.game.push(session.game.state.legal_moves()[0])
+    shown = screens(session, ["d"], height=20)
+    assert "That may be a mistake" in flat(shown[1])
+    assert "y  play it anyway    n  rethink    h  show the hint" in shown[1]
+    assert "╰" in shown[1]  # the question's frame is drawn to its bottom edge

@@ -94,6 +94,7 @@ class BoardApp(App):
         self.end_shown = False
         self.message_text = ""
         self.pending: Answers | None = None  # the question waiting for an answer
+        self.reveal: str | None = None  # a panel just asked for ("#hint", "#message"), scrolled into view once shown
         self.warned_unsaved = False
         session.listener = self.note  # the session's messages (autosave, saves, history) go to the board
 
@@ -139,6 +140,11 @@ class BoardApp(App):
         elif state.blocked:
             status += "   blocked"
         self.query_one("#status", Static).update(status + "   ? help")
+        if self.reveal == "#message" or (self.reveal == "#hint" and hint is not None):
+            # on a short terminal the panels under the table are below the fold: bring the one asked for up
+            target = self.query_one(self.reveal)
+            self.reveal = None
+            self.call_after_refresh(target.scroll_visible, animate=False)
 
     def say(self, text: str | Text) -> None:
         self.message_text = str(text)
@@ -235,6 +241,7 @@ class BoardApp(App):
 
         def show_hint() -> None:
             self.hint_shown = True
+            self.reveal = "#hint"
             self.say("Move not played; the hint is below.")
 
         self.question(warning, {"y": ("play it anyway", play_it), "n": ("rethink", lambda: self.say("Move not played.")),
@@ -245,6 +252,7 @@ class BoardApp(App):
         self.pending = answers
         keys = "    ".join(f"{key}  {label}" for key, (label, _) in answers.items())
         self.query_one("#message").add_class("question")
+        self.reveal = "#message"
         self.say(f"{text}\n{keys}")
 
     def _answer(self, key: str) -> None:
@@ -287,6 +295,7 @@ class BoardApp(App):
             self.say("")
             return
         self.hint_shown = True
+        self.reveal = "#hint"
         if state in self.hints:
             self.say("")
         else:
