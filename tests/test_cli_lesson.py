@@ -126,12 +126,16 @@ def test_piped_lesson_with_hints_a_wrong_and_a_right_answer(run):
     # (no try), a wrong answer (the hint and a second try), an empty line
     # (asked again), the wrong answer again (now the verdict), then the right
     # answer to the second question.
-    answers = ["h", "h", "zz", "r1", "", "r1", "7s"]
+    answers = ["?", "h", "h", "zz", "r1", "", "r1", "7s"]
     result = run(["lesson", "layout"], input="\n".join(answers) + "\n")
     assert result.exit_code == 0, result.output
     out = result.stdout
+    assert "Answer with a move: r1-r4 (a reserve pile), w (the waste), d (turn the talon)" in out  # ? is help
+    assert "unknown move '?'" not in out
     assert "Hint: Look for a spade or a 2" in out
     assert "By the rules:" in out
+    table = out[out.index("By the rules:"):].splitlines()
+    assert table[1].split() == ["move", "answer"] and table[2].split()[-1] == "right"
     assert "unknown move 'zz'" in out
     first, verdict = out.index("Not quite. Try once more."), out.index("Not quite: no card fits yet")
     assert first < verdict and out.count("Not quite: no card fits yet") == 1

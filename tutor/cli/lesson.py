@@ -38,6 +38,9 @@ QUIT = ("q", "quit", "exit")
 #: A wrong first answer gets the step's hint and one more try.
 MAX_TRIES = 2
 HINT = ("h", "hint")
+HELP = ("?", "help")
+ANSWER_HELP = ("Answer with a move: r1-r4 (a reserve pile), w (the waste), d (turn the talon) or a card "
+               "like 7h. h gives a hint (a second h shows the engine's view of the moves), q stops the lesson.")
 
 
 @click.command("lesson")
@@ -255,7 +258,7 @@ class Run:
         given: list[str] = []
         while True:
             self.say(Text(step.question or "", style="bold"))
-            line = self.read("answer (h hint, q quit)> ")
+            line = self.read("answer (h hint, ? help, q quit)> ")
             if line is None:
                 return False
             text = line.strip()
@@ -263,6 +266,9 @@ class Run:
                 continue
             if text.lower() in QUIT:
                 return False
+            if text.lower() in HELP:
+                self.say(ANSWER_HELP, markup=False)
+                continue
             if text.lower() in HINT:
                 if hints == 0 and step.hint:
                     self.say(f"Hint: {step.hint}", markup=False)
@@ -292,14 +298,16 @@ class Run:
         self.say(f"{who}:")
         table = Table(box=None, pad_edge=False, header_style="bold")
         table.add_column("move")
-        table.add_column("")
         if verdict.judge == "rules":
+            table.add_column("answer")
             for s in verdict.scores:
                 table.add_row(describe_move(state, s.move), "right" if s.move in verdict.right else "")
         else:
+            table.add_column("result" if verdict.judge == "solver" else "win chance",
+                             justify="left" if verdict.judge == "solver" else "right")
             table.add_column("cards", justify="right")
             for s in verdict.scores:
-                win = ("win" if s.win else "lost") if verdict.judge == "solver" else f"win {s.win * 100:.0f}%"
+                win = ("win" if s.win else "lost") if verdict.judge == "solver" else f"{s.win * 100:.0f}%"
                 known = verdict.cards_exact or s.win >= 1
                 table.add_row(describe_move(state, s.move), win, f"{s.cards:.1f}" if known else "")
         if not self.quiet:
