@@ -191,6 +191,21 @@ def test_drill_in_text_shows_the_position_as_the_player_saw_it(run, coached):
     assert "0 of 0 right" in result.output
 
 
+def test_drill_explains_itself_on_question_mark_and_hints_without_giving_the_answer(run, coached):
+    first = json.loads(run(["drill", "--list", "--json"]).stdout)[0]
+    out = run(["drill", "--count", "1"], input="?\nh\nq\n").output
+    assert "Answer with a move: r1-r4 (a reserve pile), w (the waste), d (turn the talon)" in out
+    assert "unknown move '?'" not in out and "unknown move 'h'" not in out
+    hint_line = next(line for line in out.splitlines() if line.startswith("Hint:"))
+    assert "was the move here" not in hint_line  # a nudge, not the verdict
+    if first["tags"]:
+        assert len(hint_line) > len("Hint: ") + 20  # the tip of the error's kind
+    data = json.loads(run(["drill", "--json", "--count", "1"], input=f"h\n{first['best']}\n").stdout)
+    assert data["answers"][0]["hinted"] is True and data["answers"][0]["right"] is True
+    data = json.loads(run(["drill", "--json", "--count", "1"], input=f"{first['best']}\n").stdout)
+    assert not data["answers"] or data["answers"][0]["hinted"] is False
+
+
 def test_drill_with_no_reviewed_games_says_how_to_get_some(run, home):
     result = run(["drill"])
     assert result.exit_code == 0 and "No drills yet" in result.output

@@ -30,12 +30,28 @@ from ..lessons import describe_move, judge_answer
 from ..notation import Move
 from ..render import render_state, use_symbols
 from ..review import TAGS, tip
+from ..state import State
 from . import history_render as words
 from .app import console_of
 from .history import open_for_command
 from .play import waste_fan
 
 QUIT = ("q", "quit", "exit")
+HINT = ("h", "hint")
+HELP = ("?", "help")
+DRILL_HELP = ("Answer with a move: r1-r4 (a reserve pile), w (the waste), d (turn the talon) or a card like 7h. "
+              "h gives a hint, q stops.")
+
+
+def drill_hint(state: State, d: drills.Drill, tip: str) -> str:
+    """A nudge that keeps the answer to find: the tip for the error's kind, and the moves still to weigh."""
+    played = Move.parse(d.played)
+    others = [describe_move(state, m) for m in state.legal_moves() if m != played]
+    # with one other move the intro has given it away already: naming it would add nothing
+    weigh = ("Weigh the other moves: " + "; ".join(others) + ".") if len(others) > 1 else ""
+    if not tip and not weigh:
+        return f"Hint: besides {d.played}, the move the review faulted, there is only one legal move here."
+    return " ".join(part for part in (f"Hint: {tip}" if tip else "Hint:", weigh) if part)
 
 
 def tip_for(tags: Iterable[str]) -> str:
@@ -134,7 +150,8 @@ def _ask(console: Console, history: History, d: drills.Drill, index: int, total:
         return {}
     states, moves = found
     state = states[-1]
-    step = drills.step_for(record, d, tip=tip_for(d.tags))
+    tip_text = tip_for(d.tags)
+    step = drills.step_for(record, d, tip=tip_text)
     step, verdict = drills.verdict_for_drill(step)
     played = Move.parse(d.played)
     if played in verdict.right or not verdict.scores:
@@ -152,13 +169,21 @@ def _ask(console: Console, history: History, d: drills.Drill, index: int, total:
         console.print(render_state(state, symbols=symbols, fan=waste_fan(states, moves), moves=False))
     obs = observe(state)
     say(words.drill_intro(d, 52 - len(obs.unseen_cards()), len(obs.unseen_cards())))
+    hinted = False
     while True:
         if not quiet:
             console.print(Text("Find a better move.", style="bold"))
-        line = _read("answer (q stops)> ", echo and not quiet, quiet)
+        line = _read("answer (h hint, ? help, q stops)> ", echo and not quiet, quiet)
         if line is None or line.strip().lower() in QUIT:
             return None
         if not line.strip():
+            continue
+        if line.strip().lower() in HELP:
+            say(DRILL_HELP)
+            continue
+        if line.strip().lower() in HINT:
+            hinted = True
+            say(drill_hint(state, d, tip_text))
             continue
         try:
             fb = judge_answer(step, line, verdict)
@@ -176,7 +201,7 @@ def _ask(console: Console, history: History, d: drills.Drill, index: int, total:
                       soft_wrap=True, markup=False, style="dim")
     return {"drill": d.id, "game": d.game_id, "ply": d.ply, "answer": line.strip(), "right": fb.right,
             "best": str(verdict.best), "judge": verdict.judge, "box": after.box, "due_at": after.due_at,
-            "feedback": list(fb.lines)}
+            "hinted": hinted, "feedback": list(fb.lines)}
 
 
 def _list(console: Console, history: History, as_json: bool) -> None:

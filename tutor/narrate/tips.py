@@ -68,6 +68,6 @@ TIPS: dict[str, Tip] = {t.id: t for t in (
 
 
 def tip(tip_id: str) -> str:
-    """A tip as one sentence for the player: "Title: advice"."""
+    """A tip for the player, its title a sentence of its own: "Title. Advice"."""
     found = TIPS[str(tip_id)]
-    return f"{found.title}: {found.text}"
+    return f"{found.title}. {found.text}"
