@@ -87,7 +87,8 @@ def drill_command(ctx: click.Context, count: int, tag: str | None, list_only: bo
     The positions come from your reviewed games, where the review found a
     mistake or a blunder and a clearly better move.
 
-    Answer with a move or a card; q stops. Right answers come back later and
+    Answer with a move or a card; h gives a hint, ? help, q stops. Right
+    answers come back later and
     later, wrong ones soon. Review games first (osmosis review or osmosis
     coach) so that there are mistakes to drill.
     """
