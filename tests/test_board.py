@@ -352,3 +352,30 @@ def test_on_a_short_terminal_the_tutors_question_is_in_view_with_its_keys(tmp_pa
     assert "That may be a mistake" in flat(shown[1])
     assert "y  play it anyway    n  rethink    h  show the hint" in shown[1]
     assert "╰" in shown[1]  # the question's frame is drawn to its bottom edge
+
+
+def test_two_keys_at_once_on_the_help_screen_close_it_once_and_the_board_goes_on(tmp_path):
+    """The second key used to pop the help screen again: ScreenStackError, and the board was gone."""
+    from textual import events
+
+    app = BoardApp(make_session(tmp_path), symbols=True)
+    out = []
+
+    async def go():
+        async with app.run_test(size=(80, 40)) as pilot:
+            await pilot.press("question_mark")
+            await pilot.pause()
+            for key in ("x", "d"):  # both queued before the first has closed the help
+                app._driver.send_message(events.Key(key, key))
+            for _ in range(40):
+                await pilot.pause(0.05)
+            out.append((len(app.screen_stack), app.is_running, screen_text(app)))
+            await pilot.press("d")
+            await pilot.pause()
+            out.append((0, app.is_running, screen_text(app)))
+
+    asyncio.run(go())
+    (depth, running, text), (_, still, after) = out
+    assert running and still and depth == 1
+    assert "Any key closes this help." not in text and "Move 0 " in status_line(text)  # the extra key swallowed
+    assert "Move 1 " in status_line(after)

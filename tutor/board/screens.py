@@ -44,14 +44,19 @@ class TextScreen(ModalScreen[str]):
         self.texts = texts
         self.keys = keys
         self.symbols = symbols
+        self.closing = False  # a second key that comes before the screen is gone must not close it again
 
     def compose(self) -> ComposeResult:
         with VerticalScroll():
             yield Static(Lines(*self.texts, symbols=self.symbols), id="text")
 
     def on_key(self, event) -> None:
+        if self.closing:
+            event.stop()
+            return
         key = event.key if event.key in self.keys else event.character
         if self.keys and key not in self.keys:
             return
         event.stop()
+        self.closing = True
         self.dismiss(key)
