@@ -142,6 +142,8 @@ def test_a_wrong_answer_the_engine_accepts_fails_the_check(tmp_path):
     ("blocked = true", "claims blocked = true"),
     ("lost_from_start = true", "finds no cycle"),
     ("winnable = true", "finds it lost"),
+    ('went_by = ["7S"]', "claims the cards that went by playable are 7S, but along its moves the engine could "
+                         "have played none"),
 ])
 def test_each_kind_of_false_claim_is_caught(tmp_path, claims, problem):
     path = write_lesson(tmp_path, f"""
@@ -155,6 +157,23 @@ def test_each_kind_of_false_claim_is_caught(tmp_path, claims, problem):
     with pytest.raises(LessonError, match="step 1") as info:
         check_step(step)
     assert problem in str(info.value)
+
+
+def test_a_went_by_claim_must_name_every_card_let_go_by(tmp_path):
+    """Deal 1, turned twelve times: 7S, 4S, 2C and QS each lay playable on the waste and went by."""
+    text = """
+        [[steps]]
+        deal = 1
+        moves = "d d d d d d d d d d d d"
+        text = "The whole pass with no play."
+        [steps.claims]
+        went_by = [{cards}]
+        """
+    good = load_lesson_file(write_lesson(tmp_path, text.format(cards='"7S", "4S", "2C", "QS"'))).steps[0]
+    assert "went_by" in check_step(good)
+    short = load_lesson_file(write_lesson(tmp_path, text.format(cards='"7S"'))).steps[0]
+    with pytest.raises(LessonError, match="engine could have played 2C 4S 7S QS"):
+        check_step(short)
 
 
 def test_true_claims_about_a_trapped_deal_are_confirmed(tmp_path):

@@ -50,6 +50,14 @@ def check_step(step: Step, verdict: Verdict | None = None) -> list[str]:
             raise step.error(f"claims the playable cards are {' '.join(claimed_cards) or 'none'}, "
                              f"but the engine can play {' '.join(playable) or 'none'}")
         confirmed.append("playable")
+    if "went_by" in c:
+        # the cards that could have been played somewhere along the step's moves and never were
+        claimed_cards = sorted(NAMES[parse_card(t)] for t in _tokens(c["went_by"], step.where(), "went_by"))
+        went_by = sorted(NAMES[card] for card in passed_playable(step))
+        if claimed_cards != went_by:
+            raise step.error(f"claims the cards that went by playable are {' '.join(claimed_cards) or 'none'}, "
+                             f"but along its moves the engine could have played {' '.join(went_by) or 'none'}")
+        confirmed.append("went_by")
     if "rows" in c:
         claimed_rows = "".join(t.upper() for t in _tokens(c["rows"], step.where(), "rows"))
         rows = "".join(SUITS[s] for s in state.rows)
@@ -118,6 +126,20 @@ def check_step(step: Step, verdict: Verdict | None = None) -> list[str]:
                                  f"{rating(state, verdict, move)}, within the margin of the best")
         confirmed.append("expect")
     return confirmed
+
+
+def passed_playable(step: Step) -> set[int]:
+    """The cards playable at some position along ``step.moves`` that the moves never played."""
+    state = State.initial(step.deal, step.rules)
+    seen: set[int] = set()
+    played: set[int] = set()
+    for move in step.moves:
+        seen.update(card for m in state.legal_moves() if (card := state.card_of(m)) is not None)
+        card = state.card_of(move)
+        if card is not None:
+            played.add(card)
+        state = state.apply(move)
+    return seen - played
 
 
 def _card_move(state: State, card: int) -> Move | None:

@@ -52,6 +52,7 @@ The file, in short (``lessons/*.toml`` are worked examples)::
     score = 15   pass = 3   blocked = false   can_redeal = true   progress = false
     winnable = true   best_cards = 17   lost_from_start = true   cycle = ["8H", "8S"]
     full_information = true
+    went_by = ["4S", "2C"]          # the cards that were playable along the moves and not played
 
 This module draws nothing; the ``lesson`` command renders its values. Finding the
 files is :mod:`.files`, the judges :mod:`.judge`, the claim checker :mod:`.claims`.
@@ -97,7 +98,7 @@ _LESSON_KEYS = {"format", "name", "title", "level", "introduction", "summary", "
 _STEP_KEYS = {"text", "deal", "variant", "moves", "continue", "reveal", "question", "expect", "teaches",
               "wrong", "judge", "explain", "tip", "hint", "samples", "win_margin", "cards_margin", "claims"}
 _CLAIM_KEYS = {"legal", "playable", "rows", "start_rank", "score", "pass", "blocked", "can_redeal", "progress",
-               "winnable", "best_cards", "lost_from_start", "cycle", "full_information"}
+               "winnable", "best_cards", "lost_from_start", "cycle", "full_information", "went_by"}
 
 
 # ---- the format -------------------------------------------------------------
@@ -383,13 +384,13 @@ def _parse_claims(step: Step) -> None:
     for key in ("score", "pass", "best_cards"):
         if key in c and (not isinstance(c[key], int) or isinstance(c[key], bool)):
             raise step.error(f"claim {key} = {c[key]!r}: expected a whole number")
-    for key in ("legal", "playable", "cycle", "rows"):
+    for key in ("legal", "playable", "cycle", "rows", "went_by"):
         if key in c:
             _tokens(c[key], step.where(), f"claims.{key}")
     try:
         for token in _tokens(c.get("legal", []), step.where(), "claims.legal"):
             Move.parse(token)
-        for key in ("playable", "cycle"):
+        for key in ("playable", "cycle", "went_by"):
             for token in _tokens(c.get(key, []), step.where(), f"claims.{key}"):
                 parse_card(token)
     except (MoveError, CardError) as exc:
