@@ -342,3 +342,15 @@ def test_opening_a_finished_game_again_says_nothing_of_the_history(run, played, 
     again = run(["play", "--resume", str(won)], input="\n")
     assert again.exit_code == 0 and "Won!" in again.output
     assert "History:" not in again.output  # no game ended here
+
+
+def test_coach_reviews_two_games_with_the_same_moves_once_each(run, home):
+    """The review of the second was stored on the first (found by its content): coach reviewed it on every run."""
+    for _ in range(2):
+        assert run(["play", "12"], input="d d\nq\n").exit_code == 0
+    first = run(["coach", "--samples", "4", "--workers", "1"])
+    assert "Reviewed 2 games not reviewed before" in first.stdout
+    again = run(["coach", "--samples", "4", "--workers", "1"])
+    assert "Reviewed" not in again.stdout and "not reviewed yet" not in again.stdout
+    data = json.loads(run(["history", "--json"]).stdout)
+    assert data["games"] == 2 and data["reviewed"] == 2

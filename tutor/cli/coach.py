@@ -43,7 +43,7 @@ def review_pending(console: Console, history: History, samples: int | None, limi
     def one(game: GameRow) -> None:
         record = record_of(game)
         rev = compute_review(console, record, samples, workers=workers, quiet=True)
-        store_review(record, None, rev, history=history)
+        store_review(record, None, rev, history=history, game_id=game.id)
 
     if quiet or not console.is_terminal:
         for game in pending:

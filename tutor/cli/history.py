@@ -120,9 +120,14 @@ def note_review(ctx: click.Context, record: Record, path: str | Path | None, rev
         console.print(line, soft_wrap=True, markup=False)
 
 
-def store_review(record: Record, path: str | Path | None, rev: Review, history: History | None = None) -> str | None:
+def store_review(record: Record, path: str | Path | None, rev: Review, history: History | None = None,
+                 game_id: int | None = None) -> str | None:
 
-    """Store the review of a record (adding the game if the history lacks it); the line to say, if any."""
+    """Store the review of a record (adding the game if the history lacks it); the line to say, if any.
+
+    ``game_id`` names the history's game outright (the coach reviewing its own rows): two games with the
+    same moves are two games, and looking one up by its content would find the other.
+    """
     from ..history.coach import recurring
     from ..history.reviews import review_data, reviews
     from ..history.reviews import store_review as store
@@ -130,12 +135,13 @@ def store_review(record: Record, path: str | Path | None, rev: Review, history: 
     own = history is None
     history = history or hgames.open_history()
     try:
-        key = hgames.key_for_path(path) if path is not None else None
-        game = history.game_by_key(key) if key else None
-        if game is None or game.record.get("moves") != [str(m) for m in record.moves]:
-            game = history.game_by_content(hgames.content_of(record))
-        game_id = game.id if game is not None else hgames.add_record(history, record, key=key,
-                                                                      source=str(path) if path else None)
+        if game_id is None:
+            key = hgames.key_for_path(path) if path is not None else None
+            game = history.game_by_key(key) if key else None
+            if game is None or game.record.get("moves") != [str(m) for m in record.moves]:
+                game = history.game_by_content(hgames.content_of(record))
+            game_id = game.id if game is not None else hgames.add_record(history, record, key=key,
+                                                                          source=str(path) if path else None)
         store(history, game_id, review_data(rev))
         rec = recurring(history, game_id=game_id)
         if rec is not None:
