@@ -187,7 +187,9 @@ def test_drill_in_text_shows_the_position_as_the_player_saw_it(run, coached):
     result = run(["drill", "--count", "1"], input="q\n")
     assert result.exit_code == 0
     assert "Drill 1 of 1" in result.output and "Foundations" in result.output
-    assert "were still face down" in result.output and "Find a better move." in result.output
+    flat = " ".join(result.output.split())  # wrapped at word boundaries for the terminal's width
+    assert "were still face down." in flat and "Find a better move." in result.output
+    assert all(len(line) <= 100 for line in result.output.splitlines())  # the tests' COLUMNS
     assert "0 of 0 right" in result.output
 
 

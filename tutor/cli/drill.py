@@ -28,7 +28,7 @@ from ..history.reviews import reviews
 from ..knowledge import observe
 from ..lessons import describe_move, judge_answer
 from ..notation import Move
-from ..render import render_state, use_symbols
+from ..render import prose, render_state, use_symbols
 from ..review import TAGS, tip
 from ..state import State
 from . import history_render as words
@@ -88,8 +88,7 @@ def drill_command(ctx: click.Context, count: int, tag: str | None, list_only: bo
     mistake or a blunder and a clearly better move.
 
     Answer with a move or a card; h gives a hint, ? help, q stops. Right
-    answers come back later and
-    later, wrong ones soon. Review games first (osmosis review or osmosis
+    answers come back later and later, wrong ones soon. Review games first (osmosis review or osmosis
     coach) so that there are mistakes to drill.
     """
     from ..history.coach import check_tag
@@ -103,8 +102,9 @@ def drill_command(ctx: click.Context, count: int, tag: str | None, list_only: bo
         if list_only:
             return _list(console, history, as_json)
         todo = drills.due(history, count, tag)
+        # wrapped at word boundaries for the terminal, with the board's card names (T♦, not TD)
         say: Callable[[str], None] = ((lambda text: None) if as_json
-                                      else (lambda text: console.print(text, soft_wrap=True, markup=False)))
+                                      else (lambda text: console.print(prose(text, symbols))))
         if added:
             say(f"{added} new drill{'s' if added != 1 else ''} from your reviewed games.")
         if not todo:
@@ -195,11 +195,11 @@ def _ask(console: Console, history: History, d: drills.Drill, index: int, total:
     after = drills.answer(history, d, line.strip(), fb.right)
     if not quiet:
         first, *rest = fb.lines
-        console.print(Text(first, style="bold green" if fb.right else "bold red"), soft_wrap=True)
+        console.print(prose(first, symbols, style="bold green" if fb.right else "bold red"))
         for text in rest:
-            console.print(text, soft_wrap=True, markup=False)
+            console.print(prose(text, symbols))
         console.print(f"Back {words.when_text(drills.seconds_until(history, after.due_at))} (box {after.box}).",
-                      soft_wrap=True, markup=False, style="dim")
+                      markup=False, style="dim")
     return {"drill": d.id, "game": d.game_id, "ply": d.ply, "answer": line.strip(), "right": fb.right,
             "best": str(verdict.best), "judge": verdict.judge, "box": after.box, "due_at": after.due_at,
             "hinted": hinted, "feedback": list(fb.lines)}
