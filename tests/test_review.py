@@ -61,10 +61,18 @@ def pick_early_start(state: State) -> Move | None:
     return next((m for m in state.legal_moves() if _opens_row(state, m) and _wins(state, m) is False), None)
 
 
+def _no_progress(state: State) -> bool:
+    """Turning lets the pass end with no card played: the no-progress rule, its own tag, is the error then."""
+    from tutor.knowledge import observe
+    from tutor.talon import turning_blocks
+
+    return not state.progress and turning_blocks(observe(state))
+
+
 def pick_turned_past(state: State) -> Move | None:
     """Turning past a waste card (that opens no row) loses, while playing it keeps the win."""
     moves = state.legal_moves()
-    if WASTE in moves and TURN in moves and not _opens_row(state, WASTE):
+    if WASTE in moves and TURN in moves and not _opens_row(state, WASTE) and not _no_progress(state):
         if _wins(state, WASTE) and _wins(state, TURN) is False:
             return TURN
     return None
@@ -82,7 +90,7 @@ def pick_talon_shift(state: State) -> Move | None:
 def pick_late_start(state: State) -> Move | None:
     """Turning loses, while opening a row now keeps the win."""
     moves = state.legal_moves()
-    if TURN in moves and any(_opens_row(state, m) and _wins(state, m) for m in moves):
+    if TURN in moves and not _no_progress(state) and any(_opens_row(state, m) and _wins(state, m) for m in moves):
         if _wins(state, TURN) is False:
             return TURN
     return None
@@ -377,3 +385,40 @@ def test_only_move_marks_the_moves_that_alone_kept_the_win_as_hindsight():
         assert ("only move that kept the win" in m.comment) == m.only_move
         if m.only_move:
             assert "With hindsight (all cards known), it was the only move" in m.comment
+
+
+def _peek3_before_the_block() -> tuple[Record, State]:
+    """Peek deal 3 after 24 greedy moves (pass 2, nothing played since the redeal): TD opens row 2, and
+    turning on shows no card that can be played before the stock runs out."""
+    rules = preset("peek")
+    state, moves = State.initial(deal_for(3, rules), rules), []
+    for _ in range(24):
+        move = state.legal_moves()[0]
+        moves.append(move)
+        state = state.apply(move)
+    return Record(rules, deal_for(3, rules), moves), state
+
+
+def test_a_turn_that_lets_the_pass_end_with_no_play_is_tagged_no_progress_not_a_late_start():
+    from tutor.knowledge import observe
+    from tutor.talon import turning_blocks
+
+    record, state = _peek3_before_the_block()
+    assert not state.progress and state.stock and not state.apply(TURN).blocked  # not at once: later
+    assert turning_blocks(observe(state))
+    game = Record(record.rules, record.deal, [*record.moves, TURN])
+    m = review(game, samples=6, workers=1).moves[-1]
+    assert m.label == Label.BLUNDER and m.tags == ("no-progress",)
+    assert "none of the cards still to turn (all of them known) could be played" in m.comment
+    assert "Play a card every pass" in m.comment
+
+
+def test_the_hint_says_the_no_progress_rule_decides_not_a_bet_on_the_talon():
+    from tutor.hints import hint
+    from tutor.knowledge import observe
+
+    _, state = _peek3_before_the_block()
+    h = hint(observe(state))
+    assert h.best == WASTE and "no-progress" in [str(t) for t in h.tips]
+    assert "turning on would end the pass with no play and block the game" in h.reason
+    assert "a bet against the talon" not in h.reason

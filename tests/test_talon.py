@@ -132,3 +132,30 @@ def test_t_never_turns_past_a_playable_card(number, seed, variant):
             assert state.pos < len(state.talon), "t redealt"
             state = state.apply(move)
         assert WASTE in state.legal_moves() or state.pos == len(state.talon)
+
+
+def test_turning_blocks_only_when_the_pass_can_end_with_no_play_by_what_the_player_knows():
+    from tutor.talon import turning_blocks
+
+    rules = preset("peek")
+    state = State.initial(deal_for(3, rules), rules)
+    checked = {"pass 1": 0, "after a play": 0, "blocks": 0}
+    while not state.over:
+        obs = observe(state)
+        blocks = turning_blocks(obs)
+        if state.pass_no == 1:
+            assert not blocks  # the stock is not known yet
+            checked["pass 1"] += 1
+        elif state.progress:
+            assert not blocks  # a card was played this pass: the redeal is allowed
+            checked["after a play"] += 1
+        if blocks:
+            # by the engine: turning only, no card ever becomes playable and the game ends blocked
+            s = state.apply(TURN)
+            while not s.over:
+                assert not any(m.is_play for m in s.legal_moves())
+                s = s.apply(TURN)
+            assert s.blocked
+            checked["blocks"] += 1
+        state = state.apply(state.legal_moves()[0])
+    assert all(checked.values()), checked

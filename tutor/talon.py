@@ -148,3 +148,26 @@ def waste_fan(states: Sequence[State], moves: Sequence[Move]) -> int:
             return 1
         return max(1, state.pos - before.pos)
     return 1
+
+
+def turning_blocks(obs: Observation) -> bool:
+    """A turn now lets the pass end with no card played, so the game is blocked (the no-progress rule).
+
+    True when no card has been played since the redeal, the player knows every card still to turn (from
+    the second pass on), and turning on shows no card that can be played before the stock runs out: the
+    reserve tops stay as they are while nothing is played, so their hidden cards do not matter and the
+    answer depends only on what the player has seen.
+    """
+    if obs.progress or not obs.stock or any(c is None for c in obs.stock):
+        return False
+    state = obs.fill(obs.unseen_cards())  # any consistent deal: only the known stock and the tops decide
+    if TURN not in state.legal_moves():
+        return False
+    state = state.apply(TURN)
+    while True:
+        legal = state.legal_moves()
+        if any(m.is_play for m in legal):
+            return False
+        if TURN not in legal:
+            return state.blocked
+        state = state.apply(TURN)

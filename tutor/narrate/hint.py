@@ -12,6 +12,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Protocol
 
 from ..cards import NAMES, RANKS, SUIT_NAMES
+from ..notation import TURN
+from ..talon import turning_blocks
 from .moves import destination_phrase, move_gerund, move_phrase
 from .tips import TipId
 
@@ -247,6 +249,14 @@ def _compared_reason(obs: Observation, scored: ScoredPosition, top: Candidate, o
                     f"of three and changes what the next pass shows ({figures}; {_basis(scored)})."]
         return [f"{what} ({figures}; {_basis(scored)})."]
     card = _played(top.card)  # the best move is a play from here on
+    turn = next((c for c in scored.candidates if c.move == TURN), None)
+    if turn is not None and round(turn.win * 100) < round(top.win * 100) and turning_blocks(obs):
+        # the no-progress rule decides it: say so, not "waiting is a bet"
+        tips.append(TipId.NO_PROGRESS)
+        tfig = _versus(top, turn, "this way", "if you turn")
+        return [f"{what} {destination_phrase(obs, card)}: no card has been played since the redeal, and none of "
+                "the cards still to turn (you know them all) can be played before the stock runs out, so turning "
+                f"on would end the pass with no play and block the game ({tfig}; {_basis(scored)})."]
     if top.opens_row is not None:
         # Waiting is every move that opens no row: quote the best of those, not another opening.
         waits = [c for c in scored.candidates if c.opens_row is None and c.move != best]

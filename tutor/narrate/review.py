@@ -128,8 +128,12 @@ def tag_sentence(state: State, fact: TagFact) -> str:
         return (f"Opening the next row with {card_word(fact.open_card)} now was better (win "
                 f"{win_figure(fact.open)}): waiting lost more than it could gain.")
     if isinstance(fact, NoProgress):
-        return ("This turn ended a pass with no card played since the redeal, and no card could be played after "
-                "it: the waste can never be turned over again, so the game was blocked.")
+        if fact.at_once:
+            return ("This turn ended a pass with no card played since the redeal, and no card could be played "
+                    "after it: the waste can never be turned over again, so the game was blocked.")
+        return ("No card had been played since the redeal, and after this turn none of the cards still to turn "
+                "(all of them known) could be played: the pass ended with no play, the waste can never be turned "
+                "over again, and the game was blocked.")
     if isinstance(fact, TurnedPast):
         return (f"Turning past {card_word(fact.card)} on the waste (win {win_figure(fact.play)} if played) gave it "
                 "up: it was never played afterwards.")

@@ -135,10 +135,15 @@ class LateStart:
 
 @dataclass(frozen=True, slots=True)
 class NoProgress:
-    """The turn ended a pass with no card played since the redeal, and nothing could be played after it."""
+    """The turn let a pass end with no card played since the redeal, and nothing could be played after it.
+
+    ``at_once``: this turn ended the pass; else the rest of the stock, every card of it known, showed no card
+    that could be played before the pass ended.
+    """
 
     tag: ClassVar[Tag] = Tag.NO_PROGRESS
     hindsight: ClassVar[bool] = False
+    at_once: bool = True
 
 
 @dataclass(frozen=True, slots=True)

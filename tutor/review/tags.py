@@ -9,8 +9,10 @@ is returned apart, marked as hindsight, and never becomes a tag.
 
 from __future__ import annotations
 
+from ..knowledge import observe
 from ..notation import Move
 from ..state import State
+from ..talon import turning_blocks
 from .facts import (
     BlockingCycle,
     Candidate,
@@ -67,6 +69,11 @@ def find_tags(state: State, move: Move, by_move: dict[Move, Candidate], played: 
     cycle = None
     margin = th.inaccuracy / 100
     opens = opens_row(state, card)
+    after = state.apply(move)
+    # The no-progress rule: a pass ended with no card played since the redeal and nothing is left, or the
+    # turn lets it end so, with every card still to turn known (the late opening was not the error then).
+    at_once = move.kind == "d" and not state.progress and state.pos < len(state.talon) and after.blocked
+    no_progress = at_once or (move.kind == "d" and not state.progress and turning_blocks(observe(state)))
     waiting = [c for m, c in by_move.items() if not opens_row(state, state.card_of(m))]
     openers = [c for m, c in by_move.items() if m != move and opens_row(state, state.card_of(m))]
     if opens and card is not None:
@@ -84,12 +91,10 @@ def find_tags(state: State, move: Move, by_move: dict[Move, Candidate], played: 
                 cycle = BlockingCycle(card, row, blocking)
     else:
         best_open = max(openers, key=lambda c: c.win, default=None)
-        if best_open is not None and best_open.win - played.win >= margin:
+        if best_open is not None and best_open.win - played.win >= margin and not no_progress:
             tags.append(LateStart(best_open, state.card_of(best_open.move)))
-    after = state.apply(move)
-    if move.kind == "d" and state.pos < len(state.talon) and not state.progress and after.blocked:
-        # The no-progress rule: a pass ended with no card played since the redeal, and nothing is left.
-        tags.append(NoProgress())
+    if no_progress:
+        tags.append(NoProgress(at_once))
     elif move.kind == "d" and state.pos and WASTE in by_move:
         top_card = state.waste_top
         w = by_move[WASTE]
