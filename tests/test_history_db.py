@@ -248,12 +248,32 @@ def test_coach_counts_tags_trend_and_worst_examples(db):
         rec = recurring(h)
     early = next(t for t in c.tags if t.tag == "early-start")
     assert (early.count, early.games, round(early.mean_drop, 2), early.trend) == (3, 3, 30.67, "better")
+    # 2 in 2 older games, 1 in 2 newer: chance alone splits 3 so unevenly half the time
+    assert round(early.trend_p, 3) == 0.5 and not early.trend_clear
+    assert early.to_json()["trend_clear"] is False
     assert [(e.game_id, e.ply) for e in early.examples] == [(ids[2], 2), (ids[0], 1), (ids[1], 1)]
     assert early.lesson.name == "waiting"
     lo, hi = early.interval  # mean 30.67 of 30, 12, 50 (sd 19.0): 30.67 -+ 1.96 * 19.0 / sqrt(3)
     assert round(lo, 1) == 9.2 and round(hi, 1) == 52.2
     assert [t.tag for t in only.tags] == ["wrong-row"] and [e.drop for e in only.losses] == [50.0]
     assert (rec.tag, rec.games, rec.window) == ("early-start", 3, 4)
+
+
+@pytest.mark.parametrize("older, newer, trend, p, clear, words", [
+    ((0, 2), (2, 3), "worse", 0.36, False, "No clear trend yet: 0 times in your 2 older games, 2 in your 3 newer"),
+    ((1, 4), (1, 5), "better", 0.691, False, "No clear trend yet: 1 time in your 4 older games, 1 in your 5 newer"),
+    ((10, 10), (0, 10), "better", 0.001, True, "Getting better: 10 times in your 10 older games, 0 in your 10 newer"),
+    ((2, 4), (3, 6), "same", None, False, "No change: 2 times in your 4 older games, 3 in your 6 newer."),
+])
+def test_a_trend_is_named_only_when_chance_alone_would_rarely_give_it(older, newer, trend, p, clear, words):
+    """The coach once said "Getting better: 0.2 a game ..., 0.2 in your 5 newer" for 1 of 4 against 1 of 5."""
+    from tutor.cli.history_render import trend_text
+    from tutor.history.coach import TagFigures
+
+    t = TagFigures("early-start", older[0] + newer[0], older[0] + newer[0], 10.0, 10.0, older, newer, None, [])
+    assert t.trend == trend and t.trend_clear is clear
+    assert (t.trend_p is None) if p is None else round(t.trend_p, 3) == p
+    assert trend_text(t).startswith(words)
 
 
 def test_every_review_tag_has_a_lesson_that_exists():

@@ -150,13 +150,18 @@ def trend_text(t) -> str:
     (a, n), (b, m) = t.older, t.newer
     if t.trend is None:
         return "Trend: needs two reviewed games."
-    word = {"better": "Getting better", "worse": "Getting worse", "same": "No change"}[t.trend]
-    return (f"{word}: {a / n:.1f} a game in your {_plural(n, 'older game')}, "
-            f"{b / m:.1f} in your {m} newer.")
+    counts = f"{_plural(a, 'time')} in your {_plural(n, 'older game')}, {b} in your {m} newer"
+    if t.trend == "same":
+        return f"No change: {counts}."
+    if not t.trend_clear:  # a split that chance alone gives often: no word for a direction
+        return f"No clear trend yet: {counts} (a split that chance alone often gives)."
+    word = {"better": "Getting better", "worse": "Getting worse"}[t.trend]
+    return f"{word}: {counts} ({a / n:.2f} a game against {b / m:.2f}; chance alone gives it {t.trend_p:.1%})."
 
 
 def example_text(e) -> str:
-    return (f"game {e.game_id} (deal {deal_label(e.deal)}), move {e.ply}: {e.move} instead of {e.best}, "
+    # "game id": the history's number, not the newest-first number osmosis games, review N and replay N take
+    return (f"deal {deal_label(e.deal)} (game id {e.game_id}), move {e.ply}: {e.move} instead of {e.best}, "
             f"{e.drop:.0f} points lost")
 
 

@@ -122,10 +122,30 @@ class TagFigures:
         old, new = a / n, b / m
         return "better" if new < old else "worse" if new > old else "same"
 
+    @property
+    def trend_p(self) -> float | None:
+        """How likely a split at least this uneven is by chance alone, if the rate never changed (one-sided).
+
+        Given the ``k`` occurrences in all, each falls in the newer games with probability ``m / (n + m)``
+        under an unchanged rate per game (the exact conditional test of two Poisson counts).
+        """
+        (a, n), (b, m) = self.older, self.newer
+        if n == 0 or m == 0 or self.trend in (None, "same"):
+            return None
+        k, q = a + b, m / (n + m)
+        terms = [math.comb(k, i) * q ** i * (1 - q) ** (k - i) for i in range(k + 1)]
+        return min(1.0, sum(terms[:b + 1]) if self.trend == "better" else sum(terms[b:]))
+
+    @property
+    def trend_clear(self) -> bool:
+        """The trend is more than chance: the split would come by chance at most 2.5% of the time."""
+        p = self.trend_p
+        return p is not None and p <= 0.025
+
     def to_json(self) -> dict[str, Any]:
         return {"tag": self.tag, "count": self.count, "games": self.games, "mean_drop": round(self.mean_drop, 1),
                 "interval": [round(x, 1) for x in self.interval] if self.interval else None,
-                "total_drop": round(self.total_drop, 1), "trend": self.trend,
+                "total_drop": round(self.total_drop, 1), "trend": self.trend, "trend_clear": self.trend_clear,
                 "older": {"count": self.older[0], "games": self.older[1]},
                 "newer": {"count": self.newer[0], "games": self.newer[1]},
                 "lesson": self.lesson.name if self.lesson else None,
