@@ -379,3 +379,14 @@ def test_two_keys_at_once_on_the_help_screen_close_it_once_and_the_board_goes_on
     assert running and still and depth == 1
     assert "Any key closes this help." not in text and "Move 0 " in status_line(text)  # the extra key swallowed
     assert "Move 1 " in status_line(after)
+
+
+def test_a_typed_line_with_a_typo_plays_nothing_and_says_so(tmp_path):
+    session = make_session(tmp_path, number=12)
+    _, text, _ = run(session, ["colon", *"d d x", "enter"])
+    assert "Move 0 " in status_line(text)
+    assert "nothing of the line was played" in flat(text)
+    (tmp_path / "b").mkdir()
+    session = make_session(tmp_path / "b", number=12)
+    _, text, _ = run(session, ["colon", *"d d 9h", "enter"])
+    assert "Move 2 " in status_line(text) and "(played before it: d d)" in flat(text)

@@ -157,6 +157,14 @@ def test_undo_goes_back_to_the_start_and_no_further(run, home):
     assert load_record(autosaved(home)).moves == []
 
 
+def test_a_typo_anywhere_in_a_line_plays_none_of_it_and_a_refused_move_says_what_went_before(run, home):
+    result = run(["play", "12"], input="d d x\nd d 9h\nq\n")
+    out = result.stdout
+    assert "unknown move 'x'" in out and "nothing of the line was played" in out
+    assert "9H cannot be played now" in out and "(played before it: d d)" in out
+    assert [str(m) for m in load_record(autosaved(home)).moves] == ["d", "d"]
+
+
 def test_an_undo_with_a_word_or_two_counts_is_refused_whole_and_takes_nothing_back(run, home):
     result = run(["play", "1"], input="d\nd\nu u u\nu 1 2\nq\n")
     out = result.stdout

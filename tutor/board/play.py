@@ -20,6 +20,7 @@ from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Input, Static
 
+from ..cli.common import played_before, unreadable_word
 from ..errors import IllegalMoveError, MoveError, TutorError
 from ..knowledge import move_for_card, observe
 from ..narrate.moves import move_heading
@@ -164,7 +165,11 @@ class BoardApp(App):
 
         The board is drawn and the game autosaved once, after the last move played.
         """
-        played = False
+        bad = unreadable_word(tokens)  # a typo anywhere: nothing of the line is played
+        if bad is not None:
+            self.say(bad)
+            return
+        played: list[str] = []
         try:
             for i, token in enumerate(tokens):
                 state = self.game.state
@@ -174,11 +179,11 @@ class BoardApp(App):
                     if move not in state.legal_moves():
                         state.apply(move)  # raises the rules' reason
                 except (MoveError, IllegalMoveError) as exc:
-                    self.message_text = str(exc)
+                    self.message_text = str(exc) + played_before(played)
                     return
                 if not self.commit(move, then=tokens[i + 1:], batch=True):
                     return
-                played = True
+                played.append(str(move))
         finally:
             if played:
                 self._after_moves()

@@ -200,3 +200,25 @@ def _raw_line(prompt: str, echo: bool) -> str | bytes | None:
         return None
     except UnicodeDecodeError as exc:
         return exc.object if isinstance(exc.object, bytes) else b""
+
+
+def unreadable_word(words: Iterable[str]) -> str | None:
+    """The error for the first word of a typed line that is no move or card at all, else None.
+
+    A line is read whole before any of it is played: a typo at its end no longer plays the moves before it.
+    """
+    from ..errors import MoveError
+    from ..notation import parse_input
+
+    words = list(words)
+    for word in words:
+        try:
+            parse_input(word)
+        except MoveError as exc:
+            return f"{exc}; nothing of the line was played" if len(words) > 1 else str(exc)
+    return None
+
+
+def played_before(moves: list[str]) -> str:
+    """What a line's failed move leaves played before it: " (played before it: d d)", or nothing."""
+    return f" (played before it: {' '.join(moves)})" if moves else ""

@@ -33,7 +33,7 @@ from ..storage import games_dir, is_regular_file, remove_stale_temps
 from ..talon import waste_fan
 from ..textsafe import brief, os_reason, quoted, shown_path
 from .app import console_of
-from .common import read_line
+from .common import played_before, read_line, unreadable_word
 from .saves import GameFiles
 
 if TYPE_CHECKING:
@@ -271,7 +271,15 @@ class Session:
         return True
 
     def play_line(self, words: list[str]) -> bool:
-        """Play each word of a line as a move; stop at the first that fails. False means quit."""
+        """Play each word of a line as a move; stop at the first that fails. False means quit.
+
+        A word that is no move or card at all stops the line before any of it is played.
+        """
+        bad = unreadable_word(words)
+        if bad is not None:
+            self.say(bad)
+            return True
+        played: list[str] = []
         for word in words:
             state = self.game.state
             try:
@@ -280,7 +288,7 @@ class Session:
                 if move not in state.legal_moves():
                     state.apply(move)  # raises the rules' reason
             except (MoveError, IllegalMoveError) as exc:
-                self.say(str(exc))
+                self.say(str(exc) + played_before(played))
                 return True
             if self.tutor:
                 verdict = self.tutor_check(state, move)
@@ -290,6 +298,7 @@ class Session:
                     self.say("Move not played.")
                     return True
             self.game.push(move)
+            played.append(str(move))
             self.autosave_now()
             self.say("")
             self.say(move_line(self.game.ply, state, move, self.symbols))
