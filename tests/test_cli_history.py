@@ -154,7 +154,7 @@ def test_review_stores_the_review_and_says_what_the_history_shows(run, played, h
     assert said[0] == []  # the first review: nothing to compare with
     assert said[1] == ["History: early-start in 2 of your last 2 reviewed games: see lesson 5 "
                        "(osmosis lesson waiting)."]
-    assert said[2][0].startswith("History: accuracy ") and "over your 2 reviewed games" in said[2][0]
+    assert said[2][0].startswith("History: accuracy ") and "over your 2 other reviewed games of peek." in said[2][0]
     data = json.loads(run(["coach", "--json", "--no-review"]).stdout)
     assert data["games_reviewed"] == 3 and data["unreviewed"] == 1
     quiet = run(["review", str(files[3]), "--samples", "8", "--workers", "1", "--json"])
@@ -356,3 +356,14 @@ def test_coach_reviews_two_games_with_the_same_moves_once_each(run, home):
     assert "Reviewed" not in again.stdout and "not reviewed yet" not in again.stdout
     data = json.loads(run(["history", "--json"]).stdout)
     assert data["games"] == 2 and data["reviewed"] == 2
+
+
+def test_the_accuracy_line_compares_only_games_of_the_same_variant(run, home):
+    """A Peek game's accuracy is no yardstick for an Osmosis game: with none of its variant, no line."""
+    assert run(["play", "30", "--variant", "peek"], input=greedy(30) + "\n").exit_code == 0
+    peek = sorted((home / "games").glob("*.json"))[0]
+    assert run(["review", str(peek), "--samples", "4", "--workers", "1"]).exit_code == 0
+    run(["play", "12"], input="d d\nq\n")
+    other = next(p for p in (home / "games").glob("*.json") if p != peek)
+    out = run(["review", str(other), "--samples", "4", "--workers", "1"]).stdout
+    assert "History: accuracy" not in out

@@ -147,9 +147,13 @@ def store_review(record: Record, path: str | Path | None, rev: Review, history: 
         if rec is not None:
             return words.recurring_line(rec)
         done = reviews(history)
-        others = [g for g in history.games(played_only=True) if g.id in done and g.id != game_id]
-        if others:
-            return words.accuracy_line(rev.accuracy, figures(others, done))
+        this = history.game(game_id)
+        variant = this.variant if this is not None else None
+        # compared within the variant only: a Peek game's accuracy says nothing of an Osmosis game's
+        others = [g for g in history.games(played_only=True)
+                  if g.id in done and g.id != game_id and g.variant == variant]
+        if others and variant is not None:
+            return words.accuracy_line(rev.accuracy, figures(others, done), variant)
         return None
     finally:
         if own:

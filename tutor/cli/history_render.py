@@ -242,9 +242,9 @@ def results_line(fig, variant: str) -> str:
             f"{fig.mean_cards:.1f} cards on average (osmosis history shows more).")
 
 
-def accuracy_line(this: float, fig) -> str:
+def accuracy_line(this: float, fig, variant: str) -> str:
     return (f"History: accuracy {this:.1f} here against {fig.accuracy:.1f} on average over your "
-            f"{fig.reviewed} reviewed game{'' if fig.reviewed == 1 else 's'}.")
+            f"{fig.reviewed} other reviewed game{'' if fig.reviewed == 1 else 's'} of {variant_label(variant)}.")
 
 
 def drill_head(d, game, total: int, index: int) -> Text:

@@ -235,8 +235,9 @@ def render_review(rev: Review, symbols: bool = True, width: int = 80) -> Group:
     acc = Text()
     acc.append("Accuracy: ", style="bold")
     acc.append(f"{rev.accuracy:.1f}", style="bold")
-    acc.append(f" / 100 over {plural(rev.graded, 'graded move')} (win chances from what you could see: "
-               f"{rev.sampling_text()}).")
+    acc.append(f" / 100 over {plural(rev.graded, 'graded move')} (Lichess's formula: a move that keeps the "
+               "best chance scores 100, and the score falls fast with the points a move loses, so one big error "
+               f"pulls a game down hard; win chances from what you could see: {rev.sampling_text()}).")
     parts: list[RenderableType] = [head, result_line(rev), hind, acc, counts_line(rev, width), Text(""),
              Text("Win chance, move by move", style="bold"), chart(rev, width), Text(""),
              Text("Critical moments", style="bold"), moments_table(rev, symbols), Text("")]
