@@ -157,3 +157,14 @@ def test_a_critical_moment_names_its_kind_once(reviewed):
                 seen.add(kind)
         assert "luck: luck" not in flat and "Critical moment (" not in flat
     assert seen == {str(m.kind) for m in rev.critical}
+
+
+def test_an_ungraded_move_gets_no_label_and_a_lucky_one_says_which_chance_is_which(reviewed):
+    record, rev = reviewed
+    ungraded = next(m for m in rev.moves if not m.graded and m.luck is not None)
+    text = screens(record, rev, ["g", *str(ungraded.ply), "enter"])[-1]
+    flat = " ".join(text.split())
+    head = next(line for line in text.splitlines() if line.strip().startswith(f"Move {ungraded.ply}: "))
+    assert " best" not in head  # not graded, so not "best"
+    assert "(before the cards it turned up were seen)" in flat
+    assert ("the only legal move: not graded" if ungraded.forced else "a free play: not graded") in flat

@@ -143,7 +143,8 @@ class ReplayApp(App):
         head.append_text(prose(describe_move(state, move, False), self.symbols))
         note = self.record.annotations[n - 1] or {}
         label = note.get("label")
-        if label:
+        ungraded = self.rev is not None and not self.rev.moves[n - 1].graded
+        if label and not ungraded:  # a forced move or a free play is not graded: no "best" for it
             head.append("  ")
             head.append(label + (f" {GLYPHS[label]}" if label in GLYPHS else ""),
                         style="bold red" if label in ERROR_LABELS else "green")
@@ -152,8 +153,14 @@ class ReplayApp(App):
         out: list[Text | str] = [head]
         if self.rev is not None:
             m = self.rev.moves[n - 1]
-            out.append(f"Win chance {m.win_after * 100:.0f}% after it, {m.win_before * 100:.0f}% with the best move"
-                       + ("" if m.graded else " (forced or a free play: not graded)") + ".")
+            # with luck the comment quotes the chance after the cards turned up: say which figure is which
+            when = " (before the cards it turned up were seen)" if m.luck is not None else ""
+            if m.graded:
+                out.append(f"Win chance {m.win_after * 100:.0f}% after it, {m.win_before * 100:.0f}% with the best "
+                           f"move{when}.")
+            else:
+                out.append(f"Win chance {m.win_after * 100:.0f}% after it{when} "
+                           f"({'the only legal move' if m.forced else 'a free play'}: not graded).")
         if note.get("comment"):
             out.append(note["comment"])
         moment = self.critical.get(n)

@@ -141,21 +141,31 @@ def review_after_play(ctx: click.Context, record: Record) -> None:
 
 # ---- osmosis replay ------------------------------------------------------
 def _annotation_text(note: dict | None, symbols: bool = False) -> Text | None:
-    """A record's note on a move (label, tags, comment) as one line, or None for no note."""
+    """A record's note on a move (label, tags, comment) as one line, or None for no note.
+
+    The label is shown once: not before a comment that opens with it ("Blunder: ..."), and not at all for a
+    forced move or a free play (``graded: false``), whose label ``best`` grades nothing.
+    """
     if not note:
         return None
     text = Text("  ")
     # The annotations come from a file that may have been shared: no control codes reach the terminal.
     label = note.get("label")
+    comment = note.get("comment") if isinstance(note.get("comment"), str) else None
+    tags = [clean(str(t)) for t in note.get("tags") or []]
+    if note.get("graded") is False or (isinstance(label, str) and comment
+                                       and comment.lower().startswith(label.lower())):
+        label = None
     if label:
-        text.append(clean(label), style="bold")
-    tags = note.get("tags") or []
-    if tags:
-        text.append(f" [{', '.join(clean(t) for t in tags)}]")
-    comment = note.get("comment")
+        text.append(clean(str(label)), style="bold")
+        if tags:
+            text.append(f" [{', '.join(tags)}]")
+        if comment:
+            text.append(": ")
     if comment:
-        text.append(": " if label or tags else "")
         text.append_text(prose(clean(comment), symbols))
+    if tags and not label:
+        text.append(f" [{', '.join(tags)}]", style="dim")
     return text if text.plain.strip() else None
 
 

@@ -89,7 +89,9 @@ def grade_sentence(state: State, fact: Grade | Ungraded) -> str:
     played, top, paired = fact.played, fact.top, fact.paired
     if fact.label == Label.BEST:
         if played.exact:
-            return f"Best move: win {pct(played.win)} (exact, every one of the {played.samples} consistent deals)."
+            deals = ("the one consistent deal" if played.samples == 1
+                     else f"every one of the {played.samples} consistent deals")
+            return f"Best move: win {pct(played.win)} (exact, {deals})."
         return f"Best move: win {pct(played.win)} ({interval_text(*played.interval)}, {played.samples} deals)."
     basis = ""
     if paired is not None and not paired.exact:
@@ -104,7 +106,7 @@ def grade_sentence(state: State, fact: Grade | Ungraded) -> str:
         gap = ""
     if fact.label == Label.GOOD:
         against = f"win {pct(played.win)} against {pct(top.win)}{basis}"
-        text = (f"Good: nearly as strong as {fact.best} ({against}, {gap})." if gap
+        text = (f"Good: nearly as strong as {fact.best} ({against}{'; ' if basis else ', '}{gap})." if gap
                 else f"Good: nearly as strong as {fact.best} ({against}).")
         if fact.close:
             text += " Too close to call an error: the interval still reaches the inaccuracy threshold."

@@ -107,8 +107,12 @@ class MoveReview:
         return data
 
     def annotation(self) -> dict[str, Any]:
-        """The record annotation of this move: label, tags and comment."""
-        return {"label": str(self.label), "tags": [str(t) for t in self.tags], "comment": self.comment}
+        """The record annotation of this move: label, tags and comment (and ``graded: false`` for a forced
+        move or a free play, whose label ``best`` only says it keeps the position's value)."""
+        note: dict[str, Any] = {"label": str(self.label), "tags": [str(t) for t in self.tags], "comment": self.comment}
+        if not self.graded:
+            note["graded"] = False
+        return note
 
 
 @dataclass(frozen=True, slots=True)
