@@ -390,3 +390,13 @@ def test_a_typed_line_with_a_typo_plays_nothing_and_says_so(tmp_path):
     session = make_session(tmp_path / "b", number=12)
     _, text, _ = run(session, ["colon", *"d d 9h", "enter"])
     assert "Move 2 " in status_line(text) and "(played before it: d d)" in flat(text)
+
+
+def test_on_a_short_terminal_a_refused_move_says_why_in_view_and_a_move_brings_the_table_back(tmp_path):
+    session = make_session(tmp_path, number=12)
+    shown = screens(session, ["d", "d", "2", "d"], height=20)
+    refused = flat(shown[3])
+    assert "r2 is not possible" in refused or "cannot be played" in refused  # the reason, not a silent key
+    assert "Move 2 " in status_line(shown[3])
+    back = shown[4]
+    assert "Move 3 " in status_line(back) and "Deal 12, osmosis" in back  # the table's top in view again

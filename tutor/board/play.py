@@ -167,6 +167,7 @@ class BoardApp(App):
         """
         bad = unreadable_word(tokens)  # a typo anywhere: nothing of the line is played
         if bad is not None:
+            self.reveal = "#message"
             self.say(bad)
             return
         played: list[str] = []
@@ -180,6 +181,7 @@ class BoardApp(App):
                         state.apply(move)  # raises the rules' reason
                 except (MoveError, IllegalMoveError) as exc:
                     self.message_text = str(exc) + played_before(played)
+                    self.reveal = "#message"  # why the key did nothing, in view even on a short terminal
                     return
                 if not self.commit(move, then=tokens[i + 1:], batch=True):
                     return
@@ -225,6 +227,8 @@ class BoardApp(App):
     def _after_moves(self) -> None:
         """After one or more moves: autosave (as line mode does), draw, and the end of the game."""
         self.session.autosave_now()
+        if self.reveal is None:  # a move played: the table first, on a terminal too short for everything
+            self.query_one("#main").scroll_home(animate=False)
         self.refresh_board()
         if self.game.state.over and not self.end_shown:
             self.end_shown = True
