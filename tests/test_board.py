@@ -105,7 +105,7 @@ def test_the_board_shows_reserve_rows_under_a_rank_header_and_the_memory(tmp_pat
     assert "A  2  3  4  5  6  7  8  9  T  J  Q  K" in after
     for top in ("1  A♦ ▒▒3", "2  Q♣ ▒▒3", "3  K♥ ▒▒3", "4  3♥ ▒▒3"):
         assert top in after
-    assert "Memory  pass 1: 3 talon cards seen, 32 not yet" in after
+    assert "Memory  pass 1: 3 talon cards known, 32 not seen yet" in after
     assert "waste K♠* 9♦ Q♦ (top)" in after
     assert "next  ?? ?? ??" in after
 
@@ -400,3 +400,15 @@ def test_on_a_short_terminal_a_refused_move_says_why_in_view_and_a_move_brings_t
     assert "Move 2 " in status_line(shown[3])
     back = shown[4]
     assert "Move 3 " in status_line(back) and "Deal 12, osmosis" in back  # the table's top in view again
+
+
+def test_at_the_end_the_key_line_lists_only_the_keys_the_end_takes(tmp_path):
+    session = make_session(tmp_path, number=3, variant="peek")
+    game = session.game
+    while not game.state.apply(game.state.legal_moves()[0]).over:  # the greedy game, one move short of its end
+        game.push(game.state.legal_moves()[0])
+    before, after = screens(session, [key_of(game.state.legal_moves()[0])], height=50)
+    assert game.state.over
+    assert "1-4 reserve" in " ".join(before.splitlines()[-2:])
+    keys = " ".join(after.splitlines()[-2:])
+    assert "v review this game" in keys and "q quit" in keys and "1-4 reserve" not in keys

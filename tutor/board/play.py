@@ -60,6 +60,7 @@ CSS = """
 
 KEYS = ("1-4 reserve", "w waste", "d turn", "t turn to a play", "u undo", "r redo", "h hint",
         ": type a card", "s save", "? help", "q quit")
+END_KEYS = ("v review this game", "u take back the last move", "q quit")  # the end question's keys
 
 _STOPS = {
     "waste-playable": "The waste's top card can be played: w plays it, d turns past it.",
@@ -141,6 +142,7 @@ class BoardApp(App):
         elif state.blocked:
             status += "   blocked"
         self.query_one("#status", Static).update(status + "   ? help")
+        self.query_one("#keys", Static).update(Keys(END_KEYS if state.over else KEYS))
         if self.reveal == "#message" or (self.reveal == "#hint" and hint is not None):
             # on a short terminal the panels under the table are below the fold: bring the one asked for up
             target = self.query_one(self.reveal)
@@ -251,7 +253,7 @@ class BoardApp(App):
         def show_hint() -> None:
             self.hint_shown = True
             self.reveal = "#hint"
-            self.say("Move not played; the hint is below.")
+            self.say("Move not played; the hint is above.")
 
         self.question(warning, {"y": ("play it anyway", play_it), "n": ("rethink", lambda: self.say("Move not played.")),
                                 "h": ("show the hint", show_hint)})

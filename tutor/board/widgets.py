@@ -153,7 +153,9 @@ class MemoryView(_Sized):
     def lines(self, width: int) -> list[Text]:
         mem = self.mem
         title = Text("Memory", style=LABEL)
-        title.append(f"  pass {mem.pass_no}: {mem.seen} talon cards seen, {mem.unseen} not yet")
+        # the cards still in the talon (not those played off it), known or not
+        title.append(f"  pass {mem.pass_no}: {mem.seen} talon card{'' if mem.seen == 1 else 's'} known, "
+                     f"{mem.unseen} not seen yet")
         out = wrap(title, width)
         waste = Text("waste ", style=LABEL)
         if mem.waste:
