@@ -165,6 +165,12 @@ def test_a_typo_anywhere_in_a_line_plays_none_of_it_and_a_refused_move_says_what
     assert [str(m) for m in load_record(autosaved(home)).moves] == ["d", "d"]
 
 
+def test_r_in_line_mode_says_redo_is_the_boards(run, home):
+    out = run(["play", "12"], input="d\nu\nr\nq\n").stdout
+    assert "r (redo) is a key of the board; here, after u, type the move again." in out
+    assert "unknown move 'r'" not in out
+
+
 def test_an_undo_with_a_word_or_two_counts_is_refused_whole_and_takes_nothing_back(run, home):
     result = run(["play", "1"], input="d\nd\nu u u\nu 1 2\nq\n")
     out = result.stdout

@@ -230,6 +230,8 @@ class Session:
                     self.save_command(line.strip()[len(words[0]):].strip())
                 elif cmd in ("h", "hint"):
                     self.show_hint()
+                elif cmd in ("r", "redo") and len(words) == 1:
+                    self.say("r (redo) is a key of the board; here, after u, type the move again.")
                 else:
                     if not self.play_line(words):
                         self.quit(final=True)
