@@ -350,3 +350,32 @@ def test_a_review_of_other_moves_is_not_current_even_with_the_same_count(db):
         assert reviews(h) == {}
         add_record(h, record(2, "r2 d"), key="games/g.json")  # back to the reviewed game
         assert list(reviews(h)) == [g]
+
+
+def test_a_drill_trusts_the_paired_interval_its_label_rests_on():
+    """A 15-point mistake at 95% 11-19 on 512 paired deals was not drilled: the candidates' unpaired noise
+    on 64 deals hid it."""
+    from tutor.history.reviews import StoredMove
+
+    def m(label, interval):
+        return StoredMove(1, 35, "w", "d", label, (), 15.0, 0.5, 0.35, True, "",
+                          ({"move": "d", "win": 0.5, "samples": 64}, {"move": "w", "win": 0.35, "samples": 64}),
+                          interval)
+
+    assert not drills.clear_mistake(m("mistake", None), 64)  # the old rule: 15 points within the noise of 64
+    assert drills.clear_mistake(m("mistake", (11.0, 19.0)), 64)
+    assert not drills.clear_mistake(m("mistake", (-1.0, 19.0)), 64)
+    assert not drills.clear_mistake(m("good", (11.0, 19.0)), 64)
+
+
+def test_the_drop_interval_is_stored_read_back_and_exported(db):
+    from tutor.history.reviews import review_of
+
+    with open_history() as h:
+        gid = add_record(h, record(1, "d d"), key="g")
+        data = _review([_move(1, "d", "w", "mistake", [], 18.0)])
+        data["moves"][0]["drop_interval"] = [14.0, 21.0]
+        store_review(h, gid, data)
+        stored = review_of(h, gid)
+    assert stored.moves[0].drop_interval == (14.0, 21.0)
+    assert stored.to_json()["moves"][0]["drop_interval"] == [14.0, 21.0]

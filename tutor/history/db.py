@@ -134,6 +134,11 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE reviews ADD COLUMN content TEXT;
     """,
+    # 6: the paired 95% interval of each move's drop (points, as JSON), on which its label was given:
+    # a drill trusts it over the unpaired win chances of the candidates.
+    """
+    ALTER TABLE review_moves ADD COLUMN drop_interval TEXT;
+    """,
 ]
 VERSION = len(MIGRATIONS)
 OUR_TABLES = {"games", "meta", "reviews", "review_moves", "drills", "drill_answers", "schema_version"}

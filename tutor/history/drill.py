@@ -65,6 +65,10 @@ def clear_mistake(m: StoredMove, budget: int | None = None) -> bool:
     """
     if not m.graded or m.label not in DRILL_LABELS or m.best == m.move:
         return False
+    if m.drop_interval is not None:
+        # the review gave the label on the paired interval of the drop (over the same deals, up to 512 while
+        # in doubt): its lower end above zero says the better move is better, whatever the candidates' noise
+        return m.drop_interval[0] > 0
     by_move = {c.get("move"): c for c in m.candidates}
     best, played = by_move.get(m.best), by_move.get(m.move)
     if best is None or played is None:

@@ -36,12 +36,16 @@ class StoredMove:
     graded: bool
     comment: str
     candidates: tuple[dict[str, Any], ...]
+    drop_interval: tuple[float, float] | None = None  # the paired 95% interval of ``drop`` (None: not stored)
 
     def to_json(self) -> dict[str, Any]:
-        return {"ply": self.ply, "move": self.move, "best": self.best, "label": self.label,
+        data = {"ply": self.ply, "move": self.move, "best": self.best, "label": self.label,
                 "tags": list(self.tags), "drop": self.drop, "win_before": self.win_before,
                 "win_after": self.win_after, "graded": self.graded, "comment": self.comment,
                 "candidates": list(self.candidates)}
+        if self.drop_interval is not None:
+            data["drop_interval"] = list(self.drop_interval)
+        return data
 
 
 @dataclass(frozen=True)
@@ -72,10 +76,14 @@ def review_data(rev: Review) -> dict[str, Any]:
     moves = []
     for m in rev.moves:
         cands = [c.to_json() for c in getattr(m, "candidates", ()) or ()]
-        moves.append({"ply": m.ply, "move": str(m.move), "best": str(m.best), "label": str(m.label),
-                      "tags": list(m.tags), "drop": round(float(m.drop), 3),
-                      "win_before": round(float(m.win_before), 4), "win_after": round(float(m.win_after), 4),
-                      "graded": bool(m.graded), "comment": m.comment, "candidates": cands})
+        move = {"ply": m.ply, "move": str(m.move), "best": str(m.best), "label": str(m.label),
+                "tags": list(m.tags), "drop": round(float(m.drop), 3),
+                "win_before": round(float(m.win_before), 4), "win_after": round(float(m.win_after), 4),
+                "graded": bool(m.graded), "comment": m.comment, "candidates": cands}
+        paired = getattr(m, "paired", None)
+        if paired is not None:
+            move["drop_interval"] = [round(paired.lo * 100, 2), round(paired.hi * 100, 2)]
+        moves.append(move)
     thresholds = dict(rev.thresholds) if isinstance(rev.thresholds, Mapping) else rev.thresholds.to_json()
     hindsight = dict(rev.hindsight) if isinstance(rev.hindsight, Mapping) else rev.hindsight.to_json()
     from .games import content_of
@@ -100,17 +108,28 @@ def store_review(history: History, game_id: int, data: Mapping[str, Any], review
         review_id = cur.lastrowid
         conn.executemany(
             "INSERT INTO review_moves (review_id, ply, move, best, label, tags, drop_points, win_before, win_after, "
-            "graded, comment, candidates) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "graded, comment, candidates, drop_interval) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [(review_id, int(m["ply"]), m["move"], m["best"], m["label"], json.dumps(list(m.get("tags") or [])),
               float(m.get("drop", 0.0)), float(m["win_before"]), float(m["win_after"]), int(bool(m.get("graded"))),
-              m.get("comment") or "", json.dumps(m.get("candidates") or [])) for m in data["moves"]])
+              m.get("comment") or "", json.dumps(m.get("candidates") or []), _interval_json(m.get("drop_interval")))
+             for m in data["moves"]])
+
+
+def _interval_json(value: Any) -> str | None:
+    """A stored drop interval: two numbers as JSON, or NULL for anything else (an older export has none)."""
+    if (isinstance(value, (list, tuple)) and len(value) == 2
+            and all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in value)):
+        return json.dumps([float(value[0]), float(value[1])])
+    return None
 
 
 def _moves_of(history: History, review_id: int, game_id: int) -> tuple[StoredMove, ...]:
     rows = history.query("SELECT * FROM review_moves WHERE review_id = ? ORDER BY ply", (review_id,))
     return tuple(StoredMove(game_id, r["ply"], r["move"], r["best"], r["label"], tuple(json.loads(r["tags"])),
                             r["drop_points"], r["win_before"], r["win_after"], bool(r["graded"]), r["comment"],
-                            tuple(json.loads(r["candidates"]))) for r in rows)
+                            tuple(json.loads(r["candidates"])),
+                            tuple(json.loads(r["drop_interval"])) if r["drop_interval"] else None)
+                 for r in rows)
 
 
 def _stored(history: History, r: sqlite3.Row) -> StoredReview:
