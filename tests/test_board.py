@@ -205,6 +205,7 @@ def test_hint_panel_lists_every_move_with_its_chance_samples_and_interval(tmp_pa
     assert "Hint: " in after
     assert "move  card   win   95% interval  samples  cards" in after
     assert "w     7♠" in after and "d     turn" in after
+    assert "cards: how many cards the move leaves on the foundations at the end" in flat(after)
 
 
 def test_tutor_mode_asks_before_a_clear_mistake_and_n_keeps_the_move_back(tmp_path):

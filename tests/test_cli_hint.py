@@ -119,3 +119,9 @@ def test_tutor_mode_warns_on_a_known_bad_move_and_not_on_the_best(tmp_path):
     assert out.count("That may be a mistake") == 1
     assert "win 0% (95%: 0-" in out and "against" in out  # every figure with its interval
     assert "Move 4: d" in out  # the warned move was not played; the turn was
+
+
+def test_the_text_hint_says_what_cards_means_and_counts_one_deal_in_the_singular(run):
+    out = " ".join(run(["hint", "1", "--moves", "d d d d d"]).stdout.split())
+    assert "cards: the cards expected on the foundations at the end" in out
+    assert "all 1 consistent deal" not in out

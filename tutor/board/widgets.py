@@ -218,6 +218,8 @@ class HintView(_Sized):
             row.append(f"{cand.samples:>7}  {cand.cards:5.1f}")
             out.append(row)
         out += wrap(prose(hint.reason or "", self.symbols), width)
+        out += wrap(Text("cards: how many cards the move leaves on the foundations at the end, on average "
+                         "over the deals", style=DIM), width)
         return out
 
 
