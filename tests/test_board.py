@@ -413,3 +413,12 @@ def test_at_the_end_the_key_line_lists_only_the_keys_the_end_takes(tmp_path):
     assert "1-4 reserve" in " ".join(before.splitlines()[-2:])
     keys = " ".join(after.splitlines()[-2:])
     assert "v review this game" in keys and "q quit" in keys and "1-4 reserve" not in keys
+
+
+def test_the_help_screen_wraps_a_long_key_line_under_its_text_not_under_the_key(tmp_path):
+    help_screen = screens(make_session(tmp_path), ["question_mark"], width=60, height=30)[1]
+    lines = [line.strip("│ ") for line in help_screen.splitlines()]
+    at = next(i for i, line in enumerate(lines) if line.startswith("t        turn until the waste shows"))
+    follow = next(line for line in help_screen.splitlines()[at + 1:] if "redeal)" in line)
+    inner = follow.split("│")[1] if "│" in follow else follow
+    assert len(inner) - len(inner.lstrip()) >= 9  # under the text, past the key column

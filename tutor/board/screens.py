@@ -48,7 +48,7 @@ class TextScreen(ModalScreen[str]):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll():
-            yield Static(Lines(*self.texts, symbols=self.symbols), id="text")
+            yield Static(Lines(*self.texts, symbols=self.symbols, hanging=True), id="text")
 
     def on_key(self, event) -> None:
         if self.closing:

@@ -8,6 +8,7 @@ a :class:`~tutor.hints.Hint`. Nothing here decides a rule.
 
 from __future__ import annotations
 
+import re
 from abc import ABC, abstractmethod
 from typing import TYPE_CHECKING
 
@@ -59,6 +60,9 @@ def wrap(text: Text, width: int, indent: str = "") -> list[Text]:
     for line in lines:
         line.rstrip()
     return lines[:1] + [Text(indent) + line for line in lines[1:]]
+
+
+_KEY_COLUMN = re.compile(r"^(\S+(?: \S+)?\s{2,})\S")  # "d space  turn the talon": the key and its gap
 
 
 class _Sized(ABC):
@@ -242,14 +246,23 @@ class Keys(_Sized):
 class Lines(_Sized):
     """Plain sentences wrapped at word boundaries for the width they are drawn at."""
 
-    def __init__(self, *texts: Text | str, symbols: bool = True) -> None:
+    def __init__(self, *texts: Text | str, symbols: bool = True, hanging: bool = False) -> None:
         self.texts = [prose(t, symbols) if isinstance(t, str) else t for t in texts]
+        self.hanging = hanging  # a table of keys: a wrapped line goes on under the text, not under the key
 
     def lines(self, width: int) -> list[Text]:
         out: list[Text] = []
         for text in self.texts:
             for para in text.split("\n", allow_blank=True):
-                out += wrap(para, width) or [Text("")]
+                found = _KEY_COLUMN.match(para.plain) if self.hanging else None
+                indent = " " * len(found.group(1)) if found else ""
+                if indent and len(indent) < width // 2:
+                    head = para[:len(indent)]
+                    out += [head + line if i == 0 else line
+                            for i, line in enumerate(wrap(para[len(indent):], width, indent))] \
+                        or [Text("")]
+                else:
+                    out += wrap(para, width) or [Text("")]
         return out
 
 
