@@ -422,3 +422,17 @@ def test_the_help_screen_wraps_a_long_key_line_under_its_text_not_under_the_key(
     follow = next(line for line in help_screen.splitlines()[at + 1:] if "redeal)" in line)
     inner = follow.split("│")[1] if "│" in follow else follow
     assert len(inner) - len(inner.lstrip()) >= 9  # under the text, past the key column
+
+
+def test_the_board_leaves_no_stale_help_line_in_the_shell(tmp_path, monkeypatch):
+    from tutor.cli.session import Session
+
+    monkeypatch.setenv("OSMOSIS_HOME", str(tmp_path / "home"))
+    said = {}
+    for board in (False, True):
+        out = io.StringIO()
+        ctx = click.Context(main, obj={"console": Console(file=out, width=80)})
+        Session.open(ctx, Game.new(7, "osmosis"), False, 10.0, board=board)
+        said[board] = out.getvalue()
+    assert "Type ? for help." in said[False] and "Type ? for help." not in said[True]
+    assert "Deal 7, osmosis" in said[True]

@@ -114,8 +114,9 @@ def play_command(ctx: click.Context, number: int | None, deal_file: str | None, 
         from ..record import keep_finished_game
 
         keep_finished_game(save_path, "this game (--save)")
-    session = Session.open(ctx, game, tutor, threshold, save_path, resumed)
-    if not plain and board_wanted(console):
+    on_board = not plain and board_wanted(console)
+    session = Session.open(ctx, game, tutor, threshold, save_path, resumed, board=on_board)
+    if on_board:
         from ..board.play import run_board
 
         wants_review = run_board(session, use_symbols(console)) == "review"

@@ -119,8 +119,12 @@ class Session:
 
     @classmethod
     def open(cls, ctx: click.Context, game: Game, tutor: bool, threshold: float, save_path: str | None = None,
-             resume_path: Path | None = None) -> Session:
-        """A session for ``game``: find where it is kept and say so, with the game's title and the help line."""
+             resume_path: Path | None = None, board: bool = False) -> Session:
+        """A session for ``game``: find where it is kept and say so, with the game's title and the help line.
+
+        ``board``: the full-screen board takes over (its status line says ``? help``), so the help line,
+        which would be left in the shell after it closes, is not printed.
+        """
         console = console_of(ctx)
         deal, rules = game.deal, game.rules
         try:
@@ -143,7 +147,8 @@ class Session:
         start = files.start_message()
         if start:
             say_line(console, start)
-        say_line(console, "Type ? for help.")
+        if not board:
+            say_line(console, "Type ? for help.")
         if tutor:
             say_line(console, f"Tutor mode: moves {threshold:g} or more points below the best (with 95% "
                               "confidence) are questioned.")
