@@ -166,5 +166,7 @@ def test_an_ungraded_move_gets_no_label_and_a_lucky_one_says_which_chance_is_whi
     flat = " ".join(text.split())
     head = next(line for line in text.splitlines() if line.strip().startswith(f"Move {ungraded.ply}: "))
     assert " best" not in head  # not graded, so not "best"
-    assert "(before the cards it turned up were seen)" in flat
-    assert ("the only legal move: not graded" if ungraded.forced else "a free play: not graded") in flat
+    kind = "The only legal move" if ungraded.forced else "A free play"
+    assert "Not graded; its win chance is from before the cards it turned up were seen." in flat
+    assert flat.count(kind) == 1  # named once, by the comment
+    assert ") (" not in flat

@@ -18,7 +18,9 @@ from tutor.narrate import TIPS
 from tutor.narrate.review import (
     HINDSIGHT,
     TAGS,
+    comment,
     cycle_sentence,
+    grade_sentence,
     luck_sentence,
     moment_text,
     only_move_sentence,
@@ -27,12 +29,14 @@ from tutor.narrate.review import (
 )
 from tutor.notation import Move, parse_moves
 from tutor.record import Record
-from tutor.review import MomentKind, Review, Tag, review
+from tutor.review import Label, MomentKind, Review, Tag, review
 from tutor.review.facts import (
     BlockingCycle,
     Candidate,
+    Comment,
     EarlyStart,
     ErrorMoment,
+    Grade,
     LateStart,
     Luck,
     LuckMoment,
@@ -89,6 +93,31 @@ def test_every_hindsight_fact_says_so_in_its_own_sentence():
         assert len(re.split(r"(?<=\.) (?=[A-Z])", words)) == 1, words  # one sentence: the caveat covers it all
     assert not Luck((3,), 0.2, 0.5, (0.1, 0.5)).hindsight
     assert luck_sentence(Luck((3,), 0.2, 0.5, (0.1, 0.5))).startswith("Luck, not a choice")
+
+
+def test_a_comment_with_a_thrown_win_and_a_blocking_row_gives_the_caveat_once():
+    state = State.initial(deal_for(7, preset("osmosis")), preset("osmosis"))
+    why = lost_from_start(state)
+    assert why is not None
+    best = Candidate(Move.parse("d"), 0.5, 30.0, 64, (0.4, 0.6))
+    played = Candidate(Move.parse("r1"), 0.3, 25.0, 64, (0.2, 0.4))
+    grade = Grade(Label.MISTAKE, Move.parse("r1"), Move.parse("d"), played, best, Drop(0.2, 0.12, 0.28, 64), False)
+    text = comment(state, Comment(grade, cycle=BlockingCycle(20, 2, why), threw_away=ThrewAwayWin(Move.parse("d"))))
+    assert text.count(HINDSIGHT) == 1
+    tail = text[text.index(HINDSIGHT):]
+    assert tail.startswith(f"{HINDSIGHT}, this move threw away a win, and d would have kept it; putting ")
+    assert len(re.split(r"(?<=\.) (?=[A-Z])", tail)) == 1, tail  # one sentence under the caveat
+
+
+def test_a_one_point_drop_is_said_in_the_singular():
+    state = State.initial(deal_for(1, preset("osmosis")), preset("osmosis"))
+    best = Candidate(Move.parse("d"), 0.5, 30.0, 64, (0.4, 0.6))
+    played = Candidate(Move.parse("r1"), 0.49, 30.0, 64, (0.39, 0.59))
+    grade = Grade(Label.GOOD, Move.parse("r1"), Move.parse("d"), played, best, Drop(0.012, 0.0, 0.03, 64), False)
+    assert "1 point lower (95%: 0 to 3, 64 deals, paired)" in grade_sentence(state, grade)
+    error = ErrorMoment(Move.parse("r1"), Move.parse("d"), 1.0, Drop(0.01, 0.0, 0.02, 64))
+    assert moment_text(state, error).startswith("r1 (AD) lost 1 point (")
+    assert moment_text(state, LuckMoment((0,), 0.01, None)) == "luck: AS turned up (+1 point)"
 
 
 def test_moment_texts_from_their_facts():

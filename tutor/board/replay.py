@@ -154,13 +154,16 @@ class ReplayApp(App):
         if self.rev is not None:
             m = self.rev.moves[n - 1]
             # with luck the comment quotes the chance after the cards turned up: say which figure is which
-            when = " (before the cards it turned up were seen)" if m.luck is not None else ""
+            when = ", before the cards it turned up were seen" if m.luck is not None else ""
             if m.graded:
                 out.append(f"Win chance {m.win_after * 100:.0f}% after it, {m.win_before * 100:.0f}% with the best "
                            f"move{when}.")
+            elif note.get("comment"):  # the comment names the kind of move and its chance: only what it lacks
+                out.append("Not graded" + ("; its win chance is from before the cards it turned up were seen"
+                                           if when else "") + ".")
             else:
-                out.append(f"Win chance {m.win_after * 100:.0f}% after it{when} "
-                           f"({'the only legal move' if m.forced else 'a free play'}: not graded).")
+                out.append(f"{'The only legal move' if m.forced else 'A free play'}, not graded: win chance "
+                           f"{m.win_after * 100:.0f}% after it{when}.")
         if note.get("comment"):
             out.append(note["comment"])
         moment = self.critical.get(n)

@@ -148,8 +148,14 @@ def moves_table(rev: Review, symbols: bool, width: int = 100) -> Table | Text | 
     """
     rows = [m for m in rev.moves if m.label >= Label.INACCURACY or m.tags]
     if not rows:
-        return Text("No inaccuracy, mistake or blunder: every graded move kept the best chance.",
-                    style="green")
+        good = sum(1 for m in rev.moves if m.graded and m.label == Label.GOOD)
+        if not good:
+            return Text("No inaccuracy, mistake or blunder: every graded move kept the best chance.",
+                        style="green")
+        return Text(f"No inaccuracy, mistake or blunder: {plural(good, 'graded move')} "
+                    f"{'was' if good == 1 else 'were'} good (a little below the best, but not surely "
+                    f"{rev.thresholds.inaccuracy:g} points or more), and every other graded move kept the best "
+                    "chance.", style="green")
     states = list(rev.states) or rev.record.states()
 
     def cells(m: MoveReview) -> tuple[Text, Text]:
@@ -243,5 +249,11 @@ def render_review(rev: Review, symbols: bool = True, width: int = 80) -> Group:
              Text("Critical moments", style="bold"), moments_table(rev, symbols), Text("")]
     if rev.practical is not None:
         parts += practical_block(rev, symbols) + [Text("")]
-    parts += [Text("Labelled moves (win: played / best)", style="bold"), moves_table(rev, symbols, width)]
+    t = rev.thresholds
+    parts.append(Text("Labelled moves (win: played / best)", style="bold"))
+    if any(m.label >= Label.INACCURACY for m in rev.moves):
+        parts.append(Text(f"A label goes by the low end of the drop's 95% interval (inaccuracy from {t.inaccuracy:g} "
+                   f"points, mistake from {t.mistake:g}, blunder from {t.blunder:g}), so a move called a mistake "
+                   f"lost at least {t.mistake:g} points with 95% confidence.", style="dim"))
+    parts.append(moves_table(rev, symbols, width))
     return Group(*parts)

@@ -72,6 +72,12 @@ def _deals(n: int) -> str:
     return f"{n} deal{'s' if n != 1 else ''}"
 
 
+def _points(x: float) -> str:
+    """``1 point``, ``12 points``: a whole number of win-chance points, its noun agreeing."""
+    n = f"{x:.0f}"
+    return f"{n} point{'' if n in ('1', '-1') else 's'}"
+
+
 def _better(state: State, move: Move) -> str:
     """The better move as the error sentence names it: ``r2 (7H)``, ``d (turning the talon)``."""
     return move_short(state, move) if state.card_of(move) is not None else f"{move} (turning the talon)"
@@ -96,12 +102,12 @@ def grade_sentence(state: State, fact: Grade | Ungraded) -> str:
     basis = ""
     if paired is not None and not paired.exact:
         est, lo, hi = paired.points()
-        gap = f"{est:.0f} points lower (95%: {lo:.0f} to {hi:.0f}, {paired.samples} deals, paired)"
+        gap = f"{_points(est)} lower (95%: {lo:.0f} to {hi:.0f}, {paired.samples} deals, paired)"
         if paired.samples > played.samples:  # more deals drawn while the label was in doubt: say which is which
             basis = f" on {_deals(played.samples)}"
-            gap = f"on {paired.samples} deals, paired, {est:.0f} points lower (95%: {lo:.0f} to {hi:.0f})"
+            gap = f"on {paired.samples} deals, paired, {_points(est)} lower (95%: {lo:.0f} to {hi:.0f})"
     elif paired is not None:
-        gap = f"{paired.estimate * 100:.0f} points lower (exact)"
+        gap = f"{_points(paired.estimate * 100)} lower (exact)"
     else:
         gap = ""
     if fact.label == Label.GOOD:
@@ -191,9 +197,13 @@ def comment(state: State, facts: Comment) -> str:
     advice = tip_sentence(facts.tags)
     if advice is not None:
         parts.append(advice)
-    if facts.cycle is not None:
+    if facts.cycle is not None and facts.threw_away is not None:
+        # one hindsight caveat for both: the win thrown away, then how the row blocked
+        parts.append(threw_away_sentence(facts.threw_away)[:-1] + "; "
+                     + cycle_sentence(facts.cycle).removeprefix(HINDSIGHT + ", "))
+    elif facts.cycle is not None:
         parts.append(cycle_sentence(facts.cycle))
-    if facts.threw_away is not None:
+    elif facts.threw_away is not None:
         parts.append(threw_away_sentence(facts.threw_away))
     if facts.luck is not None:
         parts.append(luck_sentence(facts.luck))
@@ -212,7 +222,7 @@ def moment_text(state: State, fact: MomentFact) -> str:
             # the win chances beside it rest on fewer deals: say which figure rests on which
             how = (f"on {paired.samples} deals, paired, 95%: {paired.lo * 100:.0f}-{paired.hi * 100:.0f}; "
                    f"the win chances on {_deals(fact.win_samples)}")
-        return (f"{move_short(state, fact.move)} lost {fact.drop:.0f} points ({how}) against "
+        return (f"{move_short(state, fact.move)} lost {_points(fact.drop)} ({how}) against "
                 f"{move_short(state, fact.best)}")
     assert isinstance(fact, LuckMoment)
     span = ""
@@ -220,7 +230,7 @@ def moment_text(state: State, fact: MomentFact) -> str:
         lo, hi = fact.interval
         span = ", exact" if abs(hi - lo) < 1e-9 else f", 95%: {lo * 100:+.0f} to {hi * 100:+.0f}"
     sign = "+" if fact.luck > 0 else "-"
-    return f"luck: {_shown(fact.seen, 6)} turned up ({sign}{abs(fact.luck) * 100:.0f} points{span})"
+    return f"luck: {_shown(fact.seen, 6)} turned up ({sign}{_points(abs(fact.luck) * 100)}{span})"
 
 
 #: The heading of the review's block of practical win chances (``--practical N``).
