@@ -275,6 +275,12 @@ def test_review_json_has_the_spec_fields(early_start):
     assert data["result"] == record.final_result()
     assert 0 <= data["accuracy"] <= 100
     assert data["counts"]["blunder"] >= 1
+    # the report's counts: graded moves by label, forced and free apart, adding up to every move
+    graded = data["graded_counts"]
+    assert sum(graded[str(label)] for label in Label) == data["graded"]
+    assert data["graded"] + graded["forced"] + graded["free"] == len(data["moves"])
+    assert graded["blunder"] == data["counts"]["blunder"]
+    assert data["counts"]["best"] == graded["best"] + graded["forced"] + graded["free"]
 
 
 @pytest.mark.parametrize("variant, number, length", [("peek", 3, 45), ("single", 6, 60), ("osmosis", 6, 20)])

@@ -111,12 +111,11 @@ def counts_line(rev: Review, width: int = 200) -> Text:
     graded count; forced moves and free plays are counted apart. Lines break
     between the counts, never between a count and its glyph.
     """
-    graded = [m for m in rev.moves if m.graded]
-    forced = sum(1 for m in rev.moves if not m.graded and m.forced)
-    free = sum(1 for m in rev.moves if not m.graded and not m.forced)
-    items = [Text(f"{len(rev.moves)} moves: {len(graded)} graded", style="bold")]
+    counts = rev.graded_counts
+    forced, free = counts["forced"], counts["free"]
+    items = [Text(f"{len(rev.moves)} moves: {rev.graded} graded", style="bold")]
     for i, label in enumerate(Label):
-        n = sum(1 for m in graded if m.label == label)
+        n = counts[str(label)]
         word = str(label) if n == 1 or label in (Label.BEST, Label.GOOD) else (
             "inaccuracies" if label == Label.INACCURACY else f"{label}s")
         item = Text("(" if i == 0 else "")

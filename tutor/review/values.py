@@ -216,6 +216,17 @@ class Review:
         return counts
 
     @property
+    def graded_counts(self) -> dict[str, int]:
+        """The report's counts: the graded moves by label, then the forced moves and free plays apart."""
+        counts = {str(label): 0 for label in Label}
+        for m in self.moves:
+            if m.graded:
+                counts[str(m.label)] += 1
+        counts["forced"] = sum(1 for m in self.moves if not m.graded and m.forced)
+        counts["free"] = sum(1 for m in self.moves if not m.graded and not m.forced)
+        return counts
+
+    @property
     def graded(self) -> int:
         return sum(1 for m in self.moves if m.graded)
 
@@ -244,6 +255,7 @@ class Review:
             "hindsight": self.hindsight.to_json(),
             "result": dict(self.result),
             "counts": self.counts,
+            "graded_counts": self.graded_counts,
             "graded": self.graded,
             "critical": [c.to_json() for c in self.critical],
             "thresholds": self.thresholds.to_json(),
