@@ -203,3 +203,17 @@ def test_the_analysis_gives_facts_and_the_words_come_after():
     assert seventh is not None and seventh.uses_hindsight and seventh.cycle is not None
     assert [type(t) for t in seventh.tags] == [EarlyStart] and NAMES[seventh.tags[0].card] == "7H"
     assert tell(facts).to_json() == review(record, samples=6, workers=1).to_json()
+
+
+def test_at_one_move_the_error_comes_before_the_luck_it_then_turned_up():
+    from tutor.review.moments import critical
+    from tutor.review.values import MoveReview
+
+    def move(ply: int, label: Label = Label.BEST, **kw) -> MoveReview:
+        return MoveReview(ply, Move.parse("r1"), Move.parse("d"), 0.6, 0.3, label, (), "", **kw)
+
+    # the luck swing is the larger, so it is found first; the game's order still puts the choice first
+    same = move(4, label=Label.MISTAKE, paired=Drop(0.3, 0.2, 0.4, 64), luck=0.5, seen=(3,),
+                luck_interval=(0.3, 0.7))
+    kinds = [(c.ply, str(c.kind)) for c in critical([move(1), move(2, luck=-0.2, seen=(5,)), same])]
+    assert kinds == [(2, "luck"), (4, "error"), (4, "luck")]

@@ -20,4 +20,5 @@ def critical(moves: list[MoveReview], count: int = 5) -> list[Moment]:
             moments.append(Moment(m.ply, MomentKind.LUCK, m.win_after, m.win_after + m.luck, "",
                                   LuckMoment(m.seen, m.luck, m.luck_interval)))
     moments.sort(key=lambda x: (-abs(x.swing), x.ply))
-    return sorted(moments[:count], key=lambda x: x.ply)
+    # at one move, the error (the choice) comes before the luck (the cards it then turned up)
+    return sorted(moments[:count], key=lambda x: (x.ply, x.kind != MomentKind.ERROR))
