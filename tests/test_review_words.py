@@ -217,3 +217,15 @@ def test_at_one_move_the_error_comes_before_the_luck_it_then_turned_up():
                 luck_interval=(0.3, 0.7))
     kinds = [(c.ply, str(c.kind)) for c in critical([move(1), move(2, luck=-0.2, seen=(5,)), same])]
     assert kinds == [(2, "luck"), (4, "error"), (4, "luck")]
+
+
+def test_a_best_move_beside_a_higher_figure_says_why_it_is_best_all_the_same():
+    state = State.initial(deal_for(1, preset("osmosis")), preset("osmosis"))
+    top = Candidate(Move.parse("d"), 0.41, 30.0, 16, (0.2, 0.6))
+    played = Candidate(Move.parse("r1"), 0.40, 30.0, 16, (0.2, 0.6))
+    grade = Grade(Label.BEST, Move.parse("r1"), Move.parse("r1"), played, top, Drop(0.0078, -0.01, 0.03, 16), False)
+    assert grade_sentence(state, grade) == (
+        "Best move: win 40% (95%: 20-60%, 16 deals). d (turning the talon) shows 41%, but on the same deals it wins "
+        "only 0.8 points more (paired), too little to call either move better.")
+    alone = replace(grade, top=played, paired=Drop(0.0, 0.0, 0.0, 16))
+    assert grade_sentence(state, alone) == "Best move: win 40% (95%: 20-60%, 16 deals)."

@@ -97,8 +97,15 @@ def grade_sentence(state: State, fact: Grade | Ungraded) -> str:
         if played.exact:
             deals = ("the one consistent deal" if played.samples == 1
                      else f"every one of the {played.samples} consistent deals")
-            return f"Best move: win {pct(played.win)} (exact, {deals})."
-        return f"Best move: win {pct(played.win)} ({interval_text(*played.interval)}, {played.samples} deals)."
+            text = f"Best move: win {pct(played.win)} (exact, {deals})."
+        else:
+            text = f"Best move: win {pct(played.win)} ({interval_text(*played.interval)}, {played.samples} deals)."
+        if top.move != played.move and pct(top.win) != pct(played.win) and paired is not None:
+            # another move shows a higher figure: say why this one is best all the same
+            text += (f" {_better(state, top.move)} shows {pct(top.win)}, but on the same deals it wins only "
+                     f"{paired.estimate * 100:.1f} points more{'' if paired.exact else ' (paired)'}, too little "
+                     "to call either move better.")
+        return text
     basis = ""
     if paired is not None and not paired.exact:
         est, lo, hi = paired.points()
