@@ -229,3 +229,19 @@ def test_a_best_move_beside_a_higher_figure_says_why_it_is_best_all_the_same():
         "only 0.8 points more (paired), too little to call either move better.")
     alone = replace(grade, top=played, paired=Drop(0.0, 0.0, 0.0, 16))
     assert grade_sentence(state, alone) == "Best move: win 40% (95%: 20-60%, 16 deals)."
+
+
+def test_a_redeal_is_named_as_one_not_as_a_turn():
+    rules = preset("osmosis")
+    state = State.initial(deal_for(1, rules), rules)
+    d = Move.parse("d")
+    while state.stock:
+        state = state.apply(d)
+    best = Candidate(d, 0.5, 30.0, 64, (0.4, 0.6))
+    played = Candidate(Move.parse("w"), 0.3, 25.0, 64, (0.2, 0.4))
+    grade = Grade(Label.MISTAKE, Move.parse("w"), d, played, best, Drop(0.2, 0.12, 0.28, 64), False)
+    text = grade_sentence(state, grade)
+    assert text.startswith("Mistake: d (turning the waste over for a new pass) was better")
+    assert "turning the talon" not in text
+    error = ErrorMoment(Move.parse("w"), d, 20.0, Drop(0.2, 0.1, 0.3, 64))
+    assert moment_text(state, error).endswith("against d (redeal)")

@@ -76,7 +76,8 @@ def _basis(scored: ScoredPosition) -> str:
         if n == 1:
             return "exact: you have seen every card, and the position was solved"
         return f"exact: every one of the {n} deals consistent with what you have seen was solved"
-    return f"from {scored.samples} deals consistent with what you have seen, the same ones for every move"
+    same = ", the same ones for every move" if len(scored.candidates) > 1 else ""
+    return f"from {scored.samples} deals consistent with what you have seen{same}"
 
 
 def _win_sentence(top: Candidate, scored: ScoredPosition) -> str:
@@ -91,12 +92,17 @@ def _versus(top: Candidate, other: Candidate, mine: str, theirs: str) -> str:
     if round(top.win * 100) != round(other.win * 100):
         return f"win {win_figure(top)} {mine}, {win_figure(other)} {theirs}"
     if round(top.cards) > round(other.cards):
-        return (f"win {win_figure(top)} either way, but about {cards_figure(top)} cards {mine} "
+        return (f"win {win_figure(top)} either way, but {about_cards(top)} cards {mine} "
                 f"against {cards_figure(other)} {theirs}")
     if round(top.cards) != round(other.cards):  # fewer cards: the tie-break kept a row closed
-        return (f"win {win_figure(top)} either way, about {cards_figure(top)} cards {mine} "
+        return (f"win {win_figure(top)} either way, {about_cards(top)} cards {mine} "
                 f"against {cards_figure(other)} {theirs}")
-    return f"win {win_figure(top)} either way, about {cards_figure(top)} cards"
+    return f"win {win_figure(top)} either way, {about_cards(top)} cards"
+
+
+def about_cards(c: Candidate) -> str:
+    """``about 29 (95%: 27-31)`` for a sampled figure, ``49 (exact)`` for an exact one (nothing "about" it)."""
+    return cards_figure(c) if c.exact else f"about {cards_figure(c)}"
 
 
 def cards_figure(c: Candidate) -> str:
@@ -135,7 +141,7 @@ def reason_for(obs: Observation, scored: ScoredPosition) -> tuple[str, list[TipI
         if scored.exact:
             parts.append(f"From here: win {pct(top.win)}, {top.cards:.0f} cards expected ({_basis(scored)}).")
         else:
-            parts.append(f"From here: win {win_figure(top)}, about {cards_figure(top)} cards expected, "
+            parts.append(f"From here: win {win_figure(top)}, {about_cards(top)} cards expected, "
                          f"{_basis(scored)}.")
     elif scored.why == "safe":
         card = _played(obs.card_of(best))
@@ -215,16 +221,17 @@ def _compared_reason(obs: Observation, scored: ScoredPosition, top: Candidate, o
         return [f"{what} (win {win_figure(top)})."]
     if top.win == 0 and other.win == 0:
         if scored.exact:
-            head = (f"This position cannot be won any more whatever you do (exact: every one of the "
-                    f"{scored.samples} consistent deals was solved)")
+            deals = ("the one consistent deal was solved" if scored.samples == 1
+                     else f"every one of the {scored.samples} consistent deals was solved")
+            head = f"This position cannot be won any more whatever you do (exact: {deals})"
         else:
             head = f"None of the {scored.samples} deals consistent with what you have seen can be won from here"
         if round(top.cards) != round(other.cards):
-            out = [f"{head}; {move_gerund(obs, best)} places the most cards: about {cards_figure(top)} "
+            out = [f"{head}; {move_gerund(obs, best)} places the most cards: {about_cards(top)} "
                    f"against {cards_figure(other)} if you {move_phrase(obs, other.move, False)}."]
         else:  # no difference to claim
             out = [f"{head}; {move_gerund(obs, best)} or {move_gerund(obs, other.move)}, you can expect "
-                   f"about {cards_figure(top)} cards either way."]
+                   f"{about_cards(top)} cards either way."]
         tips.append(TipId.WELL_PLAYED)
         return out
     figures = _versus(top, other, "this way", f"if you {move_phrase(obs, other.move, False)}")

@@ -98,9 +98,9 @@ def move_label(view: View, move: Move, symbols: bool = False) -> str:
 
 
 def move_short(view: View, move: Move, symbols: bool = False) -> str:
-    """The review's and the move list's form: ``r2 (7H)``, ``d (turn)``."""
+    """The review's and the move list's form: ``r2 (7H)``, ``d (turn)``, ``d (redeal)``."""
     f = move_fact(view, move)
-    return f"{f.notation} ({card_word(f.card, symbols)})" if f.card is not None else f"{f.notation} (turn)"
+    return f"{f.notation} ({card_word(f.card, symbols)})" if f.card is not None else f"{f.notation} ({_DEEDS[f.kind]})"
 
 
 def move_phrase(view: View, move: Move, capital: bool = True) -> str:

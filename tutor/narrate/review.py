@@ -41,7 +41,7 @@ from ..review.grades import Label
 from ..review.values import Hindsight, Review
 from ..state import State
 from .hint import pct, win_figure
-from .moves import card_word, move_short
+from .moves import card_word, move_gerund, move_short
 from .play import plural
 from .tips import TipId, tip
 
@@ -80,7 +80,7 @@ def _points(x: float) -> str:
 
 def _better(state: State, move: Move) -> str:
     """The better move as the error sentence names it: ``r2 (7H)``, ``d (turning the talon)``."""
-    return move_short(state, move) if state.card_of(move) is not None else f"{move} (turning the talon)"
+    return move_short(state, move) if state.card_of(move) is not None else f"{move} ({move_gerund(state, move)})"
 
 
 def grade_sentence(state: State, fact: Grade | Ungraded) -> str:
@@ -133,7 +133,7 @@ def tag_sentence(state: State, fact: TagFact) -> str:
     if isinstance(fact, EarlyStart):
         wait = fact.wait
         how = (f"holding it back and playing {move_short(state, wait.move)}"
-               if state.card_of(wait.move) is not None else "holding it back and turning the talon")
+               if state.card_of(wait.move) is not None else f"holding it back and {move_gerund(state, wait.move)}")
         return (f"Playing {card_word(fact.card)} opened row {fact.row} for {SUIT_NAMES[fact.card // 13]} with the "
                 f"starting rank {RANKS[fact.start_rank - 1]}; {how} kept {win_figure(wait)}.")
     if isinstance(fact, WrongRow):
