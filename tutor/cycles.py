@@ -103,7 +103,7 @@ class Explanation:
         cards = ", ".join(NAMES[c] for c in self.cycle)
         head = "; ".join(self.steps)
         if len(self.orders) > 1 and self.every_order:
-            scope = "whatever the order of the rows"
+            scope = "in every row order still possible"
         else:
             scope = _orders_phrase(self.orders)
         out = f"{head}. So {cards} wait for each other and none of them can ever be played ({scope})."
