@@ -245,3 +245,12 @@ def test_a_redeal_is_named_as_one_not_as_a_turn():
     assert "turning the talon" not in text
     error = ErrorMoment(Move.parse("w"), d, 20.0, Drop(0.2, 0.1, 0.3, 64))
     assert moment_text(state, error).endswith("against d (redeal)")
+
+
+def test_in_peek_a_reserve_dig_leaves_a_card_on_top_rather_than_uncovering_it():
+    osmosis, peek = (State.initial(deal_for(1, preset(v)), preset(v)) for v in ("osmosis", "peek"))
+    fact = ReserveDig(25, 1, 30)
+    assert f"uncovered {NAMES[30]}, which could not be played" in tag_sentence(osmosis, fact)
+    text = tag_sentence(peek, fact)
+    assert "uncovered" not in text
+    assert text.startswith(f"Playing {NAMES[25]} left {NAMES[30]} on top of reserve pile 2, and it could not be played")

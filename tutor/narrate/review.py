@@ -156,6 +156,9 @@ def tag_sentence(state: State, fact: TagFact) -> str:
         if fact.under is None:
             return (f"Playing {card_word(fact.card)} emptied reserve pile {fact.pile + 1} and made no new card "
                     "playable: digging the reserve helped nothing here.")
+        if state.rules.open_reserve:  # every reserve card is face up: nothing is uncovered, only left on top
+            return (f"Playing {card_word(fact.card)} left {card_word(fact.under)} on top of reserve pile "
+                    f"{fact.pile + 1}, and it could not be played: digging the reserve helped nothing here.")
         return (f"Playing {card_word(fact.card)} uncovered {card_word(fact.under)}, which could not be played: "
                 "digging the reserve helped nothing here.")
     return (f"Taking {card_word(fact.card)} off the waste shifted the talon's threes; turning kept "
