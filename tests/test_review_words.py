@@ -254,3 +254,17 @@ def test_in_peek_a_reserve_dig_leaves_a_card_on_top_rather_than_uncovering_it():
     text = tag_sentence(peek, fact)
     assert "uncovered" not in text
     assert text.startswith(f"Playing {NAMES[25]} left {NAMES[30]} on top of reserve pile 2, and it could not be played")
+
+
+def test_a_good_move_too_close_to_call_shows_its_low_end_with_a_decimal():
+    state = State.initial(deal_for(1, preset("osmosis")), preset("osmosis"))
+    top = Candidate(Move.parse("d"), 0.16, 30.0, 64, (0.1, 0.25))
+    played = Candidate(Move.parse("r1"), 0.09, 28.0, 64, (0.04, 0.18))
+    grade = Grade(Label.GOOD, Move.parse("r1"), Move.parse("d"), played, top, Drop(0.07, 0.0476, 0.092, 64), True)
+    text = grade_sentence(state, grade)
+    assert text.startswith("Good: not clearly worse than d, win 9% against 16%; 7 points lower "
+                           "(95%: 4.8 to 9.2, 64 deals, paired).")
+    assert "Too close to call an error" in text and ") (" not in text and "))" not in text
+    calm = replace(grade, close=False, paired=Drop(0.02, -0.004, 0.04, 64))
+    assert grade_sentence(state, calm) == ("Good: nearly as strong as d, win 9% against 16%; 2 points lower "
+                                           "(95%: 0 to 4, 64 deals, paired).")

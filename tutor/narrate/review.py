@@ -72,9 +72,14 @@ def _deals(n: int) -> str:
     return f"{n} deal{'s' if n != 1 else ''}"
 
 
+def _num(x: float, places: int = 0) -> str:
+    """``x`` rounded for the text, never ``-0`` (a low end of -0.4 points is 0)."""
+    return f"{round(x, places) + 0.0:.{places}f}"
+
+
 def _points(x: float) -> str:
     """``1 point``, ``12 points``: a whole number of win-chance points, its noun agreeing."""
-    n = f"{x:.0f}"
+    n = _num(x)
     return f"{n} point{'' if n in ('1', '-1') else 's'}"
 
 
@@ -109,20 +114,24 @@ def grade_sentence(state: State, fact: Grade | Ungraded) -> str:
     basis = ""
     if paired is not None and not paired.exact:
         est, lo, hi = paired.points()
-        gap = f"{_points(est)} lower (95%: {lo:.0f} to {hi:.0f}, {paired.samples} deals, paired)"
+        # a move too close to call gets a decimal, so a low end of 4.8 never shows as the threshold's 5
+        places = 1 if fact.close else 0
+        ends = f"{_num(lo, places)} to {_num(hi, places)}"
+        gap = f"{_points(est)} lower (95%: {ends}, {paired.samples} deals, paired)"
         if paired.samples > played.samples:  # more deals drawn while the label was in doubt: say which is which
             basis = f" on {_deals(played.samples)}"
-            gap = f"on {paired.samples} deals, paired, {_points(est)} lower (95%: {lo:.0f} to {hi:.0f})"
+            gap = f"on {paired.samples} deals, paired, {_points(est)} lower (95%: {ends})"
     elif paired is not None:
         gap = f"{_points(paired.estimate * 100)} lower (exact)"
     else:
         gap = ""
     if fact.label == Label.GOOD:
         against = f"win {pct(played.win)} against {pct(top.win)}{basis}"
-        text = (f"Good: nearly as strong as {fact.best} ({against}{'; ' if basis else ', '}{gap})." if gap
-                else f"Good: nearly as strong as {fact.best} ({against}).")
+        lead = "not clearly worse than" if fact.close else "nearly as strong as"
+        text = f"Good: {lead} {fact.best}, {against}{'; ' + gap if gap else ''}."
         if fact.close:
-            text += " Too close to call an error: the interval still reaches the inaccuracy threshold."
+            text += (" Too close to call an error: the interval's low end is under the inaccuracy threshold, "
+                     "its high end reaches it.")
         return text
     return (f"{str(fact.label).capitalize()}: {_better(state, fact.best)} was better, win {pct(top.win)} against "
             f"{pct(played.win)} after {move_short(state, fact.move)}{basis}{';' if basis else ':'} {gap}.")
@@ -227,10 +236,10 @@ def moment_text(state: State, fact: MomentFact) -> str:
     if isinstance(fact, ErrorMoment):
         paired = fact.paired
         how = ("exact" if paired.exact
-               else f"95%: {paired.lo * 100:.0f}-{paired.hi * 100:.0f}, {paired.samples} deals")
+               else f"95%: {_num(paired.lo * 100)}-{_num(paired.hi * 100)}, {paired.samples} deals")
         if not paired.exact and 0 < fact.win_samples < paired.samples:
             # the win chances beside it rest on fewer deals: say which figure rests on which
-            how = (f"on {paired.samples} deals, paired, 95%: {paired.lo * 100:.0f}-{paired.hi * 100:.0f}; "
+            how = (f"on {paired.samples} deals, paired, 95%: {_num(paired.lo * 100)}-{_num(paired.hi * 100)}; "
                    f"the win chances on {_deals(fact.win_samples)}")
         return (f"{move_short(state, fact.move)} lost {_points(fact.drop)} ({how}) against "
                 f"{move_short(state, fact.best)}")
