@@ -268,3 +268,13 @@ def test_a_good_move_too_close_to_call_shows_its_low_end_with_a_decimal():
     calm = replace(grade, close=False, paired=Drop(0.02, -0.004, 0.04, 64))
     assert grade_sentence(state, calm) == ("Good: nearly as strong as d, win 9% against 16%; 2 points lower "
                                            "(95%: 0 to 4, 64 deals, paired).")
+
+
+def test_a_best_move_in_a_lost_position_says_when_another_places_more_cards():
+    state = State.initial(deal_for(1, preset("osmosis")), preset("osmosis"))
+    top = Candidate(Move.parse("d"), 0.0, 34.2, 120, (0.0, 0.0), exact=True)
+    played = Candidate(Move.parse("r1"), 0.0, 32.1, 120, (0.0, 0.0), exact=True)
+    grade = Grade(Label.BEST, Move.parse("r1"), Move.parse("r1"), played, top, Drop(0.0, 0.0, 0.0, 120), False)
+    assert grade_sentence(state, grade).endswith(
+        "d (turning the talon) has the same win chance but places more cards (34 against 32 on average), so the "
+        "hint would choose it.")

@@ -110,6 +110,10 @@ def grade_sentence(state: State, fact: Grade | Ungraded) -> str:
             text += (f" {_better(state, top.move)} shows {pct(top.win)}, but on the same deals it wins only "
                      f"{paired.estimate * 100:.1f} points more{'' if paired.exact else ' (paired)'}, too little "
                      "to call either move better.")
+        elif top.move != played.move and round(top.cards) > round(played.cards):
+            # the same chance, but the hint's tie-break (the cards placed) prefers another move: say so
+            text += (f" {_better(state, top.move)} has the same win chance but places more cards "
+                     f"({top.cards:.0f} against {played.cards:.0f} on average), so the hint would choose it.")
         return text
     basis = ""
     if paired is not None and not paired.exact:
