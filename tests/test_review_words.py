@@ -278,3 +278,12 @@ def test_a_best_move_in_a_lost_position_says_when_another_places_more_cards():
     assert grade_sentence(state, grade).endswith(
         "d (turning the talon) has the same win chance but places more cards (34 against 32 on average), so the "
         "hint would choose it.")
+
+
+def test_a_luck_sentence_says_the_same_deals_only_when_they_are():
+    paired = luck_sentence(Luck((3,), 0.67, 0.40, (-0.4, -0.1)))
+    assert paired.endswith("(bad luck; the same deals before and after).")
+    exact = luck_sentence(Luck((3,), 0.67, 0.40, (-0.4, -0.1), paired=False, exact_after=True))
+    assert "the same deals before and after" not in exact
+    assert exact.endswith("(bad luck; after them every consistent deal was solved, so the two figures are not on "
+                          "the same deals).")

@@ -206,7 +206,16 @@ def _shown(cards: tuple[int, ...], most: int) -> str:
 def luck_sentence(fact: Luck) -> str:
     word = "good luck" if fact.swing > 0 else "bad luck"
     return (f"Luck, not a choice: the cards that turned up ({_shown(fact.seen, 8)}) moved the win chance from "
-            f"{pct(fact.before)} to {pct(fact.after)} ({word}; the same deals before and after).")
+            f"{pct(fact.before)} to {pct(fact.after)} ({word}; {_luck_basis(fact)}).")
+
+
+def _luck_basis(fact: Luck) -> str:
+    """On which deals the two figures of a luck sentence stand."""
+    if fact.paired:
+        return "the same deals before and after"
+    if fact.exact_after:
+        return "after them every consistent deal was solved, so the two figures are not on the same deals"
+    return "the two figures are not on the same deals"
 
 
 def only_move_sentence() -> str:

@@ -203,13 +203,20 @@ class ThrewAwayWin:
 
 @dataclass(frozen=True, slots=True)
 class Luck:
-    """The cards that turned up (``seen``) moved the win chance from ``before`` to ``after`` (0..1)."""
+    """The cards that turned up (``seen``) moved the win chance from ``before`` to ``after`` (0..1).
+
+    ``paired``: both figures are on the same deals (else one side is exact,
+    every consistent deal solved, or the deal counts differ); ``exact_after``:
+    the ``after`` figure is exact.
+    """
 
     hindsight: ClassVar[bool] = False
     seen: tuple[int, ...]
     before: float
     after: float
     interval: tuple[float, float]
+    paired: bool = True
+    exact_after: bool = False
 
     @property
     def swing(self) -> float:

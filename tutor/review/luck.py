@@ -48,7 +48,8 @@ def luck_of(states: list[State], scores: dict[int, PlyScore], final: State, th: 
         before = sum(here.after) / max(1, len(here.after))
         after = sum(value_next) / max(1, len(value_next))
         swing = after - before
-        if here.exact or exact_next or len(value_next) != len(here.after):
+        paired = not (here.exact or exact_next or len(value_next) != len(here.after))
+        if not paired:
             # Not the same deals on both sides: the sampled sides' own uncertainty, unpaired.
             half = 0.0
             for won, exact in ((tuple(here.after), here.exact), (value_next, exact_next)):
@@ -61,5 +62,5 @@ def luck_of(states: list[State], scores: dict[int, PlyScore], final: State, th: 
             lo, hi = d.lo, d.hi
         if abs(swing) * 100 < th.luck or lo <= 0 <= hi:
             continue
-        out[i] = Luck(tuple(new), before, after, (lo, hi))
+        out[i] = Luck(tuple(new), before, after, (lo, hi), paired, exact_next)
     return out
