@@ -87,6 +87,25 @@ def test_no_command_writes_an_unfinished_game_or_another_file_over_a_finished_ga
     assert result.exit_code == 0 and load_record(path).moves == moves
 
 
+def test_another_finished_game_never_goes_over_a_finished_game(run, home, tmp_path):
+    """A won game and a blocked one: neither replaces the other, by review --annotate or by s FILE."""
+    (won_moves, won), (lost_moves, lost) = greedy_line(23), greedy_line(1)
+    assert won.won and lost.over and not lost.won
+    won_path, lost_path = tmp_path / "won.json", tmp_path / "lost.json"
+    save_record(Record(RULES, deal_for(23, RULES), won_moves), won_path)
+    save_record(Record(RULES, deal_for(1, RULES), lost_moves), lost_path)
+    kept = {p: p.read_bytes() for p in (won_path, lost_path)}
+    result = run(["review", str(lost_path), "--annotate", str(won_path), "--samples", "4"])
+    assert result.exit_code == 1 and result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+    assert f"{won_path}' holds a finished game (deal 23, won) and is kept as it is" in result.stderr
+    # play deal 23 to its win, then s onto the blocked game of deal 1
+    result = run(["play", "23"], input=" ".join(map(str, won_moves)) + f"\ns {lost_path}\nq\n")
+    out = " ".join(result.stdout.split())
+    assert f"{lost_path}' holds a finished game (deal 1, blocked with {lost.cards} cards) and is kept as it is" in out
+    assert f"Saved to {lost_path}" not in out
+    assert {p: p.read_bytes() for p in kept} == kept
+
+
 def test_a_save_path_that_cannot_be_written_says_where_the_game_is_kept(run, home, tmp_path):
     result = run(["play", "1", "--save", str(tmp_path / "no-folder" / "x.json")], input="d\nq\n")
     assert result.exit_code == 0

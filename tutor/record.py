@@ -285,16 +285,22 @@ def _deal_words(deal: Deal) -> str:
     return f"deal {deal.number}" if deal.number is not None else "a deal from a file"
 
 
+def _same_game(a: Record, b: Record) -> bool:
+    return a.rules == b.rules and a.deal == b.deal and list(a.moves) == list(b.moves)
+
+
 def keep_finished_game(path: str | os.PathLike[str], what: str, record: Record | None = None) -> None:
     """Refuse to write ``what`` over a file that holds a finished game, unless it is a finished game too.
 
-    A finished game is never replaced by an unfinished one (or by a file that
-    is not a game at all): the error says which game the file keeps.
+    A finished game is never replaced by an unfinished one, by another game
+    (finished or not) or by a file that is not a game at all: only the same
+    game (same rules, deal and moves, say with a review's annotations) may be
+    written over it. The error says which game the file keeps.
     """
-    if record is not None and is_finished(record):
-        return
     old = finished_game_in(path)
     if old is None:
+        return
+    if record is not None and is_finished(record) and _same_game(old, record):
         return
     end = old.replay()
     how = "won" if end.won else f"blocked with {end.cards} card{'s' if end.cards != 1 else ''}"
@@ -305,7 +311,7 @@ def keep_finished_game(path: str | os.PathLike[str], what: str, record: Record |
 def save_record(record: Record, path: str | os.PathLike[str]) -> None:
     """Write a record atomically: a failed write never truncates an existing file, and a file that holds a
     finished game is never replaced by an unfinished one (:func:`keep_finished_game`)."""
-    keep_finished_game(path, "this unfinished game", record)
+    keep_finished_game(path, "this game" if is_finished(record) else "this unfinished game", record)
     text = record.dumps()
     try:
         atomic_write_text(path, text)

@@ -163,7 +163,7 @@ def review_command(ctx: click.Context, record_path: str, as_json: bool, annotate
     if annotate_path:
         from ..record import keep_finished_game
 
-        keep_finished_game(annotate_path, "the annotated record of this unfinished game", record)
+        keep_finished_game(annotate_path, "the annotated record of this game", record)
     console = console_of(ctx)
     rev = compute_review(console, record, samples, thresholds, workers, quiet=as_json, practical=practical)
     from .history import note_review  # stored with the game; one line of the history after the report
