@@ -242,8 +242,56 @@ def test_import_names_a_bad_file_and_still_takes_the_good_ones(run, tmp_path):
     assert "Imported" not in again.stdout
     none = run(["import", str(bad)])  # nothing could be read: the error alone, no "Imported 0 games"
     assert none.exit_code == 1 and none.stdout == ""
-    assert result.stderr.startswith("error: ") and "bad.json' line 1: not JSON" in result.stderr
+    assert result.stderr.startswith("error: ") and "bad.json' is not valid JSON: expected" in result.stderr
     assert json.loads(run(["history", "--json"]).stdout)["games"] == 1
+
+
+def _poisoned(line: dict, path: str, value) -> dict:
+    out = json.loads(json.dumps(line))
+    *keys, last = path.split(".")
+    target = out
+    for k in keys:
+        target = target[int(k)] if k.isdigit() else target[k]
+    target[int(last) if last.isdigit() else last] = value
+    return out
+
+
+@pytest.mark.parametrize("path, value, said", [
+    ("drills.0.box", 10**20, "drills[0].box is 100000000000000000000: expected a whole number from 0 to 100"),
+    ("drills.0.due_at", "not a date", 'drills[0].due_at is "not a date": expected a UTC time'),
+    ("drills.0.label", "weird", 'drills[0].label is "weird": expected one of best'),
+    ("drills.0.ply", 9999, "drills[0].ply is 9999"),
+    ("review.accuracy", "NaN", 'review.accuracy is "NaN": expected a number from 0 to 100'),
+    ("source", ["x"], 'source is ["x"]: expected text'),
+    ("played_at", "garbage", 'played_at is "garbage": expected a UTC time'),
+])
+def test_a_line_not_as_export_writes_it_is_refused_whole_and_the_history_kept(run, coached, tmp_path, path, value,
+                                                                               said):
+    run(["drill", "--list"])  # the drills are made from the reviewed errors
+    line = next(d for d in map(json.loads, run(["export"]).stdout.splitlines()) if d["drills"])
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(json.dumps(_poisoned(line, path, value)) + "\n")
+    elsewhere = tmp_path / "elsewhere"
+    result = osmosis(["import", str(bad)], elsewhere)
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert result.stderr.count("\n") == 1 and said in result.stderr, result.stderr
+    assert json.loads(osmosis(["history", "--json"], elsewhere).stdout)["games"] == 0  # nothing half-written
+    assert osmosis(["drill", "--list"], elsewhere).exit_code == 0
+    good = tmp_path / "good.jsonl"
+    good.write_text(json.dumps(line) + "\n")
+    assert "Imported 1 game, 1 review, " in osmosis(["import", str(good)], elsewhere).stdout
+
+
+def test_import_refuses_a_file_no_reader_could_take_in_one_line(run, tmp_path):
+    cases = {"deep.json": "[" * 100000 + "]" * 100000, "huge.json": '{"format": "osmosis-deal/1", "base": '
+             + "9" * 5000 + "}", "empty.json": "", "lines.jsonl": "{ no\n{ no\n{ no\n"}
+    said = {"deep.json": "nested too deep", "huge.json": "a number of 5000 digits is too large",
+            "empty.json": "is empty: expected", "lines.jsonl": "is not valid JSON: expected"}
+    for name, text in cases.items():
+        (tmp_path / name).write_text(text)
+        result = run(["import", str(tmp_path / name)])
+        assert result.exit_code == 1 and "Traceback" not in result.output, name
+        assert result.stderr.count("\n") == 1 and said[name] in result.stderr, (name, result.stderr)
 
 
 def test_saved_games_are_imported_on_first_use(run, home):

@@ -11,15 +11,17 @@ the same history, and a second import changes nothing.
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..errors import RecordError, TutorError
+from ..inputs import loads_json, read_text
 from ..record import Record
 from ..textsafe import quoted
-from .db import History
+from .db import History, parse_iso
 from .games import add_file, add_record
 from .reviews import review_of, store_review
 
@@ -56,11 +58,145 @@ class ImportResult:
     problems: list[str] = field(default_factory=list)
 
 
+_LABELS = ("best", "good", "inaccuracy", "mistake", "blunder")
+#: More lines that cannot be read than this, and the rest are counted, not each named.
+MAX_PROBLEMS = 3
+
+
+class _Bad(ValueError):
+    """A field of an exported line that is not what export writes (the message names it)."""
+
+
+def _int(value: object, what: str, lo: int, hi: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        raise _Bad(f"{what} is {_shown(value)}: expected a whole number from {lo} to {hi}")
+    return value
+
+
+def _number(value: object, what: str, lo: float, hi: float) -> float:
+    if (isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value)
+            or not lo <= value <= hi):
+        raise _Bad(f"{what} is {_shown(value)}: expected a number from {lo:g} to {hi:g}")
+    return float(value)
+
+
+def _text(value: object, what: str, optional: bool = False) -> str | None:
+    if value is None and optional:
+        return None
+    if not isinstance(value, str):
+        raise _Bad(f"{what} is {_shown(value)}: expected text")
+    return value
+
+
+def _when(value: object, what: str, optional: bool = False) -> str | None:
+    text = _text(value, what, optional)
+    if text is None:
+        return None
+    try:
+        parse_iso(text)
+    except ValueError:
+        raise _Bad(f"{what} is {_shown(text)}: expected a UTC time like 2026-12-01T08:48:44Z") from None
+    return text
+
+
+def _label(value: object, what: str) -> str:
+    if value not in _LABELS:
+        raise _Bad(f"{what} is {_shown(value)}: expected one of {', '.join(_LABELS)}")
+    return str(value)
+
+
+def _tags(value: object, what: str) -> None:
+    if value is not None and not (isinstance(value, list) and all(isinstance(t, str) for t in value)):
+        raise _Bad(f"{what} is {_shown(value)}: expected a list of tag names")
+
+
+def _shown(value: object) -> str:
+    text = json.dumps(value, ensure_ascii=True) if not isinstance(value, float) or math.isfinite(value) else str(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _check_review(rev: dict[str, Any], moves: int) -> None:
+    """Every field of an exported review that the history stores, as export writes it."""
+    _int(rev.get("moves_reviewed"), "review.moves_reviewed", 0, moves)
+    _number(rev.get("accuracy"), "review.accuracy", 0, 100)
+    _int(rev.get("graded"), "review.graded", 0, moves)
+    if rev.get("samples") is not None:
+        _int(rev.get("samples"), "review.samples", 0, 10**6)
+    _when(rev.get("reviewed_at"), "review.reviewed_at", optional=True)
+    for key in ("thresholds", "hindsight"):
+        if rev.get(key) is not None and not isinstance(rev[key], dict):
+            raise _Bad(f"review.{key} is {_shown(rev[key])}: expected an object")
+    if not isinstance(rev.get("moves"), list):
+        raise _Bad(f"review.moves is {_shown(rev.get('moves'))}: expected a list")
+    for i, m in enumerate(rev["moves"]):
+        at = f"review.moves[{i}]"
+        if not isinstance(m, dict):
+            raise _Bad(f"{at} is {_shown(m)}: expected an object")
+        _int(m.get("ply"), f"{at}.ply", 1, moves)
+        _text(m.get("move"), f"{at}.move")
+        _text(m.get("best"), f"{at}.best")
+        _label(m.get("label"), f"{at}.label")
+        _tags(m.get("tags"), f"{at}.tags")
+        _number(m.get("drop", 0.0), f"{at}.drop", -100, 100)
+        _number(m.get("win_before"), f"{at}.win_before", 0, 1)
+        _number(m.get("win_after"), f"{at}.win_after", 0, 1)
+        _text(m.get("comment"), f"{at}.comment", optional=True)
+
+
+def _check_drills(drills: object, moves: int) -> list[dict[str, Any]]:
+    if drills is None:
+        return []
+    if not isinstance(drills, list):
+        raise _Bad(f"drills is {_shown(drills)}: expected a list")
+    for i, d in enumerate(drills):
+        at = f"drills[{i}]"
+        if not isinstance(d, dict):
+            raise _Bad(f"{at} is {_shown(d)}: expected an object")
+        _int(d.get("ply"), f"{at}.ply", 1, moves)
+        _text(d.get("played"), f"{at}.played")
+        _text(d.get("best"), f"{at}.best")
+        _label(d.get("label"), f"{at}.label")
+        _tags(d.get("tags"), f"{at}.tags")
+        _number(d.get("drop"), f"{at}.drop", 0, 100)
+        _int(d.get("box"), f"{at}.box", 0, 100)
+        _when(d.get("due_at"), f"{at}.due_at")
+        _when(d.get("created_at"), f"{at}.created_at")
+        _text(d.get("retired"), f"{at}.retired", optional=True)
+        answers = d.get("answers") or []
+        if not isinstance(answers, list):
+            raise _Bad(f"{at}.answers is {_shown(answers)}: expected a list")
+        for j, a in enumerate(answers):
+            if not isinstance(a, dict):
+                raise _Bad(f"{at}.answers[{j}] is {_shown(a)}: expected an object")
+            _when(a.get("at"), f"{at}.answers[{j}].at")
+            _text(a.get("answer"), f"{at}.answers[{j}].answer")
+            if not isinstance(a.get("right"), bool):
+                raise _Bad(f"{at}.answers[{j}].right is {_shown(a.get('right'))}: expected true or false")
+            _int(a.get("box"), f"{at}.answers[{j}].box", 0, 100)
+    return drills
+
+
 def import_line(history: History, data: dict[str, Any], where: str) -> tuple[int, int]:
-    """One exported line into the history; returns (reviews, drills) stored."""
+    """One exported line into the history; returns (reviews, drills) stored.
+
+    Every field is checked before anything is written, so a bad line leaves
+    the history as it was (no game without its review).
+    """
     if not isinstance(data.get("record"), dict):
         raise RecordError(f"{where}: an {LINE_FORMAT} line needs a 'record' object")
     record = Record.from_json(data["record"], source=where)
+    try:
+        _text(data.get("key"), "key", optional=True)
+        _text(data.get("source"), "source", optional=True)
+        _when(data.get("started_at"), "started_at", optional=True)
+        _when(data.get("played_at"), "played_at", optional=True)
+        if data.get("review") is not None and not isinstance(data["review"], dict):
+            raise _Bad(f"review is {_shown(data['review'])}: expected an object or null")
+        if isinstance(data.get("review"), dict):
+            _check_review(data["review"], len(record.moves))
+        _check_drills(data.get("drills"), len(record.moves))
+    except _Bad as exc:
+        raise RecordError(f"{where}: not as osmosis export writes it: {exc}") from None
     game_id = add_record(history, record, key=data.get("key") or None, source=data.get("source"),
                          started_at=data.get("started_at"), played_at=data.get("played_at"))
     reviews = 0
@@ -99,16 +235,23 @@ def import_file(history: History, path: str | Path) -> ImportResult:
     """
     p = Path(path)
     result = ImportResult()
+    name = quoted(path)
     try:
-        text = p.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = "it is a folder: give a file name" if p.is_dir() else (getattr(exc, "strerror", None) or exc)
-        result.problems.append(f"{quoted(path)}: cannot be read ({reason})")
+        text = read_text(p, "record or export", RecordError)
+    except TutorError as exc:
+        result.problems.append(str(exc))
         return result
+    if not text.strip():
+        result.problems.append(f"{name} is empty: expected an osmosis-record/1 file or the lines osmosis export "
+                               "writes")
+        return result
+    whole: object = None
     try:
-        whole = json.loads(text)
-    except json.JSONDecodeError:
-        whole = None
+        whole = loads_json(text, name, RecordError)
+    except RecordError as exc:
+        if "is not valid JSON" not in str(exc):  # too deep, a huge number, NaN: the file as a whole is refused
+            result.problems.append(str(exc))
+            return result
     if isinstance(whole, dict) and whole.get("format", "osmosis-record/1") != LINE_FORMAT:
         try:
             add_file(history, p)
@@ -116,9 +259,15 @@ def import_file(history: History, path: str | Path) -> ImportResult:
         except TutorError as exc:
             result.problems.append(str(exc))
         return result
+    if whole is not None and not isinstance(whole, dict):
+        result.problems.append(f"{name} holds JSON that is not an object: expected an osmosis-record/1 file or the "
+                               "lines osmosis export writes")
+        return result
     # One JSON object that is not a record: an exported line written over several lines of text.
     entries: Iterable[tuple[int, str | dict[str, Any]]] = (
         [(1, whole)] if isinstance(whole, dict) else enumerate(text.splitlines(), 1))
+    parsed = 0
+    unread: list[str] = []
     for number, entry in entries:
         where = f"{quoted(path)} line {number}"
         data: object
@@ -126,15 +275,14 @@ def import_file(history: History, path: str | Path) -> ImportResult:
             if not entry.strip():
                 continue
             try:
-                data = json.loads(entry)
-            except json.JSONDecodeError as exc:
-                result.problems.append(f"{where}: not JSON ({exc.msg}): expected one {LINE_FORMAT} object a line "
-                                       "or an osmosis-record/1 file")
+                data = loads_json(entry, where, RecordError)
+            except RecordError as exc:
+                unread.append(f"{exc}: expected one {LINE_FORMAT} object a line or an osmosis-record/1 file")
                 continue
         else:
             data = entry
+        parsed += 1
         if not isinstance(data, dict):
-
             result.problems.append(f"{where}: expected a JSON object")
             continue
         try:
@@ -147,4 +295,11 @@ def import_file(history: History, path: str | Path) -> ImportResult:
             result.games += 1
         except TutorError as exc:
             result.problems.append(str(exc))
+    if unread and not parsed:  # no line was JSON: the file is not JSON lines, so one problem, not one a line
+        result.problems.append(f"{name} is not valid JSON: expected an osmosis-record/1 file or the lines osmosis "
+                               "export writes, one JSON object a line")
+        return result
+    result.problems += unread[:MAX_PROBLEMS]
+    if len(unread) > MAX_PROBLEMS:
+        result.problems.append(f"{name}: {len(unread) - MAX_PROBLEMS} more lines could not be read either")
     return result
