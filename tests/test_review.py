@@ -154,6 +154,17 @@ def test_bad_thresholds_are_refused_with_the_expected_form(text):
         Thresholds.parse(text)
 
 
+@pytest.mark.parametrize("text, said", [("-1,10,15", "threshold -1 is out of range"),
+                                        ("5,10,101", "threshold 101 is out of range"),
+                                        ("1e400,10,15", "threshold inf is out of range"),
+                                        ("0,10,15", "threshold 0 is out of range"),
+                                        ("15,10,5", "are not in order: expected inaccuracy <= mistake <= blunder")])
+def test_a_bad_threshold_is_named_for_what_is_wrong_with_it(text, said):
+    with pytest.raises(TutorError, match="5,10,15") as caught:
+        Thresholds.parse(text)
+    assert said in str(caught.value) and "the band of a best move" not in str(caught.value)
+
+
 # ---- accuracy ----------------------------------------------------------------
 
 def test_move_accuracy_is_100_for_no_drop_and_falls_with_the_drop():

@@ -84,6 +84,13 @@ class Thresholds:
         if len(values) != 3 or any(math.isnan(v) for v in values):
             raise TutorError(f"thresholds {text!r}: expected three numbers of win-chance points, "
                              "inaccuracy,mistake,blunder, like 5,10,15")
+        for v in values:
+            if not 0 < v <= 100:
+                raise TutorError(f"threshold {v:g} is out of range: each is a number of win-chance points above 0 "
+                                 "and at most 100, like 5,10,15")
+        if not values[0] <= values[1] <= values[2]:
+            raise TutorError(f"thresholds {text!r} are not in order: expected inaccuracy <= mistake <= blunder, "
+                             "like 5,10,15")
         best = min(1.0, values[0])
         return cls(values[0], values[1], values[2], best=best)
 
