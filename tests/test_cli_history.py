@@ -415,3 +415,12 @@ def test_the_accuracy_line_compares_only_games_of_the_same_variant(run, home):
     other = next(p for p in (home / "games").glob("*.json") if p != peek)
     out = run(["review", str(other), "--samples", "4", "--workers", "1"]).stdout
     assert "History: accuracy" not in out
+
+
+def test_a_drill_answer_echoes_no_control_codes_and_quotes_a_long_word_cut(run, coached):
+    typed = b"\x1b[2J\x07x\n\xffy\n" + b"z" * 5000 + b"\nq\n"
+    result = run(["drill", "--count", "1"], input=typed)
+    assert result.exit_code == 0 and "Traceback" not in result.output
+    assert "\x07" not in result.output and "\x1b[2J" not in result.output
+    assert "That line is not utf-8 text, so it was ignored" in result.output
+    assert "(5000 characters)" in result.output and "z" * 100 not in result.output.replace("z" * 5000, "", 1)

@@ -202,6 +202,10 @@ def _raw_line(prompt: str, echo: bool) -> str | bytes | None:
         return exc.object if isinstance(exc.object, bytes) else b""
 
 
+#: Longer than any move or card name (``r1``, ``10h``, ``QS``): a word this long is quoted cut.
+MAX_WORD = 40
+
+
 def unreadable_word(words: Iterable[str]) -> str | None:
     """The error for the first word of a typed line that is no move or card at all, else None.
 
@@ -212,6 +216,12 @@ def unreadable_word(words: Iterable[str]) -> str | None:
 
     words = list(words)
     for word in words:
+        if len(word) > MAX_WORD:  # no move or card is this long: quote it cut, not a megabyte of it
+            from ..notation import _EXPECTED_INPUT
+            from ..textsafe import quoted
+
+            error = f"unknown move {quoted(word)}: {_EXPECTED_INPUT}"
+            return f"{error}; nothing of the line was played" if len(words) > 1 else error
         try:
             parse_input(word)
         except MoveError as exc:

@@ -31,8 +31,10 @@ from ..notation import Move
 from ..render import prose, render_state, use_symbols
 from ..review import TAGS, tip
 from ..state import State
+from ..textsafe import clean
 from . import history_render as words
 from .app import console_of
+from .common import unreadable_word
 from .history import open_for_command
 from .play import waste_fan
 
@@ -62,16 +64,11 @@ def tip_for(tags: Iterable[str]) -> str:
 
 
 def _read(prompt: str, echo: bool, quiet: bool = False) -> str | None:
-    """A line of input (None at its end); piped lines are echoed, and with --json nothing is printed."""
-    try:
-        line = input("" if quiet else prompt)
-    except EOFError:
-        if echo:
-            click.echo("")
-        return None
-    if echo:
-        click.echo(line)
-    return line
+    """A line of input (None at its end); piped lines are echoed without control codes, and with --json
+    nothing is printed. A line that is not UTF-8 text is refused, as in play."""
+    from .common import read_line
+
+    return read_line("" if quiet else prompt, echo)
 
 
 @click.command("drill")
@@ -186,10 +183,14 @@ def _ask(console: Console, history: History, d: drills.Drill, index: int, total:
             hinted = True
             say(drill_hint(state, d, tip_text))
             continue
+        bad = unreadable_word(line.split())
+        if bad is not None:
+            say(clean(bad))
+            continue
         try:
             fb = judge_answer(step, line, verdict)
         except MoveError as exc:
-            say(str(exc))
+            say(clean(str(exc)))
             continue
         break
     after = drills.answer(history, d, line.strip(), fb.right)
