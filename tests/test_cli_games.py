@@ -142,3 +142,11 @@ def test_resume_of_a_name_too_long_for_the_system_is_one_line(run):
     result = run(["play", "--resume", "x" * 5000])
     assert result.exit_code == 1 and result.stderr.count("\n") == 1
     assert "does not exist" in result.stderr and "(5000 characters)" in result.stderr
+
+
+def test_an_unreadable_file_is_listed_with_its_name_quoted_never_its_escape_codes(run, home):
+    _play(run, 1, "d\nq\n")
+    (home / "games" / "zz\x1b]0;x\x07.json").write_bytes(b"\xff")
+    out = run(["games"]).stdout
+    assert "\x1b" not in out and "\x07" not in out
+    assert "unreadable: 'zz\\x1b]0;x\\x07.json'" in out

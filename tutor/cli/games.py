@@ -17,7 +17,7 @@ from ..errors import RecordError, TutorError
 from ..narrate.play import plural
 from ..record import Record, load_record
 from ..storage import games_dir
-from ..textsafe import quoted
+from ..textsafe import quoted, shown_path
 from .app import console_of
 
 
@@ -129,7 +129,7 @@ def games_command(ctx: click.Context, as_json: bool) -> None:
     for g in games:
         date = time.strftime("%Y-%m-%d %H:%M", time.localtime(g.mtime))
         if g.record is None:
-            table.add_row(str(g.number), "?", "?", date, "?", Text(f"unreadable: {g.path.name}", style="red"))
+            table.add_row(str(g.number), "?", "?", date, "?", Text(f"unreadable: {shown_path(g.path.name)}", style="red"))
             continue
         rules = g.record.rules
         table.add_row(str(g.number), _deal_text(g.record), rules.name or "custom", date,
