@@ -86,6 +86,12 @@ def play_command(ctx: click.Context, number: int | None, deal_file: str | None, 
     every move.
     """
     console = console_of(ctx)
+    if save_path is not None and (not save_path.strip() or os.path.isdir(save_path)):
+        from ..errors import RecordError
+        from ..textsafe import quoted
+
+        raise RecordError(f"--save {quoted(save_path)} is {'a folder' if save_path.strip() else 'empty'}: "
+                          "give a file name, like --save game.json")
     resumed: Path | None = None
     if resume_path is not None:
         if number is not None or deal_file is not None or any(v is not None for v in kwargs.values()):
