@@ -446,4 +446,4 @@ def test_replay_at_a_move_opens_there_and_refuses_a_move_past_the_end(run, tmp_p
 def test_a_save_path_that_is_empty_or_a_folder_is_refused_before_the_game(run, home, tmp_path):
     assert_one_line_error(run(["play", "5", "--save", ""], input="d\nq\n"), "--save '' is empty: give a file name")
     assert_one_line_error(run(["play", "5", "--save", str(tmp_path)], input="d\nq\n"), "is a folder: give a file name")
-    assert not list((home / "games").glob("*.json")) if (home / "games").exists() else True  # no game was begun
+    assert not list(home.glob("games/*.json"))  # no game was begun
