@@ -424,3 +424,16 @@ def test_a_drill_answer_echoes_no_control_codes_and_quotes_a_long_word_cut(run, 
     assert "\x07" not in result.output and "\x1b[2J" not in result.output
     assert "That line is not utf-8 text, so it was ignored" in result.output
     assert "(5000 characters)" in result.output and "z" * 100 not in result.output.replace("z" * 5000, "", 1)
+
+
+def test_history_lines_read_as_sentences():
+    from types import SimpleNamespace
+
+    from tutor.cli.history_render import accuracy_line, streak_text
+
+    streaks = SimpleNamespace(current=-2, longest_wins=0, longest_losses=5)
+    assert streak_text(streaks) == ("Streaks: now 2 losses in a row; longest run of wins 0, of losses 5 "
+                                    "(finished games).")
+    one = SimpleNamespace(accuracy=90.7, reviewed=1)
+    assert accuracy_line(80.0, one, "osmosis").startswith(
+        "History: accuracy 80.0 here against 90.7 in your one other reviewed game of ")

@@ -62,7 +62,7 @@ def figures_line(title: str, fig) -> Text:
     if fig.games:
         text.append(f", {fig.mean_cards:.1f} cards on average")
     if fig.reviewed:
-        text.append(f", accuracy {fig.accuracy:.1f} over {fig.reviewed} reviewed")
+        text.append(f", accuracy {fig.accuracy:.1f} over {_plural(fig.reviewed, 'reviewed game')}")
     text.append(".")
     return text
 
@@ -72,7 +72,7 @@ def streak_text(streaks) -> str:
         return "Streaks: no finished game yet."
     now = (f"{streaks.current} win{'s' if streaks.current != 1 else ''} in a row" if streaks.current > 0
            else f"{-streaks.current} loss{'es' if streaks.current != -1 else ''} in a row")
-    return (f"Streaks: now {now}; longest {streaks.longest_wins} won, {streaks.longest_losses} lost "
+    return (f"Streaks: now {now}; longest run of wins {streaks.longest_wins}, of losses {streaks.longest_losses} "
             "(finished games).")
 
 
@@ -243,8 +243,11 @@ def results_line(fig, variant: str) -> str:
 
 
 def accuracy_line(this: float, fig, variant: str) -> str:
+    if fig.reviewed == 1:
+        return (f"History: accuracy {this:.1f} here against {fig.accuracy:.1f} in your one other reviewed game of "
+                f"{variant_label(variant)}.")
     return (f"History: accuracy {this:.1f} here against {fig.accuracy:.1f} on average over your "
-            f"{fig.reviewed} other reviewed game{'' if fig.reviewed == 1 else 's'} of {variant_label(variant)}.")
+            f"{fig.reviewed} other reviewed games of {variant_label(variant)}.")
 
 
 def drill_head(d, game, total: int, index: int) -> Text:
