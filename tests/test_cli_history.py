@@ -437,3 +437,14 @@ def test_history_lines_read_as_sentences():
     one = SimpleNamespace(accuracy=90.7, reviewed=1)
     assert accuracy_line(80.0, one, "osmosis").startswith(
         "History: accuracy 80.0 here against 90.7 in your one other reviewed game of ")
+
+
+def test_the_cost_interval_of_few_errors_uses_students_t():
+    from tutor.history.coach import TagFigures, t_quantile
+
+    assert (t_quantile(1), t_quantile(3), t_quantile(30)) == (12.706, 3.182, 2.042)
+    assert abs(t_quantile(60) - 2.000) < 0.002 and abs(t_quantile(120) - 1.980) < 0.002
+    four = TagFigures("early-start", 4, 4, 12.5, 50.0, (2, 2), (2, 2), None, [], sd=3.27)
+    lo, hi = four.interval
+    assert round(lo, 1) == 7.3 and round(hi, 1) == 17.7  # 12.5 -/+ 3.182 * 3.27 / 2
+    assert TagFigures("early-start", 1, 1, 100.0, 100.0, (1, 1), (0, 0), None, []).interval is None

@@ -203,8 +203,11 @@ def render_coaching(c, meanings: dict[str, str]) -> list:
         line.append(t.tag, style="bold")
         line.append(f"  {t.count} time{'s' if t.count != 1 else ''} in {t.games} game{'s' if t.games != 1 else ''}")
         parts.append(line)
-        cost = f"Cost: {t.mean_drop:.1f} win points a time on average"
-        cost += f" (95% interval {t.interval[0]:.1f}-{t.interval[1]:.1f})." if t.interval else "."
+        if t.interval is None:  # one time: a figure, not an average
+            cost = f"Cost: {t.mean_drop:.0f} win points, the one time."
+        else:
+            cost = (f"Cost: {t.mean_drop:.1f} win points a time on average (95% interval "
+                    f"{t.interval[0]:.1f}-{t.interval[1]:.1f}).")
         if t.tag in meanings:
             parts.append(_indent(Text(f"You {meanings[t.tag]}.", style="dim")))
         parts.append(_indent(Text(cost)))
