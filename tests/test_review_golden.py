@@ -20,6 +20,7 @@ import functools
 import io
 import json
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -94,6 +95,13 @@ def test_a_comment_gives_the_hindsight_caveat_once():
             assert m["comment"].count("With hindsight") <= 1, m["comment"]
             both += "threw away a win" in m["comment"] and "blocked the rows below" in m["comment"]
     assert both  # the golden games hold such a move, so the check above is tested
+
+
+def test_the_move_that_would_have_kept_the_win_is_named_with_its_card():
+    data = json.loads((GOLDEN / "peek-turned-past.review.json").read_text(encoding="utf-8"))
+    comments = " ".join(m["comment"] for m in data["moves"])
+    better = data["hindsight"]["better"]
+    assert re.search(rf"a win, and {better} \((turn|redeal|[2-9TJQKA][SHDC]|10[SHDC])\) would have kept it", comments)
 
 
 @pytest.mark.parametrize("name", GAMES)

@@ -105,7 +105,7 @@ def test_a_comment_with_a_thrown_win_and_a_blocking_row_gives_the_caveat_once():
     text = comment(state, Comment(grade, cycle=BlockingCycle(20, 2, why), threw_away=ThrewAwayWin(Move.parse("d"))))
     assert text.count(HINDSIGHT) == 1
     tail = text[text.index(HINDSIGHT):]
-    assert tail.startswith(f"{HINDSIGHT}, this move threw away a win, and d would have kept it; putting ")
+    assert tail.startswith(f"{HINDSIGHT}, this move threw away a win, and d (turn) would have kept it; putting ")
     assert len(re.split(r"(?<=\.) (?=[A-Z])", tail)) == 1, tail  # one sentence under the caveat
 
 

@@ -194,8 +194,11 @@ def cycle_sentence(fact: BlockingCycle) -> str:
             f"{why}")
 
 
-def threw_away_sentence(fact: ThrewAwayWin) -> str:
-    alt = f", and {fact.better} would have kept it" if fact.better is not None else ""
+def threw_away_sentence(fact: ThrewAwayWin, state: State | None = None) -> str:
+    """``state``: the position before the move, so the better move is named with its card (``w (6C)``)."""
+    better = fact.better
+    named = (move_short(state, better) if state is not None and better is not None else str(better))
+    alt = f", and {named} would have kept it" if better is not None else ""
     return f"{HINDSIGHT}, this move threw away a win{alt}."
 
 
@@ -231,12 +234,12 @@ def comment(state: State, facts: Comment) -> str:
         parts.append(advice)
     if facts.cycle is not None and facts.threw_away is not None:
         # one hindsight caveat for both: the win thrown away, then how the row blocked
-        parts.append(threw_away_sentence(facts.threw_away)[:-1] + "; "
+        parts.append(threw_away_sentence(facts.threw_away, state)[:-1] + "; "
                      + cycle_sentence(facts.cycle).removeprefix(HINDSIGHT + ", "))
     elif facts.cycle is not None:
         parts.append(cycle_sentence(facts.cycle))
     elif facts.threw_away is not None:
-        parts.append(threw_away_sentence(facts.threw_away))
+        parts.append(threw_away_sentence(facts.threw_away, state))
     if facts.luck is not None:
         parts.append(luck_sentence(facts.luck))
     if facts.only_move is not None:
@@ -311,7 +314,8 @@ def verdict(h: Hindsight) -> str:
     if h.won:
         return head + "the deal was winnable, and the game was won."
     if h.lost_at_ply is not None:
-        alt = f" ({h.better} instead would have kept it)" if h.better is not None else ""
+        named = f"{h.better} ({card_word(h.better_card)})" if h.better_card is not None else str(h.better)
+        alt = f" ({named} instead would have kept it)" if h.better is not None else ""
         return head + f"the deal was winnable, and move {h.lost_at_ply} threw the win away{alt}."
     if h.undecided:
         return head + ("the deal was winnable and the win was lost, but the solver could not pin down "

@@ -69,7 +69,8 @@ def hindsight(states: list[State], limit: search.Limit | None = None) -> Hindsig
             hi = mid
     line = solve(lo).line or ()
     better = line[0] if line else None
-    return Hindsight(True, hi, better=better, still_winnable=False)
+    card = states[lo].card_of(better) if better is not None else None
+    return Hindsight(True, hi, better=better, still_winnable=False, better_card=card)
 
 
 def only_moves(states: list[State], moves: list[Move], facts: Hindsight,

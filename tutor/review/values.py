@@ -123,7 +123,8 @@ class Hindsight:
     ``lost_at_ply``: the first move (1-based) after which the true position
     was no longer winnable while it was before; None if the game was won,
     never winnable, or still winnable when the record ends. ``better``: a move
-    that would have kept the win at that point. ``explanation``: for a deal
+    that would have kept the win at that point (``better_card``: the card it
+    plays, None for a turn). ``explanation``: for a deal
     lost from the start, the cycle that explains it (``.cycle``, ``.text()``).
     """
 
@@ -134,6 +135,7 @@ class Hindsight:
     still_winnable: bool | None = None
     undecided: bool = False
     won: bool = False
+    better_card: int | None = None  # the card ``better`` plays (None for a turn or a redeal)
 
     @property
     def explanation_text(self) -> str | None:
