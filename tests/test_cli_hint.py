@@ -125,3 +125,17 @@ def test_the_text_hint_says_what_cards_means_and_counts_one_deal_in_the_singular
     out = " ".join(run(["hint", "1", "--moves", "d d d d d"]).stdout.split())
     assert "cards: the cards expected on the foundations at the end" in out
     assert "all 1 consistent deal" not in out
+
+
+@pytest.mark.parametrize("number, upto", [(61, 48), (3, 26), (5, 7)])
+def test_the_hint_shows_the_waste_as_play_shows_it(run, number, upto):
+    """The cards of the last turn that still lie on the waste are shown, as on the board and in line mode."""
+    from test_cli_play import greedy_line
+
+    moves = greedy_line(number)[0][:upto]
+    line = " ".join(map(str, moves))
+    hint = run(["hint", str(number), "--moves", line, "--samples", "4"]).stdout
+    played = run(["play", str(number), "--plain"], input=line + "\nq\n").stdout
+    shown = [ln.strip() for ln in hint.splitlines() if ln.startswith("Waste")]
+    last = [ln.strip() for ln in played.splitlines() if ln.strip().startswith("Waste")][-1]  # the position reached
+    assert shown == [last]

@@ -13,6 +13,7 @@ from ..knowledge import observe
 from ..notation import Move
 from ..render import render_hint, render_state, use_symbols
 from ..state import State
+from ..talon import waste_fan
 from .app import console_of
 from .common import (
     DEAL_NUMBER,
@@ -52,13 +53,19 @@ def hint_command(ctx: click.Context, number: int | None, deal_file: str | None, 
         if number is not None or deal_file is not None or any(v is not None for v in kwargs.values()):
             raise click.UsageError("--record takes the deal and the variant from the record: "
                                    "give no deal number, --deal-file or variant option with it")
-        state = record_from_file(record_path).replay()
+        record = record_from_file(record_path)
+        played, state = list(record.moves), record.replay()
+        states = record.states()
     else:
         if number is None and deal_file is None:
             raise click.UsageError("give a deal number, --deal-file or --record")
         rules = rules_from_kwargs(kwargs, deal_file=deal_file)
         state = State.initial(resolve_deal(number, deal_file, rules), rules)
+        played, states = [], [state]
     state = position_after(state, moves)
+    for move in moves or []:  # the positions along the way, so the board shows the waste as play shows it
+        played.append(move)
+        states.append(states[-1].apply(move))
     console = console_of(ctx)
     if not state.legal_moves():
         # A finished game is a valid position with nothing to choose: say so, in JSON too.
@@ -79,7 +86,7 @@ def hint_command(ctx: click.Context, number: int | None, deal_file: str | None, 
         click.echo(json.dumps(result.to_json()))
         return
     symbols = use_symbols(console)
-    console.print(render_state(state, symbols=symbols))
+    console.print(render_state(state, symbols=symbols, fan=waste_fan(states, played)))
     console.print()
     console.print(render_hint(result, state, symbols=symbols))
     n = result.samples
