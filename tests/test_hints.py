@@ -236,3 +236,23 @@ def test_a_hints_words_never_stack_parentheses(variant, number):
         state = state.apply(plays[0] if plays else state.legal_moves()[0])
         seen += 1
     assert seen >= 20
+
+
+@pytest.mark.parametrize("variant, number, upto", [("osmosis", 51, 2), ("peek", 3, 4), ("osmosis", 3, 26),
+                                                    ("osmosis", 61, 48), ("osmosis", 22, 70)])
+def test_a_hints_figures_never_nest_brackets(variant, number, upto):
+    from test_cli_play import greedy_line
+
+    from tutor.hints import hint as compute
+    from tutor.knowledge import observe
+
+    rules = preset(variant)
+    state = State.initial(deal_for(number, rules), rules)
+    for move in greedy_line(number, variant)[0][:upto]:
+        state = state.apply(move)
+    text = compute(observe(state), samples=16).reason
+    depth = 0
+    for ch in text:
+        depth += {"(": 1, ")": -1}.get(ch, 0)
+        assert depth <= 1, text
+    assert depth == 0 and ") (" not in text

@@ -100,6 +100,16 @@ def _versus(top: Candidate, other: Candidate, mine: str, theirs: str) -> str:
     return f"win {win_figure(top)} either way, {about_cards(top)} cards"
 
 
+def _cap(text: str) -> str:
+    """The first letter up, the rest as it is (``str.capitalize`` would lower card names like 7H)."""
+    return text[:1].upper() + text[1:]
+
+
+def _figs(figures: str, scored: ScoredPosition) -> str:
+    """The figures behind a reason as a sentence of their own, so their intervals never nest in brackets."""
+    return f"{_cap(figures)}, {_basis(scored)}."
+
+
 def about_cards(c: Candidate) -> str:
     """``about 29 (95%: 27-31)`` for a sampled figure, ``49 (exact)`` for an exact one (nothing "about" it)."""
     return cards_figure(c) if c.exact else f"about {cards_figure(c)}"
@@ -169,16 +179,16 @@ def reason_for(obs: Observation, scored: ScoredPosition) -> tuple[str, list[TipI
             ocard = _played(other.card)
             if other.opens_row is not None:
                 parts.append(f"{NAMES[ocard]} is playable but would open row {other.opens_row} for "
-                             f"{SUIT_NAMES[ocard // 13]} ({_versus(top, other, 'if you wait', 'if you play it now')}).")
+                             f"{SUIT_NAMES[ocard // 13]}. {_cap(_versus(top, other, 'if you wait', 'if you play it now'))}.")
                 tips.append(TipId.WAIT_TO_OPEN)
             elif other.move.kind == "w" and obs.rules.turn > 1 and obs.stock:
                 # Only cards still to turn after it can shift: the last talon card shifts nothing.
                 parts.append(f"Playing {NAMES[ocard]} now would shift the groups of three for the rest of the "
-                             f"talon ({_versus(top, other, 'if you turn', 'if you play it now')}).")
+                             f"talon. {_cap(_versus(top, other, 'if you turn', 'if you play it now'))}.")
                 tips.append(TipId.PLAN_PASSES)
             else:
-                parts.append(_versus(top, other, "if you turn", f"if you {move_phrase(obs, other.move, False)}")
-                             .capitalize() + ".")
+                parts.append(_cap(_versus(top, other, "if you turn", f"if you {move_phrase(obs, other.move, False)}"))
+                             + ".")
         else:
             parts.append(_win_sentence(top, scored))
     else:
@@ -218,7 +228,7 @@ def _compared_reason(obs: Observation, scored: ScoredPosition, top: Candidate, o
     best = scored.best
     what = move_phrase(obs, best)
     if other is None:  # pragma: no cover - a sampled choice has at least two moves
-        return [f"{what} (win {win_figure(top)})."]
+        return [f"{what}. Win {win_figure(top)}."]
     if top.win == 0 and other.win == 0:
         if scored.exact:
             deals = ("the one consistent deal was solved" if scored.samples == 1
@@ -236,8 +246,8 @@ def _compared_reason(obs: Observation, scored: ScoredPosition, top: Candidate, o
         return out
     figures = _versus(top, other, "this way", f"if you {move_phrase(obs, other.move, False)}")
     if round(top.win * 100) == round(other.win * 100) and round(top.cards) == round(other.cards):
-        text = (f"{what}, or {move_phrase(obs, other.move, False)}: they score the same "
-                f"({figures}; {_basis(scored)}).")
+        text = (f"{what}, or {move_phrase(obs, other.move, False)}: they score the same"
+                f". {_figs(figures, scored)}")
         if best.kind == "d" and obs.stock and obs.stock[0] is None:
             text += " Turning first shows you more cards before you commit to anything."
         elif best.kind == "r" and len(obs.reserves[best.pile]) > 1 and obs.reserves[best.pile][-2] is None:
@@ -248,13 +258,13 @@ def _compared_reason(obs: Observation, scored: ScoredPosition, top: Candidate, o
         if other.opens_row is not None and not other.lost:
             tips.append(TipId.WAIT_TO_OPEN)
             return [f"{what}: {NAMES[ocard]} is playable but would open row {other.opens_row} for "
-                    f"{SUIT_NAMES[ocard // 13]}, and a new row takes only ranks the rows above hold "
-                    f"({_versus(top, other, 'if you wait', 'if you play it now')}; {_basis(scored)})."]
+                    f"{SUIT_NAMES[ocard // 13]}, and a new row takes only ranks the rows above hold"
+                    f". {_figs(_versus(top, other, 'if you wait', 'if you play it now'), scored)}"]
         if other.move.kind == "w" and obs.rules.turn > 1 and obs.stock and not other.lost:
             tips.append(TipId.PLAN_PASSES)
             return [f"{what} rather than play {NAMES[ocard]}: taking it off the waste now shifts the groups "
-                    f"of three and changes what the next pass shows ({figures}; {_basis(scored)})."]
-        return [f"{what} ({figures}; {_basis(scored)})."]
+                    f"of three and changes what the next pass shows. {_figs(figures, scored)}"]
+        return [f"{what}. {_figs(figures, scored)}"]
     card = _played(top.card)  # the best move is a play from here on
     turn = next((c for c in scored.candidates if c.move == TURN), None)
     if turn is not None and round(turn.win * 100) < round(top.win * 100) and turning_blocks(obs):
@@ -263,7 +273,7 @@ def _compared_reason(obs: Observation, scored: ScoredPosition, top: Candidate, o
         tfig = _versus(top, turn, "this way", "if you turn")
         return [f"{what} {destination_phrase(obs, card)}: no card has been played since the redeal, and none of "
                 "the cards still to turn (you know them all) can be played before the stock runs out, so turning "
-                f"on would end the pass with no play and block the game ({tfig}; {_basis(scored)})."]
+                f"on would end the pass with no play and block the game. {_figs(tfig, scored)}"]
     if top.opens_row is not None:
         # Waiting is every move that opens no row: quote the best of those, not another opening.
         waits = [c for c in scored.candidates if c.opens_row is None and c.move != best]
@@ -273,17 +283,17 @@ def _compared_reason(obs: Observation, scored: ScoredPosition, top: Candidate, o
             tips.append(TipId.WAIT_TO_OPEN)
             wfig = _versus(top, wait, "this way", f"if you wait and {move_phrase(obs, wait.move, False)}")
             return [f"{what} {destination_phrase(obs, card)} now: waiting is a bet against the talon, and "
-                    f"here it does not pay ({wfig}; {_basis(scored)})."]
-        return [f"{what} {destination_phrase(obs, card)} ({figures}; {_basis(scored)})."]
+                    f"here it does not pay. {_figs(wfig, scored)}"]
+        return [f"{what} {destination_phrase(obs, card)}. {_figs(figures, scored)}"]
     row = obs.destination(card)
     if row == 0:
         tips.append(TipId.FIRST_ROW)
-        return [f"{what} to row 1: every rank row 1 gets is one the rows below may take "
-                f"({figures}; {_basis(scored)})."]
+        return [f"{what} to row 1: every rank row 1 gets is one the rows below may take"
+                f". {_figs(figures, scored)}"]
     if best.kind == "w" and obs.rules.turn > 1 and obs.stock:
         tips.append(TipId.PLAN_PASSES)
         return [f"{what} {destination_phrase(obs, card)}: taking it now changes which cards the next pass "
-                f"shows, for the better here ({figures}; {_basis(scored)})."]
+                f"shows, for the better here. {_figs(figures, scored)}"]
     tips.append(TipId.TRACK_RANKS)
-    return [f"{what} {destination_phrase(obs, card)}, now that its rank is in the row above "
-            f"({figures}; {_basis(scored)}). Row 1 still lacks {_missing_ranks(obs) or 'nothing'}."]
+    return [f"{what} {destination_phrase(obs, card)}, now that its rank is in the row above"
+            f". {_figs(figures, scored)} Row 1 still lacks {_missing_ranks(obs) or 'nothing'}."]
