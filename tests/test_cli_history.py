@@ -448,3 +448,11 @@ def test_the_cost_interval_of_few_errors_uses_students_t():
     lo, hi = four.interval
     assert round(lo, 1) == 7.3 and round(hi, 1) == 17.7  # 12.5 -/+ 3.182 * 3.27 / 2
     assert TagFigures("early-start", 1, 1, 100.0, 100.0, (1, 1), (0, 0), None, []).interval is None
+
+
+def test_the_coach_says_when_it_lists_only_the_costliest_times(run, coached):
+    tag = next(t for t in coached["tags"] if t["count"] >= 2)
+    out = run(["coach", "--no-review", "--tag", tag["tag"], "--examples", "1"]).stdout
+    assert f"The 1 costliest of the {tag['count']} times:" in out
+    full = run(["coach", "--no-review", "--tag", tag["tag"], "--examples", str(tag["count"])]).stdout
+    assert "costliest" not in full

@@ -214,6 +214,8 @@ def render_coaching(c, meanings: dict[str, str]) -> list:
         parts.append(_indent(Text(trend_text(t))))
         if t.lesson:
             parts.append(_indent(Text(f"Lesson {t.lesson.level} teaches it: osmosis lesson {t.lesson.name}")))
+        if 0 < len(t.examples) < t.count:  # not every time is listed: say which are
+            parts.append(_indent(Text(f"The {len(t.examples)} costliest of the {t.count} times:", style="dim")))
         for e in t.examples:
             parts.append(_indent(Text(f"- {example_text(e)}")))
             if e.source:
