@@ -289,3 +289,18 @@ def test_resuming_from_a_pipe_goes_on_in_a_new_file(tmp_path):
     assert "not a regular file, so the game goes on in a new file" in child.stdout
     (saved,) = games(home)
     assert [str(m) for m in load_record(saved).moves] == ["d", "d"]
+
+
+def test_no_command_writes_over_a_deal_file(run, home, tmp_path):
+    from tutor.deals import save_deal
+
+    path = tmp_path / "deal.json"
+    save_deal(deal_for(5, RULES), path)
+    before = path.read_bytes()
+    for args in (["play", "--deal-file", str(path), "--save", str(path)], ["play", "5", "--save", str(path)],
+                 ["solve", "1", "--graph", str(path), "--graph-nodes", "20"], ["export", str(path)]):
+        result = run(args, input="d\nq\n")
+        assert result.exit_code == 1, args
+        assert "holds a deal file (osmosis-deal/1) and is kept as it is" in result.stderr, (args, result.stderr)
+        assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+    assert path.read_bytes() == before

@@ -253,8 +253,8 @@ def test_coach_counts_tags_trend_and_worst_examples(db):
     assert early.to_json()["trend_clear"] is False
     assert [(e.game_id, e.ply) for e in early.examples] == [(ids[2], 2), (ids[0], 1), (ids[1], 1)]
     assert early.lesson.name == "waiting"
-    lo, hi = early.interval  # mean 30.67 of 30, 12, 50 (sd 19.0): 30.67 -+ 1.96 * 19.0 / sqrt(3)
-    assert round(lo, 1) == 9.2 and round(hi, 1) == 52.2
+    lo, hi = early.interval  # mean 30.67 of 30, 12, 50 (sd 19.0): 30.67 -+ t(2) 4.303 * 19.0 / sqrt(3), cut at 0
+    assert round(lo, 1) == 0.0 and round(hi, 1) == 77.9
     assert [t.tag for t in only.tags] == ["wrong-row"] and [e.drop for e in only.losses] == [50.0]
     assert (rec.tag, rec.games, rec.window) == ("early-start", 3, 4)
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .deals import Deal, check_rules, deal_for
+from .deals import DEAL_FORMAT, Deal, check_rules, deal_for
 from .errors import DealError, IllegalMoveError, MoveError, RecordError, RulesError, TutorError
 from .inputs import loads_json, read_text
 from .notation import Move
@@ -285,6 +285,17 @@ def _deal_words(deal: Deal) -> str:
     return f"deal {deal.number}" if deal.number is not None else "a deal from a file"
 
 
+def _holds_deal_file(path: str | os.PathLike[str]) -> bool:
+    """Whether ``path`` is a deal file (a deal to play, not a game): nothing is written over one."""
+    try:
+        if not Path(path).is_file() or Path(path).stat().st_size > 1 << 20:
+            return False
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError):
+        return False
+    return isinstance(data, dict) and data.get("format") == DEAL_FORMAT
+
+
 def _same_game(a: Record, b: Record) -> bool:
     return a.rules == b.rules and a.deal == b.deal and list(a.moves) == list(b.moves)
 
@@ -297,6 +308,9 @@ def keep_finished_game(path: str | os.PathLike[str], what: str, record: Record |
     game (same rules, deal and moves, say with a review's annotations) may be
     written over it. The error says which game the file keeps.
     """
+    if _holds_deal_file(path):
+        raise RecordError(f"{quoted(path)} holds a deal file (osmosis-deal/1) and is kept as it is: write {what} to "
+                          "another file")
     old = finished_game_in(path)
     if old is None:
         return
