@@ -10,7 +10,7 @@ from typing import Any, TypeVar
 import click
 
 from ..deals import MAX_DEAL_NUMBER, Deal, check_rules, deal_for, load_deal
-from ..errors import DealError, IllegalMoveError
+from ..errors import DealError, IllegalMoveError, MoveError
 from ..notation import Move, parse_moves
 from ..record import Record, load_record
 from ..rules import MAX_PASSES, Rules, preset
@@ -101,6 +101,11 @@ class MovesType(click.ParamType):
         if isinstance(value, list):
             return value
         # A bad token is an input error (exit 1), not a usage error.
+        long = next((w for w in str(value).split() if len(w) > MAX_WORD), None)
+        if long is not None:  # a word too long for any move: quoted cut, not echoed whole
+            from ..notation import _EXPECTED_INPUT
+
+            raise MoveError(f"unknown move {quoted(long)}: {_EXPECTED_INPUT}")
         return parse_moves(value)
 
 
@@ -116,6 +121,10 @@ class DealNumberType(click.ParamType):
         if text[:1] in ("-", "+") and text[1:].isascii() and text[1:].isdigit():
             raise DealError(f"deal number {quoted(text, limit=40)} has a sign: expected a whole number "
                             f"from 1 to {MAX_DEAL_NUMBER - 1}, in the digits 0-9 alone")
+        if text.isascii() and text.isdigit() and len(text.lstrip("0")) > len(str(MAX_DEAL_NUMBER)):
+            # a number, only too long for one: say so (the parser's digit limit would call it "not a number")
+            raise DealError(f"deal number {quoted(text, limit=40)} is out of range: expected 1 to "
+                            f"{MAX_DEAL_NUMBER - 1}")
         return parse_deal_number(value)
 
 
