@@ -126,54 +126,50 @@ def _check_review(rev: dict[str, Any], moves: int) -> None:
     for key in ("thresholds", "hindsight"):
         if rev.get(key) is not None and not isinstance(rev[key], dict):
             raise _Bad(f"review.{key} is {_shown(rev[key])}: expected an object")
-    if not isinstance(rev.get("moves"), list):
-        raise _Bad(f"review.moves is {_shown(rev.get('moves'))}: expected a list")
-    for i, m in enumerate(rev["moves"]):
-        at = f"review.moves[{i}]"
-        if not isinstance(m, dict):
-            raise _Bad(f"{at} is {_shown(m)}: expected an object")
-        _int(m.get("ply"), f"{at}.ply", 1, moves)
-        _text(m.get("move"), f"{at}.move")
-        _text(m.get("best"), f"{at}.best")
-        _label(m.get("label"), f"{at}.label")
-        _tags(m.get("tags"), f"{at}.tags")
+    for at, m in _objects(rev.get("moves"), "review.moves"):
+        _move_fields(m, at, moves, "move")
         _number(m.get("drop", 0.0), f"{at}.drop", -100, 100)
         _number(m.get("win_before"), f"{at}.win_before", 0, 1)
         _number(m.get("win_after"), f"{at}.win_after", 0, 1)
         _text(m.get("comment"), f"{at}.comment", optional=True)
 
 
-def _check_drills(drills: object, moves: int) -> list[dict[str, Any]]:
+def _objects(items: object, what: str) -> Iterator[tuple[str, dict[str, Any]]]:
+    """The objects of a list field, each with its place for the message (``drills[0]``)."""
+    if not isinstance(items, list):
+        raise _Bad(f"{what} is {_shown(items)}: expected a list")
+    for i, item in enumerate(items):
+        at = f"{what}[{i}]"
+        if not isinstance(item, dict):
+            raise _Bad(f"{at} is {_shown(item)}: expected an object")
+        yield at, item
+
+
+def _move_fields(m: dict[str, Any], at: str, moves: int, played: str) -> None:
+    """The fields a reviewed move and a drill share: its number, the move played and the better one, label, tags."""
+    _int(m.get("ply"), f"{at}.ply", 1, moves)
+    _text(m.get(played), f"{at}.{played}")
+    _text(m.get("best"), f"{at}.best")
+    _label(m.get("label"), f"{at}.label")
+    _tags(m.get("tags"), f"{at}.tags")
+
+
+def _check_drills(drills: object, moves: int) -> None:
     if drills is None:
-        return []
-    if not isinstance(drills, list):
-        raise _Bad(f"drills is {_shown(drills)}: expected a list")
-    for i, d in enumerate(drills):
-        at = f"drills[{i}]"
-        if not isinstance(d, dict):
-            raise _Bad(f"{at} is {_shown(d)}: expected an object")
-        _int(d.get("ply"), f"{at}.ply", 1, moves)
-        _text(d.get("played"), f"{at}.played")
-        _text(d.get("best"), f"{at}.best")
-        _label(d.get("label"), f"{at}.label")
-        _tags(d.get("tags"), f"{at}.tags")
+        return
+    for at, d in _objects(drills, "drills"):
+        _move_fields(d, at, moves, "played")
         _number(d.get("drop"), f"{at}.drop", 0, 100)
         _int(d.get("box"), f"{at}.box", 0, 100)
         _when(d.get("due_at"), f"{at}.due_at")
         _when(d.get("created_at"), f"{at}.created_at")
         _text(d.get("retired"), f"{at}.retired", optional=True)
-        answers = d.get("answers") or []
-        if not isinstance(answers, list):
-            raise _Bad(f"{at}.answers is {_shown(answers)}: expected a list")
-        for j, a in enumerate(answers):
-            if not isinstance(a, dict):
-                raise _Bad(f"{at}.answers[{j}] is {_shown(a)}: expected an object")
-            _when(a.get("at"), f"{at}.answers[{j}].at")
-            _text(a.get("answer"), f"{at}.answers[{j}].answer")
+        for where, a in _objects(d.get("answers") or [], f"{at}.answers"):
+            _when(a.get("at"), f"{where}.at")
+            _text(a.get("answer"), f"{where}.answer")
             if not isinstance(a.get("right"), bool):
-                raise _Bad(f"{at}.answers[{j}].right is {_shown(a.get('right'))}: expected true or false")
-            _int(a.get("box"), f"{at}.answers[{j}].box", 0, 100)
-    return drills
+                raise _Bad(f"{where}.right is {_shown(a.get('right'))}: expected true or false")
+            _int(a.get("box"), f"{where}.box", 0, 100)
 
 
 def import_line(history: History, data: dict[str, Any], where: str) -> tuple[int, int]:
