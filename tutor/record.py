@@ -301,7 +301,7 @@ def _same_game(a: Record, b: Record) -> bool:
 
 
 def keep_finished_game(path: str | os.PathLike[str], what: str, record: Record | None = None) -> None:
-    """Refuse to write ``what`` over a file that holds a finished game, unless it is a finished game too.
+    """Refuse to write ``what`` over a deal file, or over a finished game unless it is the same game.
 
     A finished game is never replaced by an unfinished one, by another game
     (finished or not) or by a file that is not a game at all: only the same
@@ -324,7 +324,7 @@ def keep_finished_game(path: str | os.PathLike[str], what: str, record: Record |
 
 def save_record(record: Record, path: str | os.PathLike[str]) -> None:
     """Write a record atomically: a failed write never truncates an existing file, and a file that holds a
-    finished game is never replaced by an unfinished one (:func:`keep_finished_game`)."""
+    finished game is never replaced by another or an unfinished one (:func:`keep_finished_game`)."""
     keep_finished_game(path, "this game" if is_finished(record) else "this unfinished game", record)
     text = record.dumps()
     try:
