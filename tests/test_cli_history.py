@@ -8,6 +8,7 @@ import shutil
 import pytest
 from builders import osmosis
 
+from tutor.cards import NAMES
 from tutor.deals import deal_for
 from tutor.rules import preset
 from tutor.state import State
@@ -456,3 +457,20 @@ def test_the_coach_says_when_it_lists_only_the_costliest_times(run, coached):
     assert f"The 1 costliest of the {tag['count']} times:" in out
     full = run(["coach", "--no-review", "--tag", tag["tag"], "--examples", str(tag["count"])]).stdout
     assert "costliest" not in full
+
+
+def test_the_coachs_examples_name_the_cards_as_the_replay_does(run, coached):
+    from tutor.notation import Move
+    from tutor.record import load_record
+
+    data = json.loads(run(["coach", "--no-review", "--json"]).stdout)
+    examples = [e for t in data["tags"] for e in t["examples"]]
+    assert examples
+    for e in examples:
+        state = load_record(e["record"]).states()[e["ply"] - 1]
+        for key, move in (("card", e["move"]), ("best_card", e["best"])):
+            card = state.card_of(Move.parse(move))
+            assert e[key] == (NAMES[card] if card is not None else None)
+    text = run(["coach", "--no-review"]).stdout
+    e = next(e for e in examples if e["card"] is not None)
+    assert f"move {e['ply']}: {e['move']} ({e['card']}) instead of {e['best']}" in text

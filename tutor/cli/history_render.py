@@ -14,6 +14,8 @@ from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
+from ..cards import NAMES
+
 Columns = tuple[tuple[str, JustifyMethod], ...]  # a table's column titles and how each is aligned
 
 BLOCKS = " ▁▂▃▄▅▆▇█"
@@ -161,7 +163,9 @@ def trend_text(t) -> str:
 
 def example_text(e) -> str:
     # "game id": the history's number, not the newest-first number osmosis games, review N and replay N take
-    return (f"deal {deal_label(e.deal)} (game id {e.game_id}), move {e.ply}: {e.move} instead of {e.best}, "
+    played = f"{e.move} ({NAMES[e.card]})" if e.card is not None else e.move
+    better = f"{e.best} ({NAMES[e.best_card]})" if e.best_card is not None else e.best
+    return (f"deal {deal_label(e.deal)} (game id {e.game_id}), move {e.ply}: {played} instead of {better}, "
             f"{e.drop:.0f} points lost")
 
 

@@ -85,11 +85,17 @@ class Example:
     label: str
     tags: tuple[str, ...]
     drop: float
+    card: int | None = None       # the card the move played (None: a turn or a redeal)
+    best_card: int | None = None  # the card the better move plays
 
     def to_json(self) -> dict[str, Any]:
+        from ..cards import NAMES
+
         return {"game": self.game_id, "deal": self.deal, "variant": self.variant, "played_at": self.played_at,
                 "record": self.source, "ply": self.ply, "move": self.move, "best": self.best,
-                "label": self.label, "tags": list(self.tags), "drop": round(self.drop, 1)}
+                "label": self.label, "tags": list(self.tags), "drop": round(self.drop, 1),
+                "card": NAMES[self.card] if self.card is not None else None,
+                "best_card": NAMES[self.best_card] if self.best_card is not None else None}
 
 
 #: Student's t, the 97.5% point, for 1 to 30 degrees of freedom (a 95% interval of a mean of few values).
@@ -182,9 +188,23 @@ class Coaching:
                 "tag_filter": self.tag_filter, "unreviewed": self.unreviewed}
 
 
+def _cards_at(game: GameRow, m: StoredMove) -> tuple[int | None, int | None]:
+    """The cards the move played and the better move play, from the stored game (None for a turn)."""
+    from ..notation import Move
+    from ..record import Record
+
+    try:
+        record = Record.from_json(game.record)
+        state = record.states()[m.ply - 1]
+        return state.card_of(Move.parse(m.move)), state.card_of(Move.parse(m.best))
+    except (TutorError, IndexError):  # a stored game that no longer replays: the moves alone
+        return None, None
+
+
 def _example(game: GameRow, m: StoredMove) -> Example:
+    card, best_card = _cards_at(game, m)
     return Example(game.id, game.deal_number, game.variant, game.played_at, game.source, m.ply, m.move, m.best,
-                   m.label, m.tags, m.drop)
+                   m.label, m.tags, m.drop, card, best_card)
 
 
 def _reviewed(history: History) -> list[tuple[GameRow, StoredReview]]:
