@@ -296,10 +296,6 @@ def _holds_deal_file(path: str | os.PathLike[str]) -> bool:
     return isinstance(data, dict) and data.get("format") == DEAL_FORMAT
 
 
-def _same_game(a: Record, b: Record) -> bool:
-    return a.rules == b.rules and a.deal == b.deal and list(a.moves) == list(b.moves)
-
-
 def keep_finished_game(path: str | os.PathLike[str], what: str, record: Record | None = None) -> None:
     """Refuse to write ``what`` over a deal file, or over a finished game unless it is the same game.
 
@@ -314,7 +310,8 @@ def keep_finished_game(path: str | os.PathLike[str], what: str, record: Record |
     old = finished_game_in(path)
     if old is None:
         return
-    if record is not None and is_finished(record) and _same_game(old, record):
+    if (record is not None and is_finished(record)  # the same game, say with a review's annotations
+            and (old.rules, old.deal, list(old.moves)) == (record.rules, record.deal, list(record.moves))):
         return
     end = old.replay()
     how = "won" if end.won else f"blocked with {end.cards} card{'s' if end.cards != 1 else ''}"
