@@ -107,9 +107,10 @@ def grade_sentence(state: State, fact: Grade | Ungraded) -> str:
             text = f"Best move: win {pct(played.win)} ({interval_text(*played.interval)}, {played.samples} deals)."
         if top.move != played.move and pct(top.win) != pct(played.win) and paired is not None:
             # another move shows a higher figure: say why this one is best all the same
-            text += (f" {_better(state, top.move)} shows {pct(top.win)}, but on the same deals it wins only "
-                     f"{paired.estimate * 100:.1f} points more{'' if paired.exact else ' (paired)'}, too little "
-                     "to call either move better.")
+            more = (f"only {paired.estimate * 100:.1f} points more" if paired.estimate * 100 >= 0.05
+                    else "no more")
+            text += (f" {_better(state, top.move)} shows {pct(top.win)}, but on the same deals it wins {more}"
+                     f"{'' if paired.exact else ' (paired)'}, too little to call either move better.")
         elif top.move != played.move and round(top.cards) > round(played.cards):
             # the same chance, but the hint's tie-break (the cards placed) prefers another move: say so
             text += (f" {_better(state, top.move)} has the same win chance but places more cards "
