@@ -103,9 +103,7 @@ class MovesType(click.ParamType):
         # A bad token is an input error (exit 1), not a usage error.
         long = next((w for w in str(value).split() if len(w) > MAX_WORD), None)
         if long is not None:  # a word too long for any move: quoted cut, not echoed whole
-            from ..notation import _EXPECTED_INPUT
-
-            raise MoveError(f"unknown move {quoted(long)}: {_EXPECTED_INPUT}")
+            raise MoveError(too_long(long))
         return parse_moves(value)
 
 
@@ -215,6 +213,13 @@ def _raw_line(prompt: str, echo: bool) -> str | bytes | None:
 MAX_WORD = 40
 
 
+def too_long(word: str) -> str:
+    """The error for a word longer than any move or card, quoted cut (``'xxx...' (5000 characters)``)."""
+    from ..notation import _EXPECTED_INPUT
+
+    return f"unknown move {quoted(word)}: {_EXPECTED_INPUT}"
+
+
 def unreadable_word(words: Iterable[str]) -> str | None:
     """The error for the first word of a typed line that is no move or card at all, else None.
 
@@ -226,10 +231,7 @@ def unreadable_word(words: Iterable[str]) -> str | None:
     words = list(words)
     for word in words:
         if len(word) > MAX_WORD:  # no move or card is this long: quote it cut, not a megabyte of it
-            from ..notation import _EXPECTED_INPUT
-            from ..textsafe import quoted
-
-            error = f"unknown move {quoted(word)}: {_EXPECTED_INPUT}"
+            error = too_long(word)
             return f"{error}; nothing of the line was played" if len(words) > 1 else error
         try:
             parse_input(word)
