@@ -147,7 +147,7 @@ def moves_table(rev: Review, symbols: bool, width: int = 100) -> Table | Text | 
     """
     rows = [m for m in rev.moves if m.label >= Label.INACCURACY or m.tags]
     if not rows:
-        good = sum(1 for m in rev.moves if m.graded and m.label == Label.GOOD)
+        good = rev.graded_counts[str(Label.GOOD)]
         if not good:
             return Text("No inaccuracy, mistake or blunder: every graded move kept the best chance.",
                         style="green")
