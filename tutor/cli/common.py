@@ -84,12 +84,18 @@ def resolve_deal(number: int | None, deal_file: str | None, rules: Rules) -> Dea
 
 def position_after(state: State, moves: Iterable[Move] | None) -> State:
     """The position after ``--moves``; an illegal move names its number."""
+    return positions_after(state, moves)[-1]
+
+
+def positions_after(state: State, moves: Iterable[Move] | None) -> list[State]:
+    """``state`` and the position after each of ``--moves``; an illegal move names its number."""
+    states = [state]
     for i, move in enumerate(moves or [], 1):
         try:
-            state = state.apply(move)
+            states.append(states[-1].apply(move))
         except IllegalMoveError as exc:
             raise IllegalMoveError(f"move {i} of --moves ({move}): {exc}") from None
-    return state
+    return states
 
 
 class MovesType(click.ParamType):

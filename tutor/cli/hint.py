@@ -18,7 +18,7 @@ from .app import console_of
 from .common import (
     DEAL_NUMBER,
     MOVES,
-    position_after,
+    positions_after,
     record_from_file,
     resolve_deal,
     rules_from_kwargs,
@@ -62,10 +62,10 @@ def hint_command(ctx: click.Context, number: int | None, deal_file: str | None, 
         rules = rules_from_kwargs(kwargs, deal_file=deal_file)
         state = State.initial(resolve_deal(number, deal_file, rules), rules)
         played, states = [], [state]
-    state = position_after(state, moves)
-    for move in moves or []:  # the positions along the way, so the board shows the waste as play shows it
-        played.append(move)
-        states.append(states[-1].apply(move))
+    # the positions along the way too, so the board shows the waste as play shows it
+    states += positions_after(state, moves)[1:]
+    played += moves or []
+    state = states[-1]
     console = console_of(ctx)
     if not state.legal_moves():
         # A finished game is a valid position with nothing to choose: say so, in JSON too.
