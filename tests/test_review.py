@@ -286,12 +286,12 @@ def test_review_json_has_the_spec_fields(early_start):
     assert data["result"] == record.final_result()
     assert 0 <= data["accuracy"] <= 100
     assert data["counts"]["blunder"] >= 1
-    # the report's counts: graded moves by label, forced and free apart, adding up to every move
+    # the report's counts: graded moves by label, forced, free and decided apart, adding up to every move
     graded = data["graded_counts"]
     assert sum(graded[str(label)] for label in Label) == data["graded"]
-    assert data["graded"] + graded["forced"] + graded["free"] == len(data["moves"])
+    assert data["graded"] + graded["forced"] + graded["free"] + graded["decided"] == len(data["moves"])
     assert graded["blunder"] == data["counts"]["blunder"]
-    assert data["counts"]["best"] == graded["best"] + graded["forced"] + graded["free"]
+    assert data["counts"]["best"] == graded["best"] + graded["forced"] + graded["free"] + graded["decided"]
 
 
 @pytest.mark.parametrize("variant, number, length", [("peek", 3, 45), ("single", 6, 60), ("osmosis", 6, 20)])
@@ -308,7 +308,7 @@ def test_a_game_that_follows_the_tutors_hints_has_no_mistake_or_blunder(variant,
         moves.append(move)
         state = state.apply(move)
     rev = review(Record(rules, deal, moves), samples=SAMPLES, workers=1)
-    assert rev.graded >= 5
+    assert rev.graded >= 4  # the rest: forced, free, or in a position already won for certain
     assert max(m.label for m in rev.moves) < Label.MISTAKE
     assert all(m.label == Label.BEST and m.best == m.move for m in rev.moves if m.graded)
 
@@ -439,3 +439,46 @@ def test_the_hint_says_the_no_progress_rule_decides_not_a_bet_on_the_talon():
     assert h.best == WASTE and "no-progress" in [str(t) for t in h.tips]
     assert "turning on would end the pass with no play and block the game" in h.reason
     assert "a bet against the talon" not in h.reason
+
+
+def _greedy_record(variant: str, number: int) -> Record:
+    rules = preset(variant)
+    state, moves = State.initial(deal_for(number, rules), rules), []
+    while state.legal_moves():
+        moves.append(state.legal_moves()[0])
+        state = state.apply(moves[-1])
+    return Record(rules, deal_for(number, rules), moves)
+
+
+def test_a_move_in_a_position_already_lost_for_certain_is_not_graded():
+    """Peek deal 3, played greedily: from move 30 on no legal move wins in any consistent deal (all solved).
+
+    Such a move chose nothing that mattered: it is left out of the accuracy like a forced move, its comment
+    says why, and it names a move that places more cards when there is one."""
+    from tutor.cli.review_report import counts_line
+
+    rev = review(_greedy_record("peek", 3), samples=6, workers=1)
+    states = list(rev.states)
+    decided = [m for m in rev.moves if m.decided]
+    assert len(decided) >= 10 and any(not m.facts.grade.won for m in decided)
+    for m in decided:
+        assert not m.graded and m.accuracy is None and m.label == Label.BEST and m.exact
+        assert len(states[m.ply - 1].legal_moves()) > 1
+        assert {c.win for c in m.candidates} == {1.0 if m.facts.grade.won else 0.0}
+        assert all(c.exact for c in m.candidates)
+        assert m.to_json()["decided"] is True and m.to_json()["graded"] is False
+        if not m.facts.grade.won:
+            assert m.comment.startswith("No choice here could save the game: no legal move wins in")
+    named = [m for m in decided if m.facts.grade.more is not None]
+    assert named
+    for m in named:
+        more, played = m.facts.grade.more, m.facts.grade.played
+        assert f"{more.move}" in m.comment and "places more cards" in m.comment
+        assert more.cards > played.cards and more.cards == max(c.cards for c in m.candidates)
+    graded = [m for m in rev.moves if m.graded]
+    assert rev.graded == len(graded) == len(rev.moves) - len(decided) - sum(not m.graded and not m.decided
+                                                                            for m in rev.moves)
+    wins = [m.win_before * 100 for m in graded] + [graded[-1].win_after * 100]
+    assert rev.accuracy == game_accuracy(wins, [m.accuracy for m in graded])
+    assert rev.graded_counts["decided"] == len(decided)
+    assert f"{len(decided)} already decided moves not graded" in counts_line(rev).plain

@@ -31,6 +31,7 @@ from tutor.knowledge import observe, seen_cards
 from tutor.record import load_record
 from tutor.review import Review, review
 from tutor.review.facts import (
+    Decided,
     EarlyStart,
     ErrorMoment,
     LateStart,
@@ -82,7 +83,8 @@ def test_the_golden_games_cover_every_tag_and_both_kinds_of_moment():
     assert tags >= {"early-start", "wrong-row", "turned-past", "reserve-dig", "no-progress"}
     assert kinds == {"error", "luck"}
     for words in ("With hindsight (all cards known), this move threw away a win", "blocked the rows below",
-                  "Luck, not a choice", "A free play", "The only legal move", "Too close to call", "Tip: "):
+                  "Luck, not a choice", "A free play", "The only legal move", "Too close to call", "Tip: ",
+                  "No choice here could lose the win"):
         assert words in text, words
 
 
@@ -144,6 +146,15 @@ def test_every_fact_of_the_review_holds_in_the_game(name):
         if isinstance(facts.grade, Ungraded):
             assert facts.grade.forced == (len(state.legal_moves()) == 1)
             assert facts.grade.forced or not _opens(state, card)
+        elif isinstance(facts.grade, Decided):
+            # every legal move scored, every consistent deal solved, and all of them won (or all lost)
+            assert m.decided and not m.graded and len(state.legal_moves()) > 1
+            assert {c.move for c in m.candidates} == set(state.legal_moves())
+            assert all(c.exact and c.samples == facts.grade.samples for c in m.candidates)
+            assert {c.win for c in m.candidates} == {1.0 if facts.grade.won else 0.0}
+            assert facts.grade.played.move == m.move
+            more = facts.grade.more
+            assert more is None or (not facts.grade.won and more.cards > facts.grade.played.cards)
         else:
             assert facts.grade.move == facts.grade.played.move == m.move and facts.grade.top.move in state.legal_moves()
         for t in facts.tags:
@@ -174,6 +185,7 @@ def test_every_fact_of_the_review_holds_in_the_game(name):
             assert facts.cycle.card == card and lost_from_start(state) is None and lost_from_start(after) is not None
         assert (facts.threw_away is not None) == (rev.hindsight.lost_at_ply == m.ply and not isinstance(
             facts.grade, Ungraded))
+        assert m.decided == isinstance(facts.grade, Decided)
         assert (facts.only_move is not None) == m.only_move
         if facts.luck is not None:
             assert facts.luck.seen == tuple(sorted(seen_cards(after) - seen_cards(state))) == m.seen

@@ -20,6 +20,10 @@ Per position (:class:`PlyScore`):
   paired drop from the best move to the played one. While its label band is
   in doubt (the drop's 95% interval straddles a threshold), more deals are
   drawn for the best and the played move, up to the label budget;
+- a position whose result is already decided (``decided``: the figures are
+  exact, and every legal move wins in every consistent deal, or none wins
+  in any) offers no choice that matters: the review leaves it ungraded,
+  like a forced move;
 - when few deals are consistent (at most :data:`tutor.hints.EXACT_DEALS`),
   every one is solved and the figures are exact.
 
@@ -69,6 +73,9 @@ class PlyScore:
     the position's value in each shared deal (won with best play in that
     deal), for luck. ``after``: the played move's outcome in each shared
     deal. ``drop``: best -> played, paired (possibly on more deals).
+    ``decided``: exact, and every legal move has one and the same outcome
+    (all won or all lost, none undecided at the solver's limit) in every
+    consistent deal, so no move here could change the result.
     """
 
     ply: int
@@ -80,6 +87,7 @@ class PlyScore:
     value: tuple[bool, ...] = ()
     after: tuple[bool, ...] = ()
     drop: Drop | None = None
+    decided: bool = False
 
 
 def _won(outcomes: Iterable[Outcome]) -> tuple[bool, ...]:
@@ -135,7 +143,9 @@ def score_ply(ply: int, state: State, move: Move, graded: bool, worlds: SharedWo
             done += len(more)
             drop = paired_drop(a, b)
     played = list(scores.results[move])
-    return (PlyScore(ply, True, exact, len(deals), best, estimates, value, _won(played), drop),
+    outcomes = {w for m in legal for w, _ in scores.results[m]}
+    decided = exact and len(outcomes) == 1 and None not in outcomes
+    return (PlyScore(ply, True, exact, len(deals), best, estimates, value, _won(played), drop, decided),
             None if exact else played)
 
 

@@ -144,7 +144,7 @@ class ReplayApp(App):
         note = self.record.annotations[n - 1] or {}
         label = note.get("label")
         ungraded = self.rev is not None and not self.rev.moves[n - 1].graded
-        if label and not ungraded:  # a forced move or a free play is not graded: no "best" for it
+        if label and not ungraded:  # a forced move, a free play, a decided position: no "best"
             head.append("  ")
             head.append(label + (f" {GLYPHS[label]}" if label in GLYPHS else ""),
                         style="bold red" if label in ERROR_LABELS else "green")
@@ -162,7 +162,8 @@ class ReplayApp(App):
                 out.append("Not graded" + ("; its win chance is from before the cards it turned up were seen"
                                            if when else "") + ".")
             else:
-                out.append(f"{'The only legal move' if m.forced else 'A free play'}, not graded: win chance "
+                kind = "The only legal move" if m.forced else "A decided position" if m.decided else "A free play"
+                out.append(f"{kind}, not graded: win chance "
                            f"{m.win_after * 100:.0f}% after it{when}.")
         if note.get("comment"):
             out.append(note["comment"])

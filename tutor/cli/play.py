@@ -151,7 +151,7 @@ def _annotation_text(note: dict | None, symbols: bool = False) -> Text | None:
     """A record's note on a move (label, tags, comment) as one line, or None for no note.
 
     The label is shown once: not before a comment that opens with it ("Blunder: ..."), and not at all for a
-    forced move or a free play (``graded: false``), whose label ``best`` grades nothing.
+    forced move, a free play or a decided position (``graded: false``), whose label ``best`` grades nothing.
     """
     if not note:
         return None

@@ -108,8 +108,9 @@ def counts_line(rev: Review, width: int = 200) -> Text:
     """``82 moves: 34 graded (30 best, 0 good, 2 inaccuracies ?!, ...); 34 forced and 14 free moves not graded``.
 
     The label counts are of the graded moves only, so they add up to the
-    graded count; forced moves and free plays are counted apart. Lines break
-    between the counts, never between a count and its glyph.
+    graded count; forced moves, free plays and moves in a position already
+    decided are counted apart. Lines break between the counts, never between
+    a count and its glyph.
     """
     counts = rev.graded_counts
     forced, free = counts["forced"], counts["free"]
@@ -122,7 +123,11 @@ def counts_line(rev: Review, width: int = 200) -> Text:
         item.append(f"{n} {word}" + (f" {label.glyph}" if label.glyph else ""), style=LABEL_STYLES[label])
         item.append(")" if label == Label.BLUNDER else ",")
         items.append(item)
-    tail = f"{forced} forced and {free} free move{'' if free == 1 else 's'} not graded"
+    decided = counts["decided"]
+    if decided:  # moves in a position already won or lost for certain: named only when there are some
+        tail = f"{forced} forced, {free} free and {decided} already decided move{'' if decided == 1 else 's'} not graded"
+    else:
+        tail = f"{forced} forced and {free} free move{'' if free == 1 else 's'} not graded"
     items[-1].append(";")
     items.append(Text(tail, style="dim"))
     out = Text()

@@ -20,6 +20,7 @@ from ..practical import won_count
 from ..review.facts import (
     BlockingCycle,
     Comment,
+    Decided,
     EarlyStart,
     ErrorMoment,
     Grade,
@@ -88,8 +89,25 @@ def _better(state: State, move: Move) -> str:
     return move_short(state, move) if state.card_of(move) is not None else f"{move} ({move_gerund(state, move)})"
 
 
-def grade_sentence(state: State, fact: Grade | Ungraded) -> str:
+def decided_sentence(state: State, fact: Decided) -> str:
+    """A move in a decided position: why it is not graded, and in a lost one the move that places more cards."""
+    deals = ("the one deal" if fact.samples == 1 else f"each of the {fact.samples} deals")
+    if fact.won:
+        text = (f"No choice here could lose the win: every legal move keeps it in {deals} consistent with what "
+                "you had seen (exact); not graded.")
+    else:
+        text = (f"No choice here could save the game: no legal move wins in {deals.replace('each', 'any')} "
+                "consistent with what you had seen (exact); not graded.")
+    if fact.more is not None:
+        text += (f" {_better(state, fact.more.move)} places more cards ({fact.more.cards:.0f} against "
+                 f"{fact.played.cards:.0f}{'' if fact.samples == 1 else ' on average'}).")
+    return text
+
+
+def grade_sentence(state: State, fact: Grade | Ungraded | Decided) -> str:
     """The first sentence of a comment: the label and the figures behind it."""
+    if isinstance(fact, Decided):
+        return decided_sentence(state, fact)
     if isinstance(fact, Ungraded):
         basis = (f"exact, {_deals(fact.samples)}" if fact.exact
                  else f"{interval_text(*fact.interval)}, {fact.samples} deals")

@@ -37,10 +37,11 @@ solver says whether the deal was winnable at the start, at which move it
 stopped being winnable (``lost_at_ply``) and, when it was lost from the
 start, the cycle of needs that explains why.
 
-**Accuracy** is Lichess's (:mod:`.grades`). Forced moves (one legal move)
-and free plays (a card that opens no row and can only add options, spec
-section 5) are labelled ``best`` and left out, as gnubg and Lichess leave
-out forced moves.
+**Accuracy** is Lichess's (:mod:`.grades`). Forced moves (one legal move),
+free plays (a card that opens no row and can only add options, spec
+section 5) and moves in a position already decided (every consistent deal
+solved, and every legal move wins in all of them or in none) are labelled
+``best`` and left out, as gnubg and Lichess leave out forced moves.
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ from ..notation import Move
 from ..practical import check_games
 from ..record import Record
 from ..state import State
-from .facts import Candidate, Comment, Grade, OnlyMove, ThrewAwayWin, Ungraded
+from .facts import Candidate, Comment, Decided, Grade, OnlyMove, ThrewAwayWin, Ungraded
 from .full_knowledge import hindsight, only_moves
 from .grades import DEFAULT_THRESHOLDS, Label, Thresholds, game_accuracy, move_accuracy
 from .luck import luck_of
@@ -129,6 +129,25 @@ def _ungraded(i: int, state: State, move: Move, ps: PlyScore, final: State, last
                       win_after_interval=interval, facts=Comment(fact))
 
 
+def _decided(i: int, state: State, move: Move, ps: PlyScore, facts: Hindsight) -> MoveReview:
+    """A move in a position already decided (every move won in every consistent deal, or none in any): not graded.
+
+    Its figures stay (every legal move's, exact), and in a lost position the move that places the most cards.
+    """
+    cands = sorted((_candidate(m, e) for m, e in ps.estimates.items()), key=lambda c: (-c.win, -c.cards))
+    played = next(c for c in cands if c.move == move)
+    won = played.win == 1.0
+    most = max(cands, key=lambda c: c.cards)
+    more = most if not won and round(most.cards) > round(played.cards) else None
+    threw = ThrewAwayWin(facts.better) if facts.lost_at_ply == i + 1 else None
+    value = 1.0 if won else 0.0
+    return MoveReview(i + 1, move, move, value, value, Label.BEST, (), "", graded=False, decided=True,
+                      card=state.card_of(move), cards_after=played.cards, candidates=tuple(cands),
+                      samples=ps.samples, exact=True, win_before_interval=(value, value),
+                      win_after_interval=(value, value),
+                      facts=Comment(Decided(won, played, ps.samples, more), threw_away=threw))
+
+
 def _graded(i: int, state: State, move: Move, ps: PlyScore, th: Thresholds, placed: dict[int, int],
             facts: Hindsight) -> MoveReview:
     card = state.card_of(move)
@@ -168,8 +187,12 @@ def assemble(record: Record, states: list[State], moves: list[Move], scores: dic
     out: list[MoveReview] = []
     for i, move in enumerate(moves):
         ps = scores[i]
-        m = (_graded(i, states[i], move, ps, th, placed, facts) if ps.graded
-             else _ungraded(i, states[i], move, ps, final, i == n - 1))
+        if ps.graded and ps.decided:
+            m = _decided(i, states[i], move, ps, facts)
+        elif ps.graded:
+            m = _graded(i, states[i], move, ps, th, placed, facts)
+        else:
+            m = _ungraded(i, states[i], move, ps, final, i == n - 1)
         luck, alone = lucky.get(i), i in only
         if (luck is not None or alone) and m.facts is not None:
             m = replace(m, facts=replace(m.facts, luck=luck, only_move=OnlyMove() if alone else None),

@@ -18,7 +18,7 @@ from ..estimate import Drop, Estimate
 from ..notation import Move
 from .grades import Label
 
-__all__ = ["Tag", "MomentKind", "Candidate", "Ungraded", "Grade", "EarlyStart", "WrongRow", "LateStart",
+__all__ = ["Tag", "MomentKind", "Candidate", "Ungraded", "Decided", "Grade", "EarlyStart", "WrongRow", "LateStart",
            "NoProgress", "TurnedPast", "ReserveDig", "TalonShift", "TagFact", "BlockingCycle", "ThrewAwayWin",
            "Luck", "OnlyMove", "Comment", "ErrorMoment", "LuckMoment", "MomentFact", "Practical"]
 
@@ -81,6 +81,22 @@ class Ungraded:
     interval: tuple[float, float]
     samples: int
     exact: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Decided:
+    """A move in a position already decided from what the player had seen: every legal move wins in every
+    consistent deal (``won``), or none wins in any, all of them solved (``samples``: how many).
+
+    No choice there could change the result, so the move is not graded. ``more``: in a lost position, a
+    move that places more cards than the one played (the most, on average over the same deals), else None.
+    """
+
+    hindsight: ClassVar[bool] = False
+    won: bool
+    played: Candidate
+    samples: int
+    more: Candidate | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,7 +250,7 @@ class OnlyMove:
 class Comment:
     """Every fact one move's comment is built from, in the order the comment tells them."""
 
-    grade: Grade | Ungraded
+    grade: Grade | Ungraded | Decided
     tags: tuple[TagFact, ...] = ()
     cycle: BlockingCycle | None = None
     threw_away: ThrewAwayWin | None = None

@@ -35,7 +35,8 @@ class MoveReview:
     decides the label; ``close``: labelled best or good, but the interval
     still reaches an error band. ``graded`` is False for forced moves and
     free plays, which keep the position's value (their own, on the same
-    deals). ``luck``: when the cards that turned up after this move
+    deals), and for moves in a position already decided (``decided``: every
+    legal move won in every consistent deal, or none in any). ``luck``: when the cards that turned up after this move
     (``seen``) moved the position's value clearly, on the same deals, that
     swing (-1..1); else None. ``facts``: what ``comment`` is built from.
     """
@@ -50,6 +51,7 @@ class MoveReview:
     comment: str
     graded: bool = True
     forced: bool = False
+    decided: bool = False
     card: int | None = None
     cards_after: float | None = None
     candidates: tuple[Candidate, ...] = ()
@@ -78,7 +80,7 @@ class MoveReview:
             "ply": self.ply, "move": str(self.move), "best": str(self.best),
             "win_before": round(self.win_before, 4), "win_after": round(self.win_after, 4),
             "label": str(self.label), "tags": [str(t) for t in self.tags], "comment": self.comment,
-            "graded": self.graded, "forced": self.forced,
+            "graded": self.graded, "forced": self.forced, "decided": self.decided,
             "card": NAMES[self.card] if self.card is not None else None,
             "drop": round(self.drop, 2),
             "samples": self.samples,
@@ -108,7 +110,7 @@ class MoveReview:
 
     def annotation(self) -> dict[str, Any]:
         """The record annotation of this move: label, tags and comment (and ``graded: false`` for a forced
-        move or a free play, whose label ``best`` only says it keeps the position's value)."""
+        move, a free play or a decided position, whose label ``best`` only says it keeps the position's value)."""
         note: dict[str, Any] = {"label": str(self.label), "tags": [str(t) for t in self.tags], "comment": self.comment}
         if not self.graded:
             note["graded"] = False
@@ -211,7 +213,7 @@ class Review:
 
     @property
     def counts(self) -> dict[str, int]:
-        """How many moves got each label (forced moves and free plays included as ``best``)."""
+        """How many moves got each label (forced moves, free plays and decided positions included as ``best``)."""
         counts = {str(label): 0 for label in Label}
         for m in self.moves:
             counts[str(m.label)] += 1
@@ -219,13 +221,15 @@ class Review:
 
     @property
     def graded_counts(self) -> dict[str, int]:
-        """The report's counts: the graded moves by label, then the forced moves and free plays apart."""
+        """The report's counts: the graded moves by label, then the forced moves, free plays and moves in a
+        position already decided apart."""
         counts = {str(label): 0 for label in Label}
         for m in self.moves:
             if m.graded:
                 counts[str(m.label)] += 1
         counts["forced"] = sum(1 for m in self.moves if not m.graded and m.forced)
-        counts["free"] = sum(1 for m in self.moves if not m.graded and not m.forced)
+        counts["free"] = sum(1 for m in self.moves if not m.graded and not m.forced and not m.decided)
+        counts["decided"] = sum(1 for m in self.moves if m.decided)
         return counts
 
     @property
