@@ -482,3 +482,21 @@ def test_a_move_in_a_position_already_lost_for_certain_is_not_graded():
     assert rev.accuracy == game_accuracy(wins, [m.accuracy for m in graded])
     assert rev.graded_counts["decided"] == len(decided)
     assert f"{len(decided)} already decided moves not graded" in counts_line(rev).plain
+
+
+@pytest.mark.parametrize("variant", ["osmosis", "peek"])
+def test_a_tag_names_the_graded_better_move_when_the_two_tie(variant):
+    """Greedy deal 3, move 27 (TH opens row 3): turning and w (6C) tie as the best wait. The grade says d was
+    better, so the tag's "holding it back and ..." must say d too, not w with the same figure."""
+    rev = review(_greedy_record(variant, 3), samples=6, workers=1)
+    named = 0
+    for m in rev.moves:
+        grade = m.facts.grade if m.facts is not None else None
+        for t in (m.facts.tags if m.facts is not None else ()):
+            other = next((getattr(t, f) for f in ("wait", "other", "open", "play", "turn") if hasattr(t, f)), None)
+            if other is not None and other.win == grade.top.win:
+                named += 1
+                assert other.move == grade.best, m.comment
+    assert named  # the tie of move 27 is there, so the check above is tested
+    m = rev.moves[26]
+    assert m.tags == ("early-start",) and "holding it back and turning the talon kept" in m.comment

@@ -57,6 +57,12 @@ def placement_plies(states: list[State], moves: list[Move]) -> dict[int, int]:
     return placed
 
 
+def _strongest(cands: list[Candidate], top: Candidate) -> Candidate | None:
+    """The move with the best win chance; on a tie the best move itself, so that a comment never names two
+    different "better" moves with the same figure (then the one with more cards)."""
+    return max(cands, key=lambda c: (c.win, c.move == top.move, c.cards), default=None)
+
+
 def find_tags(state: State, move: Move, by_move: dict[Move, Candidate], played: Candidate, top: Candidate,
               th: Thresholds, placed_at: dict[int, int]) -> tuple[tuple[TagFact, ...], BlockingCycle | None]:
     """The kinds of error ``move`` shows in ``state``, in the order the comment tells them; and the hindsight cycle.
@@ -78,10 +84,10 @@ def find_tags(state: State, move: Move, by_move: dict[Move, Candidate], played: 
     openers = [c for m, c in by_move.items() if m != move and opens_row(state, state.card_of(m))]
     if opens and card is not None:
         row = len(state.rows) + 1
-        best_wait = max(waiting, key=lambda c: c.win, default=None)
+        best_wait = _strongest(waiting, top)
         if best_wait is not None and best_wait.win - played.win >= margin:
             tags.append(EarlyStart(card, row, state.start_rank, best_wait))
-        other = max(openers, key=lambda c: c.win, default=None)
+        other = _strongest(openers, top)
         if other is not None and other.win - played.win >= margin:
             tags.append(WrongRow(card, row, other, state.card_of(other.move)))
         elif top.win - played.win >= margin:
@@ -90,7 +96,7 @@ def find_tags(state: State, move: Move, by_move: dict[Move, Candidate], played: 
             if blocking is not None:
                 cycle = BlockingCycle(card, row, blocking)
     else:
-        best_open = max(openers, key=lambda c: c.win, default=None)
+        best_open = _strongest(openers, top)
         if best_open is not None and best_open.win - played.win >= margin and not no_progress:
             tags.append(LateStart(best_open, state.card_of(best_open.move)))
     if no_progress:
