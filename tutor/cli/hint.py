@@ -89,8 +89,7 @@ def hint_command(ctx: click.Context, number: int | None, deal_file: str | None, 
     console.print(render_state(state, symbols=symbols, fan=waste_fan(states, played)))
     console.print()
     console.print(render_hint(result, state, symbols=symbols))
-    n = result.samples
-    basis = ((f"exact: all {n} consistent deals solved" if n != 1 else "exact: the one consistent deal solved")
-             if result.exact else f"{n} sampled deals, the same for every move; 95% intervals")
-    console.print(f"({basis}, {result.seconds:.1f} s; only cards you have seen were used; cards: the cards "
+    # the reason says how many deals its figures rest on (and that they are the same for every move)
+    intervals = "" if result.exact else "95% intervals; "
+    console.print(f"({intervals}{result.seconds:.1f} s; only cards you have seen were used; cards: the cards "
                   "expected on the foundations at the end)", style="dim")

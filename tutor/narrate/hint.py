@@ -179,16 +179,16 @@ def reason_for(obs: Observation, scored: ScoredPosition) -> tuple[str, list[TipI
             ocard = _played(other.card)
             if other.opens_row is not None:
                 parts.append(f"{NAMES[ocard]} is playable but would open row {other.opens_row} for "
-                             f"{SUIT_NAMES[ocard // 13]}. {_cap(_versus(top, other, 'if you wait', 'if you play it now'))}.")
+                             f"{SUIT_NAMES[ocard // 13]}. {_figs(_versus(top, other, 'if you wait', 'if you play it now'), scored)}")
                 tips.append(TipId.WAIT_TO_OPEN)
             elif other.move.kind == "w" and obs.rules.turn > 1 and obs.stock:
                 # Only cards still to turn after it can shift: the last talon card shifts nothing.
                 parts.append(f"Playing {NAMES[ocard]} now would shift the groups of three for the rest of the "
-                             f"talon. {_cap(_versus(top, other, 'if you turn', 'if you play it now'))}.")
+                             f"talon. {_figs(_versus(top, other, 'if you turn', 'if you play it now'), scored)}")
                 tips.append(TipId.PLAN_PASSES)
             else:
-                parts.append(_cap(_versus(top, other, "if you turn", f"if you {move_phrase(obs, other.move, False)}"))
-                             + ".")
+                parts.append(_figs(_versus(top, other, "if you turn", f"if you {move_phrase(obs, other.move, False)}"),
+                                   scored))
         else:
             parts.append(_win_sentence(top, scored))
     else:
@@ -228,7 +228,7 @@ def _compared_reason(obs: Observation, scored: ScoredPosition, top: Candidate, o
     best = scored.best
     what = move_phrase(obs, best)
     if other is None:  # pragma: no cover - a sampled choice has at least two moves
-        return [f"{what}. Win {win_figure(top)}."]
+        return [f"{what}. {_win_sentence(top, scored)}"]
     if top.win == 0 and other.win == 0:
         if scored.exact:
             deals = ("the one consistent deal was solved" if scored.samples == 1
