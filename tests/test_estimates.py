@@ -210,11 +210,14 @@ def test_the_chart_is_flat_where_nothing_was_revealed(greedy_review):
 
 def test_free_and_forced_moves_get_their_own_values(greedy_review):
     _, rev = greedy_review
-    ungraded = [m for m in rev.moves if not m.graded]
+    ungraded = [m for m in rev.moves if not m.graded and not m.decided]
     assert ungraded
     for m in ungraded:
         assert m.samples >= 1 and m.win_before == m.win_after
         assert "win " in m.comment
+    for m in rev.moves:  # a decided position: won in every consistent deal, or in none, whatever the move
+        if m.decided:
+            assert not m.graded and m.exact and m.win_before == m.win_after in (0.0, 1.0)
 
 
 def test_review_json_carries_samples_and_intervals(greedy_review):

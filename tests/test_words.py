@@ -57,10 +57,12 @@ def rev():
 def test_review_counts_add_up(rev):
     text = counts_line(rev).plain
     m = re.match(r"(\d+) moves: (\d+) graded \((\d+) best, (\d+) good, (\d+) inaccurac\w+ \?!, (\d+) mistakes? \?, "
-                 r"(\d+) blunders? \?\?\); (\d+) forced and (\d+) free moves? not graded", text)
+                 r"(\d+) blunders? \?\?\); (\d+) forced(?:,| and) (\d+) free(?: and (\d+) already decided)? moves? "
+                 r"not graded", text)
     assert m, text
-    total, graded, *labels, forced, free = (int(x) for x in m.groups())
-    assert total == len(rev.moves) == graded + forced + free
+    total, graded, *labels, forced, free, decided = (int(x or 0) for x in m.groups())
+    assert total == len(rev.moves) == graded + forced + free + decided
+    assert decided == sum(m.decided for m in rev.moves)
     assert sum(labels) == graded == rev.graded
 
 
