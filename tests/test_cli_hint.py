@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import tempfile
 
 import pytest
@@ -139,3 +140,17 @@ def test_the_hint_shows_the_waste_as_play_shows_it(run, number, upto):
     shown = [ln.strip() for ln in hint.splitlines() if ln.startswith("Waste")]
     last = [ln.strip() for ln in played.splitlines() if ln.strip().startswith("Waste")][-1]  # the position reached
     assert shown == [last]
+
+
+@pytest.mark.parametrize("deal, moves", [("51", "r2 d"), ("5", ""), ("7", "d d"), ("1", "d d d d d")])
+def test_the_hint_states_its_sample_basis_once_in_the_reason(deal, moves):
+    """The reason says how many deals its figures rest on (its footer no longer says it again), whatever the
+    kind of reason: a free turn with a playable card beside it (51), a safe play (7), a plain comparison."""
+    data = json.loads(run("hint", deal, "--moves", moves, "--samples", "6", "--json").output)
+    assert re.search(r"from \d+ deals consistent with what you have seen|consistent deals? (was|were) solved|"
+                     r"you have seen every card|None of the \d+ deals consistent", data["reason"]), data["reason"]
+    text = run("hint", deal, "--moves", moves, "--samples", "6")
+    assert text.exit_code == 0, text.output
+    flat = " ".join(text.output.split())
+    assert flat.count("deals consistent with what you have seen") <= 1 and "sampled deals" not in flat
+    assert not [line for line in text.output.splitlines() if line.endswith(" ")]  # no trailing spaces

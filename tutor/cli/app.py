@@ -7,18 +7,34 @@ cards are drawn with suit symbols, and the data folder.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import click
 from rich.console import Console
+from rich.segment import Segment
 
 from ..render import use_symbols
 from ..storage import data_dir
 
+_TRAILING = re.compile(r" +(?=\n)")
+
+
+class PlainConsole(Console):
+    """A Console whose output to a pipe or a file has no trailing spaces (rich pads wrapped lines and tables).
+
+    On a terminal nothing changes: the spaces are invisible there and may sit inside a style's codes.
+    """
+
+    def _render_buffer(self, buffer: Iterable[Segment]) -> str:  # rich's one place where output becomes text
+        text = super()._render_buffer(buffer)
+        return text if self.is_terminal else _TRAILING.sub("", text)
+
 
 def new_console() -> Console:
-    return Console(highlight=False, soft_wrap=False, markup=False)
+    return PlainConsole(highlight=False, soft_wrap=False, markup=False)
 
 
 @dataclass
