@@ -190,6 +190,21 @@ def test_a_file_that_is_not_a_store_is_one_line_error(run, tmp_path):
     assert result.exit_code == 1 and "not.sqlite3" in result.stderr and result.stderr.count("\n") == 1
 
 
+def test_the_game_history_is_never_used_as_a_results_store(run, home):
+    """--store naming another program's database (here the history a game just wrote) is refused untouched."""
+    import sqlite3
+
+    played = run(["play", "5"], input="d\nq\n")
+    assert played.exit_code == 0, played.output
+    history = home / "history.sqlite3"
+    assert history.exists()
+    before = sqlite3.connect(history).execute("SELECT name FROM sqlite_master ORDER BY name").fetchall()
+    result = run(["stats", "--deals", "1-3", "--policy", "greedy", "--store", str(history)])
+    assert result.exit_code == 1 and result.stderr.count("\n") == 1
+    assert "is not an osmosis results store (it holds the tables" in result.stderr
+    assert sqlite3.connect(history).execute("SELECT name FROM sqlite_master ORDER BY name").fetchall() == before
+
+
 def test_a_store_that_cannot_be_opened_or_a_per_deal_file_that_cannot_be_written_is_one_line(run, tmp_path):
     missing = tmp_path / "no" / "such" / "folder"
     for args in (["--store", str(missing / "s.sqlite3")], ["--per-deal", str(missing / "d.jsonl")]):

@@ -94,6 +94,12 @@ class ResultStore:
             db = sqlite3.connect(self.path, timeout=60, isolation_level=None)
             try:
                 db.execute("PRAGMA busy_timeout = 60000")
+                other = sorted({row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+                               - {"configs", "outcomes", "sqlite_sequence"})
+                if other:  # another program's database (the game history, say): never add tables to it
+                    raise TutorError(f"{quoted(self.path)} is not an osmosis results store (it holds the tables "
+                                     f"{', '.join(other[:4])}{', ...' if len(other) > 4 else ''}): give --store "
+                                     "a new file name or a results store")
                 db.execute("PRAGMA journal_mode = WAL")
                 db.execute("PRAGMA synchronous = NORMAL")
                 db.executescript(SCHEMA)
