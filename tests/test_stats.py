@@ -190,6 +190,21 @@ def test_a_file_that_is_not_a_store_is_one_line_error(run, tmp_path):
     assert result.exit_code == 1 and "not.sqlite3" in result.stderr and result.stderr.count("\n") == 1
 
 
+def test_a_damaged_default_store_is_set_aside_with_one_warning_and_a_new_one_started(run, home):
+    """The default store only keeps results that can be played again, so a damaged one is no reason to stop:
+    it is moved aside (as the history is), never deleted, and the survey runs on a new store."""
+    home.mkdir(parents=True)
+    (home / "surveys.sqlite3").write_text("not a database " * 100)
+    result = run(["stats", "--deals", "1-3", "--policy", "greedy", "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["deals"] == 3
+    assert result.stderr.count("\n") == 1 and result.stderr.startswith("warning: the results store was damaged")
+    aside = list(home.glob("surveys.sqlite3.damaged-*"))
+    assert len(aside) == 1 and aside[0].read_text() == "not a database " * 100
+    again = run(["stats", "--deals", "1-3", "--policy", "greedy", "--json"])
+    assert json.loads(again.stdout)["from_store"] == 3 and not again.stderr
+
+
 def test_the_game_history_is_never_used_as_a_results_store(run, home):
     """--store naming another program's database (here the history a game just wrote) is refused untouched."""
     import sqlite3

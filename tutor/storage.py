@@ -192,3 +192,32 @@ def remove_stale_temps(path: str | os.PathLike[str], older_than: float = STALE_S
         except OSError:
             continue
     return removed
+
+
+def set_aside(path: Path, when: float | None = None) -> Path:
+    """Move a damaged database out of the way, its ``-wal`` and ``-shm`` files with it: ``NAME.damaged-<time>``.
+
+    Returns the new name (``-2``, ``-3`` ... added when one of that time exists). Raises OSError when
+    the file itself cannot be moved; a side file that cannot is left.
+    """
+    stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(time.time() if when is None else when))
+    aside = path.with_name(f"{path.name}.damaged-{stamp}")
+    n = 1
+    while aside.exists():
+        n += 1
+        aside = path.with_name(f"{path.name}.damaged-{stamp}-{n}")
+    os.replace(path, aside)
+    for suffix in ("-wal", "-shm"):
+        side = Path(str(path) + suffix)
+        if side.exists():
+            try:
+                os.replace(side, Path(str(aside) + suffix))
+            except OSError:
+                pass
+    return aside
+
+
+def damaged_database(exc: Exception) -> bool:
+    """Whether an SQLite error means the file itself is bad (not merely locked by another process)."""
+    name = getattr(exc, "sqlite_errorname", "")
+    return name in ("SQLITE_NOTADB", "SQLITE_CORRUPT") or "malformed" in str(exc) or "not a database" in str(exc)

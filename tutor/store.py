@@ -24,7 +24,7 @@ from pathlib import Path
 from .errors import TutorError
 from .rules import Rules
 from .search import Limit
-from .storage import data_dir
+from .storage import damaged_database, data_dir, set_aside
 from .survey import DealOutcome, engine_version
 from .textsafe import quoted
 
@@ -78,11 +78,23 @@ class ResultStore:
                 raise TutorError(f"cannot create the data folder {quoted(self.path.parent)} for the results "
                                  f"store: {reason} (set OSMOSIS_HOME to a writable folder, or give --store FILE)"
                                  ) from None
+        #: One line for the player when the default store was damaged and set aside (None: nothing to say).
+        self.warning: str | None = None
         try:
             self.db = self._open()
         except sqlite3.Error as exc:
-            raise TutorError(f"results store {str(self.path)!r} cannot be used ({exc}): "
-                             "give --store a new file name or an osmosis results store") from None
+            if path is not None or not damaged_database(exc):
+                raise TutorError(f"results store {str(self.path)!r} cannot be used ({exc}): "
+                                 "give --store a new file name or an osmosis results store") from None
+            # the default store only keeps results that can be played again: set it aside, start a new one
+            try:
+                aside = set_aside(self.path)
+                self.db = self._open()
+            except (OSError, sqlite3.Error) as again:
+                raise TutorError(f"results store {str(self.path)!r} is damaged ({exc}) and cannot be replaced "
+                                 f"({again}): give --store another file name") from None
+            self.warning = (f"the results store was damaged ({exc}); it was set aside as {quoted(aside.name)} "
+                            "and a new one started")
         self._configs: dict[str, int] = {}
 
     def _open(self) -> sqlite3.Connection:

@@ -160,6 +160,8 @@ def stats_command(ctx: click.Context, deal_range: str, policy: str, workers: int
     workers = workers or os.cpu_count() or 1
     console = console_of(ctx)
     store = ResultStore(store_path)
+    if store.warning:
+        click.echo(f"warning: {store.warning}", err=True)
     out: TextIO | None = None
     engine: InProcess | DaskEngine | None = None
     terminated = _sigterm_interrupts()

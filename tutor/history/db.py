@@ -16,7 +16,6 @@ the games folder are imported again.
 from __future__ import annotations
 
 import json
-import os
 import re
 import sqlite3
 import time
@@ -26,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import TutorError
-from ..storage import data_dir
+from ..storage import damaged_database, data_dir, set_aside
 
 DB_NAME = "history.sqlite3"
 BUSY_MS = 15000
@@ -155,12 +154,6 @@ def parse_iso(text: str) -> float:
     return float(calendar.timegm(time.strptime(text, "%Y-%m-%dT%H:%M:%SZ")))
 
 
-def _damaged(exc: sqlite3.DatabaseError) -> bool:
-    """Whether an error means the file itself is bad (not merely locked by another terminal)."""
-    name = getattr(exc, "sqlite_errorname", "")
-    return name in ("SQLITE_NOTADB", "SQLITE_CORRUPT") or "malformed" in str(exc) or "not a database" in str(exc)
-
-
 @dataclass
 class GameRow:
     """One stored game, as the history reads it."""
@@ -206,7 +199,7 @@ class History:
         try:
             self.conn = self._connect(upgrade_to)
         except sqlite3.DatabaseError as exc:
-            if not _damaged(exc):
+            if not damaged_database(exc):
                 raise HistoryError(f"the history database '{self.path}' cannot be used: {exc}") from None
             self._set_aside(str(exc))
             self.conn = self._connect(upgrade_to)
@@ -273,24 +266,11 @@ class History:
             raise
 
     def _set_aside(self, problem: str) -> None:
-        stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(self.clock()))
-        aside = self.path.with_name(f"{self.path.name}.damaged-{stamp}")
-        n = 1
-        while aside.exists():
-            n += 1
-            aside = self.path.with_name(f"{self.path.name}.damaged-{stamp}-{n}")
         try:
-            os.replace(self.path, aside)
+            aside = set_aside(self.path, self.clock())
         except OSError as exc:
             raise HistoryError(f"the history database '{self.path}' is damaged ({problem}) and cannot be set "
                                f"aside: {exc.strerror or exc}") from None
-        for suffix in ("-wal", "-shm"):
-            side = Path(str(self.path) + suffix)
-            if side.exists():
-                try:
-                    os.replace(side, Path(str(aside) + suffix))
-                except OSError:
-                    pass
         self.warning = (f"the history database was damaged ({problem}); it was set aside as '{aside.name}' "
                         "and a new one started")
 
