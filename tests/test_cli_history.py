@@ -184,6 +184,20 @@ def test_drill_asks_the_players_own_mistakes_judged_by_the_engine(run, coached):
     assert boxes[wrong["drill"]] == (0, 1) and boxes[right["drill"]] == (1, 1)
 
 
+def test_a_right_drill_answer_is_named_among_the_moves_the_verdict_gives(run, coached):
+    """"Right: w was the move here" for the answer d (a tie) told the player they were right and wrong at once."""
+    listed = json.loads(run(["drill", "--list", "--json"]).stdout)
+    result = run(["drill", "--json", "--count", str(len(listed))], input="".join(f"{d['best']}\n" for d in listed))
+    assert result.exit_code == 0, result.output
+    answers = json.loads(result.stdout)["answers"]
+    assert answers
+    best = {d["id"]: d["best"] for d in listed}
+    for a in answers:
+        first = a["feedback"][0]
+        if a["right"]:
+            assert first.startswith("Right: ") and f"{best[a['drill']]} (" in first, first
+
+
 def test_drill_in_text_shows_the_position_as_the_player_saw_it(run, coached):
     result = run(["drill", "--count", "1"], input="q\n")
     assert result.exit_code == 0

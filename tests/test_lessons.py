@@ -503,3 +503,21 @@ def test_swapping_two_face_down_cards_leaves_every_feedback_line_the_same(step, 
         assert x.right == y.right and second_try_lines(x) == second_try_lines(y)
     assert any(not judge_answer(step, answer, mine).right for answer in answers)
     assert remembered_talon(memory(observe(step.state)), 3) == remembered_talon(memory(observe(other.state)), 3)
+
+
+def test_the_hint_judge_puts_the_hints_own_best_first_on_a_tie():
+    """Osmosis deal 3 after 26 greedy moves: turning and w (6C) tie. The hint (and so the review and the
+    drill's list) says d; the judge's first move, which a drill names as the answer, must be d too."""
+    from tutor.hints import hint
+    from tutor.knowledge import observe
+    from tutor.lessons.judge import hint_verdict
+    from tutor.state import State
+
+    rules = preset("osmosis")
+    state = State.initial(deal_for(3, rules), rules)
+    for _ in range(26):
+        state = state.apply(state.legal_moves()[0])
+    verdict = hint_verdict(state, samples=64)
+    assert verdict.scores[0].move == hint(observe(state), samples=64).best == Move.parse("d")
+    assert {Move.parse("d"), Move.parse("w")} <= verdict.right
+    assert verdict.scores[0].win == max(s.win for s in verdict.scores)

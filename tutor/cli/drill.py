@@ -157,9 +157,15 @@ def _ask(console: Console, history: History, d: drills.Drill, index: int, total:
         say(f"(Drill {index}: the engine, asked again, no longer calls {d.played} a mistake there; it is retired.)")
         return {}
     best = verdict.scores[0]
-    teaches = (f"{describe_move(state, best.move)} was the move here "
-               + (f"(win {best.win * 100:.0f}%)." if verdict.judge == "hint" else
-                  "(with every card seen, the solver's best)."))
+    # every move the judge accepts is named, so "Right" never comes with another move as the answer
+    named = [s for s in verdict.scores if s.move in verdict.right] or [best]
+    names = [describe_move(state, s.move) for s in named]
+    said = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+    wins = ", ".join(f"{s.win * 100:.0f}%" for s in named[:-1]) + (" and " if len(named) > 1 else "")
+    wins += f"{named[-1].win * 100:.0f}%"
+    teaches = (f"{said} {'was the move' if len(named) == 1 else 'was right'} here "
+               + (f"(win {wins})." if verdict.judge == "hint" else
+                  f"(with every card seen, the solver's best{'' if len(named) == 1 else ' moves'})."))
     step = replace(step, teaches=teaches)
     say("")
     if not quiet:

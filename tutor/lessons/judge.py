@@ -101,17 +101,20 @@ def hint_verdict(state: State, samples: int = DEFAULT_SAMPLES, win_margin: float
     result = hint(observe(state), samples=samples)
     scores = [Score(c.move if isinstance(c.move, Move) else Move.parse(str(c.move)), float(c.win), float(c.cards))
               for c in result.candidates]
-    return _verdict("hint", scores, win_margin, cards_margin, reason=str(result.reason or ""))
+    return _verdict("hint", scores, win_margin, cards_margin, reason=str(result.reason or ""),
+                    first=Move.parse(str(result.best)))
 
 
 def _verdict(judge: str, scores: list[Score], win_margin: float, cards_margin: float, reason: str = "",
-             why: dict[Move, str] | None = None) -> Verdict:
+             why: dict[Move, str] | None = None, first: Move | None = None) -> Verdict:
 
     """Order the scores best first and mark the moves within the margins of the best as right.
 
-    A winning move always beats a lost one, whatever the margins.
+    A winning move always beats a lost one, whatever the margins. ``first``: the judge's own best move (the
+    hint's, which breaks a tie by what a move reveals), put first among the moves with its win chance.
     """
-    ordered = tuple(sorted(scores, key=lambda s: (-s.win, -s.cards)))
+    top = max((s.win for s in scores), default=0.0)
+    ordered = tuple(sorted(scores, key=lambda s: (-s.win, not (s.move == first and s.win == top), -s.cards)))
     if not ordered:
         return Verdict(judge, (), frozenset(), reason, why or {})
     best = ordered[0]
