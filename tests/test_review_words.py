@@ -229,6 +229,11 @@ def test_a_best_move_beside_a_higher_figure_says_why_it_is_best_all_the_same():
         "only 0.8 points more (paired), too little to call either move better.")
     alone = replace(grade, top=played, paired=Drop(0.0, 0.0, 0.0, 16))
     assert grade_sentence(state, alone) == "Best move: win 40% (95%: 20-60%, 16 deals)."
+    # the label was in doubt, so the pair drew more deals: the paired gap is on those, and says so
+    more = replace(grade, paired=Drop(0.0078, -0.01, 0.03, 48))
+    assert grade_sentence(state, more) == (
+        "Best move: win 40% (95%: 20-60%, 16 deals). d (turning the talon) shows 41%, but on 48 deals, paired "
+        "(32 more drawn to settle it), it wins only 0.8 points more, too little to call either move better.")
 
 
 def test_a_redeal_is_named_as_one_not_as_a_turn():

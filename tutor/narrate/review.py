@@ -127,8 +127,13 @@ def grade_sentence(state: State, fact: Grade | Ungraded | Decided) -> str:
             # another move shows a higher figure: say why this one is best all the same
             more = (f"only {paired.estimate * 100:.1f} points more" if paired.estimate * 100 >= 0.05
                     else "no more")
-            text += (f" {_better(state, top.move)} shows {pct(top.win)}, but on the same deals it wins {more}"
-                     f"{'' if paired.exact else ' (paired)'}, too little to call either move better.")
+            # more deals drawn while the label was in doubt: the paired figure is on those, so say how many
+            deals = (f"on {paired.samples} deals, paired ({paired.samples - played.samples} more drawn to settle it),"
+                     if paired.samples > played.samples
+                     else "on the same deals")
+            text += (f" {_better(state, top.move)} shows {pct(top.win)}, but {deals} it wins {more}"
+                     f"{'' if paired.exact or paired.samples > played.samples else ' (paired)'}, too little to call "
+                     "either move better.")
         elif top.move != played.move and round(top.cards) > round(played.cards):
             # the same chance, but the hint's tie-break (the cards placed) prefers another move: say so
             text += (f" {_better(state, top.move)} has the same win chance but places more cards "
