@@ -298,6 +298,6 @@ def test_a_best_move_beside_a_higher_figure_but_no_paired_gap_says_no_more():
     state = State.initial(deal_for(1, preset("osmosis")), preset("osmosis"))
     top = Candidate(Move.parse("d"), 0.42, 30.0, 16, (0.2, 0.6))
     played = Candidate(Move.parse("r1"), 0.40, 30.0, 16, (0.2, 0.6))
-    grade = Grade(Label.BEST, Move.parse("r1"), Move.parse("r1"), played, top, Drop(-0.004, -0.02, 0.01, 64), False)
+    grade = Grade(Label.BEST, Move.parse("r1"), Move.parse("r1"), played, top, Drop(-0.004, -0.02, 0.01, 16), False)
     assert grade_sentence(state, grade).endswith("but on the same deals it wins no more (paired), too little to "
                                                  "call either move better.")
