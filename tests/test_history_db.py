@@ -379,3 +379,17 @@ def test_the_drop_interval_is_stored_read_back_and_exported(db):
         stored = review_of(h, gid)
     assert stored.moves[0].drop_interval == (14.0, 21.0)
     assert stored.to_json()["moves"][0]["drop_interval"] == [14.0, 21.0]
+
+
+def test_the_history_keeps_the_accuracy_the_review_printed():
+    """A review that printed 31.0 (31.047) showed as 31.1 in the history: it kept 31.05 and printed that."""
+    from tutor.history.reviews import review_data
+
+    class Rev:  # the parts of tutor.review.Review that the history keeps
+        def __init__(self, rec, accuracy):
+            self.record, self.moves, self.accuracy, self.graded, self.samples = rec, [], accuracy, 0, 8
+            self.thresholds, self.hindsight = {}, {}
+
+    for accuracy in (31.047, 31.05, 64.96, 99.95, 0.04):
+        stored = review_data(Rev(record(2, "d"), accuracy))["accuracy"]
+        assert f"{stored:.1f}" == f"{accuracy:.1f}" and stored == round(accuracy, 1)

@@ -89,7 +89,8 @@ def review_data(rev: Review) -> dict[str, Any]:
     from .games import content_of
 
     return {"moves_reviewed": len(rev.record.moves), "content": content_of(rev.record),
-            "accuracy": round(float(rev.accuracy), 2),
+            # the figure the review prints and its JSON gives (one decimal), so the history shows the same one
+            "accuracy": round(float(rev.accuracy), 1),
             "graded": int(rev.graded), "samples": rev.samples, "thresholds": thresholds,
             "hindsight": hindsight, "moves": moves}
 
