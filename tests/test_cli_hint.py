@@ -154,3 +154,11 @@ def test_the_hint_states_its_sample_basis_once_in_the_reason(deal, moves):
     flat = " ".join(text.output.split())
     assert flat.count("deals consistent with what you have seen") <= 1 and "sampled deals" not in flat
     assert not [line for line in text.output.splitlines() if line.endswith(" ")]  # no trailing spaces
+
+
+def test_a_safe_waste_play_with_one_pass_claims_no_next_pass():
+    """Turn 1, one pass: QD off the waste only adds options, but not because the talon shows again."""
+    data = json.loads(run("hint", "6", "--turn", "1", "--passes", "1", "--moves", "d d", "--samples", "4",
+                          "--json").output)
+    assert data["best"] == "w" and "only adds options" in data["reason"]
+    assert "each pass" not in data["reason"] and "next pass" not in data["reason"]

@@ -163,7 +163,7 @@ def reason_for(obs: Observation, scored: ScoredPosition) -> tuple[str, list[TipI
                      else f", and it frees {NAMES[below]} below it")
             tips.append(TipId.DIG_RESERVE)
         elif best.kind == "w":
-            text += " (turning one card at a time, every talon card shows again each pass)"
+            text += " (turning one card at a time, taking it shifts no other card of the talon)"
         parts.append(text + ".")
         if row == 0:
             parts.append("Every rank row 1 gets is one the rows below may take.")
