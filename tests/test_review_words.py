@@ -301,3 +301,15 @@ def test_a_best_move_beside_a_higher_figure_but_no_paired_gap_says_no_more():
     grade = Grade(Label.BEST, Move.parse("r1"), Move.parse("r1"), played, top, Drop(-0.004, -0.02, 0.01, 16), False)
     assert grade_sentence(state, grade).endswith("but on the same deals it wins no more (paired), too little to "
                                                  "call either move better.")
+
+
+def test_the_only_move_with_one_consistent_deal_is_no_hindsight():
+    """With one consistent deal the player knew every card: "it was the only move that kept the win" is theirs."""
+    state = State.initial(deal_for(1, preset("osmosis")), preset("osmosis"))
+    played = Candidate(Move.parse("r1"), 1.0, 52.0, 1, (1.0, 1.0), (52.0, 52.0), True)
+    other = Candidate(Move.parse("d"), 0.0, 40.0, 1, (0.0, 0.0), (40.0, 40.0), True)
+    grade = Grade(Label.BEST, Move.parse("r1"), Move.parse("r1"), played, played, None, False)
+    text = comment(state, Comment(grade, only_move=OnlyMove()))
+    assert text.endswith("It was the only move that kept the win.") and HINDSIGHT not in text
+    sampled = replace(grade, played=replace(played, samples=8), top=replace(other, samples=8, win=0.5))
+    assert comment(state, Comment(sampled, only_move=OnlyMove())).endswith(only_move_sentence())

@@ -267,7 +267,11 @@ def comment(state: State, facts: Comment) -> str:
     if facts.luck is not None:
         parts.append(luck_sentence(facts.luck))
     if facts.only_move is not None:
-        parts.append(only_move_sentence())
+        grade = facts.grade
+        known = (isinstance(grade, Grade) and grade.played.exact and grade.played.samples == 1) or (
+            isinstance(grade, Ungraded) and grade.exact and grade.samples == 1)
+        # with one consistent deal the player knew every card: the fact is theirs, not hindsight
+        parts.append("It was the only move that kept the win." if known else only_move_sentence())
     return " ".join(parts)
 
 
