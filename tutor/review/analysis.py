@@ -21,7 +21,7 @@ from ..practical import check_games
 from ..record import Record
 from ..state import State
 from .facts import Candidate, Comment, Decided, Grade, OnlyMove, ThrewAwayWin, Ungraded
-from .full_knowledge import hindsight, only_moves
+from .full_knowledge import hindsight, name_blind_best, only_moves
 from .grades import DEFAULT_THRESHOLDS, Label, Thresholds, game_accuracy, move_accuracy
 from .luck import luck_of
 from .moments import critical
@@ -77,6 +77,8 @@ def analyse(record: Record, samples: int | None = DEFAULT_SAMPLES, thresholds: T
     scores = score_game(states, moves, graded, samples, budget, thresholds.bands(), grading_workers, progress,
                         total)
     facts = hindsight(states, limit)
+    if facts.lost_at_ply is not None:
+        facts = name_blind_best(facts, states, moves, scores[facts.lost_at_ply - 1].best, limit)
     only = only_moves(states, moves, facts, limit)
     if progress:
         progress(total, total)

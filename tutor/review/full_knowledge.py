@@ -8,6 +8,8 @@ sentence built from these says it is hindsight.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from .. import search
 from ..constraints import Explanation
 from ..errors import TutorError
@@ -15,7 +17,7 @@ from ..notation import Move
 from ..state import State
 from .values import Hindsight
 
-__all__ = ["hindsight", "only_moves", "new_cycle"]
+__all__ = ["hindsight", "only_moves", "new_cycle", "name_blind_best"]
 
 
 def hindsight(states: list[State], limit: search.Limit | None = None) -> Hindsight:
@@ -71,6 +73,24 @@ def hindsight(states: list[State], limit: search.Limit | None = None) -> Hindsig
     better = line[0] if line else None
     card = states[lo].card_of(better) if better is not None else None
     return Hindsight(True, hi, better=better, still_winnable=False, better_card=card)
+
+
+def name_blind_best(facts: Hindsight, states: list[State], moves: list[Move], blind_best: Move,
+                    limit: search.Limit | None = None) -> Hindsight:
+    """Name the blind best move as the one that would have kept the win, when it would have.
+
+    The solver's line gives one winning move; where several kept the win, naming another than the move the
+    review calls better (``blind_best``, from what the player saw) would give the player two answers.
+    """
+    if facts.lost_at_ply is None or facts.better is None or blind_best == facts.better:
+        return facts
+    i = facts.lost_at_ply - 1
+    if blind_best == moves[i] or not states[i].is_legal(blind_best):
+        return facts
+    lim = limit if limit is not None else search.DEFAULT_LIMIT
+    if search.solve(states[i].apply(blind_best), lim, want="win").winnable is not True:
+        return facts
+    return replace(facts, better=blind_best, better_card=states[i].card_of(blind_best))
 
 
 def only_moves(states: list[State], moves: list[Move], facts: Hindsight,
