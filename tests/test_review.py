@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import io
+
 import pytest
+from rich.console import Console
 
 from tutor import search
 from tutor.deals import deal_for
 from tutor.errors import TutorError
-from tutor.knowledge import seen_cards
+from tutor.knowledge import observe, seen_cards
 from tutor.notation import TURN, WASTE, Move
 from tutor.record import Record
 from tutor.review import Label, Thresholds, game_accuracy, hindsight, move_accuracy, review
@@ -503,3 +506,44 @@ def test_a_tag_names_the_graded_better_move_when_the_two_tie(variant):
     # with hindsight both d and w kept the win: the header names the same move as the grade, not the solver's w
     assert rev.hindsight.lost_at_ply == 27 and rev.hindsight.better == m.best == TURN
     assert "(d instead would have kept it)" in rev.hindsight.verdict()
+
+
+def test_a_position_lost_in_every_consistent_deal_is_found_by_solving_them_all():
+    """Osmosis deal 3, played greedily: from move 46 six cards are unseen (720 deals), more than the review
+    solves for its figures, and every sampled deal is lost whatever the move. Solving all 720 for the win
+    shows the game is lost: those moves are decided (12 of 25 graded moves scored 100 before), and a forced
+    move among them says its chance is exact."""
+    rev = review(_greedy_record("osmosis", 3), samples=6, workers=1)
+    states = list(rev.states)
+    decided = [m for m in rev.moves if m.decided]
+    assert len(decided) >= 10 and all(m.ply >= 46 for m in decided)
+    for m in decided:
+        state = states[m.ply - 1]
+        assert observe(state).consistent_deals() == m.samples == 720 and m.exact
+        assert "no legal move wins in any of the 720 deals consistent with what you had seen (all solved)" in m.comment
+        # the engine agrees: every legal move loses in every consistent deal
+        for deal in observe(state).every_state()[::97]:
+            for move in state.legal_moves():
+                assert search.solve(deal.apply(move), search.Limit(nodes=200_000), want="win").winnable is False
+    forced = [m for m in rev.moves if m.forced and m.ply > 46]
+    assert forced and all("(exact, 720 deals)" in m.comment for m in forced)
+
+
+def test_a_peek_deal_whose_face_up_reserve_shows_the_loss_is_not_rated_and_no_hindsight():
+    """Peek deal 31: two cycles of needs lie face up in the reserve from the first move. Every move is lost
+    whatever the player does, so nothing is graded, the accuracy rates nothing, and the verdict is the
+    player's own sight, not hindsight."""
+    from tutor.cli.review_report import render_review
+
+    rev = review(_greedy_record("peek", 31), samples=6, workers=1)
+    assert rev.hindsight.winnable is False and rev.hindsight.seen and rev.graded == 0 and not rev.rated
+    first = rev.moves[0]
+    assert first.decided and first.facts.grade.blocked
+    assert first.comment.startswith("No choice here could save the game: the reserve piles, every card of them "
+                                    "known, leave no order")
+    assert rev.hindsight.verdict().startswith("The deal could not be won from the start, as the reserve piles")
+    console = Console(file=io.StringIO(), width=100, color_system=None)
+    console.print(render_review(rev, False, width=100))
+    text = " ".join(console.file.getvalue().split())
+    assert "Accuracy: not rated: no move of this game was graded" in text and "100.0 / 100" not in text
+    assert "With hindsight" not in text.split("Win chance")[0]

@@ -23,7 +23,11 @@ Per position (:class:`PlyScore`):
 - a position whose result is already decided (``decided``: the figures are
   exact, and every legal move wins in every consistent deal, or none wins
   in any) offers no choice that matters: the review leaves it ungraded,
-  like a forced move;
+  like a forced move. When every sampled deal gives every move the same
+  result, every consistent deal (up to :data:`DECIDE_DEALS` of them) is
+  solved for the win to find out (the figures stay the sampled ones); and a position whose reserve
+  piles, all known, leave no row order that can be completed is lost
+  whatever the move (``blocked``);
 - when few deals are consistent (at most :data:`tutor.hints.EXACT_DEALS`),
   every one is solved and the figures are exact.
 
@@ -37,11 +41,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
+from .constraints import FULL, Needs, row_orders
 from .estimate import Drop, Estimate, paired_drop
 from .hints import BEST_NODES, EXACT_DEALS, WIN_NODES, certain_moves, leader, lost_for_certain
-from .knowledge import SharedWorlds, observe
+from .knowledge import Observation, SharedWorlds, observe
 from .notation import Move
 from .sampling import BANDS, Outcomes, SolveCache, band, outcomes_in
 from .state import State
@@ -53,6 +58,10 @@ LABEL_BUDGET = 512
 """The most sampled deals for a label still in doubt after the shared ones."""
 
 LABEL_BATCH = 64
+
+DECIDE_DEALS = 720
+"""At most this many consistent deals (six unseen cards) are all solved when every sampled deal gives every
+move the same result, to see whether the position is decided (won or lost whatever the move)."""
 
 RUN = 12
 """Positions per run (a job for a worker process; the solve cache lives within a run)."""
@@ -75,7 +84,11 @@ class PlyScore:
     deal. ``drop``: best -> played, paired (possibly on more deals).
     ``decided``: exact, and every legal move has one and the same outcome
     (all won or all lost, none undecided at the solver's limit) in every
-    consistent deal, so no move here could change the result.
+    consistent deal, so no move here could change the result; or
+    ``blocked``: lost in every consistent deal by the reserve piles' needs
+    (every reserve card known, no row order left that can be completed).
+    ``decided_deals``: how many consistent deals were solved to decide it
+    (all of them; the figures may rest on fewer, sampled), 0 for ``blocked``.
     """
 
     ply: int
@@ -88,6 +101,8 @@ class PlyScore:
     after: tuple[bool, ...] = ()
     drop: Drop | None = None
     decided: bool = False
+    blocked: bool = False
+    decided_deals: int = 0
 
 
 def _won(outcomes: Iterable[Outcome]) -> tuple[bool, ...]:
@@ -119,7 +134,49 @@ def score_ply(ply: int, state: State, move: Move, graded: bool, worlds: SharedWo
                for k, d in enumerate(deals)]
         won = _won(res)
         est = Estimate.of(res, exact)
+        outcomes = {w for w, _ in res}
+        if not exact and len(outcomes) == 1 and None not in outcomes and obs.consistent_deals() <= DECIDE_DEALS:
+            # as for a graded position: when every consistent deal gives the same, the chance is known exactly
+            every = obs.every_state()
+            if all(cache.solve(d.apply(move), WIN_NODES, 0)[0] is won[0] for d in every):
+                est = replace(est, win_lo=est.win, win_hi=est.win, samples=len(every), exact=True)
         return PlyScore(ply, False, exact, len(deals), move, {move: est}, won, won, None), (None if exact else res)
+    ps, played, uniform = _graded_ply(ply, state, move, obs, legal, deals, exact, worlds, cache, budget, bands)
+    if uniform and not exact:
+        if lost_by_reserves(obs) and not any(ps.value):
+            # every reserve card known and no row order can be completed: lost in every consistent deal
+            return replace(ps, decided=True, blocked=True), played
+        if obs.consistent_deals() <= DECIDE_DEALS:
+            # every sampled deal gives every move the same result: solve every consistent deal (for the win
+            # only, which is quick) to see whether the result is settled; the figures stay the sampled ones
+            every = obs.every_state()
+            certain = certain_moves(obs, legal)
+            lost = {m for m in legal if lost_for_certain(obs, m)}
+            result = ps.value[0]
+            if all(r[m][0] is result for d in every
+                   for r in (outcomes_in(d, legal, certain, lost, WIN_NODES, 0, cache),) for m in legal):
+                return replace(ps, decided=True, decided_deals=len(every)), played
+    return ps, played
+
+
+def lost_by_reserves(obs: Observation) -> bool:
+    """The position is lost in every consistent deal: every reserve card is known (Peek, or all uncovered),
+    and the "must come before" needs of the reserve piles leave no order of the rows still to open that can
+    be completed (:func:`tutor.certainty.lost_for_certain`'s test, for the position instead of one move)."""
+    if any(c is None for p in obs.reserves for c in p):
+        return False
+    found = obs.found
+    mask = found[0] | found[1] << 13 | found[2] << 26 | found[3] << 39
+    reserves = tuple(tuple(c for c in p if c is not None) for p in obs.reserves)
+    needs = Needs(reserves, obs.base % 13)
+    return not any(needs.reachable(mask, o) == FULL for o in row_orders(obs.rows))
+
+
+def _graded_ply(ply: int, state: State, move: Move, obs: Observation, legal: list[Move], deals: list[State],
+                exact: bool, worlds: SharedWorlds, cache: SolveCache, budget: int,
+                bands: tuple[float, float, float]) -> tuple[PlyScore, list[Outcome] | None, bool]:
+    """A graded position scored on ``deals`` (every consistent one when ``exact``); also whether every move
+    had one and the same decided result in every one of them."""
     certain = certain_moves(obs, legal)
     lost = {m for m in legal if lost_for_certain(obs, m)}
     scores = Outcomes(legal)
@@ -144,9 +201,10 @@ def score_ply(ply: int, state: State, move: Move, graded: bool, worlds: SharedWo
             drop = paired_drop(a, b)
     played = list(scores.results[move])
     outcomes = {w for m in legal for w, _ in scores.results[m]}
-    decided = exact and len(outcomes) == 1 and None not in outcomes
-    return (PlyScore(ply, True, exact, len(deals), best, estimates, value, _won(played), drop, decided),
-            None if exact else played)
+    uniform = len(outcomes) == 1 and None not in outcomes
+    decided = exact and uniform
+    return (PlyScore(ply, True, exact, len(deals), best, estimates, value, _won(played), drop, decided,
+                     decided_deals=len(deals) if decided else 0), None if exact else played, uniform)
 
 
 def score_run(job: Job) -> list[PlyScore]:

@@ -152,7 +152,7 @@ def store_review(record: Record, path: str | Path | None, rev: Review, history: 
         # compared within the variant only: a Peek game's accuracy says nothing of an Osmosis game's
         others = [g for g in history.games(played_only=True)
                   if g.id in done and g.id != game_id and g.variant == variant]
-        if others and variant is not None:
+        if others and variant is not None and rev.graded > 0:
             return words.accuracy_line(rev.accuracy, figures(others, done), variant)
         return None
     finally:

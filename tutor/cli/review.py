@@ -24,7 +24,7 @@ from ..render import use_symbols
 from ..review import DEFAULT_SAMPLES, DEFAULT_THRESHOLDS, Review, Thresholds, review
 from .app import console_of
 from .common import record_from_file
-from .review_report import chart, counts_line, moments_table, moves_table, render_review, result_line
+from .review_report import UNRATED, chart, counts_line, moments_table, moves_table, render_review, result_line
 
 __all__ = ["review_command", "compute_review", "run_review", "review_after_play", "annotate_for_replay",
            "review_for_viewer", "ThresholdsType", "render_review", "chart", "counts_line", "moves_table",
@@ -111,8 +111,10 @@ def annotate_for_replay(ctx_or_console: click.Context | Console, record: Record,
         return record, []
     console = ctx_or_console if isinstance(ctx_or_console, Console) else console_of(ctx_or_console)
     rev = compute_review(console, record, samples)
-    summary = [rev.hindsight.verdict(), (f"Accuracy {rev.accuracy:.1f} / 100 over {plural(rev.graded, 'graded move')} (as osmosis review "
-                                         f"computes it; win chances from what you could see: {rev.sampling_text()}).")]
+    rating = (f"Accuracy {rev.accuracy:.1f} / 100 over {plural(rev.graded, 'graded move')} (as osmosis review "
+              f"computes it; win chances from what you could see: {rev.sampling_text()})." if rev.rated
+              else f"Accuracy not rated: no move of this game was graded ({UNRATED}).")
+    summary = [rev.hindsight.verdict(), rating]
     return rev.annotated(), summary
 
 

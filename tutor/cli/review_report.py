@@ -104,6 +104,10 @@ def chart(rev: Review, width: int = 80, cursor: int | None = None) -> Text:
     return out
 
 
+#: Why a game can have no graded move, for the accuracy line that then rates nothing.
+UNRATED = "each one was forced, a free play, or in a position already won or lost whatever the move"
+
+
 def counts_line(rev: Review, width: int = 200) -> Text:
     """``82 moves: 34 graded (30 best, 0 good, 2 inaccuracies ?!, ...); 34 forced and 14 free moves not graded``.
 
@@ -244,10 +248,15 @@ def render_review(rev: Review, symbols: bool = True, width: int = 80) -> Group:
     hind = prose(rev.hindsight.verdict(), symbols)
     acc = Text()
     acc.append("Accuracy: ", style="bold")
-    acc.append(f"{rev.accuracy:.1f}", style="bold")
-    acc.append(f" / 100 over {plural(rev.graded, 'graded move')} (Lichess's formula: a move that keeps the "
-               "best chance scores 100, and the score falls fast with the points a move loses, so one big error "
-               f"pulls a game down hard; win chances from what you could see: {rev.sampling_text()}).")
+    if not rev.rated:
+        acc.append("not rated", style="bold")
+        acc.append(f": no move of this game was graded ({UNRATED}; win chances from what you could see: "
+                   f"{rev.sampling_text()}).")
+    else:
+        acc.append(f"{rev.accuracy:.1f}", style="bold")
+        acc.append(f" / 100 over {plural(rev.graded, 'graded move')} (Lichess's formula: a move that keeps the "
+                   "best chance scores 100, and the score falls fast with the points a move loses, so one big "
+                   f"error pulls a game down hard; win chances from what you could see: {rev.sampling_text()}).")
     parts: list[RenderableType] = [head, result_line(rev), hind, acc, counts_line(rev, width), Text(""),
              Text("Win chance, move by move", style="bold"), chart(rev, width), Text(""),
              Text("Critical moments", style="bold"), moments_table(rev, symbols), Text("")]

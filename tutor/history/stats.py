@@ -110,9 +110,15 @@ def _r(x: float | None, digits: int) -> float | None:
     return None if x is None else round(x, digits)
 
 
+def rated(done: dict[int, StoredReview], game_id: int) -> float | None:
+    """The accuracy of a reviewed game, None when it is not reviewed or had no graded move (nothing to rate)."""
+    rev = done.get(game_id)
+    return rev.accuracy if rev is not None and rev.graded > 0 else None
+
+
 def figures(games: list[GameRow], done: dict[int, StoredReview]) -> Figures:
     played = [g for g in games if g.moves > 0]
-    accs = [done[g.id].accuracy for g in played if g.id in done]
+    accs = [a for g in played if (a := rated(done, g.id)) is not None]
     return Figures(len(played), sum(g.won for g in played), sum(g.over for g in played),
                    sum(g.cards for g in played) / len(played) if played else None,
                    len(accs), sum(accs) / len(accs) if accs else None)
@@ -140,8 +146,8 @@ def summary(history: History, last_n: int = 10, variant: str | None = None) -> S
     for g in games:
         by_variant.setdefault(g.variant, []).append(g)
     lines = [GameLine(g.id, g.deal_number, g.variant, g.cards, g.won, g.over, g.moves, g.played_at,
-                      done[g.id].accuracy if g.id in done else None) for g in reversed(recent)]
-    series = [(g.id, g.played_at, done[g.id].accuracy) for g in games if g.id in done]
+                      rated(done, g.id)) for g in reversed(recent)]
+    series = [(g.id, g.played_at, a) for g in games if (a := rated(done, g.id)) is not None]
     return Summary(figures(games, done), figures(recent, done), last_n,
                    {k: figures(v, done) for k, v in sorted(by_variant.items(), key=lambda kv: -len(kv[1]))},
                    streaks(games), lines, series)

@@ -92,12 +92,16 @@ def _better(state: State, move: Move) -> str:
 def decided_sentence(state: State, fact: Decided) -> str:
     """A move in a decided position: why it is not graded, and in a lost one the move that places more cards."""
     deals = ("the one deal" if fact.samples == 1 else f"each of the {fact.samples} deals")
+    if fact.blocked:
+        return ("No choice here could save the game: the reserve piles, every card of them known, leave no order "
+                "of the rows still to open that can be completed; not graded.")
     if fact.won:
         text = (f"No choice here could lose the win: every legal move keeps it in {deals} consistent with what "
-                "you had seen (exact); not graded.")
+                f"you had seen ({'solved' if fact.samples == 1 else 'all solved'}); not graded.")
     else:
         text = (f"No choice here could save the game: no legal move wins in {deals.replace('each', 'any')} "
-                "consistent with what you had seen (exact); not graded.")
+                f"consistent with what you had seen ({'solved' if fact.samples == 1 else 'all solved'}); "
+                "not graded.")
     if fact.more is not None:
         text += (f" {_better(state, fact.more.move)} places more cards ({fact.more.cards:.0f} against "
                  f"{fact.played.cards:.0f}{'' if fact.samples == 1 else ' on average'}).")
@@ -332,12 +336,16 @@ def tell(rev: Review) -> Review:
 
 
 def verdict(h: Hindsight) -> str:
-    """The hindsight verdict in one sentence, starting with the hindsight caveat."""
+    """The hindsight verdict in one sentence, starting with the hindsight caveat (none for a loss the
+    player could see from the first move)."""
     head = f"{HINDSIGHT}: "
     if h.winnable is None:
         return head + "the solver could not decide whether the deal was winnable within its limit."
     if not h.winnable:
         why = h.explanation_text
+        if h.seen:  # every card of the cycle was face up from the first move: the player could see it
+            return ("The deal could not be won from the start, as the reserve piles, face up from the first "
+                    "move, showed" + (f": {why}" if why else "."))
         return head + "the deal could not be won from the start" + (f": {why}" if why else ".")
     if h.won:
         return head + "the deal was winnable, and the game was won."

@@ -15,7 +15,8 @@ from dataclasses import replace
 from .. import search
 from ..errors import TutorError
 from ..estimate import Estimate
-from ..grading import LABEL_BUDGET, REVIEW_SAMPLES, PlyScore, score_game
+from ..grading import LABEL_BUDGET, REVIEW_SAMPLES, PlyScore, lost_by_reserves, score_game
+from ..knowledge import observe
 from ..notation import Move
 from ..practical import check_games
 from ..record import Record
@@ -77,6 +78,8 @@ def analyse(record: Record, samples: int | None = DEFAULT_SAMPLES, thresholds: T
     scores = score_game(states, moves, graded, samples, budget, thresholds.bands(), grading_workers, progress,
                         total)
     facts = hindsight(states, limit)
+    if facts.winnable is False and lost_by_reserves(observe(states[0])):
+        facts = replace(facts, seen=True)  # the face-up reserve piles showed it: no hindsight
     if facts.lost_at_ply is not None:
         facts = name_blind_best(facts, states, moves, scores[facts.lost_at_ply - 1].best, limit)
     only = only_moves(states, moves, facts, limit)
@@ -127,7 +130,7 @@ def _ungraded(i: int, state: State, move: Move, ps: PlyScore, final: State, last
         value, interval = (1.0, (1.0, 1.0)) if final.won else (0.0, (0.0, 0.0))
     fact = Ungraded(forced, card, value, (est.win_lo, est.win_hi), est.samples, est.exact)
     return MoveReview(i + 1, move, move, value, value, Label.BEST, (), "", graded=False, forced=forced, card=card,
-                      samples=ps.samples, exact=ps.exact, win_before_interval=interval,
+                      samples=est.samples, exact=est.exact, win_before_interval=interval,
                       win_after_interval=interval, facts=Comment(fact))
 
 
@@ -138,16 +141,18 @@ def _decided(i: int, state: State, move: Move, ps: PlyScore, facts: Hindsight) -
     """
     cands = sorted((_candidate(m, e) for m, e in ps.estimates.items()), key=lambda c: (-c.win, -c.cards))
     played = next(c for c in cands if c.move == move)
-    won = played.win == 1.0
+    won = played.win == 1.0 and not ps.blocked
     most = max(cands, key=lambda c: c.cards)
-    more = most if not won and round(most.cards) > round(played.cards) else None
+    # cards compared only where every deal was solved (a sampled gap in cards is not a fact)
+    more = most if not won and ps.exact and round(most.cards) > round(played.cards) else None
     threw = ThrewAwayWin(facts.better) if facts.lost_at_ply == i + 1 else None
     value = 1.0 if won else 0.0
     return MoveReview(i + 1, move, move, value, value, Label.BEST, (), "", graded=False, decided=True,
                       card=state.card_of(move), cards_after=played.cards, candidates=tuple(cands),
-                      samples=ps.samples, exact=True, win_before_interval=(value, value),
+                      samples=ps.decided_deals or ps.samples, exact=not ps.blocked,
+                      win_before_interval=(value, value),
                       win_after_interval=(value, value),
-                      facts=Comment(Decided(won, played, ps.samples, more), threw_away=threw))
+                      facts=Comment(Decided(won, played, ps.decided_deals, more, ps.blocked), threw_away=threw))
 
 
 def _graded(i: int, state: State, move: Move, ps: PlyScore, th: Thresholds, placed: dict[int, int],

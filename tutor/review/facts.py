@@ -86,10 +86,12 @@ class Ungraded:
 @dataclass(frozen=True, slots=True)
 class Decided:
     """A move in a position already decided from what the player had seen: every legal move wins in every
-    consistent deal (``won``), or none wins in any, all of them solved (``samples``: how many).
+    consistent deal (``won``), or none wins in any, all of them solved (``samples``: how many; the figures
+    of ``played`` may rest on fewer, sampled).
 
     No choice there could change the result, so the move is not graded. ``more``: in a lost position, a
     move that places more cards than the one played (the most, on average over the same deals), else None.
+    ``blocked``: lost by the reserve piles' needs, proven without solving every deal (``samples`` sampled).
     """
 
     hindsight: ClassVar[bool] = False
@@ -97,6 +99,9 @@ class Decided:
     played: Candidate
     samples: int
     more: Candidate | None = None
+    #: lost by the reserve piles' needs (every reserve card known, no row order left that can be completed),
+    #: proven without solving every deal
+    blocked: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -128,6 +128,9 @@ class Hindsight:
     that would have kept the win at that point (``better_card``: the card it
     plays, None for a turn). ``explanation``: for a deal
     lost from the start, the cycle that explains it (``.cycle``, ``.text()``).
+    ``seen``: that loss was in plain view from the first move (every reserve
+    card face up, as in Peek, and no row order left that can be completed),
+    so it is no hindsight.
     """
 
     winnable: bool | None
@@ -138,6 +141,7 @@ class Hindsight:
     undecided: bool = False
     won: bool = False
     better_card: int | None = None  # the card ``better`` plays (None for a turn or a redeal)
+    seen: bool = False
 
     @property
     def explanation_text(self) -> str | None:
@@ -235,6 +239,12 @@ class Review:
     @property
     def graded(self) -> int:
         return sum(1 for m in self.moves if m.graded)
+
+    @property
+    def rated(self) -> bool:
+        """Whether the accuracy rates anything: a game with no graded move has none to speak of (its 100 is
+        only the empty average)."""
+        return self.graded > 0
 
     def sampling(self) -> dict[str, Any]:
         """The real sample counts behind the figures: shared deals a move, exact moves, labels that drew more."""
