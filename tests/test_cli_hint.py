@@ -162,3 +162,21 @@ def test_a_safe_waste_play_with_one_pass_claims_no_next_pass():
                           "--json").output)
     assert data["best"] == "w" and "only adds options" in data["reason"]
     assert "each pass" not in data["reason"] and "next pass" not in data["reason"]
+
+
+def test_a_cards_figure_every_sample_agrees_on_has_no_empty_interval():
+    """'about 34 (95%: 34-34)' said nothing the samples did not: every deal gave 34."""
+    from dataclasses import replace
+
+    from tutor.hints import hint
+    from tutor.knowledge import observe
+    from tutor.narrate.hint import about_cards, cards_figure
+    from tutor.rules import preset as _preset
+    from tutor.state import State
+
+    rules = _preset("osmosis")
+    c = hint(observe(State.initial(deal_for(5, rules), rules)), samples=8).candidates[0]
+    same = replace(c, cards=34.0, cards_interval=(34.0, 34.0), exact=False)
+    assert cards_figure(same) == f"34 (in each of the {c.samples} deals)" and about_cards(same) == cards_figure(same)
+    spread = replace(c, cards=34.0, cards_interval=(31.6, 36.2), exact=False)
+    assert about_cards(spread) == "about 34 (95%: 32-36)"

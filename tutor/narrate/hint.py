@@ -112,13 +112,20 @@ def _figs(figures: str, scored: ScoredPosition) -> str:
 
 def about_cards(c: Candidate) -> str:
     """``about 29 (95%: 27-31)`` for a sampled figure, ``49 (exact)`` for an exact one (nothing "about" it)."""
-    return cards_figure(c) if c.exact else f"about {cards_figure(c)}"
+    return cards_figure(c) if c.exact or _same_cards(c) else f"about {cards_figure(c)}"
+
+
+def _same_cards(c: Candidate) -> bool:
+    """Every sampled deal gave the same number of cards (a 95% interval of one value says nothing more)."""
+    return c.samples > 1 and round(c.cards_interval[0], 6) == round(c.cards_interval[1], 6)
 
 
 def cards_figure(c: Candidate) -> str:
     """A candidate's expected cards with its 95% interval: "29 (95%: 27-31)", or "29 (exact)"."""
     if c.exact:
         return f"{c.cards:.0f} (exact)"
+    if _same_cards(c):
+        return f"{c.cards:.0f} (in each of the {c.samples} deals)"
     lo, hi = c.cards_interval
     return f"{c.cards:.0f} (95%: {lo:.0f}-{hi:.0f})"
 
