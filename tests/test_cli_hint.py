@@ -180,3 +180,13 @@ def test_a_cards_figure_every_sample_agrees_on_has_no_empty_interval():
     assert cards_figure(same) == f"34 (in each of the {c.samples} deals)" and about_cards(same) == cards_figure(same)
     spread = replace(c, cards=34.0, cards_interval=(31.6, 36.2), exact=False)
     assert about_cards(spread) == "about 34 (95%: 32-36)"
+
+
+def test_a_peek_position_lost_by_its_face_up_reserve_says_so_once():
+    """Peek deal 31: two cycles of needs lie face up from the first move, so the game is lost whatever the
+    player does. The hint says that, as a fact of what the player sees, once."""
+    data = json.loads(run("hint", "31", "--variant", "peek", "--samples", "8", "--json").output)
+    assert all(c["win"] == 0 for c in data["candidates"])
+    assert data["reason"].startswith("This position cannot be won any more whatever you do: the reserve piles, "
+                                     "every card of them known, leave no order of the rows still to open")
+    assert "impossible to complete" not in data["reason"]

@@ -201,7 +201,10 @@ def reason_for(obs: Observation, scored: ScoredPosition) -> tuple[str, list[TipI
     else:
         parts.extend(_compared(obs, scored, top, other, tips))
 
-    lost = [c for c in scored.candidates if c.lost and c.move != best]
+    from ..grading import lost_by_reserves
+
+    # a position lost by its reserve piles says so once; a move's own "impossible order" would only repeat it
+    lost = [] if lost_by_reserves(obs) else [c for c in scored.candidates if c.lost and c.move != best]
     for c in lost:
         lost_card = _played(c.card)  # a lost move opens a row, so it is a play
         parts.append(f"{NAMES[lost_card]} would open row {c.opens_row} for {SUIT_NAMES[lost_card // 13]}, an order "
@@ -242,7 +245,13 @@ def _compared_reason(obs: Observation, scored: ScoredPosition, top: Candidate, o
                      else f"every one of the {scored.samples} consistent deals was solved")
             head = f"This position cannot be won any more whatever you do (exact: {deals})"
         else:
-            head = f"None of the {scored.samples} deals consistent with what you have seen can be won from here"
+            from ..grading import lost_by_reserves
+
+            head = (f"None of the {scored.samples} deals consistent with what you have seen can be won from here"
+                    if not lost_by_reserves(obs) else
+                    "This position cannot be won any more whatever you do: the reserve piles, every card of them "
+                    f"known, leave no order of the rows still to open that can be completed ({scored.samples} "
+                    "deals sampled, none won)")
         if round(top.cards) != round(other.cards):
             out = [f"{head}; {move_gerund(obs, best)} places the most cards: {about_cards(top)} "
                    f"against {cards_figure(other)} if you {move_phrase(obs, other.move, False)}."]
