@@ -267,12 +267,15 @@ def test_replay_shows_the_annotation_comments(run, tmp_path):
 
 
 def test_replay_computes_the_review_and_prints_its_summary_under_the_heading(run, tmp_path):
-    path = _record(tmp_path, "d d")  # no annotations: the review is computed for the replay
+    path = _record(tmp_path, "d d d d d d")  # no annotations: the review is computed for the replay
     lines = run(["replay", str(path), "--all"]).stdout.splitlines()
     assert lines[0].startswith("Replay of deal 1, osmosis")
     assert lines[1].startswith("With hindsight")
     assert re.match(r"Accuracy \d+\.\d / 100 over \d+ graded moves? \(as osmosis review computes it; win "
                     r"chances from what you could see: \d+ sampled deals a move", " ".join(lines[2:5]))
+    forced = _record(tmp_path, "d d")  # two forced moves: nothing graded, so no accuracy to speak of
+    lines = run(["replay", str(forced), "--all"]).stdout.splitlines()
+    assert " ".join(lines[2:4]).startswith("Accuracy not rated: no move of this game was graded (each one was forced")
 
 
 def test_replay_of_a_missing_record_is_one_line_and_exit_1(run, tmp_path):
