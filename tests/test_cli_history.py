@@ -488,3 +488,15 @@ def test_the_coachs_examples_name_the_cards_as_the_replay_does(run, coached):
     text = run(["coach", "--no-review"]).stdout
     e = next(e for e in examples if e["card"] is not None)
     assert f"move {e['ply']}: {e['move']} ({e['card']}) instead of {e['best']}" in text
+
+
+def test_coach_compares_no_accuracy_with_a_game_that_has_none(run):
+    """Peek 7 is lost from its first move, so its review grades nothing and has no accuracy. The next
+    reviewed game of the variant compared its accuracy with that None and crashed (TypeError)."""
+    assert run(["play", "7", "--variant", "peek"], input="r2 d d\nq\n").exit_code == 0
+    assert run(["play", "3", "--variant", "peek"], input="r3 d d w d d w\nq\n").exit_code == 0
+    result = run(COACH)
+    assert result.exit_code == 0, result.output
+    assert "warning" not in result.stderr
+    text = run(["coach", "--samples", "8", "--workers", "1"])
+    assert text.exit_code == 0 and "Traceback" not in text.output

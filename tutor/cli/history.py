@@ -152,8 +152,10 @@ def store_review(record: Record, path: str | Path | None, rev: Review, history: 
         # compared within the variant only: a Peek game's accuracy says nothing of an Osmosis game's
         others = [g for g in history.games(played_only=True)
                   if g.id in done and g.id != game_id and g.variant == variant]
-        if others and variant is not None and rev.graded > 0:
-            return words.accuracy_line(rev.accuracy, figures(others, done), variant)
+        fig = figures(others, done)
+        # compared only when both sides rate something: a game with no graded move has no accuracy
+        if others and variant is not None and rev.graded > 0 and fig.accuracy is not None:
+            return words.accuracy_line(rev.accuracy, fig, variant)
         return None
     finally:
         if own:

@@ -268,6 +268,8 @@ class Review:
         return {
             "moves": [m.to_json() for m in self.moves],
             "accuracy": round(self.accuracy, 1),
+            # false when no move was graded: then ``accuracy`` (the spec's 0-100 number) rates nothing
+            "rated": self.rated,
             "hindsight": self.hindsight.to_json(),
             "result": dict(self.result),
             "counts": self.counts,
