@@ -100,6 +100,13 @@ def _versus(top: Candidate, other: Candidate, mine: str, theirs: str) -> str:
     return f"win {win_figure(top)} either way, {about_cards(top)} cards"
 
 
+def _later(obs: Observation) -> str:
+    """What a shift of the groups of three changes: the next pass, or on the last pass the rest of it."""
+    if obs.rules.passes and obs.pass_no >= obs.rules.passes:
+        return "the rest of this pass, the last one,"
+    return "the next pass"
+
+
 def _cap(text: str) -> str:
     """The first letter up, the rest as it is (``str.capitalize`` would lower card names like 7H)."""
     return text[:1].upper() + text[1:]
@@ -279,7 +286,7 @@ def _compared_reason(obs: Observation, scored: ScoredPosition, top: Candidate, o
         if other.move.kind == "w" and obs.rules.turn > 1 and obs.stock and not other.lost:
             tips.append(TipId.PLAN_PASSES)
             return [f"{what} rather than play {NAMES[ocard]}: taking it off the waste now shifts the groups "
-                    f"of three and changes what the next pass shows. {_figs(figures, scored)}"]
+                    f"of three and changes what {_later(obs)} shows. {_figs(figures, scored)}"]
         return [f"{what}. {_figs(figures, scored)}"]
     card = _played(top.card)  # the best move is a play from here on
     turn = next((c for c in scored.candidates if c.move == TURN), None)
@@ -308,7 +315,7 @@ def _compared_reason(obs: Observation, scored: ScoredPosition, top: Candidate, o
                 f". {_figs(figures, scored)}"]
     if best.kind == "w" and obs.rules.turn > 1 and obs.stock:
         tips.append(TipId.PLAN_PASSES)
-        return [f"{what} {destination_phrase(obs, card)}: taking it now changes which cards the next pass "
+        return [f"{what} {destination_phrase(obs, card)}: taking it now changes which cards {_later(obs)} "
                 f"shows, for the better here. {_figs(figures, scored)}"]
     tips.append(TipId.TRACK_RANKS)
     return [f"{what} {destination_phrase(obs, card)}, now that its rank is in the row above"
