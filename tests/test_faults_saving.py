@@ -9,6 +9,7 @@ read-only folder, since root ignores file modes).
 
 from __future__ import annotations
 
+import json
 import os
 import resource
 import shutil
@@ -304,3 +305,24 @@ def test_no_command_writes_over_a_deal_file(run, home, tmp_path):
         assert "holds a deal file (osmosis-deal/1) and is kept as it is" in result.stderr, (args, result.stderr)
         assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
     assert path.read_bytes() == before
+
+
+def test_s_file_never_writes_over_another_game_or_a_file_that_is_no_record(run, home, tmp_path):
+    """s FILE wrote deal 5's one move over a 2-move game of deal 2, unfinished, without a word."""
+    other = tmp_path / "deal2.json"
+    assert run(["play", "2"], input=f"d\nd\ns {other}\nq\n").exit_code == 0
+    kept = other.read_text(encoding="utf-8")
+    result = run(["play", "5"], input=f"r4\ns {other}\nq\n")
+    assert result.exit_code == 0 and "holds another game (deal 2, 2 moves) and is kept as it is" in result.output
+    assert other.read_text(encoding="utf-8") == kept
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my notes\n", encoding="utf-8")
+    result = run(["play", "2"], input=f"d\ns {notes}\nq\n")
+    assert "is not a game record and is kept as it is" in result.output and notes.read_text() == "my notes\n"
+    # --save onto another game is refused before the game starts; onto an earlier save of this game it goes on
+    refused = run(["play", "5", "--save", str(other)], input="q\n")
+    assert refused.exit_code == 1 and "holds another game" in refused.stderr and other.read_text() == kept
+    again = run(["play", "2", "--save", str(other)], input="d\nq\n")  # a new game of the same deal: not that one
+    assert again.exit_code == 1 and f"osmosis play --resume {other} goes on with that one" in again.stderr
+    goes_on = run(["play", "--resume", str(other)], input=f"d\ns {other}\nq\n")
+    assert goes_on.exit_code == 0 and json.loads(other.read_text())["moves"] == ["d", "d", "d"]

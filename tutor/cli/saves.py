@@ -22,12 +22,43 @@ from pathlib import Path
 
 from ..errors import RecordError
 from ..notation import Move
-from ..record import Game, save_new_record, save_record
+from ..record import Game, Record, is_finished, keep_finished_game, load_record, save_new_record, save_record
 from ..textsafe import shown_path
 
 
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def keep_other_file(path: str | Path, record: Record) -> None:
+    """Refuse to write this game over a file that holds something else: another game (other rules, another
+    deal, or moves this game does not go on from) or a file that is no game record at all.
+
+    An empty file, and an earlier record of this same game (its moves the start of this one's), may be
+    written over: nothing of it is lost.
+    """
+    p = Path(path)
+    # a finished game or a deal file first: their own, more telling refusal
+    keep_finished_game(p, "this game" if is_finished(record) else "this unfinished game", record)
+    try:
+        if not p.is_file() or p.stat().st_size == 0:
+            return
+    except OSError:
+        return  # the write itself will say what is wrong
+    try:
+        old = load_record(p)
+    except RecordError:
+        raise RecordError(f"{shown_path(p)} is not a game record and is kept as it is: give a new file "
+                          "name") from None
+    a, b = list(old.moves), list(record.moves)
+    if old.rules == record.rules and old.deal == record.deal and a == b[:len(a)]:
+        return
+    deal = f"deal {old.deal.number}" if old.deal.number is not None else "a deal given in full"
+    rules = f", {old.rules.describe()}" if old.rules != record.rules else ""
+    again = (f" (osmosis play --resume {shown_path(p)} goes on with that one)"
+             if old.rules == record.rules and old.deal == record.deal else "")
+    raise RecordError(f"{shown_path(p)} holds another game ({deal}{rules}, {_plural(len(a), 'move')}) and is "
+                      f"kept as it is: give a new file name{again}")
 
 
 class GameFiles:
@@ -140,6 +171,8 @@ class GameFiles:
     def save(self, arg: str) -> list[str]:
         """The ``s`` command: ``s FILE`` writes FILE; ``s`` alone the file the game is kept in."""
         if arg:
+            if arg not in self.written:  # a file this game has not written yet: never another game's
+                keep_other_file(arg, self.game.to_record())
             self._write(arg)
             if self.save_path is None and (self.autosave is None or self.failed):
                 self.save_path = arg  # this file keeps the game from now on, at the end and on quit
