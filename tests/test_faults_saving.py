@@ -326,3 +326,13 @@ def test_s_file_never_writes_over_another_game_or_a_file_that_is_no_record(run, 
     assert again.exit_code == 1 and f"osmosis play --resume {other} goes on with that one" in again.stderr
     goes_on = run(["play", "--resume", str(other)], input=f"d\ns {other}\nq\n")
     assert goes_on.exit_code == 0 and json.loads(other.read_text())["moves"] == ["d", "d", "d"]
+
+
+def test_a_game_with_every_move_taken_back_leaves_no_file(run, home):
+    """'A game quit with no move leaves no file': r3, u, q left a 0-move game in the list."""
+    result = run(["play", "5"], input="r3\nu\nq\n")
+    assert result.exit_code == 0 and "so the game's file was removed" in result.output
+    assert not list((home / "games").glob("*.json"))
+    assert "No saved games yet" in run(["games"]).output
+    kept = run(["play", "5"], input="r3\nu\nr4\nq\n")  # a move left: the file stays
+    assert kept.exit_code == 0 and len(list((home / "games").glob("*.json"))) == 1

@@ -74,6 +74,7 @@ class GameFiles:
         self.written: dict[str, tuple[Move, ...]] = {}  # file -> the moves its last good write holds
         self.finished: set[str] = set()  # files holding a finished game
         self.failed = False  # the last autosave failed
+        self.created = False  # the autosave file was made by this session (not a resumed game's)
         if resumed is not None:
             self._note(resumed)
 
@@ -146,6 +147,7 @@ class GameFiles:
         try:
             if self.autosave is None:
                 self.autosave = self._new_file()
+                self.created = True
                 said = [f"The game is saved as you play in {shown_path(self.autosave)}."]
             elif self._protected(self.autosave):
                 old = self.autosave
@@ -189,6 +191,21 @@ class GameFiles:
         if self.failed:
             return said
         return said + [f"Saved to {shown_path(self.autosave)}."]
+
+    def drop_empty(self) -> bool:
+        """On quit: remove the autosave file this session made when every move was taken back, so that a game
+        quit with no move leaves no file (as one never begun). True when it was removed."""
+        path = self.autosave
+        if (path is None or not self.created or self.game.moves or self.written.get(str(path)) != ()
+                or any(p != str(path) for p in self.written)):
+            return False
+        try:
+            Path(path).unlink()
+        except OSError:
+            return False
+        del self.written[str(path)]
+        self.autosave, self.created = None, False
+        return True
 
     def keep(self) -> list[str]:
         """At the end of the game and on quit: write ``--save PATH`` too; the sentences to show."""

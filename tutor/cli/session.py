@@ -260,6 +260,9 @@ class Session:
     def quit(self, final: bool) -> bool:
         """Leave the game, saying where it is kept. With moves not saved, the first q only warns (False)."""
         self.tell(self.files.keep())
+        if self.files.drop_empty():
+            self.say("Every move was taken back, so the game's file was removed: no game file is left.")
+            return True
         saved = self.files.saved_sentence()
         if saved is not None:
             self.say(saved)
