@@ -336,3 +336,10 @@ def test_a_game_with_every_move_taken_back_leaves_no_file(run, home):
     assert "No saved games yet" in run(["games"]).output
     kept = run(["play", "5"], input="r3\nu\nr4\nq\n")  # a move left: the file stays
     assert kept.exit_code == 0 and len(list((home / "games").glob("*.json"))) == 1
+
+
+def test_s_with_a_tilde_saves_in_the_home_folder(run, home, tmp_path):
+    """'s ~/game.json' said 'No such file or directory': the ~ was taken as a folder's name."""
+    result = run(["play", "5"], input="r4\ns ~/tilde-game.json\nq\n", env={"HOME": str(tmp_path)})
+    assert result.exit_code == 0 and (tmp_path / "tilde-game.json").is_file(), result.output
+    assert f"Saved to {tmp_path / 'tilde-game.json'}." in result.output

@@ -11,6 +11,7 @@ player may be told about a typed card from :mod:`tutor.knowledge`.
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from collections.abc import Callable, Iterable
@@ -337,7 +338,8 @@ class Session:
         self.show()
 
     def save_command(self, arg: str) -> None:
-        self.tell(self.files.save(arg))
+        # ~ and ~user name a home folder, as the shell would have read them on the command line
+        self.tell(self.files.save(os.path.expanduser(arg) if arg.startswith("~") else arg))
         self._warned_unsaved = False
 
     # -- hints and the tutor
