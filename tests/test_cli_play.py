@@ -457,3 +457,12 @@ def test_a_deal_number_too_long_is_out_of_range_and_a_long_move_is_quoted_cut(ru
     result = run(["solve", "5", "--moves", "d " + "x" * 100000])
     assert_one_line_error(result, "unknown move 'xxx", "(100000 characters)")
     assert len(result.stderr) < 400
+
+
+def test_replay_line_mode_steps_only_on_enter_and_says_what_keys_do(run, tmp_path):
+    """'p' or 'back' stepped forward as Enter does, with no word of what they are."""
+    path = _record(tmp_path, "d d d d")
+    out = run(["replay", str(path), "--no-review"], input="\np\nback\nq\n").stdout
+    assert "Move 1: d turn" in out and "Move 2" not in out
+    assert out.count("Here Enter shows the next move and q stops") == 2
+    assert "Stopped after move 1 of 4." in out

@@ -234,13 +234,18 @@ def replay_command(ctx: click.Context, record_path: str, show_all: bool, with_re
     for i, move in enumerate(moves):
         if i < first:
             continue
-        if not show_all:
+        while not show_all:
             answer = read_line("Enter: next move, q: stop ", echo)
             if answer is None and echo:
                 show_all = True  # input from a pipe or file that ended: print the rest
             elif answer is None or answer.strip().lower() in ("q", "quit"):
                 say_line(console, f"Stopped after move {i} of {len(moves)}.")
                 return
+            elif answer.strip():  # only Enter steps on: a typed word would have been taken as one
+                say_line(console, "Here Enter shows the next move and q stops (--at N starts at move N; "
+                                  "on a terminal the board steps back and jumps too).")
+                continue
+            break
         say_line(console, move_line(i + 1, states[i], move, symbols))
         note = _annotation_text(record.annotations[i], symbols)
         if note is not None:
