@@ -349,7 +349,7 @@ def test_the_tutors_question_shows_the_hint_on_h_and_asks_again_on_anything_else
     out = run(["play", "--resume", str(path), "--tutor"], input="d\nh\nzz\ny\nq\n").stdout
     assert out.count("Play it anyway? [y/N]") == 3
     assert "Hint: w (TD)" in out
-    assert "'zz': type y to play it anyway, n (or Enter) to keep it back, h for the hint." in out
+    assert "'zz': type y to play it anyway, n (or Enter) to keep it back, h for the hint, q to quit." in out
     assert "Move 25: d turn" in out and str(load_record(path).moves[-1]) == "d"
 
 
@@ -466,3 +466,15 @@ def test_replay_line_mode_steps_only_on_enter_and_says_what_keys_do(run, tmp_pat
     assert "Move 1: d turn" in out and "Move 2" not in out
     assert out.count("Here Enter shows the next move and q stops") == 2
     assert "Stopped after move 1 of 4." in out
+
+
+def test_the_tutors_question_names_the_moves_it_holds_back_and_takes_q(run, home):
+    """Deal 3: TH off pile 3 opens row 3 too early. Answering n kept it back and dropped the rest of the line
+    without a word; q was refused as an answer."""
+    moves = "r3 d d w d d w d d d d d w d w d d w d d d d d d w r3 w d"
+    result = run(["play", "3", "--tutor"], input=f"{moves} r3 d\nn\nr3\nq\n")
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "Move not played. Nor the rest of the line: d." in out
+    assert out.count("Play it anyway? [y/N]") == 2 and "type y to play it anyway" not in out
+    assert "(28 moves," in out  # q at the question quit with the game as it was

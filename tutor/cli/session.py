@@ -291,7 +291,7 @@ class Session:
             self.say(bad)
             return True
         played: list[str] = []
-        for word in words:
+        for n, word in enumerate(words):
             state = self.game.state
             try:
                 target = parse_input(word)
@@ -306,7 +306,8 @@ class Session:
                 if verdict is None:
                     return False
                 if not verdict:
-                    self.say("Move not played.")
+                    rest = words[n + 1:]
+                    self.say("Move not played." + (f" Nor the rest of the line: {' '.join(rest)}." if rest else ""))
                     return True
             self.game.push(move)
             played.append(str(move))
@@ -385,8 +386,10 @@ class Session:
                 return True
             if word in ("", "n", "no"):
                 return False
+            if word in ("q", "quit"):
+                return None  # the move kept back, and the game left as a q would leave it
             if word in ("h", "hint"):
                 self.show_hint()
                 continue
             self.say(f"{brief(answer.strip())}: type y to play it anyway, n (or Enter) to keep it back, "
-                     "h for the hint.")
+                     "h for the hint, q to quit.")
