@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from pathlib import Path
 
 import pytest
 from builders import osmosis
@@ -240,6 +241,23 @@ def test_export_and_import_round_trip_through_the_cli(run, coached, home, tmp_pa
     assert osmosis(["export"], elsewhere).stdout == first
     again = json.loads(osmosis(["coach", "--json", "--no-review"], elsewhere).stdout)
     assert again["games_reviewed"] == 4 and again["tags"] == coached["tags"]
+
+
+def test_coach_offers_no_replay_command_for_a_game_file_that_is_gone(run, coached, home, tmp_path):
+    """After an import on another machine (here: the games folder removed) 'osmosis replay PATH' would fail."""
+    out = tmp_path / "all.jsonl"
+    assert run(["export", str(out)]).exit_code == 0
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    gone = tmp_path / "other-machine" / "games"
+    for line in lines:  # the game files stayed on the machine the history came from
+        assert line["source"]
+        line["source"] = str(gone / Path(line["source"]).name)
+    out.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    elsewhere = tmp_path / "elsewhere"
+    assert osmosis(["import", str(out)], elsewhere).exit_code == 0
+    text = osmosis(["coach", "--no-review"], elsewhere).stdout
+    assert "osmosis replay" not in text.split("Biggest single losses")[0].replace("(open them with osmosis replay)", "")
+    assert "to replay; the history keeps the moves)" in text
 
 
 def test_import_names_a_bad_file_and_still_takes_the_good_ones(run, tmp_path):

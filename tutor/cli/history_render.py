@@ -7,6 +7,7 @@ them into what the player reads.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import NamedTuple
 
 from rich.console import Group, JustifyMethod
@@ -222,8 +223,11 @@ def render_coaching(c, meanings: dict[str, str]) -> list:
             parts.append(_indent(Text(f"The {len(t.examples)} costliest of the {t.count} times:", style="dim")))
         for e in t.examples:
             parts.append(_indent(Text(f"- {example_text(e)}")))
-            if e.source:
+            if e.source and Path(e.source).is_file():
                 parts.append(Unwrapped(Text(f"    osmosis replay {e.source} --at {e.ply}", style="dim")))
+            elif e.source:  # an imported history, or a file moved away: no command that would fail
+                parts.append(_indent(Text(f"  (no game file at {e.source} to replay; the history keeps the "
+                                          "moves)", style="dim")))
     if c.losses:
         parts.append(Text(""))
         title = "Biggest single losses" + (f" ({c.tag_filter})" if c.tag_filter else "")
