@@ -25,9 +25,9 @@ Per position (:class:`PlyScore`):
   in any) offers no choice that matters: the review leaves it ungraded,
   like a forced move. When every sampled deal gives every move the same
   result, every consistent deal (up to :data:`DECIDE_DEALS` of them) is
-  solved for the win to find out (the figures stay the sampled ones); and a position whose reserve
-  piles, all known, leave no row order that can be completed is lost
-  whatever the move (``blocked``);
+  solved for the win to find out (the figures stay the sampled ones); and
+  a position whose reserve piles, all known, leave no row order that can
+  be completed is lost whatever the move (``blocked``);
 - when few deals are consistent (at most :data:`tutor.hints.EXACT_DEALS`),
   every one is solved and the figures are exact.
 
@@ -135,28 +135,34 @@ def score_ply(ply: int, state: State, move: Move, graded: bool, worlds: SharedWo
         won = _won(res)
         est = Estimate.of(res, exact)
         outcomes = {w for w, _ in res}
-        if not exact and len(outcomes) == 1 and None not in outcomes and obs.consistent_deals() <= DECIDE_DEALS:
+        if not exact and len(outcomes) == 1 and None not in outcomes:
             # as for a graded position: when every consistent deal gives the same, the chance is known exactly
-            every = obs.every_state()
-            if all(cache.solve(d.apply(move), WIN_NODES, 0)[0] is won[0] for d in every):
-                est = replace(est, win_lo=est.win, win_hi=est.win, samples=len(every), exact=True)
+            n = _same_everywhere(obs, [move], won[0], cache)
+            if n:
+                est = replace(est, win_lo=est.win, win_hi=est.win, samples=n, exact=True)
         return PlyScore(ply, False, exact, len(deals), move, {move: est}, won, won, None), (None if exact else res)
     ps, played, uniform = _graded_ply(ply, state, move, obs, legal, deals, exact, worlds, cache, budget, bands)
     if uniform and not exact:
         if lost_by_reserves(obs) and not any(ps.value):
             # every reserve card known and no row order can be completed: lost in every consistent deal
             return replace(ps, decided=True, blocked=True), played
-        if obs.consistent_deals() <= DECIDE_DEALS:
-            # every sampled deal gives every move the same result: solve every consistent deal (for the win
-            # only, which is quick) to see whether the result is settled; the figures stay the sampled ones
-            every = obs.every_state()
-            certain = certain_moves(obs, legal)
-            lost = {m for m in legal if lost_for_certain(obs, m)}
-            result = ps.value[0]
-            if all(r[m][0] is result for d in every
-                   for r in (outcomes_in(d, legal, certain, lost, WIN_NODES, 0, cache),) for m in legal):
-                return replace(ps, decided=True, decided_deals=len(every)), played
+        # every sampled deal gives every move the same result: is it so in every consistent deal?
+        n = _same_everywhere(obs, legal, ps.value[0], cache)
+        if n:
+            return replace(ps, decided=True, decided_deals=n), played
     return ps, played
+
+
+def _same_everywhere(obs: Observation, moves: list[Move], result: bool, cache: SolveCache) -> int:
+    """How many consistent deals there are when each gives every one of ``moves`` the ``result`` (won or
+    lost), solved for the win only (quick); 0 when one does not, or when there are more than
+    :data:`DECIDE_DEALS` of them to solve."""
+    if obs.consistent_deals() > DECIDE_DEALS:
+        return 0
+    every = obs.every_state()
+    if all(cache.solve(d.apply(m), WIN_NODES, 0)[0] is result for d in every for m in moves):
+        return len(every)
+    return 0
 
 
 def lost_by_reserves(obs: Observation) -> bool:
