@@ -9,6 +9,9 @@ The rules, so that a player never loses a game:
 - a file that holds a finished game (won or blocked) is never overwritten
   by a shorter or unfinished one: an undo after the end goes on in a new
   copy, and the messages say which file holds what;
+- ``s FILE`` and ``--save`` never write over another game, finished or
+  not, or a file that is no game record (:func:`keep_other_file`); a game
+  whose every move was taken back leaves no file on quit;
 - "saved" is said only of a file whose last good write holds the moves
   played now; when saving fails, the player is told which moves are not
   saved and offered ``s FILE``.
