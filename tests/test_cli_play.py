@@ -219,15 +219,57 @@ def test_a_blocked_game_with_40_cards_is_called_well_played(run):
     assert "well played" in result.stdout
 
 
-def test_undo_after_the_end_goes_on_in_a_copy_and_keeps_the_finished_file(run, home):
+def _other_move_back(moves: list[Move], number: int) -> tuple[int, Move]:
+    """The latest ply of the greedy line where another legal move than the one played could be made."""
+    rules = preset("osmosis")
+    states = [State.initial(deal_for(number, rules), rules)]
+    for move in moves:
+        states.append(states[-1].apply(move))
+    for ply in range(len(moves) - 1, -1, -1):
+        other = [m for m in states[ply].legal_moves() if m != moves[ply]]
+        if other:
+            return ply, other[0]
+    raise AssertionError("the line has no choice")
+
+
+def test_undo_after_the_end_writes_nothing_while_the_finished_file_holds_every_move(run, home):
     moves, final = greedy_line(1)
-    result = run(["play", "1"], input=" ".join(map(str, moves)) + "\nu\n")
-    assert "Blocked" in result.stdout and "Took back 1 move" in result.stdout
+    result = run(["play", "1"], input=" ".join(map(str, moves)) + "\nu 3\n" + str(moves[-3]) + "\nq\n")
+    assert "Blocked" in result.stdout and "Took back 3 moves" in result.stdout
+    finished = autosaved(home)  # no copy: it would only repeat the start of the finished game
+    before = finished.read_bytes()
+    assert len(load_record(finished).moves) == len(moves)
+    out = result.stdout.replace("\n", " ")
+    assert f"{finished} keeps it as it was, with the moves taken back" in out
+    assert (f"You stopped at move {len(moves) - 2} of the finished game that {finished} keeps "
+            f"({len(moves)} moves); nothing new was played, so no other file was written.") in out
+    assert result.exit_code == 0
+    listed = run(["history", "--json"])
+    assert [g["moves"] for g in json.loads(listed.stdout)["recent"]] == [len(moves)]  # one game, not two
+    assert finished.read_bytes() == before
+
+
+def test_a_new_move_after_undoing_the_end_goes_on_in_a_copy_and_keeps_the_finished_file(run, home):
+    moves, final = greedy_line(1)
+    ply, other = _other_move_back(moves, 1)
+    back = len(moves) - ply
+    result = run(["play", "1"], input=" ".join(map(str, moves)) + f"\nu {back}\n{other}\nq\n")
+    finished, copy = sorted((home / "games").glob("*.json"), key=lambda p: load_record(p).moves == moves,
+                            reverse=True)
+    assert load_record(finished).moves == moves
+    assert load_record(copy).moves == [*moves[:ply], other]
+    out = result.stdout.replace("\n", " ")
+    assert f"A move {finished} does not hold: the game goes on in a copy, {copy}." in out
+    assert f"The game is saved in {copy}" in out
+
+
+def test_s_after_undoing_the_end_saves_a_copy(run, home):
+    moves, final = greedy_line(1)
+    result = run(["play", "1"], input=" ".join(map(str, moves)) + "\nu\ns\nq\n")
     finished, copy = sorted((home / "games").glob("*.json"), key=lambda p: len(load_record(p).moves), reverse=True)
     assert len(load_record(finished).moves) == len(moves)
     assert len(load_record(copy).moves) == len(moves) - 1
-    out = result.stdout.replace("\n", " ")
-    assert f"{finished} keeps it as it was" in out and f"copy, {copy}" in out
+    assert f"Saved to {copy}." in result.stdout.replace("\n", " ")
 
 
 # ---- replay ----------------------------------------------------------------

@@ -104,8 +104,9 @@ def play_command(ctx: click.Context, number: int | None, deal_file: str | None, 
         game = Game.from_record(record_from_file(str(resumed)))
         if game.state.over and (from_list or (not plain and board_wanted(console))):
             # A finished game picked from the list, or on a terminal, opens as a replay; a
-            # record file named in line mode opens as it ended, and an undo goes on in a
-            # new copy (GameFiles says so). Either way the finished file is never rewritten.
+            # record file named in line mode opens as it ended, and after an undo a move the
+            # finished file does not hold goes on in a new copy (GameFiles says so). Either
+            # way the finished file is never rewritten.
             say_line(console, f"That game is finished: {end_message(game.state)} It opens as a replay.")
             ctx.invoke(replay_command, record_path=str(resumed))
             return

@@ -7,8 +7,10 @@ The rules, so that a player never loses a game:
   exclusive creation, so two games started in the same second never share
   one);
 - a file that holds a finished game (won or blocked) is never overwritten
-  by a shorter or unfinished one: an undo after the end goes on in a new
-  copy, and the messages say which file holds what;
+  by a shorter or unfinished one: after an undo past the end the finished
+  file still holds every move, so nothing new is written until a move it
+  does not hold (or ``s``), and then the game goes on in a new copy; the
+  messages say which file holds what;
 - ``s FILE`` and ``--save`` never write over another game, finished or
   not, or a file that is no game record (:func:`keep_other_file`); a game
   whose every move was taken back leaves no file on quit;
@@ -78,6 +80,7 @@ class GameFiles:
         self.finished: set[str] = set()  # files holding a finished game
         self.failed = False  # the last autosave failed
         self.created = False  # the autosave file was made by this session (not a resumed game's)
+        self.told_held = False  # the player was told that the finished file still holds the moves
         if resumed is not None:
             self._note(resumed)
 
@@ -102,15 +105,25 @@ class GameFiles:
         self._note(path)
         return path
 
+    def _holds_start(self, path: str | Path) -> bool:
+        """Whether ``path`` holds a finished game whose moves begin with (or are) the moves played now."""
+        held, now = self.written.get(str(path)), self._moves()
+        return str(path) in self.finished and held is not None and held[:len(now)] == now
+
     def _protected(self, path: str | Path) -> bool:
-        """Whether writing the game now to ``path`` would replace a finished game with an unfinished one."""
-        return str(path) in self.finished and not self.game.state.over
+        """Whether writing the game now to ``path`` would replace a finished game with another line of play
+        (shorter, unfinished, or ended otherwise after an undo)."""
+        return str(path) in self.finished and self.written.get(str(path)) != self._moves()
 
     # -- questions
     def holding_now(self) -> list[str]:
         """The files whose content is the game as it stands."""
         now = self._moves()
         return [p for p, moves in self.written.items() if moves == now]
+
+    def holds(self, path: str | Path | None) -> bool:
+        """Whether the last good write of ``path`` holds the moves played now."""
+        return path is not None and self.written.get(str(path)) == self._moves()
 
     def nothing_to_save(self) -> bool:
         """A new game with no move played (and nothing written): quitting loses nothing."""
@@ -135,7 +148,7 @@ class GameFiles:
                 state = self.game.state
                 how = "won" if state.won else f"blocked with {_plural(state.cards, 'card')}"
                 return (f"This game is over ({how}): {path} keeps it as it is (osmosis replay {path} steps "
-                        "through it); an undo goes on in a copy in a new file.")
+                        "through it); after an undo, a move it does not hold goes on in a copy in a new file.")
             return f"The game is saved as you play in {path}."
         if self.games is not None:
             return f"The game is saved as you play in {shown_path(self.games)}, from your first move."
@@ -152,11 +165,22 @@ class GameFiles:
                 self.autosave = self._new_file()
                 self.created = True
                 said = [f"The game is saved as you play in {shown_path(self.autosave)}."]
+            elif self._holds_start(self.autosave) and not force:
+                # an undo (or the same moves again) after the end: the finished file holds every move
+                # played now, so a copy would only repeat the start of it
+                said = []
+                if not self.game.state.over and not self.told_held:
+                    self.told_held = True
+                    said = [f"This game was over, so {shown_path(self.autosave)} keeps it as it was, with the "
+                            "moves taken back; a move it does not hold goes on in a copy in a new file."]
             elif self._protected(self.autosave):
                 old = self.autosave
                 self.autosave = self._new_file()
                 said = [f"This game was over, so {shown_path(old)} keeps it as it was; the game goes on in a "
                         f"copy, {shown_path(self.autosave)}."]
+                if self.told_held:  # the player heard the first half at the undo
+                    said = [f"A move {shown_path(old)} does not hold: the game goes on in a copy, "
+                            f"{shown_path(self.autosave)}."]
             else:
                 self._write(self.autosave)
                 said = []
@@ -228,9 +252,14 @@ class GameFiles:
     def saved_sentence(self) -> str | None:
         """``The game is saved in F (N moves, C cards on the foundations).``, or None when no file holds it."""
         where = self.holding_now()
-        if not where:
-            return None
-        preferred = [str(p) for p in (self.save_path, self.autosave) if p is not None and str(p) in where]
         ply, score = self.game.ply, self.game.state.score
+        if not where:
+            held = [p for p in self.finished if self._holds_start(p)]
+            if not held:
+                return None
+            total = len(self.written[held[0]])
+            return (f"You stopped at move {ply} of the finished game that {shown_path(held[0])} keeps "
+                    f"({_plural(total, 'move')}); nothing new was played, so no other file was written.")
+        preferred = [str(p) for p in (self.save_path, self.autosave) if p is not None and str(p) in where]
         return (f"The game is saved in {shown_path((preferred or where)[0])} "
                 f"({_plural(ply, 'move')}, {_plural(score, 'card')} on the foundations).")

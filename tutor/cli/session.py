@@ -182,7 +182,7 @@ class Session:
         self.tell(self.files.after_change())
         self._changed = True
         self._warned_unsaved = False  # the game changed: a q warns again if it is not saved
-        if self.files.autosave is not None and not self.files.failed:
+        if self.files.holds(self.files.autosave) and not self.files.failed:
             from .history import note_game  # the game goes into the player's history as it is played
 
             note_game(self.record(), self.files.autosave, self.say)
