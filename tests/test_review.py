@@ -549,3 +549,58 @@ def test_a_peek_deal_whose_face_up_reserve_shows_the_loss_is_not_rated_and_no_hi
     assert rev.to_json()["rated"] is False and review(_greedy_record("peek", 3), samples=6,
                                                        workers=1).to_json()["rated"] is True
     assert "With hindsight" not in text.split("Win chance")[0]
+
+
+def test_in_a_lost_position_a_sampled_cards_gap_is_named_only_when_it_is_sure():
+    """Osmosis deal 3, played greedily: from move 46 the game is lost in every one of the 720 consistent
+    deals, but the cards are scored on the sampled deals only. A move that places more cards is named with
+    its paired gap over those deals, and the report lists it; the candidates' win chances are the decided
+    ones (no sampling interval around a result known in every deal)."""
+    from tutor.cli.review_report import fewer_cards_block
+
+    rev = review(_greedy_record("osmosis", 3), samples=6, workers=1)
+    decided = [m for m in rev.moves if m.decided]
+    assert decided and all(c.interval == (0.0, 0.0) for m in decided for c in m.candidates)
+    named = [m for m in decided if m.facts.grade.more is not None]
+    assert named  # move 51: turning places 2 more cards than w (6D) in each sampled deal
+    listed = "\n".join(t.plain for t in fewer_cards_block(rev)[2:])
+    for m in named:
+        fact = m.facts.grade
+        lo, hi = fact.gap
+        assert 0 < lo <= fact.more.cards - fact.played.cards <= hi
+        assert f"on average over {fact.more.samples} sampled deals, the same for both moves" in m.comment
+        assert f"Move {m.ply}, " in listed
+    assert len(listed.split("\nMove ")) == len(named)
+
+
+def test_a_cards_gap_is_paired_over_the_same_deals():
+    from tutor.grading import _cards_gap
+    from tutor.sampling import Outcomes
+
+    a, b = TURN, WASTE
+    scores = Outcomes([a, b])
+    for cards_a, cards_b in [(30, 28), (31, 31), (29, 25), (33, 30)]:
+        scores.add({a: (False, cards_a), b: (False, cards_b)})
+    most, mean, lo, hi = _cards_gap(scores, b, exact=False)
+    assert most == a and mean == 2.25 and lo < mean < hi
+    assert lo < 0  # four deals, one tie: the gap is not sure, so the review names no better move
+    assert _cards_gap(scores, a, exact=False) is None  # the played move places the most
+    assert _cards_gap(scores, b, exact=True) == (a, 2.25, 2.25, 2.25)
+
+
+def test_a_decided_move_names_no_better_one_when_the_cards_gap_may_be_none():
+    from tutor.estimate import Estimate
+    from tutor.grading import PlyScore
+    from tutor.review.analysis import _decided
+    from tutor.review.values import Hindsight
+
+    rules = preset("osmosis")
+    state = State.initial(deal_for(3, rules), rules)
+    legal = state.legal_moves()
+    assert len(legal) == 2
+    est = {m: Estimate(0.0, 0.0, 0.06, c, c - 3, c + 3, 6) for m, c in zip(legal, (30.0, 28.0))}
+    facts = Hindsight(False, None)
+    for gap, named in [((legal[0], 2.0, -0.5, 4.5), False), ((legal[0], 2.0, 1.0, 3.0), True)]:
+        ps = PlyScore(0, True, False, 6, legal[0], est, decided=True, decided_deals=720, cards_gap=gap)
+        m = _decided(0, state, legal[1], ps, facts)
+        assert (m.facts.grade.more is not None) == named

@@ -44,7 +44,7 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field, replace
 
 from .constraints import FULL, Needs, row_orders
-from .estimate import Drop, Estimate, paired_drop
+from .estimate import Drop, Estimate, mean_interval, paired_drop
 from .hints import BEST_NODES, EXACT_DEALS, WIN_NODES, certain_moves, leader, lost_for_certain
 from .knowledge import Observation, SharedWorlds, observe
 from .notation import Move
@@ -89,6 +89,10 @@ class PlyScore:
     (every reserve card known, no row order left that can be completed).
     ``decided_deals``: how many consistent deals were solved to decide it
     (all of them; the figures may rest on fewer, sampled), 0 for ``blocked``.
+    ``cards_gap``: when no move won in any scored deal, the move that places
+    the most cards on average (if not the played one) and the paired gap in
+    cards to the played move over the same deals: ``(move, mean, lo, hi)``
+    with its 95% interval (exact when every consistent deal was scored).
     """
 
     ply: int
@@ -103,6 +107,7 @@ class PlyScore:
     decided: bool = False
     blocked: bool = False
     decided_deals: int = 0
+    cards_gap: tuple[Move, float, float, float] | None = None
 
 
 def _won(outcomes: Iterable[Outcome]) -> tuple[bool, ...]:
@@ -209,8 +214,21 @@ def _graded_ply(ply: int, state: State, move: Move, obs: Observation, legal: lis
     outcomes = {w for m in legal for w, _ in scores.results[m]}
     uniform = len(outcomes) == 1 and None not in outcomes
     decided = exact and uniform
+    gap = _cards_gap(scores, move, exact) if uniform and not any(value) else None
     return (PlyScore(ply, True, exact, len(deals), best, estimates, value, _won(played), drop, decided,
-                     decided_deals=len(deals) if decided else 0), None if exact else played, uniform)
+                     decided_deals=len(deals) if decided else 0, cards_gap=gap), None if exact else played, uniform)
+
+
+def _cards_gap(scores: Outcomes, move: Move, exact: bool) -> tuple[Move, float, float, float] | None:
+    """In a position where no move won in any scored deal: the move placing the most cards on average and
+    its paired gap to ``move`` (mean, 95% interval; the interval is the mean itself when ``exact``)."""
+    most = max(scores.moves, key=lambda m: (scores.mean(m), m == move))
+    if most == move:
+        return None
+    diffs = [a - b for (_, a), (_, b) in zip(scores.results[most], scores.results[move], strict=True)]
+    mean = sum(diffs) / len(diffs)
+    lo, hi = (mean, mean) if exact else mean_interval(diffs, -52.0, 52.0)
+    return most, mean, lo, hi
 
 
 def score_run(job: Job) -> list[PlyScore]:

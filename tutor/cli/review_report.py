@@ -17,6 +17,7 @@ from ..narrate.play import plural
 from ..notation import Move
 from ..render import card_text, prose
 from ..review import Label, MomentKind, MoveReview, Review
+from ..review.facts import Decided
 
 __all__ = ["chart", "counts_line", "moves_table", "moments_table", "render_review", "result_line",
            "LABEL_STYLES", "MARKS", "LEGEND", "practical_block"]
@@ -269,4 +270,27 @@ def render_review(rev: Review, symbols: bool = True, width: int = 80) -> Group:
                    f"points, mistake from {t.mistake:g}, blunder from {t.blunder:g}), so a move called a mistake "
                    f"lost at least {t.mistake:g} points with 95% confidence.", style="dim"))
     parts.append(moves_table(rev, symbols, width))
+    parts += fewer_cards_block(rev, symbols)
     return Group(*parts)
+
+
+def fewer_cards_block(rev: Review, symbols: bool = False) -> list[RenderableType]:
+    """The ungraded moves of a lost decided position where another move places more cards: a heading and a
+    line each (none when there is no such move)."""
+    from ..narrate.review import more_cards_sentence
+
+    states = list(rev.states) or rev.record.states()
+    lines: list[RenderableType] = []
+    for m in rev.moves:
+        fact = m.facts.grade if m.facts is not None else None
+        said = more_cards_sentence(states[m.ply - 1], fact) if isinstance(fact, Decided) else None
+        if said is not None:
+            line = Text(f"Move {m.ply}, ", style="bold")
+            line.append_text(_move_cell(m.move, m.card, symbols))
+            line.append(": ")
+            line.append_text(prose(said, symbols))
+            lines.append(line)
+    if not lines:
+        return []
+    return [Text(""), Text("Fewer cards placed once the game was lost (these moves are not graded: no "
+                           "move there could win)", style="bold"), *lines]

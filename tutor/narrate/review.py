@@ -93,19 +93,30 @@ def decided_sentence(state: State, fact: Decided) -> str:
     """A move in a decided position: why it is not graded, and in a lost one the move that places more cards."""
     deals = ("the one deal" if fact.samples == 1 else f"each of the {fact.samples} deals")
     if fact.blocked:
-        return ("No choice here could save the game: the reserve piles, every card of them known, leave no order "
+        text = ("No choice here could save the game: the reserve piles, every card of them known, leave no order "
                 "of the rows still to open that can be completed; not graded.")
-    if fact.won:
+    elif fact.won:
         text = (f"No choice here could lose the win: every legal move keeps it in {deals} consistent with what "
                 f"you had seen ({'solved' if fact.samples == 1 else 'all solved'}); not graded.")
     else:
         text = (f"No choice here could save the game: no legal move wins in {deals.replace('each', 'any')} "
                 f"consistent with what you had seen ({'solved' if fact.samples == 1 else 'all solved'}); "
                 "not graded.")
-    if fact.more is not None:
-        text += (f" {_better(state, fact.more.move)} places more cards ({fact.more.cards:.0f} against "
-                 f"{fact.played.cards:.0f}{'' if fact.samples == 1 else ' on average'}).")
-    return text
+    more = more_cards_sentence(state, fact)
+    return text if more is None else f"{text} {more}"
+
+
+def more_cards_sentence(state: State, fact: Decided) -> str | None:
+    """In a lost decided position, the move that places more cards than the one played, or None."""
+    if fact.more is None:
+        return None
+    text = f"{_better(state, fact.more.move)} places more cards"
+    if fact.gap is None:
+        return text + f" ({fact.more.cards:.0f} against {fact.played.cards:.0f}{'' if fact.samples == 1 else ' on average'})."
+    lo, hi = fact.gap
+    each = f"{lo:.0f} more in each" if hi - lo < 0.05 else f"the gap, 95%: {lo:.1f} to {hi:.1f} cards"
+    return (text + f": about {fact.more.cards:.0f} against {fact.played.cards:.0f} on average over "
+            f"{fact.more.samples} sampled deals, the same for both moves ({each}).")
 
 
 def grade_sentence(state: State, fact: Grade | Ungraded | Decided) -> str:

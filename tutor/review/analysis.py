@@ -139,20 +139,26 @@ def _decided(i: int, state: State, move: Move, ps: PlyScore, facts: Hindsight) -
 
     Its figures stay (every legal move's, exact), and in a lost position the move that places the most cards.
     """
-    cands = sorted((_candidate(m, e) for m, e in ps.estimates.items()), key=lambda c: (-c.win, -c.cards))
-    played = next(c for c in cands if c.move == move)
-    won = played.win == 1.0 and not ps.blocked
-    most = max(cands, key=lambda c: c.cards)
-    # cards compared only where every deal was solved (a sampled gap in cards is not a fact)
-    more = most if not won and ps.exact and round(most.cards) > round(played.cards) else None
-    threw = ThrewAwayWin(facts.better) if facts.lost_at_ply == i + 1 else None
+    won = all(e.win == 1.0 for e in ps.estimates.values()) and not ps.blocked
     value = 1.0 if won else 0.0
+    # the win is known in every consistent deal, whatever the samples behind the cards
+    cands = sorted((replace(_candidate(m, e), interval=(value, value)) for m, e in ps.estimates.items()),
+                   key=lambda c: (-c.win, -c.cards))
+    played = next(c for c in cands if c.move == move)
+    # a move placing more cards, named only when its paired gap over the same deals is sure to be one
+    gap = ps.cards_gap if not won else None
+    more = next((c for c in cands if gap is not None and c.move == gap[0]), None)
+    if gap is None or more is None or gap[2] <= 0 or round(more.cards) <= round(played.cards):
+        more, gap = None, None
+    threw = ThrewAwayWin(facts.better) if facts.lost_at_ply == i + 1 else None
     return MoveReview(i + 1, move, move, value, value, Label.BEST, (), "", graded=False, decided=True,
                       card=state.card_of(move), cards_after=played.cards, candidates=tuple(cands),
                       samples=ps.decided_deals or ps.samples, exact=not ps.blocked,
                       win_before_interval=(value, value),
                       win_after_interval=(value, value),
-                      facts=Comment(Decided(won, played, ps.decided_deals, more, ps.blocked), threw_away=threw))
+                      facts=Comment(Decided(won, played, ps.decided_deals, more, ps.blocked,
+                                            gap=None if gap is None or ps.exact else (gap[2], gap[3])),
+                                    threw_away=threw))
 
 
 def _graded(i: int, state: State, move: Move, ps: PlyScore, th: Thresholds, placed: dict[int, int],

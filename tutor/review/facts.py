@@ -90,7 +90,9 @@ class Decided:
     of ``played`` may rest on fewer, sampled).
 
     No choice there could change the result, so the move is not graded. ``more``: in a lost position, a
-    move that places more cards than the one played (the most, on average over the same deals), else None.
+    move that places more cards than the one played (the most, on average over the same deals), else None;
+    ``gap``: the 95% interval of its paired gap in cards when the cards were sampled (``more.samples``
+    deals), None when every consistent deal was scored.
     ``blocked``: lost by the reserve piles' needs, proven without solving every deal (``samples`` sampled).
     """
 
@@ -102,6 +104,7 @@ class Decided:
     #: lost by the reserve piles' needs (every reserve card known, no row order left that can be completed),
     #: proven without solving every deal
     blocked: bool = False
+    gap: tuple[float, float] | None = None
 
 
 @dataclass(frozen=True, slots=True)
