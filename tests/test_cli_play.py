@@ -152,7 +152,7 @@ def test_card_names_play_the_card_in_any_spelling(run, home):
 def test_undo_goes_back_to_the_start_and_no_further(run, home):
     result = run(["play", "1"], input="d\nd\nu 5\nu\n")
     out = result.stdout
-    assert "Took back 2 moves (d d)." in out
+    assert "Took back 2 moves (d d): every move, back to the start." in out
     assert "Nothing to undo: this is the start of the game." in out
     assert not list((home / "games").glob("*.json"))  # every move taken back: no file left, as if never begun
 
@@ -172,10 +172,11 @@ def test_r_in_line_mode_says_redo_is_the_boards(run, home):
 
 
 def test_an_undo_with_a_word_or_two_counts_is_refused_whole_and_takes_nothing_back(run, home):
-    result = run(["play", "1"], input="d\nd\nu u u\nu 1 2\nq\n")
+    result = run(["play", "1"], input="d\nd\nu u u\nu 1 2\nu 0\nu -1\nq\n")
     out = result.stdout
-    assert "'u u u' is not an undo: expected u, or u and a number of moves like u 3" in out
-    assert "'u 1 2' is not an undo" in out
+    assert "'u u u' is not an undo: expected u, or u and a number of moves of at least 1, like u 3" in out
+    for bad in ("'u 1 2'", "'u 0'", "'u -1'"):  # one message for every count that is not one
+        assert f"{bad} is not an undo: expected u, or u and a number of moves of at least 1, like u 3" in out
     assert "Took back" not in out
     assert [str(m) for m in load_record(autosaved(home)).moves] == ["d", "d"]
 

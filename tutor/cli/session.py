@@ -322,19 +322,20 @@ class Session:
     def undo(self, args: list[str]) -> None:
         count = 1
         if args:
-            if len(args) > 1 or not (args[0].isascii() and args[0].isdigit() and len(args[0]) <= 6):
+            if (len(args) > 1 or not (args[0].isascii() and args[0].isdigit() and len(args[0]) <= 6)
+                    or int(args[0]) < 1):
                 raise MoveError(f"{brief('u ' + ' '.join(args))} is not an undo: expected u, or u and a number "
-                                "of moves like u 3")
+                                "of moves of at least 1, like u 3")
             count = int(args[0])
         if not self.game.can_undo():
             self.say("Nothing to undo: this is the start of the game.")
             return
-        if count < 1:
-            raise MoveError(f"u {count}: expected a number of moves of at least 1")
+        every = count >= self.game.ply and count > 1
         count = min(count, self.game.ply)
         taken = self.game.undo(count)
         words = " ".join(str(m) for m in reversed(taken))
-        self.say(f"Took back {count} move{'s' if count != 1 else ''} ({words}).")
+        self.say(f"Took back {count} move{'s' if count != 1 else ''} ({words})"
+                 f"{': every move, back to the start' if every else ''}.")
         self.autosave_now()
         self.show()
 
