@@ -43,7 +43,7 @@ The file, in short (``lessons/*.toml`` are worked examples)::
     wrong = ["d"]                   # answers the engine must rate wrong
     judge = "solver"                # rules | solver | hint (default: solver when the
                                     # player has seen every card, else hint)
-    hint = "..."   tip = "..."   explain = "..."   samples = 24
+    hint = "..."   tip = "..."   explain = "..."   samples = 128
                                     # hint: shown on h, and with the second try that a
                                     # first wrong answer gets; tip: with a wrong verdict
     win_margin = 0.05   cards_margin = 1.0
@@ -70,6 +70,7 @@ from typing import Any, TypeVar, cast, overload
 from ..cards import RANKS, SUITS, parse_card
 from ..deals import Deal, check_rules, deal_for
 from ..errors import CardError, DealError, IllegalMoveError, LessonError, MoveError, RulesError
+from ..hints import DEFAULT_SAMPLES as HINT_SAMPLES
 from ..inputs import loads_toml
 from ..knowledge import has_seen_everything as full_information
 from ..notation import Move, parse_input, parse_moves
@@ -85,9 +86,10 @@ JUDGES = ("rules", "solver", "hint")
 #: many expected cards against the engine's best move.
 WIN_MARGIN = 0.05
 CARDS_MARGIN = 1.0
-#: Samples for hint-judged steps: enough for a stable verdict where the
-#: lesson's point decides, few enough to keep a check fast.
-DEFAULT_SAMPLES = 24
+#: Most samples for hint-judged steps: the hint's own, so that a step's
+#: figures are the ones ``h`` gives in play and ``osmosis hint`` gives for the
+#: same position (samples stop early once the answer is settled).
+DEFAULT_SAMPLES = HINT_SAMPLES
 #: The solver's node limit per candidate move in a lesson (positions in
 #: lessons are chosen to be decided well within it).
 SOLVER_NODES = 500_000
