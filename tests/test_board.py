@@ -436,3 +436,13 @@ def test_the_board_leaves_no_stale_help_line_in_the_shell(tmp_path, monkeypatch)
         said[board] = out.getvalue()
     assert "Type ? for help." in said[False] and "Type ? for help." not in said[True]
     assert "Deal 7, osmosis" in said[True]
+
+
+def test_the_board_asks_the_same_cards_question_as_line_mode(tmp_path):
+    """Peek deal 2 after 24 greedy moves: no move wins, and w surely places fewer cards than turning."""
+    session = make_session(tmp_path, number=2, tutor=True, variant="peek")
+    for _ in range(24):
+        session.game.push(session.game.state.legal_moves()[0])
+    shown = screens(session, ["w", "n"], height=50)
+    assert "That gives cards away: no move wins in the one deal consistent with what you have seen" in flat(shown[1])
+    assert "Move not played." in shown[2] and session.game.ply == 24

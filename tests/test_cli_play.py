@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 from pathlib import Path
 
 from builders import make_deal, osmosis
 
 from tutor.deals import deal_for, save_deal
-from tutor.notation import Move
+from tutor.notation import TURN, WASTE, Move
 from tutor.record import Record, load_record, save_record
 from tutor.rules import preset
 from tutor.state import State
@@ -521,3 +522,40 @@ def test_the_tutors_question_names_the_moves_it_holds_back_and_takes_q(run, home
     assert "Move not played. Nor the rest of the line: d." in out
     assert out.count("Play it anyway? [y/N]") == 2 and "type y to play it anyway" not in out
     assert "(28 moves," in out  # q at the question quit with the game as it was
+
+
+def test_tutor_asks_before_a_move_that_surely_gives_cards_away_where_no_move_wins(run, tmp_path):
+    """Peek deal 2 after 24 greedy moves: every card is known and no move wins in the one consistent deal, but w
+    places fewer cards at the end than turning. The tutor asks, by the solver's own figures."""
+    from tutor import search
+
+    path = _greedy_record(tmp_path, 2, "peek", 24)
+    state = load_record(path).replay()
+    best = {m: search.solve(state.apply(m), search.Limit(nodes=2_000_000), want="best") for m in state.legal_moves()}
+    assert {r.winnable for r in best.values()} == {False}
+    d, w = best[TURN].best_cards, best[WASTE].best_cards
+    assert d - w >= 3
+    out = run(["play", "--resume", str(path), "--tutor"], input="w\nn\nq\n").stdout
+    assert ("That gives cards away: no move wins in the one deal consistent with what you have seen (solved), "
+            f"and d (turn the talon) places {d} cards against {w} after this move.") in " ".join(out.split())
+    assert "Move not played." in out and len(load_record(path).moves) == 24
+
+
+def test_tutor_asks_about_sampled_cards_only_when_their_intervals_lie_apart():
+    from tutor.hints import Candidate, Hint
+    from tutor.narrate import tutor_question
+
+    def ask(cands, exact=False):
+        return tutor_question(Hint(TURN, cands, "", samples=64, exact=exact), WASTE, 10, "d")
+
+    d = Candidate(TURN, 0.0, 32.0, samples=64, interval=(0.0, 0.06), cards_interval=(31.0, 34.0))
+    w = Candidate(WASTE, 0.0, 24.0, card=5, samples=64, interval=(0.0, 0.06), cards_interval=(23.0, 25.0))
+    asked = ask([d, w])
+    assert asked == ("That gives cards away: no move wins in any of the 64 deals sampled from what you have "
+                     "seen, and d places about 32 cards (95%: 31-34) against 24 (23-25) after this move.")
+    assert ask([d, replace(w, cards_interval=(20.0, 31.5))]) is None  # the intervals overlap: not sure
+    assert ask([d, replace(w, cards=29.5, cards_interval=(29.0, 30.0))]) is None  # under 3 cards
+    assert ask([replace(d, win=0.02), w]) is None  # a move wins somewhere: the win chance decides
+    assert ask([d, replace(w, undecided=1)]) is None  # an undecided deal may be a win
+    assert ask([replace(d, samples=2), replace(w, samples=2)], exact=True).startswith(
+        "That gives cards away: no move wins in any of the 2 deals consistent with what you have seen (all solved)")

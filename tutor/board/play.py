@@ -238,11 +238,9 @@ class BoardApp(App):
 
     def _warning(self, state: State, move: Move, hint: Hint) -> str | None:
         """The tutor's question, by the same rule and words as line mode (a drop sure at 95%)."""
-        from ..narrate import tutor_warning
+        from ..narrate import tutor_question
 
-        if move == hint.best or not hint.warns(move, self.session.threshold):
-            return None
-        return tutor_warning(hint, move, describe_move(state, hint.best, self.symbols))
+        return tutor_question(hint, move, self.session.threshold, describe_move(state, hint.best, self.symbols))
 
     def ask(self, warning: str, move: Move) -> None:
         """The tutor's question, under the board that stays in view; answered with y, n or h."""

@@ -370,11 +370,10 @@ class Session:
         if len(state.legal_moves()) < 2:
             return True
         advice = self.hint_for(state)
-        if move == advice.best or not advice.warns(move, self.threshold):
-            return True  # the drop must reach the threshold with confidence
-        from ..narrate import tutor_warning
+        from ..narrate import tutor_question
 
-        warning = tutor_warning(advice, move, describe_move(state, advice.best, self.symbols))
+        # the drop must reach the threshold with confidence (or, where no move wins, the cards lost be sure)
+        warning = tutor_question(advice, move, self.threshold, describe_move(state, advice.best, self.symbols))
         if warning is None:
             return True
         self.say(warning)

@@ -12,7 +12,7 @@ seen is built from a fact marked as hindsight and says so itself.
 
 from __future__ import annotations
 
-from .hint import cards_figure, pct, reason_for, tutor_warning, win_figure
+from .hint import cards_figure, pct, reason_for, tutor_question, tutor_warning, win_figure
 from .moves import (
                     MoveFact,
                     MoveKind,
@@ -28,6 +28,6 @@ from .moves import (
 )
 from .tips import TIPS, Tip, TipId, tip
 
-__all__ = ["TIPS", "Tip", "TipId", "tip", "reason_for", "tutor_warning", "pct", "win_figure", "cards_figure",
+__all__ = ["TIPS", "Tip", "TipId", "tip", "reason_for", "tutor_question", "tutor_warning", "pct", "win_figure", "cards_figure",
            "MoveFact", "MoveKind", "move_fact", "card_word", "move_label", "move_short", "move_phrase",
            "move_gerund", "move_long", "move_past", "destination_phrase"]

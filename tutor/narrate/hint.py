@@ -62,6 +62,43 @@ def tutor_warning(advice: Hint, move: Move, best_words: str) -> str | None:
             f"on {mine.samples} deal{'s' if mine.samples != 1 else ''}.")
 
 
+CARDS_WARNING = 3.0
+"""In a position no move wins in any deal scored, ``--tutor`` asks before a move that places at least this
+many cards fewer than the best, when the two moves' 95% intervals for the cards lie apart (or are exact)."""
+
+
+def tutor_question(advice: Hint, move: Move, threshold: float, best_words: str) -> str | None:
+    """The ``--tutor`` question before ``move``, or None: a win chance surely ``threshold`` points or more
+    below the best's, or else, where no move wins in any deal, a sure loss of cards (:data:`CARDS_WARNING`)."""
+    if move == advice.best:
+        return None
+    if advice.warns(move, threshold):
+        return tutor_warning(advice, move, best_words)
+    return cards_warning(advice, move, best_words)
+
+
+def cards_warning(advice: Hint, move: Move, best_words: str) -> str | None:
+    """Where every move lost in every deal scored (none undecided): the question when ``move`` surely places
+    :data:`CARDS_WARNING` or more cards fewer than the best move, else None."""
+    by_move = {c.move: c for c in advice.candidates}
+    best, mine = by_move.get(advice.best), by_move.get(move)
+    if best is None or mine is None or any(c.win > 0 or c.undecided for c in advice.candidates):
+        return None
+    if best.cards - mine.cards < CARDS_WARNING:
+        return None
+    if advice.exact:
+        n = best.samples
+        return (f"That gives cards away: no move wins in {'the one deal' if n == 1 else f'any of the {n} deals'} "
+                f"consistent with what you have seen ({'solved' if n == 1 else 'all solved'}), and {best_words} places "
+                f"{best.cards:.0f} cards against {mine.cards:.0f} after this move.")
+    if mine.cards_interval[1] >= best.cards_interval[0]:
+        return None  # the intervals overlap: the gap is not sure
+    return (f"That gives cards away: no move wins in any of the {best.samples} deals sampled from what you have "
+            f"seen, and {best_words} places about {best.cards:.0f} cards (95%: {best.cards_interval[0]:.0f}-"
+            f"{best.cards_interval[1]:.0f}) against {mine.cards:.0f} ({mine.cards_interval[0]:.0f}-"
+            f"{mine.cards_interval[1]:.0f}) after this move.")
+
+
 def _runner_up(scored: ScoredPosition) -> Candidate | None:
     """The strongest move other than the best one (or None)."""
     others = [c for c in scored.candidates if c.move != scored.best]
