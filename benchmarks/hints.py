@@ -29,8 +29,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from tutor.advice import SettledHint, advise  # noqa: E402
 from tutor.deals import deal_for  # noqa: E402
-from tutor.hints import DEFAULT_SAMPLES, POLICY_SAMPLES, hint  # noqa: E402
+from tutor.hints import DEFAULT_SAMPLES, POLICY_SAMPLES  # noqa: E402
 from tutor.knowledge import observe  # noqa: E402
 from tutor.policies import Policy, parallel_map, play, play_game  # noqa: E402
 from tutor.rules import preset  # noqa: E402
@@ -82,10 +83,11 @@ def latency(args) -> None:
         jobs = [(args.variant, n, args.every, args.first) for n in deal_range(args.deals)]
         for found in parallel_map(_tutor_positions, jobs, args.workers):
             positions.extend(found)
-    times, cpu, samples, undecided, whys, exact = [], [], [], 0, {}, 0
+    times, cpu, samples, undecided, whys, exact, settled = [], [], [], 0, {}, 0, 0
     for st in positions:
         t0, c0 = time.perf_counter(), time.process_time()
-        h = hint(observe(st), samples=args.samples)
+        h = advise(observe(st), samples=args.samples)  # the hint as the player gets it
+        settled += isinstance(h, SettledHint)
         times.append(time.perf_counter() - t0)
         cpu.append(time.process_time() - c0)
         samples.append(h.samples)
@@ -106,7 +108,8 @@ def latency(args) -> None:
     print(f"  samples used: mean {statistics.mean(samples):.1f}, median {statistics.median(samples):.0f}, "
           f"most {max(samples)}; exact {exact}; hints with an undecided sample: "
           f"{undecided} ({100 * undecided / n:.1f}%)")
-    print("  settled by: " + ", ".join(f"{k} {v}" for k, v in sorted(whys.items())))
+    print("  settled by: " + ", ".join(f"{k} {v}" for k, v in sorted(whys.items()))
+          + f"; {settled} found won or lost whatever the move by solving every consistent deal")
 
 
 def _one(job):

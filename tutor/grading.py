@@ -142,7 +142,7 @@ def score_ply(ply: int, state: State, move: Move, graded: bool, worlds: SharedWo
         outcomes = {w for w, _ in res}
         if not exact and len(outcomes) == 1 and None not in outcomes:
             # as for a graded position: when every consistent deal gives the same, the chance is known exactly
-            n = _same_everywhere(obs, [move], won[0], cache)
+            n = same_everywhere(obs, [move], won[0], cache)
             if n:
                 est = replace(est, win_lo=est.win, win_hi=est.win, samples=n, exact=True)
         return PlyScore(ply, False, exact, len(deals), move, {move: est}, won, won, None), (None if exact else res)
@@ -152,13 +152,13 @@ def score_ply(ply: int, state: State, move: Move, graded: bool, worlds: SharedWo
             # every reserve card known and no row order can be completed: lost in every consistent deal
             return replace(ps, decided=True, blocked=True), played
         # every sampled deal gives every move the same result: is it so in every consistent deal?
-        n = _same_everywhere(obs, legal, ps.value[0], cache)
+        n = same_everywhere(obs, legal, ps.value[0], cache)
         if n:
             return replace(ps, decided=True, decided_deals=n), played
     return ps, played
 
 
-def _same_everywhere(obs: Observation, moves: list[Move], result: bool, cache: SolveCache) -> int:
+def same_everywhere(obs: Observation, moves: list[Move], result: bool, cache: SolveCache) -> int:
     """How many consistent deals there are when each gives every one of ``moves`` the ``result`` (won or
     lost), solved for the win only (quick); 0 when one does not, or when there are more than
     :data:`DECIDE_DEALS` of them to solve."""

@@ -313,9 +313,9 @@ class BoardApp(App):
 
     @work(thread=True, exclusive=True, group="hint")
     def compute_hint(self, state: State, then: Callable[[], object]) -> None:
-        from ..hints import hint
+        from ..advice import advise
 
-        result = hint(observe(state))
+        result = advise(observe(state))
         self.call_from_thread(self._hint_ready, state, result, then)
 
     def _hint_ready(self, state: State, result: Hint, then: Callable[[], object]) -> None:

@@ -7,8 +7,8 @@ from typing import Any
 
 import click
 
+from ..advice import advise as compute_hint
 from ..hints import DEFAULT_SAMPLES
-from ..hints import hint as compute_hint
 from ..knowledge import observe
 from ..notation import Move
 from ..render import render_hint, render_state, use_symbols

@@ -348,14 +348,14 @@ class Session:
     def hint_for(self, state: State) -> Hint:
         """The hint at ``state`` from what the player has seen (cached per position)."""
         if state not in self._hints:
-            from ..hints import hint
+            from ..advice import advise
             from ..knowledge import observe
 
             if self.console.is_terminal:
                 with self.console.status("Thinking..."):
-                    self._hints[state] = hint(observe(state))
+                    self._hints[state] = advise(observe(state))
             else:
-                self._hints[state] = hint(observe(state))
+                self._hints[state] = advise(observe(state))
         return self._hints[state]
 
     def show_hint(self) -> None:

@@ -86,17 +86,20 @@ def cards_warning(advice: Hint, move: Move, best_words: str) -> str | None:
         return None
     if best.cards - mine.cards < CARDS_WARNING:
         return None
+    if not advice.exact and mine.cards_interval[1] >= best.cards_interval[0]:
+        return None  # sampled, and the intervals overlap: the gap is not sure
+    settled = getattr(advice, "deals", 0)  # a settled hint (tutor.advice): every consistent deal solved for the win
     if advice.exact:
         n = best.samples
         return (f"That gives cards away: no move wins in {'the one deal' if n == 1 else f'any of the {n} deals'} "
                 f"consistent with what you have seen ({'solved' if n == 1 else 'all solved'}), and {best_words} places "
                 f"{best.cards:.0f} cards against {mine.cards:.0f} after this move.")
-    if mine.cards_interval[1] >= best.cards_interval[0]:
-        return None  # the intervals overlap: the gap is not sure
-    return (f"That gives cards away: no move wins in any of the {best.samples} deals sampled from what you have "
-            f"seen, and {best_words} places about {best.cards:.0f} cards (95%: {best.cards_interval[0]:.0f}-"
-            f"{best.cards_interval[1]:.0f}) against {mine.cards:.0f} ({mine.cards_interval[0]:.0f}-"
-            f"{mine.cards_interval[1]:.0f}) after this move.")
+    where = (f"any of the {settled} deals consistent with what you have seen (all solved)" if settled
+             else f"any of the {best.samples} deals sampled from what you have seen")
+    cards = (f"about {best.cards:.0f} cards (95%: {best.cards_interval[0]:.0f}-{best.cards_interval[1]:.0f}) against "
+             f"{mine.cards:.0f} ({mine.cards_interval[0]:.0f}-{mine.cards_interval[1]:.0f}) after this move")
+    return (f"That gives cards away: no move wins in {where}, and {best_words} places {cards}"
+            f"{f', on {best.samples} sampled deals' if settled else ''}.")
 
 
 def _runner_up(scored: ScoredPosition) -> Candidate | None:

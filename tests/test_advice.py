@@ -1,0 +1,72 @@
+"""The hint as the player gets it: a position settled whatever the move says so (tutor.advice)."""
+
+from __future__ import annotations
+
+import json
+
+from builders import osmosis
+
+from tutor import search
+from tutor.advice import SettledHint, advise, settle
+from tutor.deals import deal_for
+from tutor.hints import hint
+from tutor.knowledge import observe
+from tutor.rules import preset
+from tutor.state import State
+
+
+def _greedy(variant: str, number: int, plies: int) -> tuple[State, list[str]]:
+    rules = preset(variant)
+    state, moves = State.initial(deal_for(number, rules), rules), []
+    for _ in range(plies):
+        move = state.legal_moves()[0]
+        moves.append(str(move))
+        state = state.apply(move)
+    return state, moves
+
+
+def test_a_position_lost_in_every_consistent_deal_is_settled_and_the_engine_agrees():
+    """Osmosis deal 3 after 45 greedy moves: six cards unseen (720 deals), every sampled deal lost whatever the
+    move. Solving all 720 for the win settles it: the hint says the game is lost whatever the player does."""
+    state, _ = _greedy("osmosis", 3, 45)
+    obs = observe(state)
+    assert obs.consistent_deals() == 720
+    advice = advise(obs)
+    assert isinstance(advice, SettledHint) and not advice.won and advice.deals == 720 and not advice.exact
+    assert advice.reason.endswith("Solving every one of the 720 deals consistent with what you have seen shows that "
+                                  "no move wins in any of them: the game is lost whatever you play, and only the "
+                                  "cards are left to play for (their figures are sampled).")
+    assert advice.to_json()["settled"] == {"won": False, "deals": 720}
+    assert advice.best == hint(obs).best  # the choice of move is the engine's own
+    for deal in obs.every_state()[::89]:
+        for move in state.legal_moves():
+            assert search.solve(deal.apply(move), search.Limit(nodes=200_000), want="win").winnable is False
+
+
+def test_a_position_with_too_many_consistent_deals_is_left_as_the_samples_say():
+    """Osmosis deal 2 after 29 greedy moves: every sample lost, but 5040 deals are consistent: not solved."""
+    state, _ = _greedy("osmosis", 2, 29)
+    obs = observe(state)
+    assert obs.consistent_deals() > 720
+    advice = advise(obs)
+    assert not isinstance(advice, SettledHint) and "settled" not in advice.to_json()
+
+
+def test_a_hint_with_a_move_that_wins_somewhere_or_an_exact_one_is_not_settled():
+    state, _ = _greedy("osmosis", 3, 20)
+    advice = hint(observe(state))
+    assert any(c.win > 0 for c in advice.candidates)
+    assert settle(observe(state), advice) is advice
+    won, _ = _greedy("peek", 2, 24)  # one consistent deal: exact already
+    exact = hint(observe(won))
+    assert exact.exact and settle(observe(won), exact) is exact
+
+
+def test_hint_and_play_say_a_settled_position_is_lost(tmp_path):
+    _, moves = _greedy("osmosis", 3, 45)
+    home = tmp_path / "home"
+    data = json.loads(osmosis(["hint", "3", "--moves", " ".join(moves), "--json"], home).stdout)
+    assert data["settled"] == {"won": False, "deals": 720}
+    assert "the game is lost whatever you play" in data["reason"]
+    out = osmosis(["play", "3"], home, input=" ".join(moves) + "\nh\nq\n").stdout
+    assert "the game is lost whatever you play" in " ".join(out.split())
