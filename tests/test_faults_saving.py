@@ -343,3 +343,44 @@ def test_s_with_a_tilde_saves_in_the_home_folder(run, home, tmp_path):
     result = run(["play", "5"], input="r4\ns ~/tilde-game.json\nq\n", env={"HOME": str(tmp_path)})
     assert result.exit_code == 0 and (tmp_path / "tilde-game.json").is_file(), result.output
     assert f"Saved to {tmp_path / 'tilde-game.json'}." in result.output
+
+
+def test_no_output_file_goes_over_a_saved_unfinished_game(run, home, tmp_path):
+    """An export, per-deal lines, a graph or another game's annotated record never replace a saved game that
+    is not finished; the game's own annotated record may, and an earlier export may be written again."""
+    path = tmp_path / "my.json"
+    save_record(Record(RULES, deal_for(1, RULES), ["d", "d"]), path)
+    before = path.read_bytes()
+    other = tmp_path / "other.json"
+    save_record(Record(RULES, deal_for(4, RULES), ["d"]), other)
+    for args, what in ((["export", str(path)], "the export"),
+                       (["solve", "1", "--graph", str(path), "--graph-nodes", "20"], "the graph"),
+                       (["stats", "--variant", "osmosis", "--deals", "1-2", "--policy", "greedy", "--workers", "1",
+                         "--per-deal", str(path)], "the per-deal lines"),
+                       (["review", str(other), "--annotate", str(path), "--samples", "4"],
+                        "the annotated record of this game")):
+        result = run(args)
+        assert result.exit_code == 1, args
+        assert result.stderr == (f"error: '{path}' holds a saved game (deal 1, 2 moves) and is kept as it is: "
+                                 f"write {what} to another file\n")
+    assert path.read_bytes() == before
+    assert run(["review", str(path), "--annotate", str(path), "--samples", "4"]).exit_code == 0
+    assert [str(m) for m in load_record(path).moves] == ["d", "d"]
+    out = tmp_path / "out.jsonl"
+    assert run(["export", str(out)]).exit_code == 0 and run(["export", str(out)]).exit_code == 0
+
+
+def test_a_finished_record_without_its_format_field_is_still_kept(run, home, tmp_path):
+    """The format field may be left out of a record (it defaults to osmosis-record/1): the game is as
+    finished, and as protected, as with it."""
+    moves, final = greedy_line(23)
+    data = Record(RULES, deal_for(23, RULES), moves).to_json()
+    del data["format"]
+    path = tmp_path / "nf.json"
+    path.write_text(json.dumps(data))
+    before = path.read_bytes()
+    result = run(["export", str(path)])
+    assert result.exit_code == 1 and "holds a finished game (deal 23, won)" in result.stderr
+    out = run(["play", "5"], input=f"d\ns {path}\nq\n").stdout
+    assert f"'{path}' holds a finished game (deal 23, won) and is kept as it is" in out
+    assert path.read_bytes() == before

@@ -253,13 +253,11 @@ def load_record(path: str | os.PathLike[str]) -> Record:
 
 def finished_game_in(path: str | os.PathLike[str]) -> Record | None:
     """The finished game (won or blocked) the file at ``path`` holds, or None (no file, not a record, unfinished)."""
-    try:
-        if not Path(path).is_file():
+    try:  # a record may leave its format out (it defaults to osmosis-record/1): it is still a game to keep
+        if not Path(path).is_file() or Path(path).stat().st_size > 1 << 24:
             return None
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeError):
-        return None
-    if RECORD_FORMAT not in text:
         return None
     try:
         record = loads_record(text)

@@ -243,9 +243,9 @@ def export_command(ctx: click.Context, file: Path | None) -> None:
     from ..storage import atomic_write_text
 
     if file is not None:
-        from ..record import keep_finished_game
+        from .saves import keep_game_file
 
-        keep_finished_game(file, "the export")
+        keep_game_file(file, "the export")
     with open_for_command() as history:
         text = export_text(history)
     if file is None:

@@ -163,9 +163,9 @@ def review_command(ctx: click.Context, record_path: str, as_json: bool, annotate
     record_path = str(resolve_resume(record_path, "reviewed"))
     record = record_from_file(record_path)
     if annotate_path:
-        from ..record import keep_finished_game
+        from .saves import keep_game_file
 
-        keep_finished_game(annotate_path, "the annotated record of this game", record)
+        keep_game_file(annotate_path, "the annotated record of this game", record)
     console = console_of(ctx)
     rev = compute_review(console, record, samples, thresholds, workers, quiet=as_json, practical=practical)
     from .history import note_review  # stored with the game; one line of the history after the report

@@ -28,7 +28,7 @@ from pathlib import Path
 from ..errors import RecordError
 from ..notation import Move
 from ..record import Game, Record, is_finished, keep_finished_game, load_record, save_new_record, save_record
-from ..textsafe import shown_path
+from ..textsafe import quoted, shown_path
 
 
 def _plural(n: int, word: str) -> str:
@@ -53,17 +53,45 @@ def keep_other_file(path: str | Path, record: Record) -> None:
     try:
         old = load_record(p)
     except RecordError:
-        raise RecordError(f"{shown_path(p)} is not a game record and is kept as it is: give a new file "
+        raise RecordError(f"{quoted(p)} is not a game record and is kept as it is: give a new file "
                           "name") from None
     a, b = list(old.moves), list(record.moves)
     if old.rules == record.rules and old.deal == record.deal and a == b[:len(a)]:
         return
-    deal = f"deal {old.deal.number}" if old.deal.number is not None else "a deal given in full"
     rules = f", {old.rules.describe()}" if old.rules != record.rules else ""
     again = (f" (osmosis play --resume {shown_path(p)} goes on with that one)"
              if old.rules == record.rules and old.deal == record.deal else "")
-    raise RecordError(f"{shown_path(p)} holds another game ({deal}{rules}, {_plural(len(a), 'move')}) and is "
+    raise RecordError(f"{quoted(p)} holds another game ({_game_words(old)}{rules}) and is "
                       f"kept as it is: give a new file name{again}")
+
+
+def _game_words(old: Record) -> str:
+    deal = f"deal {old.deal.number}" if old.deal.number is not None else "a deal given in full"
+    return f"{deal}, {_plural(len(old.moves), 'move')}"
+
+
+def keep_game_file(path: str | Path, what: str, record: Record | None = None) -> None:
+    """Refuse to write ``what`` (an export, per-deal lines, a graph, an annotated record) over a deal file or
+    over a saved game, finished or not, unless ``record`` is that same game (rules, deal and moves).
+
+    A file that is no game record (an earlier export, say) may be written over, as an output file is.
+    """
+    keep_finished_game(path, what, record)
+    p = Path(path)
+    try:
+        if not p.is_file() or p.stat().st_size == 0 or p.stat().st_size > 1 << 24:
+            return
+    except OSError:
+        return  # the write itself will say what is wrong
+    try:
+        old = load_record(p)
+    except RecordError:
+        return
+    if record is not None and (old.rules, old.deal, list(old.moves)) == (record.rules, record.deal,
+                                                                          list(record.moves)):
+        return
+    raise RecordError(f"{quoted(p)} holds a saved game ({_game_words(old)}) and is kept as it is: write {what} "
+                      "to another file")
 
 
 class GameFiles:

@@ -35,9 +35,9 @@ GRAPH_NODES = 20_000
 def write_graph(state: State, path: str, nodes: int) -> dict[str, Any]:
     """Explore the state graph of ``state`` (at most ``nodes`` positions) and write it as GraphML."""
     from ..graph import position_graph, write_graphml
-    from ..record import keep_finished_game
+    from .saves import keep_game_file
 
-    keep_finished_game(path, "the graph")
+    keep_game_file(path, "the graph")
     g = position_graph(state, Limit(nodes=nodes))
     try:
         write_graphml(g, path)

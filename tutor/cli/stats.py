@@ -95,10 +95,10 @@ def _sigterm_interrupts() -> Callable[[int, FrameType | None], Any] | int | None
 
 
 def open_per_deal(path: str) -> TextIO:
-    """The --per-deal file: gzip-compressed when its name ends in .gz (never over a finished game's record)."""
-    from ..record import keep_finished_game
+    """The --per-deal file: gzip-compressed when its name ends in .gz (never over a saved game or a deal file)."""
+    from .saves import keep_game_file
 
-    keep_finished_game(path, "the per-deal lines")
+    keep_game_file(path, "the per-deal lines")
     try:
         if path.endswith(".gz"):
             return gzip.open(path, "wt", encoding="utf-8")
