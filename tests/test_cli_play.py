@@ -271,7 +271,9 @@ def test_s_after_undoing_the_end_saves_a_copy(run, home):
     finished, copy = sorted((home / "games").glob("*.json"), key=lambda p: len(load_record(p).moves), reverse=True)
     assert len(load_record(finished).moves) == len(moves)
     assert len(load_record(copy).moves) == len(moves) - 1
-    assert f"Saved to {copy}." in result.stdout.replace("\n", " ")
+    out = result.stdout.replace("\n", " ")
+    assert f"{finished} keeps the finished game, so the game as it is now goes to a copy, {copy}." in out
+    assert f"Saved to {copy}." in out and f"A move {finished} does not hold" not in out
 
 
 # ---- replay ----------------------------------------------------------------

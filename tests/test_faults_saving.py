@@ -384,3 +384,13 @@ def test_a_finished_record_without_its_format_field_is_still_kept(run, home, tmp
     out = run(["play", "5"], input=f"d\ns {path}\nq\n").stdout
     assert f"'{path}' holds a finished game (deal 23, won) and is kept as it is" in out
     assert path.read_bytes() == before
+
+
+def test_a_file_name_ending_in_a_slash_is_refused_not_saved_as_a_file_of_the_folders_name(run, home, tmp_path):
+    folder = tmp_path / "nd"
+    out = run(["play", "1"], input=f"d\ns {folder}/\nq\n").stdout
+    assert f"'{folder}/' names a folder, not a file: give a file name, like {folder}/game.json" in out
+    result = run(["play", "1", "--save", f"{folder}/"], input="q\n")
+    assert result.exit_code == 1 and result.stderr == (f"error: '{folder}/' names a folder, not a file: give a file "
+                                                       f"name, like {folder}/game.json\n")
+    assert not folder.exists()

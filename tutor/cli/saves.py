@@ -23,6 +23,7 @@ No output here: every method returns the sentences to show.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from ..errors import RecordError
@@ -42,6 +43,9 @@ def keep_other_file(path: str | Path, record: Record) -> None:
     An empty file, and an earlier record of this same game (its moves the start of this one's), may be
     written over: nothing of it is lost.
     """
+    if str(path).endswith(("/", os.sep)):  # Path() would drop the slash and write a file of the folder's name
+        raise RecordError(f"{quoted(path)} names a folder, not a file: give a file name, like "
+                          f"{shown_path(str(path).rstrip('/' + os.sep) + os.sep + 'game.json')}")
     p = Path(path)
     # a finished game or a deal file first: their own, more telling refusal
     keep_finished_game(p, "this game" if is_finished(record) else "this unfinished game", record)
@@ -206,7 +210,10 @@ class GameFiles:
                 self.autosave = self._new_file()
                 said = [f"This game was over, so {shown_path(old)} keeps it as it was; the game goes on in a "
                         f"copy, {shown_path(self.autosave)}."]
-                if self.told_held:  # the player heard the first half at the undo
+                if force:  # s itself, with no new move: the copy is what s asked for
+                    said = [f"{shown_path(old)} keeps the finished game, so the game as it is now goes to a "
+                            f"copy, {shown_path(self.autosave)}."]
+                elif self.told_held:  # the player heard the first half at the undo
                     said = [f"A move {shown_path(old)} does not hold: the game goes on in a copy, "
                             f"{shown_path(self.autosave)}."]
             else:
