@@ -561,3 +561,10 @@ def test_tutor_asks_about_sampled_cards_only_when_their_intervals_lie_apart():
     assert ask([d, replace(w, undecided=1)]) is None  # an undecided deal may be a win
     assert ask([replace(d, samples=2), replace(w, samples=2)], exact=True).startswith(
         "That gives cards away: no move wins in any of the 2 deals consistent with what you have seen (all solved)")
+
+
+def test_moves_left_on_a_line_after_the_game_ends_are_named_as_not_played(run, home):
+    moves, final = greedy_line(1)
+    out = run(["play", "1"], input=" ".join(map(str, moves)) + " d w\nq\n").stdout
+    assert "Not played, since the game is over: d w." in out and "Blocked" in out
+    assert load_record(autosaved(home)).moves == moves

@@ -316,6 +316,9 @@ class Session:
             self.say(move_line(self.game.ply, state, move, self.symbols))
             self.show()
             if self.game.state.over:
+                rest = words[n + 1:]
+                if rest:  # said before the end message, which the loop shows next
+                    self.say(f"Not played, since the game is over: {' '.join(rest)}.")  # words checked readable
                 return True
         return True
 
