@@ -518,3 +518,24 @@ def test_coach_compares_no_accuracy_with_a_game_that_has_none(run):
     assert "warning" not in result.stderr
     text = run(["coach", "--samples", "8", "--workers", "1"])
     assert text.exit_code == 0 and "Traceback" not in text.output
+
+
+def test_a_game_reviewed_by_a_relative_path_is_found_from_another_folder(tmp_path, monkeypatch):
+    """The history keeps where a reviewed file lies as an absolute path, so coach's replay command works
+    wherever it is run; a path with a space is quoted for the shell."""
+    from builders import osmosis
+    from test_review import _greedy_record
+
+    from tutor.record import save_record
+
+    home, here = tmp_path / "home", tmp_path / "my games"
+    here.mkdir()
+    monkeypatch.chdir(here)
+    save_record(_greedy_record("osmosis", 3), "g3.json")
+    assert osmosis(["review", "g3.json", "--samples", "6"], home).exit_code == 0
+    monkeypatch.chdir(tmp_path)
+    data = json.loads(osmosis(["coach", "--json", "--no-review"], home).stdout)
+    records = {e["record"] for t in data["tags"] for e in t["examples"]}
+    assert records == {str(here / "g3.json")}
+    text = osmosis(["coach", "--no-review"], home).output
+    assert f"osmosis replay '{here / 'g3.json'}' --at " in text and "no game file at" not in text

@@ -141,7 +141,7 @@ def store_review(record: Record, path: str | Path | None, rev: Review, history: 
             if game is None or game.record.get("moves") != [str(m) for m in record.moves]:
                 game = history.game_by_content(hgames.content_of(record))
             game_id = game.id if game is not None else hgames.add_record(history, record, key=key,
-                                                                          source=str(path) if path else None)
+                                                                          source=hgames.source_of(path) if path else None)
         store(history, game_id, review_data(rev))
         rec = recurring(history, game_id=game_id)
         if rec is not None:

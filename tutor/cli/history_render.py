@@ -7,6 +7,7 @@ them into what the player reads.
 from __future__ import annotations
 
 import json
+import shlex
 from pathlib import Path
 from typing import NamedTuple
 
@@ -224,7 +225,7 @@ def render_coaching(c, meanings: dict[str, str]) -> list:
         for e in t.examples:
             parts.append(_indent(Text(f"- {example_text(e)}")))
             if e.source and Path(e.source).is_file():
-                parts.append(Unwrapped(Text(f"    osmosis replay {e.source} --at {e.ply}", style="dim")))
+                parts.append(Unwrapped(Text(f"    osmosis replay {shlex.quote(e.source)} --at {e.ply}", style="dim")))
             elif e.source:  # an imported history, or a file moved away: no command that would fail
                 parts.append(_indent(Text(f"  (no game file at {e.source} to replay; the history keeps the "
                                           "moves)", style="dim")))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -54,6 +55,11 @@ def key_for_path(path: str | Path) -> str:
         return "games/" + p.relative_to(games_dir().expanduser().resolve()).as_posix()
     except ValueError:
         return "file:" + str(p)
+
+
+def source_of(path: str | Path) -> str:
+    """Where a game's file lies, as an absolute path: a command run from another folder finds it too."""
+    return os.path.abspath(os.path.expanduser(os.fspath(path)))
 
 
 def add_record(history: History, record: Record, *, key: str | None = None, source: str | None = None,
@@ -133,7 +139,7 @@ def note_game(record: Record, path: str | Path | None, history_path: Path | None
     """
     history_path = Path(history_path or db_path())
     key = key_for_path(path) if path is not None else None
-    source = str(path) if path is not None else None
+    source = source_of(path) if path is not None else None
     for attempt in (1, 2):
         history = _kept_history(history_path, clock)
         try:
@@ -155,7 +161,7 @@ def add_file(history: History, path: Path, keyed: bool = True) -> int:
         same = history.game_by_content(content_of(record))
         if same is not None:
             key = same.key  # the same game under another name: one row
-    return add_record(history, record, key=key, source=str(path), started_at=started, played_at=played)
+    return add_record(history, record, key=key, source=source_of(path), started_at=started, played_at=played)
 
 
 def import_games_folder(history: History) -> tuple[int, int]:
