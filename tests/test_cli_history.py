@@ -539,3 +539,12 @@ def test_a_game_reviewed_by_a_relative_path_is_found_from_another_folder(tmp_pat
     assert records == {str(here / "g3.json")}
     text = osmosis(["coach", "--no-review"], home).output
     assert f"osmosis replay '{here / 'g3.json'}' --at " in text and "no game file at" not in text
+
+
+def test_importing_a_deal_file_says_what_it_is_and_how_to_play_it(run, tmp_path):
+    deal = tmp_path / "d.json"
+    deal.write_text(run(["deal", "5", "--json"]).stdout)
+    result = run(["import", str(deal)])
+    assert result.exit_code == 1 and result.stderr == (
+        f"error: '{deal}' is a deal file (osmosis-deal/1), a deal to play, not a game: import takes game records "
+        f"and what osmosis export writes (osmosis play --deal-file {deal} plays the deal)\n")

@@ -17,10 +17,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..deals import DEAL_FORMAT
 from ..errors import RecordError, TutorError
 from ..inputs import loads_json, read_text
 from ..record import Record
-from ..textsafe import quoted
+from ..textsafe import quoted, shown_path
 from .db import History, parse_iso
 from .games import add_file, add_record
 from .reviews import review_of, store_review
@@ -248,6 +249,11 @@ def import_file(history: History, path: str | Path) -> ImportResult:
         if "is not valid JSON" not in str(exc):  # too deep, a huge number, NaN: the file as a whole is refused
             result.problems.append(str(exc))
             return result
+    if isinstance(whole, dict) and whole.get("format") == DEAL_FORMAT:
+        result.problems.append(f"{name} is a deal file (osmosis-deal/1), a deal to play, not a game: import takes "
+                               "game records and what osmosis export writes (osmosis play --deal-file "
+                               f"{shown_path(p)} plays the deal)")
+        return result
     if isinstance(whole, dict) and whole.get("format", "osmosis-record/1") != LINE_FORMAT:
         try:
             add_file(history, p)
