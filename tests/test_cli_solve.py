@@ -166,3 +166,11 @@ def test_solve_writes_the_state_graph_as_graphml(run, tmp_path):
 def test_solve_graph_to_a_folder_that_is_missing_is_one_line(run, tmp_path):
     result = run(["solve", "4", "--graph", str(tmp_path / "no" / "g.graphml"), "--graph-nodes", "50"])
     assert result.exit_code == 1 and "cannot write the graph" in result.output
+
+
+@pytest.mark.parametrize("columns", ["0", "-3", "7"])
+def test_a_width_too_small_to_lay_out_text_in_is_taken_as_unknown(run, columns):
+    """COLUMNS=0 made rich print nothing at all (and exit 0): under 20 columns the output takes 80."""
+    result = run(["deal", "1"], env={"COLUMNS": columns})
+    assert result.exit_code == 0
+    assert result.stdout.startswith("Deal 1   osmosis: turn 3, unlimited passes, 4 reserve piles with the top card up\n")

@@ -33,8 +33,16 @@ class PlainConsole(Console):
         return text if self.is_terminal else _TRAILING.sub("", text)
 
 
+MIN_WIDTH = 20
+"""Narrower than this (``COLUMNS=0``, say) is no width to lay text out in: rich would print nothing at all,
+so the console takes 80 columns instead, as it does when the width is unknown."""
+
+
 def new_console() -> Console:
-    return PlainConsole(highlight=False, soft_wrap=False, markup=False)
+    console = PlainConsole(highlight=False, soft_wrap=False, markup=False)
+    if console.width < MIN_WIDTH:
+        console.width = 80
+    return console
 
 
 @dataclass
