@@ -394,3 +394,30 @@ def test_a_file_name_ending_in_a_slash_is_refused_not_saved_as_a_file_of_the_fol
     assert result.exit_code == 1 and result.stderr == (f"error: '{folder}/' names a folder, not a file: give a file "
                                                        f"name, like {folder}/game.json\n")
     assert not folder.exists()
+
+
+def test_a_game_file_written_by_another_session_is_kept_and_this_game_goes_on_in_a_copy(tmp_path):
+    """Two sessions of one saved game: the one that saves second found its moves gone, or the finished
+    game refused with a wrong account of the file. Now a file changed since this session wrote it is kept."""
+    from tutor.cli.saves import GameFiles
+    from tutor.record import Game
+
+    folder = tmp_path / "games"
+    folder.mkdir()
+    game = Game(RULES, deal_for(1, RULES))
+    files = GameFiles(game, folder, "deal-1")
+    game.push("d")
+    assert files.after_change() and files.autosave is not None
+    path = files.autosave
+    other = Record(RULES, deal_for(1, RULES), ["d", "d", "d"])  # the other session went further
+    save_record(other, path)
+    kept = path.read_bytes()
+    game.push("d")
+    said = files.after_change()
+    assert files.autosave != path and path.read_bytes() == kept
+    assert said == [f"{path} was written by another session since this one saved it, and is kept as it is; "
+                    f"this game goes on in a copy, {files.autosave}."]
+    assert [str(m) for m in load_record(files.autosave).moves] == ["d", "d"]
+    assert files.saved_sentence().startswith(f"The game is saved in {files.autosave} (2 moves, ")
+    game.push("d")
+    assert files.after_change() == [] and len(load_record(files.autosave).moves) == 3

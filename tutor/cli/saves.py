@@ -11,6 +11,9 @@ The rules, so that a player never loses a game:
   file still holds every move, so nothing new is written until a move it
   does not hold (or ``s``), and then the game goes on in a new copy; the
   messages say which file holds what;
+- an autosave file written by someone else since this session last wrote
+  or read it (another session of the same game) is kept as it is: the game
+  goes on in a copy;
 - ``s FILE`` and ``--save`` never write over another game, finished or
   not, or a file that is no game record (:func:`keep_other_file`); a game
   whose every move was taken back leaves no file on quit;
@@ -34,6 +37,15 @@ from ..textsafe import quoted, shown_path
 
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def _stamp(path: str | Path) -> tuple[int, int, int] | None:
+    """What changes whenever a file is written (an atomic save replaces it: a new inode), or None."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_ino, st.st_size, st.st_mtime_ns)
 
 
 def keep_other_file(path: str | Path, record: Record) -> None:
@@ -113,6 +125,7 @@ class GameFiles:
         self.failed = False  # the last autosave failed
         self.created = False  # the autosave file was made by this session (not a resumed game's)
         self.told_held = False  # the player was told that the finished file still holds the moves
+        self.stamps: dict[str, tuple[int, int, int] | None] = {}  # file -> how it was when last written or read
         if resumed is not None:
             self._note(resumed)
 
@@ -122,8 +135,20 @@ class GameFiles:
 
     def _note(self, path: str | Path) -> None:
         self.written[str(path)] = self._moves()
+        self.stamps[str(path)] = _stamp(path)
         if self.game.state.over:
             self.finished.add(str(path))
+
+    def _changed_elsewhere(self, path: str | Path) -> bool:
+        """Whether the file was written by someone else (another session of the same game, say) since this
+        one last wrote or read it: then it is kept as it is."""
+        stamp = self.stamps.get(str(path))
+        return stamp is not None and _stamp(path) != stamp
+
+    def _forget(self, path: str | Path) -> None:
+        self.written.pop(str(path), None)
+        self.finished.discard(str(path))
+        self.stamps.pop(str(path), None)
 
     def _write(self, path: str | Path) -> None:
         save_record(self.game.to_record(), path)
@@ -197,6 +222,12 @@ class GameFiles:
                 self.autosave = self._new_file()
                 self.created = True
                 said = [f"The game is saved as you play in {shown_path(self.autosave)}."]
+            elif self._changed_elsewhere(self.autosave):
+                old = self.autosave
+                self._forget(old)
+                self.autosave = self._new_file()
+                said = [f"{shown_path(old)} was written by another session since this one saved it, and is kept "
+                        f"as it is; this game goes on in a copy, {shown_path(self.autosave)}."]
             elif self._holds_start(self.autosave) and not force:
                 # an undo (or the same moves again) after the end: the finished file holds every move
                 # played now, so a copy would only repeat the start of it
