@@ -325,7 +325,9 @@ def save_record(record: Record, path: str | os.PathLike[str]) -> None:
     try:
         atomic_write_text(path, text)
     except OSError as exc:
-        raise RecordError(f"record {quoted(path)} cannot be written: {os_reason(exc)}") from None
+        gone = not Path(path).parent.is_dir()  # the common case, said in words that say what would be right
+        raise RecordError(f"record {quoted(path)} cannot be written: " + (
+            f"there is no folder {quoted(Path(path).parent)}" if gone else os_reason(exc))) from None
 
 
 def save_new_record(record: Record, directory: str | os.PathLike[str], stem: str) -> Path:
