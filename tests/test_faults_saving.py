@@ -422,3 +422,18 @@ def test_a_game_file_written_by_another_session_is_kept_and_this_game_goes_on_in
     assert files.saved_sentence().startswith(f"The game is saved in {files.autosave} (2 moves, ")
     game.push("d")
     assert files.after_change() == [] and len(load_record(files.autosave).moves) == 3
+
+
+def test_a_data_folder_that_is_a_file_is_named_as_such(tmp_path):
+    """OSMOSIS_HOME set to a file: games says no game can be saved there (not "osmosis play starts one"), and
+    a lesson's progress warning says which file stands in the way (not "File exists")."""
+    from builders import osmosis
+
+    home = tmp_path / "homefile"
+    home.write_text("")
+    listed = osmosis(["games"], home)
+    assert " ".join(listed.stdout.split()) == (f"No saved games: {home / 'games'} cannot be a folder, since {home} is a file (set "
+                             "OSMOSIS_HOME to a writable folder).")
+    lesson = osmosis(["lesson", "layout"], home, input="q\n")
+    assert (f"warning: progress not saved to '{home / 'progress.json'}': '{home}' is a file, not a folder (set "
+            "OSMOSIS_HOME to a writable folder)") in lesson.stderr

@@ -46,6 +46,19 @@ def progress_path() -> Path:
     return data_dir() / "progress.json"
 
 
+def file_in_the_way(folder: str | os.PathLike[str]) -> Path | None:
+    """The file (not a folder) that stands where ``folder`` or one of the folders above it should be, so
+    that it can never be made; None when there is none (``OSMOSIS_HOME`` set to a file, say)."""
+    p = Path(folder)
+    for candidate in (p, *p.parents):
+        try:
+            if candidate.exists():
+                return None if candidate.is_dir() else candidate
+        except OSError:
+            return None
+    return None
+
+
 def _check_name(p: Path) -> None:
     if "\0" in str(p):
         raise OSError(errno.EINVAL, "a file name cannot hold a NUL character")

@@ -119,6 +119,13 @@ def games_command(ctx: click.Context, as_json: bool) -> None:
         return
     console = console_of(ctx)
     if not games:
+        from ..storage import file_in_the_way
+
+        blocked = file_in_the_way(games_dir())
+        if blocked is not None:  # no game can be saved there: saying "osmosis play starts one" would be false
+            console.print(Text(f"No saved games: {shown_path(games_dir())} cannot be a folder, since "
+                               f"{shown_path(blocked)} is a file (set OSMOSIS_HOME to a writable folder)."))
+            return
         console.print(Text(f"No saved games yet in {games_dir()}: osmosis play starts one."))
         return
     table = Table(box=None, pad_edge=False, show_edge=False, header_style="bold")

@@ -346,7 +346,12 @@ class Run:
         try:
             self.progress.save()
         except OSError as exc:
-            click.echo(f"warning: progress not saved to {quoted(self.progress.path)}: {os_reason(exc)}", err=True)
+            from ..storage import file_in_the_way
+
+            blocked = file_in_the_way(self.progress.path.parent)
+            why = (f"{quoted(blocked)} is a file, not a folder (set OSMOSIS_HOME to a writable folder)"
+                   if blocked is not None else os_reason(exc))
+            click.echo(f"warning: progress not saved to {quoted(self.progress.path)}: {why}", err=True)
 
     def to_json(self) -> dict:
         return {
