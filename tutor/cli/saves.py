@@ -61,16 +61,11 @@ def keep_other_file(path: str | Path, record: Record) -> None:
     p = Path(path)
     # a finished game or a deal file first: their own, more telling refusal
     keep_finished_game(p, "this game" if is_finished(record) else "this unfinished game", record)
-    try:
-        if not p.is_file() or p.stat().st_size == 0:
-            return
-    except OSError:
-        return  # the write itself will say what is wrong
-    try:
-        old = load_record(p)
-    except RecordError:
-        raise RecordError(f"{quoted(p)} is not a game record and is kept as it is: give a new file "
-                          "name") from None
+    old = _record_in(p)
+    if old is None:
+        return
+    if not isinstance(old, Record):
+        raise RecordError(f"{quoted(p)} is not a game record and is kept as it is: give a new file name")
     a, b = list(old.moves), list(record.moves)
     if old.rules == record.rules and old.deal == record.deal and a == b[:len(a)]:
         return
@@ -79,6 +74,25 @@ def keep_other_file(path: str | Path, record: Record) -> None:
              if old.rules == record.rules and old.deal == record.deal else "")
     raise RecordError(f"{quoted(p)} holds another game ({_game_words(old)}{rules}) and is "
                       f"kept as it is: give a new file name{again}")
+
+
+NOT_A_RECORD = object()
+"""What :func:`_record_in` finds in a file that holds something, but no game record."""
+
+
+def _record_in(p: Path) -> Record | object | None:
+    """The game record in the file at ``p``; None for no file, an empty one or one that cannot be read (the
+    write itself will say what is wrong); :data:`NOT_A_RECORD` for a file that holds something else."""
+    try:
+        if not p.is_file() or p.stat().st_size == 0:
+            return None
+        if p.stat().st_size > 1 << 24:
+            return NOT_A_RECORD
+        return load_record(p)
+    except OSError:
+        return None
+    except RecordError:
+        return NOT_A_RECORD
 
 
 def _game_words(old: Record) -> str:
@@ -94,15 +108,9 @@ def keep_game_file(path: str | Path, what: str, record: Record | None = None) ->
     """
     keep_finished_game(path, what, record)
     p = Path(path)
-    try:
-        if not p.is_file() or p.stat().st_size == 0 or p.stat().st_size > 1 << 24:
-            return
-    except OSError:
-        return  # the write itself will say what is wrong
-    try:
-        old = load_record(p)
-    except RecordError:
-        return
+    old = _record_in(p)
+    if not isinstance(old, Record):
+        return  # nothing there, or no game record (an earlier output file)
     if record is not None and (old.rules, old.deal, list(old.moves)) == (record.rules, record.deal,
                                                                           list(record.moves)):
         return
