@@ -549,6 +549,9 @@ def test_a_peek_deal_whose_face_up_reserve_shows_the_loss_is_not_rated_and_no_hi
     assert rev.to_json()["rated"] is False and review(_greedy_record("peek", 3), samples=6,
                                                        workers=1).to_json()["rated"] is True
     assert "With hindsight" not in text.split("Win chance")[0]
+    # nothing graded: no claim about "every graded move"
+    assert "No move was graded (each was forced, a free play or already decided), so none is labelled." in text
+    assert "every graded move kept" not in text
 
 
 def test_in_a_lost_position_a_sampled_cards_gap_is_named_only_when_it_is_sure():
@@ -568,7 +571,10 @@ def test_in_a_lost_position_a_sampled_cards_gap_is_named_only_when_it_is_sure():
         fact = m.facts.grade
         lo, hi = fact.gap
         assert 0 < lo <= fact.more.cards - fact.played.cards <= hi
-        assert f"on average over {fact.more.samples} sampled deals, the same for both moves" in m.comment
+        if hi - lo < 0.05:
+            assert f"more in each of the {fact.more.samples} sampled deals, the same for both moves" in m.comment
+        else:
+            assert f"on average over {fact.more.samples} sampled deals, the same for both moves" in m.comment
         assert f"Move {m.ply}, " in listed
     assert len(listed.split("\nMove ")) == len(named)
 

@@ -128,13 +128,13 @@ def counts_line(rev: Review, width: int = 200) -> Text:
         item.append(f"{n} {word}" + (f" {label.glyph}" if label.glyph else ""), style=LABEL_STYLES[label])
         item.append(")" if label == Label.BLUNDER else ",")
         items.append(item)
-    decided = counts["decided"]
-    if decided:  # moves in a position already won or lost for certain: named only when there are some
-        tail = f"{forced} forced, {free} free and {decided} already decided move{'' if decided == 1 else 's'} not graded"
-    else:
-        tail = f"{forced} forced and {free} free move{'' if free == 1 else 's'} not graded"
-    items[-1].append(";")
-    items.append(Text(tail, style="dim"))
+    # the moves counted apart, each named only when there are some (a "0 free" says nothing)
+    apart = [(n, word) for n, word in ((forced, "forced"), (free, "free"), (counts["decided"], "already decided")) if n]
+    if apart:
+        named = [f"{n} {word}" for n, word in apart]
+        names = named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1]
+        items[-1].append(";")
+        items.append(Text(f"{names} move{'' if apart[-1][0] == 1 else 's'} not graded", style="dim"))
     out = Text()
     line = 0
     for item in items:
@@ -156,6 +156,9 @@ def moves_table(rev: Review, symbols: bool, width: int = 100) -> Table | Text | 
     then the why in full lines), so the why never shrinks to a sliver.
     """
     rows = [m for m in rev.moves if m.label >= Label.INACCURACY or m.tags]
+    if not rows and not rev.graded:
+        return Text("No move was graded (each was forced, a free play or already decided), so none is labelled.",
+                    style="dim")
     if not rows:
         good = rev.graded_counts[str(Label.GOOD)]
         if not good:

@@ -114,9 +114,13 @@ def more_cards_sentence(state: State, fact: Decided) -> str | None:
     if fact.gap is None:
         return text + f" ({fact.more.cards:.0f} against {fact.played.cards:.0f}{'' if fact.samples == 1 else ' on average'})."
     lo, hi = fact.gap
-    each = f"{lo:.0f} more in each" if hi - lo < 0.05 else f"the gap, 95%: {lo:.1f} to {hi:.1f} cards"
-    return (text + f": about {fact.more.cards:.0f} against {fact.played.cards:.0f} on average over "
-            f"{fact.more.samples} sampled deals, the same for both moves ({each}).")
+    n = fact.more.samples
+    if hi - lo < 0.05:  # the same gap in every sampled deal: no average, no "about"
+        return text + (f": {lo:.0f} more in each of the {n} sampled deals, the same for both moves "
+                       f"({fact.more.cards:.0f} against {fact.played.cards:.0f}).")
+    gap = fact.more.cards - fact.played.cards  # printed itself: the rounded figures may differ by one from it
+    return (text + f": about {fact.more.cards:.0f} against {fact.played.cards:.0f} on average over {n} sampled "
+            f"deals, the same for both moves (a gap of {gap:.1f} cards, 95%: {lo:.1f} to {hi:.1f}).")
 
 
 def grade_sentence(state: State, fact: Grade | Ungraded | Decided) -> str:
