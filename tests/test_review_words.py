@@ -267,8 +267,12 @@ def test_a_good_move_too_close_to_call_shows_its_low_end_with_a_decimal():
     played = Candidate(Move.parse("r1"), 0.09, 28.0, 64, (0.04, 0.18))
     grade = Grade(Label.GOOD, Move.parse("r1"), Move.parse("d"), played, top, Drop(0.07, 0.0476, 0.092, 64), True)
     text = grade_sentence(state, grade)
-    assert text.startswith("Good: not clearly worse than d, win 9% against 16%; 7 points lower "
+    # surely worse (the interval above zero), only not surely by an inaccuracy's 5 points
+    assert text.startswith("Good: a little worse than d, win 9% against 16%; 7 points lower "
                            "(95%: 4.8 to 9.2, 64 deals, paired).")
+    unsure = replace(grade, paired=Drop(0.06, -0.017, 0.137, 64))
+    assert grade_sentence(state, unsure).startswith("Good: not clearly worse than d, win 9% against 16%; 6 points "
+                                                    "lower (95%: -1.7 to 13.7, 64 deals, paired).")
     assert "Too close to call an error" in text and ") (" not in text and "))" not in text
     calm = replace(grade, close=False, paired=Drop(0.02, -0.004, 0.04, 64))
     assert grade_sentence(state, calm) == ("Good: nearly as strong as d, win 9% against 16%; 2 points lower "

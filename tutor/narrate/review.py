@@ -174,7 +174,9 @@ def grade_sentence(state: State, fact: Grade | Ungraded | Decided) -> str:
         gap = ""
     if fact.label == Label.GOOD:
         against = f"win {pct(played.win)} against {pct(top.win)}{basis}"
-        lead = "not clearly worse than" if fact.close else "nearly as strong as"
+        # too close to call: surely worse (the interval above zero) but not surely by an inaccuracy, or not
+        surely = paired is not None and not paired.exact and paired.points()[1] > 0
+        lead = ("a little worse than" if surely else "not clearly worse than") if fact.close else "nearly as strong as"
         text = f"Good: {lead} {fact.best}, {against}{'; ' + gap if gap else ''}."
         if fact.close:
             text += (" Too close to call an error: the interval's low end is under the inaccuracy threshold, "
