@@ -70,3 +70,20 @@ def test_hint_and_play_say_a_settled_position_is_lost(tmp_path):
     assert "the game is lost whatever you play" in data["reason"]
     out = osmosis(["play", "3"], home, input=" ".join(moves) + "\nh\nq\n").stdout
     assert "the game is lost whatever you play" in " ".join(out.split())
+
+
+def test_a_loss_in_plain_view_in_the_face_up_reserve_is_said_by_the_hint_even_for_a_forced_move():
+    """Peek deal 7 after r2: the review calls the deal lost from the start by the face-up reserve piles; the
+    hint (one legal move here) says so too, instead of a sampled 0% alone."""
+    from tutor.advice import RESERVES_LOST
+    from tutor.grading import lost_by_reserves
+    from tutor.notation import Move
+
+    rules = preset("peek")
+    state = State.initial(deal_for(7, rules), rules).apply(Move.parse("r2"))
+    obs = observe(state)
+    assert lost_by_reserves(obs)
+    advice = advise(obs)
+    assert isinstance(advice, SettledHint) and advice.deals == 0 and not advice.won
+    assert advice.reason.endswith(RESERVES_LOST) and advice.reason.count("leave no order of the rows") == 1
+    assert advice.to_json()["settled"] == {"won": False, "by": "reserves"}

@@ -30,11 +30,12 @@ class SettledHint(Hint):
     consistent deals, all solved) or not (no move wins in any)."""
 
     won: bool = False
-    deals: int = 0
+    deals: int = 0  # 0: lost by the face-up reserve piles (Peek), proven without solving a deal
 
     def to_json(self) -> dict[str, Any]:
         out = super().to_json()
-        out["settled"] = {"won": self.won, "deals": self.deals}
+        # deals 0: lost by the face-up reserve piles, proven without solving a deal
+        out["settled"] = {"won": self.won, "deals": self.deals} if self.deals else {"won": False, "by": "reserves"}
         return out
 
 
@@ -48,9 +49,18 @@ def settled_sentence(won: bool, deals: int) -> str:
             "figures are sampled).")
 
 
+RESERVES_LOST = ("The reserve piles, every card of them known, leave no order of the rows still to open that can "
+                 "be completed: the game is lost whatever you play.")
+"""The hint's last sentence when the face-up reserve piles show the loss (a forced move says it too)."""
+
+
 def settle(obs: Observation, advice: Hint) -> Hint:
     """``advice`` as a :class:`SettledHint` when the position is settled whatever the move, else as it is."""
-    if advice.exact or len(advice.candidates) < 2 or any(c.undecided for c in advice.candidates):
+    if advice.exact or any(c.undecided for c in advice.candidates):
+        return advice
+    if lost_by_reserves(obs) and "leave no order of the rows" not in advice.reason:
+        return _settled(advice, RESERVES_LOST, won=False, deals=0)
+    if len(advice.candidates) < 2:
         return advice
     wins = {c.win for c in advice.candidates}
     if wins not in ({0.0}, {1.0}) or (wins == {0.0} and lost_by_reserves(obs)):
@@ -59,8 +69,12 @@ def settle(obs: Observation, advice: Hint) -> Hint:
     deals = same_everywhere(obs, [c.move for c in advice.candidates], won, SolveCache())
     if not deals:
         return advice
+    return _settled(advice, settled_sentence(won, deals), won=won, deals=deals)
+
+
+def _settled(advice: Hint, sentence: str, won: bool, deals: int) -> SettledHint:
     fields = {f: getattr(advice, f) for f in Hint.__dataclass_fields__}
-    fields["reason"] = f"{advice.reason} {settled_sentence(won, deals)}"
+    fields["reason"] = f"{advice.reason} {sentence}"
     return SettledHint(**fields, won=won, deals=deals)
 
 
