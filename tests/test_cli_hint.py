@@ -177,9 +177,11 @@ def test_a_cards_figure_every_sample_agrees_on_has_no_empty_interval():
     rules = _preset("osmosis")
     c = hint(observe(State.initial(deal_for(5, rules), rules)), samples=8).candidates[0]
     same = replace(c, cards=34.0, cards_interval=(34.0, 34.0), exact=False)
-    assert cards_figure(same) == f"34 (in each of the {c.samples} deals)" and about_cards(same) == cards_figure(same)
+    assert cards_figure(same) == f"34 (in each of the {c.samples} deals)"
+    assert about_cards(same) == f"34 cards (in each of the {c.samples} deals)"  # the word before the basis
     spread = replace(c, cards=34.0, cards_interval=(31.6, 36.2), exact=False)
-    assert about_cards(spread) == "about 34 (95%: 32-36)"
+    assert about_cards(spread) == "about 34 cards (95%: 32-36)"
+    assert about_cards(replace(c, cards=49.0, exact=True)) == "49 cards (exact)"
 
 
 def test_a_peek_position_lost_by_its_face_up_reserve_says_so_once():

@@ -132,12 +132,12 @@ def _versus(top: Candidate, other: Candidate, mine: str, theirs: str) -> str:
     if round(top.win * 100) != round(other.win * 100):
         return f"win {win_figure(top)} {mine}, {win_figure(other)} {theirs}"
     if round(top.cards) > round(other.cards):
-        return (f"win {win_figure(top)} either way, but {about_cards(top)} cards {mine} "
+        return (f"win {win_figure(top)} either way, but {about_cards(top)} {mine} "
                 f"against {cards_figure(other)} {theirs}")
     if round(top.cards) != round(other.cards):  # fewer cards: the tie-break kept a row closed
-        return (f"win {win_figure(top)} either way, {about_cards(top)} cards {mine} "
+        return (f"win {win_figure(top)} either way, {about_cards(top)} {mine} "
                 f"against {cards_figure(other)} {theirs}")
-    return f"win {win_figure(top)} either way, {about_cards(top)} cards"
+    return f"win {win_figure(top)} either way, {about_cards(top)}"
 
 
 def _later(obs: Observation) -> str:
@@ -158,8 +158,10 @@ def _figs(figures: str, scored: ScoredPosition) -> str:
 
 
 def about_cards(c: Candidate) -> str:
-    """``about 29 (95%: 27-31)`` for a sampled figure, ``49 (exact)`` for an exact one (nothing "about" it)."""
-    return cards_figure(c) if c.exact or _same_cards(c) else f"about {cards_figure(c)}"
+    """``about 29 cards (95%: 27-31)`` for a sampled figure, ``49 cards (exact)`` for an exact one (nothing
+    "about" it): the word "cards" before the figure's basis, never after it."""
+    number, _, basis = cards_figure(c).partition(" ")
+    return f"{'' if c.exact or _same_cards(c) else 'about '}{number} cards {basis}"
 
 
 def _same_cards(c: Candidate) -> bool:
@@ -205,7 +207,7 @@ def reason_for(obs: Observation, scored: ScoredPosition) -> tuple[str, list[TipI
         if scored.exact:
             parts.append(f"From here: win {pct(top.win)}, {top.cards:.0f} cards expected ({_basis(scored)}).")
         else:
-            parts.append(f"From here: win {win_figure(top)}, {about_cards(top)} cards expected, "
+            parts.append(f"From here: win {win_figure(top)}, {about_cards(top)} expected, "
                          f"{_basis(scored)}.")
     elif scored.why == "safe":
         card = _played(obs.card_of(best))
@@ -304,7 +306,7 @@ def _compared_reason(obs: Observation, scored: ScoredPosition, top: Candidate, o
                    f"against {cards_figure(other)} if you {move_phrase(obs, other.move, False)}."]
         else:  # no difference to claim
             out = [f"{head}; {move_gerund(obs, best)} or {move_gerund(obs, other.move)}, you can expect "
-                   f"{about_cards(top)} cards either way."]
+                   f"{about_cards(top)} either way."]
         tips.append(TipId.WELL_PLAYED)
         return out
     figures = _versus(top, other, "this way", f"if you {move_phrase(obs, other.move, False)}")
