@@ -610,3 +610,21 @@ def test_a_decided_move_names_no_better_one_when_the_cards_gap_may_be_none():
         ps = PlyScore(0, True, False, 6, legal[0], est, decided=True, decided_deals=720, cards_gap=gap)
         m = _decided(0, state, legal[1], ps, facts)
         assert (m.facts.grade.more is not None) == named
+
+
+def test_a_best_move_that_surely_places_fewer_cards_where_no_move_wins_is_listed():
+    """Osmosis deal 2, greedy, move 33: no move wins in any of the 64 sampled deals, so w (AD) keeps its grade,
+    but turning places about 9 cards more, the intervals far apart: the report's list names it, as play's
+    --tutor question does."""
+    from tutor.cli.review_report import fewer_cards_block
+    from tutor.review.facts import Grade
+
+    rev = review(_greedy_record("osmosis", 2), workers=1)
+    m = rev.moves[32]
+    grade = m.facts.grade
+    assert isinstance(grade, Grade) and m.label == Label.BEST and grade.top.move == TURN
+    assert grade.top.win == grade.played.win == 0 and grade.played.cards_interval[1] < grade.top.cards_interval[0]
+    listed = [t.plain for t in fewer_cards_block(rev)]
+    assert listed[1].startswith("Fewer cards placed where no move won in any deal scored")
+    assert any(line.startswith("Move 33, w AD: d (turning the talon) places more cards: about ") and
+               "none won by any move" in line for line in listed)

@@ -17,7 +17,7 @@ from ..narrate.play import plural
 from ..notation import Move
 from ..render import card_text, prose
 from ..review import Label, MomentKind, MoveReview, Review
-from ..review.facts import Decided
+from ..review.facts import Decided, Grade
 
 __all__ = ["chart", "counts_line", "moves_table", "moments_table", "render_review", "result_line",
            "LABEL_STYLES", "MARKS", "LEGEND", "practical_block"]
@@ -278,15 +278,18 @@ def render_review(rev: Review, symbols: bool = True, width: int = 80) -> Group:
 
 
 def fewer_cards_block(rev: Review, symbols: bool = False) -> list[RenderableType]:
-    """The ungraded moves of a lost decided position where another move places more cards: a heading and a
-    line each (none when there is no such move)."""
-    from ..narrate.review import more_cards_sentence
+    """The moves where no move won and another one places more cards: in a lost decided position (not
+    graded), or graded best where no sampled deal was won by any move and the two moves' 95% intervals for
+    the cards lie apart (the ``--tutor`` question's rule). A heading and a line each; none when there is none."""
+    from ..narrate.review import more_cards_sentence, sure_cards_sentence
 
     states = list(rev.states) or rev.record.states()
     lines: list[RenderableType] = []
     for m in rev.moves:
         fact = m.facts.grade if m.facts is not None else None
-        said = more_cards_sentence(states[m.ply - 1], fact) if isinstance(fact, Decided) else None
+        state = states[m.ply - 1]
+        said = (more_cards_sentence(state, fact) if isinstance(fact, Decided)
+                else sure_cards_sentence(state, fact) if isinstance(fact, Grade) else None)
         if said is not None:
             line = Text(f"Move {m.ply}, ", style="bold")
             line.append_text(_move_cell(m.move, m.card, symbols))
@@ -295,5 +298,5 @@ def fewer_cards_block(rev: Review, symbols: bool = False) -> list[RenderableType
             lines.append(line)
     if not lines:
         return []
-    return [Text(""), Text("Fewer cards placed once the game was lost (these moves are not graded: no "
-                           "move there could win)", style="bold"), *lines]
+    return [Text(""), Text("Fewer cards placed where no move won in any deal scored (the result is the same, so these moves "
+                           "lose no grade; the cards are the score of a lost game)", style="bold"), *lines]

@@ -106,6 +106,21 @@ def decided_sentence(state: State, fact: Decided) -> str:
     return text if more is None else f"{text} {more}"
 
 
+def sure_cards_sentence(state: State, fact: Grade) -> str | None:
+    """A move graded best where no move won in any sampled deal, and the hint's move surely places more cards
+    (their 95% intervals for the cards apart, 3 cards or more): the sentence, else None."""
+    played, top = fact.played, fact.top
+    if fact.label != Label.BEST or top.move == played.move or top.win > 0 or played.win > 0:
+        return None
+    if top.cards - played.cards < 3 or played.cards_interval[1] >= top.cards_interval[0]:
+        return None
+    if played.exact:
+        return f"{_better(state, top.move)} places more cards ({top.cards:.0f} against {played.cards:.0f}, exact)."
+    return (f"{_better(state, top.move)} places more cards: about {top.cards:.0f} (95%: {top.cards_interval[0]:.0f}-"
+            f"{top.cards_interval[1]:.0f}) against {played.cards:.0f} ({played.cards_interval[0]:.0f}-"
+            f"{played.cards_interval[1]:.0f}), on {played.samples} sampled deals, none won by any move.")
+
+
 def more_cards_sentence(state: State, fact: Decided) -> str | None:
     """In a lost decided position, the move that places more cards than the one played, or None."""
     if fact.more is None:
