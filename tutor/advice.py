@@ -7,6 +7,8 @@ most :data:`tutor.grading.DECIDE_DEALS` deals are consistent, every one of
 them is solved for the win (about 0.1 s for 720 deals): if each gives every
 move that result, the game is settled whatever the player does, and the
 hint says so instead of leaving a sampled "0% (95%: 0-6%)" as the last word.
+A loss shown by the face-up reserve piles (:func:`tutor.grading.lost_by_reserves`)
+is said too, for a forced move as well.
 The figures stay the sampled ones (the cards are not solved for); the
 tutor's choice of move is unchanged, so the tutor policy never needs this.
 
@@ -58,13 +60,14 @@ def settle(obs: Observation, advice: Hint) -> Hint:
     """``advice`` as a :class:`SettledHint` when the position is settled whatever the move, else as it is."""
     if advice.exact or any(c.undecided for c in advice.candidates):
         return advice
-    if lost_by_reserves(obs) and "leave no order of the rows" not in advice.reason:
-        return _settled(advice, RESERVES_LOST, won=False, deals=0)
+    if lost_by_reserves(obs):  # the loss in plain view: said once (a compared reason says it already)
+        shown = "leave no order of the rows" in advice.reason
+        return advice if shown else _settled(advice, RESERVES_LOST, won=False, deals=0)
     if len(advice.candidates) < 2:
         return advice
     wins = {c.win for c in advice.candidates}
-    if wins not in ({0.0}, {1.0}) or (wins == {0.0} and lost_by_reserves(obs)):
-        return advice  # mixed results; or a loss the reason already shows in the face-up reserve piles
+    if wins not in ({0.0}, {1.0}):
+        return advice
     won = wins == {1.0}
     deals = same_everywhere(obs, [c.move for c in advice.candidates], won, SolveCache())
     if not deals:
