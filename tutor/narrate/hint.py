@@ -67,6 +67,23 @@ CARDS_WARNING = 3.0
 many cards fewer than the best, when the two moves' 95% intervals for the cards lie apart (or are exact)."""
 
 
+class CardsFigured(Protocol):
+    """A scored move's cards as the cards rule reads them: a hint's candidate or a review's."""
+
+    @property
+    def cards(self) -> float: ...
+    @property
+    def cards_interval(self) -> tuple[float, float]: ...
+
+
+def surely_fewer_cards(best: CardsFigured, mine: CardsFigured, exact: bool) -> bool:
+    """Whether ``mine`` places :data:`CARDS_WARNING` or more cards fewer than ``best`` for sure: exact, or
+    their 95% intervals for the cards apart. The rule of the ``--tutor`` question and of the review's list."""
+    if best.cards - mine.cards < CARDS_WARNING:
+        return False
+    return exact or mine.cards_interval[1] < best.cards_interval[0]
+
+
 def tutor_question(advice: Hint, move: Move, threshold: float, best_words: str) -> str | None:
     """The ``--tutor`` question before ``move``, or None: a win chance surely ``threshold`` points or more
     below the best's, or else, where no move wins in any deal, a sure loss of cards (:data:`CARDS_WARNING`)."""
@@ -84,10 +101,8 @@ def cards_warning(advice: Hint, move: Move, best_words: str) -> str | None:
     best, mine = by_move.get(advice.best), by_move.get(move)
     if best is None or mine is None or any(c.win > 0 or c.undecided for c in advice.candidates):
         return None
-    if best.cards - mine.cards < CARDS_WARNING:
+    if not surely_fewer_cards(best, mine, advice.exact):
         return None
-    if not advice.exact and mine.cards_interval[1] >= best.cards_interval[0]:
-        return None  # sampled, and the intervals overlap: the gap is not sure
     settled = getattr(advice, "deals", 0)  # a settled hint (tutor.advice): every consistent deal solved for the win
     if advice.exact:
         n = best.samples

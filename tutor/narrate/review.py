@@ -41,7 +41,7 @@ from ..review.facts import (
 from ..review.grades import Label
 from ..review.values import Hindsight, Review
 from ..state import State
-from .hint import pct, win_figure
+from .hint import pct, surely_fewer_cards, win_figure
 from .moves import card_word, move_gerund, move_short
 from .play import plural
 from .tips import TipId, tip
@@ -108,11 +108,11 @@ def decided_sentence(state: State, fact: Decided) -> str:
 
 def sure_cards_sentence(state: State, fact: Grade) -> str | None:
     """A move graded best where no move won in any sampled deal, and the hint's move surely places more cards
-    (their 95% intervals for the cards apart, 3 cards or more): the sentence, else None."""
+    (:func:`tutor.narrate.hint.surely_fewer_cards`): the sentence, else None."""
     played, top = fact.played, fact.top
     if fact.label != Label.BEST or top.move == played.move or top.win > 0 or played.win > 0:
         return None
-    if top.cards - played.cards < 3 or played.cards_interval[1] >= top.cards_interval[0]:
+    if not surely_fewer_cards(top, played, played.exact):
         return None
     if played.exact:
         return f"{_better(state, top.move)} places more cards ({top.cards:.0f} against {played.cards:.0f}, exact)."
