@@ -134,6 +134,15 @@ def test_moment_texts_from_their_facts():
     assert moment_text(state, luck) == "luck: AS, 2S turned up (-25 points, 95%: -40 to -10)"
 
 
+def test_a_luck_swing_reads_as_the_rounded_figures_beside_it():
+    """30% -> 56% beside it: the swing is +26 points, though the unrounded 29.6% -> 56.2% is 26.6."""
+    state = State.initial(deal_for(1, preset("osmosis")), preset("osmosis"))
+    luck = LuckMoment((0,), 0.266, (0.1, 0.4), 0.296)
+    assert moment_text(state, luck) == "luck: AS turned up (+26 points, 95%: +10 to +40)"
+    down = LuckMoment((0,), -0.266, (-0.4, -0.1), 0.562)
+    assert moment_text(state, down) == "luck: AS turned up (-26 points, 95%: -40 to -10)"
+
+
 # ---- the swap test: cards the player never saw ------------------------------------
 
 def _twin(rules, deal: Deal, moves: list[Move]) -> Deal | None:

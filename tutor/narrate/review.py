@@ -328,8 +328,10 @@ def moment_text(state: State, fact: MomentFact) -> str:
     if fact.interval is not None:
         lo, hi = fact.interval
         span = ", exact" if abs(hi - lo) < 1e-9 else f", 95%: {lo * 100:+.0f} to {hi * 100:+.0f}"
+    # the swing as the two rounded figures beside it read (30% -> 56% is +26, not the unrounded +27)
+    swing = int(pct(fact.before + fact.luck)[:-1]) - int(pct(fact.before)[:-1])
     sign = "+" if fact.luck > 0 else "-"
-    return f"luck: {_shown(fact.seen, 6)} turned up ({sign}{_points(abs(fact.luck) * 100)}{span})"
+    return f"luck: {_shown(fact.seen, 6)} turned up ({sign}{_points(abs(swing))}{span})"
 
 
 #: The heading of the review's block of practical win chances (``--practical N``).

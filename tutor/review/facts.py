@@ -291,13 +291,15 @@ class ErrorMoment:
 
 @dataclass(frozen=True, slots=True)
 class LuckMoment:
-    """The cards' luck: ``seen`` turned up and moved the win chance by ``luck`` (-1..1), in ``interval``."""
+    """The cards' luck: ``seen`` turned up and moved the win chance by ``luck`` (-1..1), in ``interval``,
+    from ``before`` (the win chance after the move, before the cards showed)."""
 
     hindsight: ClassVar[bool] = False
     kind: ClassVar[MomentKind] = MomentKind.LUCK
     seen: tuple[int, ...]
     luck: float
     interval: tuple[float, float] | None
+    before: float = 0.0
 
 
 MomentFact = ErrorMoment | LuckMoment

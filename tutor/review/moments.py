@@ -18,7 +18,7 @@ def critical(moves: list[MoveReview], count: int = 5) -> list[Moment]:
                                   ErrorMoment(m.move, m.best, m.drop, m.paired, m.samples)))
         if m.luck is not None:
             moments.append(Moment(m.ply, MomentKind.LUCK, m.win_after, m.win_after + m.luck, "",
-                                  LuckMoment(m.seen, m.luck, m.luck_interval)))
+                                  LuckMoment(m.seen, m.luck, m.luck_interval, m.win_after)))
     moments.sort(key=lambda x: (-abs(x.swing), x.ply))
     # at one move, the error (the choice) comes before the luck (the cards it then turned up)
     return sorted(moments[:count], key=lambda x: (x.ply, x.kind != MomentKind.ERROR))
