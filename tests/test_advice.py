@@ -35,9 +35,13 @@ def test_a_position_lost_in_every_consistent_deal_is_settled_and_the_engine_agre
     assert isinstance(advice, SettledHint) and not advice.won and advice.deals == 720 and not advice.exact
     assert advice.reason.endswith("Solving every one of the 720 deals consistent with what you have seen shows that "
                                   "no move wins in any of them: the game is lost whatever you play, and only the "
-                                  "cards are left to play for (their figures are sampled).")
+                                  "cards are left to play for.")
     assert advice.to_json()["settled"] == {"won": False, "deals": 720}
     assert advice.best == hint(obs).best  # the choice of move is the engine's own
+    # the win figures are the solved ones, not a sampled "0% (95%: 0-6%)" beside "lost whatever you play"
+    assert all(c.win == 0 and c.interval == (0.0, 0.0) for c in advice.candidates)
+    assert "95%: 0-" not in advice.reason and "Win 0% (every deal solved) either way" in advice.reason
+    assert "the cards sampled from 64 deals consistent with what you have seen" in advice.reason
     for deal in obs.every_state()[::89]:
         for move in state.legal_moves():
             assert search.solve(deal.apply(move), search.Limit(nodes=200_000), want="win").winnable is False
@@ -68,8 +72,11 @@ def test_hint_and_play_say_a_settled_position_is_lost(tmp_path):
     data = json.loads(osmosis(["hint", "3", "--moves", " ".join(moves), "--json"], home).stdout)
     assert data["settled"] == {"won": False, "deals": 720}
     assert "the game is lost whatever you play" in data["reason"]
+    assert all(c["interval"] == [0.0, 0.0] for c in data["candidates"])
     out = osmosis(["play", "3"], home, input=" ".join(moves) + "\nh\nq\n").stdout
     assert "the game is lost whatever you play" in " ".join(out.split())
+    table = [line.split() for line in out.splitlines() if line.startswith(("d ", "w "))]
+    assert table and all(row[3] == "solved" for row in table)
 
 
 def test_a_loss_in_plain_view_in_the_face_up_reserve_is_said_by_the_hint_even_for_a_forced_move():
@@ -87,3 +94,16 @@ def test_a_loss_in_plain_view_in_the_face_up_reserve_is_said_by_the_hint_even_fo
     assert isinstance(advice, SettledHint) and advice.deals == 0 and not advice.won
     assert advice.reason.endswith(RESERVES_LOST) and advice.reason.count("leave no order of the rows") == 1
     assert advice.to_json()["settled"] == {"won": False, "by": "reserves"}
+
+
+def test_the_board_shows_a_settled_hint_as_solved_not_a_sampled_interval():
+    from tutor.board.widgets import HintView
+
+    state, _ = _greedy("osmosis", 3, 45)
+    advice = advise(observe(state))
+    lines = [line.plain for line in HintView(advice, state, False).lines(100)]
+    rows = [line for line in lines if line.startswith(("d ", "w "))]
+    assert len(rows) == 2 and all("solved" in row and "%-" not in row for row in rows)
+    # a hint that is not settled keeps its sampled interval
+    sampled = hint(observe(_greedy("osmosis", 3, 20)[0]))
+    assert not any("solved" in line.plain for line in HintView(sampled, _greedy("osmosis", 3, 20)[0], False).lines(100))

@@ -9,7 +9,9 @@ move that result, the game is settled whatever the player does, and the
 hint says so instead of leaving a sampled "0% (95%: 0-6%)" as the last word.
 A loss shown by the face-up reserve piles (:func:`tutor.grading.lost_by_reserves`)
 is said too, for a forced move as well.
-The figures stay the sampled ones (the cards are not solved for); the
+The win figures become the solved ones (each candidate's interval the one
+value, read as "every deal solved"), and the reason is written again from
+them; the cards stay the sampled figures (they are not solved for). The
 tutor's choice of move is unchanged, so the tutor policy never needs this.
 
 Only cards the player has seen are used, as for every hint.
@@ -17,7 +19,7 @@ Only cards the player has seen are used, as for every hint.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from .grading import lost_by_reserves, same_everywhere
@@ -47,8 +49,7 @@ def settled_sentence(won: bool, deals: int) -> str:
         return (f"Solving every one of the {deals} deals consistent with what you have seen shows that every move "
                 "wins in all of them: the game is won whatever you play.")
     return (f"Solving every one of the {deals} deals consistent with what you have seen shows that no move wins "
-            "in any of them: the game is lost whatever you play, and only the cards are left to play for (their "
-            "figures are sampled).")
+            "in any of them: the game is lost whatever you play, and only the cards are left to play for.")
 
 
 RESERVES_LOST = ("The reserve piles, every card of them known, leave no order of the rows still to open that can "
@@ -61,8 +62,9 @@ def settle(obs: Observation, advice: Hint) -> Hint:
     if advice.exact or any(c.undecided for c in advice.candidates):
         return advice
     if lost_by_reserves(obs):  # the loss in plain view: said once (a compared reason says it already)
-        shown = "leave no order of the rows" in advice.reason
-        return advice if shown else _settled(advice, RESERVES_LOST, won=False, deals=0)
+        solved = _solved(obs, advice)
+        shown = "leave no order of the rows" in solved.reason
+        return _settled(solved, "" if shown else RESERVES_LOST, won=False, deals=0)
     if len(advice.candidates) < 2:
         return advice
     wins = {c.win for c in advice.candidates}
@@ -72,12 +74,24 @@ def settle(obs: Observation, advice: Hint) -> Hint:
     deals = same_everywhere(obs, [c.move for c in advice.candidates], won, SolveCache())
     if not deals:
         return advice
-    return _settled(advice, settled_sentence(won, deals), won=won, deals=deals)
+    return _settled(_solved(obs, advice), settled_sentence(won, deals), won=won, deals=deals)
+
+
+def _solved(obs: Observation, advice: Hint) -> Hint:
+    """``advice`` with each move's win the solved value (its interval that one value) and the reason written
+    again from it, so no sampled "0% (95%: 0-6%)" stands beside the sentence that says the game is settled."""
+    from .hints import ScoredPosition
+    from .narrate import reason_for
+
+    candidates = [replace(c, interval=(c.win, c.win)) for c in advice.candidates]
+    scored = ScoredPosition(advice.best, candidates, advice.why, advice.samples, advice.exact, method=advice.method)
+    reason, tips = reason_for(obs, scored)
+    return replace(advice, candidates=candidates, reason=reason, tips=tuple(tips))
 
 
 def _settled(advice: Hint, sentence: str, won: bool, deals: int) -> SettledHint:
     fields = {f: getattr(advice, f) for f in Hint.__dataclass_fields__}
-    fields["reason"] = f"{advice.reason} {sentence}"
+    fields["reason"] = f"{advice.reason} {sentence}".strip()
     return SettledHint(**fields, won=won, deals=deals)
 
 

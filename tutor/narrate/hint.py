@@ -39,11 +39,20 @@ def pct(x: float) -> str:
 
 
 def win_figure(c: Figured) -> str:
-    """A candidate's win chance with its 95% interval: "41% (95%: 33-50%)", or "41% (exact)"."""
+    """A candidate's win chance with its 95% interval: "41% (95%: 33-50%)", "41% (exact)", or "0% (every deal
+    solved)" where a settled hint (:mod:`tutor.advice`) solved the win in every consistent deal."""
     if c.exact:
         return f"{pct(c.win)} (exact)"
+    if win_solved(c):
+        return f"{pct(c.win)} (every deal solved)"
     lo, hi = c.interval
     return f"{pct(c.win)} (95%: {lo * 100:.0f}-{hi * 100:.0f}%)"
+
+
+def win_solved(c: Figured) -> bool:
+    """The win of a sampled move known in every consistent deal: its interval is the one value, which a
+    sampled (Wilson) interval never is; a settled hint (:mod:`tutor.advice`) sets it so. The cards stay sampled."""
+    return not c.exact and c.interval[0] == c.interval[1]
 
 
 def tutor_warning(advice: Hint, move: Move, best_words: str) -> str | None:
@@ -132,7 +141,8 @@ def _basis(scored: ScoredPosition) -> str:
             return "exact: you have seen every card, and the position was solved"
         return f"exact: every one of the {n} deals consistent with what you have seen was solved"
     same = ", the same ones for every move" if len(scored.candidates) > 1 else ""
-    return f"from {scored.samples} deals consistent with what you have seen{same}"
+    what = "the cards sampled " if all(win_solved(c) for c in scored.candidates) else ""  # the win was solved
+    return f"{what}from {scored.samples} deals consistent with what you have seen{same}"
 
 
 def _win_sentence(top: Candidate, scored: ScoredPosition) -> str:
