@@ -16,7 +16,7 @@ from rich.text import Text
 from ..narrate.play import plural
 from ..notation import Move
 from ..render import card_text, prose
-from ..review import Label, MomentKind, MoveReview, Review
+from ..review import Label, MomentKind, MoveReview, Review, move_accuracy
 from ..review.facts import Decided, Grade
 
 __all__ = ["chart", "counts_line", "moves_table", "moments_table", "render_review", "result_line",
@@ -258,9 +258,10 @@ def render_review(rev: Review, symbols: bool = True, width: int = 80) -> Group:
                    f"{rev.sampling_text()}).")
     else:
         acc.append(f"{rev.accuracy:.1f}", style="bold")
-        acc.append(f" / 100 over {plural(rev.graded, 'graded move')} (Lichess's formula: a move that keeps the "
-                   "best chance scores 100, and the score falls fast with the points a move loses, so one big "
-                   f"error pulls a game down hard; win chances from what you could see: {rev.sampling_text()}).")
+        acc.append(f" / 100 over {plural(rev.graded, 'graded move')} (Lichess's formula: a move that loses no "
+                   f"points against the best scores 100, one that loses 1 point {move_accuracy(1):.0f} and one that loses "
+                   f"10 points {move_accuracy(10):.0f}, "
+                   f"so one big error pulls a game down hard; win chances from what you could see: {rev.sampling_text()}).")
     parts: list[RenderableType] = [head, result_line(rev), hind, acc, counts_line(rev, width), Text(""),
              Text("Win chance, move by move", style="bold"), chart(rev, width), Text(""),
              Text("Critical moments", style="bold"), moments_table(rev, symbols), Text("")]
