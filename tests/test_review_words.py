@@ -294,8 +294,8 @@ def test_a_best_move_in_a_lost_position_says_when_another_places_more_cards():
     played = Candidate(Move.parse("r1"), 0.0, 32.1, 120, (0.0, 0.0), exact=True)
     grade = Grade(Label.BEST, Move.parse("r1"), Move.parse("r1"), played, top, Drop(0.0, 0.0, 0.0, 120), False)
     assert grade_sentence(state, grade).endswith(
-        "d (turning the talon) has the same win chance but places more cards (34 against 32 on average), so the "
-        "hint would choose it.")
+        "d (turning the talon) has the same win chance but places more cards (34 against 32 on average): both "
+        "keep the best win chance, and the hint would choose d for the cards.")
 
 
 def test_a_luck_sentence_says_the_same_deals_only_when_they_are():

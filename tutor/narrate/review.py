@@ -170,8 +170,10 @@ def grade_sentence(state: State, fact: Grade | Ungraded | Decided) -> str:
                      "either move better.")
         elif top.move != played.move and round(top.cards) > round(played.cards):
             # the same chance, but the hint's tie-break (the cards placed) prefers another move: say so
+            # the label is the win chance's (both moves keep it), the hint's choice the cards': say both
             text += (f" {_better(state, top.move)} has the same win chance but places more cards "
-                     f"({top.cards:.0f} against {played.cards:.0f} on average), so the hint would choose it.")
+                     f"({top.cards:.0f} against {played.cards:.0f} on average): both keep the best win chance, "
+                     f"and the hint would choose {top.move} for the cards.")
         return text
     basis = ""
     if paired is not None and not paired.exact:
