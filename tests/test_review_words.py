@@ -264,7 +264,7 @@ def test_a_redeal_is_named_as_one_not_as_a_turn():
 def test_in_peek_a_reserve_dig_leaves_a_card_on_top_rather_than_uncovering_it():
     osmosis, peek = (State.initial(deal_for(1, preset(v)), preset(v)) for v in ("osmosis", "peek"))
     fact = ReserveDig(25, 1, 30)
-    assert f"uncovered {NAMES[30]}, which could not be played" in tag_sentence(osmosis, fact)
+    assert f"uncovered {NAMES[30]}, face down until then, which could not be played" in tag_sentence(osmosis, fact)
     text = tag_sentence(peek, fact)
     assert "uncovered" not in text
     assert text.startswith(f"Playing {NAMES[25]} left {NAMES[30]} on top of reserve pile 2, and it could not be played")

@@ -234,8 +234,9 @@ def tag_sentence(state: State, fact: TagFact) -> str:
         if state.rules.open_reserve:  # every reserve card is face up: nothing is uncovered, only left on top
             return (f"Playing {card_word(fact.card)} left {card_word(fact.under)} on top of reserve pile "
                     f"{fact.pile + 1}, and it could not be played: digging the reserve helped nothing here.")
-        return (f"Playing {card_word(fact.card)} uncovered {card_word(fact.under)}, which could not be played: "
-                "digging the reserve helped nothing here.")
+        # the card below was face down until the move: the label stands on what could be seen before it
+        return (f"Playing {card_word(fact.card)} uncovered {card_word(fact.under)}, face down until then, which "
+                "could not be played: digging the reserve helped nothing here.")
     return (f"Taking {card_word(fact.card)} off the waste shifted the talon's threes; turning kept "
             f"{win_figure(fact.turn)}.")
 
