@@ -568,3 +568,21 @@ def test_moves_left_on_a_line_after_the_game_ends_are_named_as_not_played(run, h
     out = run(["play", "1"], input=" ".join(map(str, moves)) + " d w\nq\n").stdout
     assert "Not played, since the game is over: d w." in out and "Blocked" in out
     assert load_record(autosaved(home)).moves == moves
+
+
+def test_t_in_line_mode_turns_to_a_playable_waste_card_as_the_board_does(run, home):
+    """``t`` on a line of its own plays the turns of tutor.talon.turns_to_play, the board shown once, and
+    turns nothing (saying why) when the waste's top can be played already: the board's t, in line mode."""
+    from tutor.talon import TURN_STOPS, turns_to_play
+
+    rules = preset("osmosis")
+    state = State.initial(deal_for(5, rules), rules)
+    first = turns_to_play(state).moves
+    assert first
+    out = run(["play", "5", "--save", str(home / "t.json")], input="t\nt\nq\n").stdout
+    word = "once" if len(first) == 1 else f"{len(first)} times"
+    assert f"turned the talon {word}, until the waste shows a card that can be played." in out
+    assert TURN_STOPS["waste-playable"] in out  # the second t: the waste's top can be played, nothing turned
+    assert out.count("Score ") == 2  # the start and once after the turns, not a board per turn
+    assert load_record(home / "t.json").moves == list(first)
+    assert "t      turn until the waste shows a card that can be played" in run(["play", "5"], input="?\nq\n").stdout

@@ -108,6 +108,15 @@ class TurnRun:
     why: str
 
 
+#: What ``t`` says when it turns nothing, by :attr:`TurnRun.why` (the board and line mode alike).
+TURN_STOPS = {
+    "waste-playable": "The waste's top card can be played: w plays it, d turns past it.",
+    "redeal": "The stock is empty: d redeals the waste.",
+    "blocked": "No turn is possible.",
+    "over": "The game is over.",
+}
+
+
 def turns_to_play(state: State) -> TurnRun:
     """The turns ``t`` plays from ``state``: turn until the waste's top card can be played.
 

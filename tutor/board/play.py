@@ -28,7 +28,7 @@ from ..narrate.play import end_message
 from ..notation import Move, parse_input
 from ..render import describe_move
 from ..state import State
-from ..talon import memory, turns_to_play, waste_fan
+from ..talon import TURN_STOPS, memory, turns_to_play, waste_fan
 from .screens import PLAY_KEYS, TextScreen
 from .widgets import HintView, Keys, Lines, MemoryView, TableView
 
@@ -62,12 +62,6 @@ KEYS = ("1-4 reserve", "w waste", "d turn", "t turn to a play", "u undo", "r red
         ": type a card", "s save", "? help", "q quit")
 END_KEYS = ("v review this game", "u take back the last move", "q quit")  # the end question's keys
 
-_STOPS = {
-    "waste-playable": "The waste's top card can be played: w plays it, d turns past it.",
-    "redeal": "The stock is empty: d redeals the waste.",
-    "blocked": "No turn is possible.",
-    "over": "The game is over.",
-}
 
 
 class BoardApp(App):
@@ -273,7 +267,7 @@ class BoardApp(App):
     def action_turn_until(self) -> None:
         run = turns_to_play(self.game.state)
         if not run.moves:
-            self.say(_STOPS.get(run.why, "Nothing to turn."))
+            self.say(TURN_STOPS.get(run.why, "Nothing to turn."))
             return
         self.play_moves([str(m) for m in run.moves])
 

@@ -31,7 +31,7 @@ from ..record import Game, Record
 from ..render import describe_move, move_line, prose, render_hint, render_state, use_symbols
 from ..state import State
 from ..storage import games_dir, is_regular_file, remove_stale_temps
-from ..talon import waste_fan
+from ..talon import TURN_STOPS, turns_to_play, waste_fan
 from ..textsafe import brief, os_reason, quoted, shown_path
 from .app import console_of
 from .common import played_before, read_line, unreadable_word
@@ -46,6 +46,7 @@ HELP = """\
 Moves:  r1-r4  play the top card of a reserve pile
         w      play the waste's top card
         d      turn the talon (a redeal when the stock is empty)
+        t      turn until the waste shows a card that can be played
         7h     a card name (also 10H, 7♥) plays that card
         Several moves on one line are played in turn: d d w
 Other:  u      undo the last move (u 3: the last three)
@@ -236,6 +237,10 @@ class Session:
                     self.save_command(line.strip()[len(words[0]):].strip())
                 elif cmd in ("h", "hint"):
                     self.show_hint()
+                elif cmd == "t" and len(words) == 1:
+                    if not self.turn_until():
+                        self.quit(final=True)
+                        return
                 elif cmd in ("r", "redo") and len(words) == 1:
                     self.say("r (redo) is a key of the board; here, after u, type the move again.")
                 else:
@@ -281,10 +286,31 @@ class Session:
         self.exit_code = 1
         return True
 
-    def play_line(self, words: list[str]) -> bool:
+    def turn_until(self) -> bool:
+        """``t``: turn until the waste shows a card that can be played (:func:`tutor.talon.turns_to_play`), the
+        board shown once at the end. False means quit."""
+        run = turns_to_play(self.game.state)
+        if not run.moves:
+            self.say(TURN_STOPS.get(run.why, "Nothing to turn."))
+            return True
+        first = self.game.ply + 1
+        if not self.play_line([str(m) for m in run.moves], each=False):
+            return False
+        turned = self.game.ply - first + 1
+        if turned and not self.game.state.over:  # a game that ended showed its last move already
+            where = {"playable": "the waste shows a card that can be played",
+                     "redeal": "the stock is empty (d redeals)", "blocked": "no turn is possible"}[run.why]
+            span = f"Move {first}" if turned == 1 else f"Moves {first}-{self.game.ply}"
+            self.say("")
+            self.say(f"{span}: turned the talon {'once' if turned == 1 else f'{turned} times'}, until {where}.")
+            self.show()
+        return True
+
+    def play_line(self, words: list[str], each: bool = True) -> bool:
         """Play each word of a line as a move; stop at the first that fails. False means quit.
 
-        A word that is no move or card at all stops the line before any of it is played.
+        A word that is no move or card at all stops the line before any of it is played. ``each``: show each
+        move and the board after it (``t`` shows the board once, at the end).
         """
         bad = unreadable_word(words)
         if bad is not None:
@@ -312,9 +338,10 @@ class Session:
             self.game.push(move)
             played.append(str(move))
             self.autosave_now()
-            self.say("")
-            self.say(move_line(self.game.ply, state, move, self.symbols))
-            self.show()
+            if each or self.game.state.over:
+                self.say("")
+                self.say(move_line(self.game.ply, state, move, self.symbols))
+                self.show()
             if self.game.state.over:
                 rest = words[n + 1:]
                 if rest:  # said before the end message, which the loop shows next
