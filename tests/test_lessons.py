@@ -62,6 +62,29 @@ def test_at_least_eight_lessons_ship_in_teaching_order():
         "turning-three", "variants"]
 
 
+def test_shipped_lesson_texts_have_no_ragged_line_breaks():
+    """Lesson prose is printed as written: a line broken far short of its neighbours reads as a stray break
+    (layout step 3 had "row yet. The two under" alone on a line)."""
+    import tomllib
+
+    ragged = []
+    for name, path in lesson_files():
+        def walk(value, where):
+            if isinstance(value, dict):
+                for key, sub in value.items():
+                    walk(sub, f"{where}.{key}")
+            elif isinstance(value, list):
+                for i, sub in enumerate(value):
+                    walk(sub, f"{where}[{i}]")
+            elif isinstance(value, str):
+                lines = value.split("\n")
+                for a, b in zip(lines, lines[1:]):
+                    if a and b and len(a) < 55 and len(a) + 1 + len(b.split(" ")[0]) <= 76:
+                        ragged.append((where, a))
+        walk(tomllib.loads(path.read_text(encoding="utf-8")), name)
+    assert ragged == []
+
+
 @pytest.mark.parametrize("name", SHIPPED)
 def test_every_shipped_lesson_checks_out_against_the_engine(name):
     lesson = find_lesson(name)
