@@ -147,6 +147,16 @@ def test_the_hidden_cycle_is_worded_as_hindsight_in_its_own_sentence():
             assert sentence.startswith("With hindsight (all cards known)")
 
 
+def test_the_verdict_of_a_deal_lost_from_the_start_is_one_hindsight_sentence():
+    """Deal 7 (Osmosis) is lost from the start by a cycle in face-down cards: the verdict's explanation, the
+    cycle's steps and its conclusion, is one sentence, so its hindsight caveat covers all of it."""
+    rules = preset("osmosis")
+    rev = review(Record(rules, deal_for(7, rules), parse_moves("r2")), samples=4)
+    text = rev.hindsight.verdict()
+    assert text.startswith("With hindsight (all cards known)") and "wait for each other" in text
+    assert len(re.split(r"(?<=\.) ", text)) == 1, text
+
+
 def _review_claims(rules, deal, moves) -> int:
     rev = review(Record(rules, deal, moves), samples=4)
     states = list(rev.states)

@@ -106,10 +106,11 @@ class Explanation:
             scope = "in every row order still possible"
         else:
             scope = _orders_phrase(self.orders)
-        out = f"{head}. So {cards} wait for each other and none of them can ever be played ({scope})."
+        # one sentence, so the hindsight caveat the review puts before it covers all of it
+        out = f"{head}; so {cards} wait for each other and none of them can ever be played ({scope})"
         for other in self.others:
-            out += " " + other.text()
-        return out
+            out += "; and " + other.text()[:-1]
+        return out + "."
 
     def to_json(self) -> ExplanationJSON:
         return {"cycle": [NAMES[c] for c in self.cycle], "text": self.text(),
