@@ -277,15 +277,22 @@ def test_a_good_move_too_close_to_call_shows_its_low_end_with_a_decimal():
     grade = Grade(Label.GOOD, Move.parse("r1"), Move.parse("d"), played, top, Drop(0.07, 0.0476, 0.092, 64), True)
     text = grade_sentence(state, grade)
     # surely worse (the interval above zero), only not surely by an inaccuracy's 5 points
-    assert text.startswith("Good: a little worse than d, win 9% against 16%; 7 points lower "
+    assert text.startswith("Good: a little worse than d, win 9% against 16%; 7.0 points lower "
                            "(95%: 4.8 to 9.2, 64 deals, paired).")
     unsure = replace(grade, paired=Drop(0.06, -0.017, 0.137, 64))
-    assert grade_sentence(state, unsure).startswith("Good: not clearly worse than d, win 9% against 16%; 6 points "
+    assert grade_sentence(state, unsure).startswith("Good: not clearly worse than d, win 9% against 16%; 6.0 points "
                                                     "lower (95%: -1.7 to 13.7, 64 deals, paired).")
     assert "Too close to call an error" in text and ") (" not in text and "))" not in text
     calm = replace(grade, close=False, paired=Drop(0.02, -0.004, 0.04, 64))
     assert grade_sentence(state, calm) == ("Good: nearly as strong as d, win 9% against 16%; 2 points lower "
                                            "(95%: 0 to 4, 64 deals, paired).")
+    # not close (the high end 4.91 under the threshold's 5), yet whole numbers would show it as 5: a decimal
+    near = replace(grade, close=False, paired=Drop(0.031, 0.013, 0.0491, 64))
+    assert grade_sentence(state, near) == ("Good: nearly as strong as d, win 9% against 16%; 3.1 points lower "
+                                           "(95%: 1.3 to 4.9, 64 deals, paired).")
+    # a close move's figure has the decimal its ends have: 4.67 is not "5 points lower"
+    under = replace(grade, paired=Drop(0.0467, 0.028, 0.065, 64))
+    assert "; 4.7 points lower (95%: 2.8 to 6.5, 64 deals, paired)." in grade_sentence(state, under)
 
 
 def test_a_best_move_in_a_lost_position_says_when_another_places_more_cards():

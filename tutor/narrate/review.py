@@ -78,9 +78,9 @@ def _num(x: float, places: int = 0) -> str:
     return f"{round(x, places) + 0.0:.{places}f}"
 
 
-def _points(x: float) -> str:
-    """``1 point``, ``12 points``: a whole number of win-chance points, its noun agreeing."""
-    n = _num(x)
+def _points(x: float, places: int = 0) -> str:
+    """``1 point``, ``12 points``, ``4.7 points``: win-chance points, its noun agreeing."""
+    n = _num(x, places)
     return f"{n} point{'' if n in ('1', '-1') else 's'}"
 
 
@@ -178,13 +178,15 @@ def grade_sentence(state: State, fact: Grade | Ungraded | Decided) -> str:
     basis = ""
     if paired is not None and not paired.exact:
         est, lo, hi = paired.points()
-        # a move too close to call gets a decimal, so a low end of 4.8 never shows as the threshold's 5
-        places = 1 if fact.close else 0
+        # a move too close to call gets a decimal, so a low end of 4.8 never shows as the threshold's 5; and
+        # so does a good move whose figures would round up to the threshold (a high end of 4.9 is not 5)
+        rounds_up = fact.label <= Label.GOOD and max(est, hi) >= fact.inaccuracy - 0.5
+        places = 1 if fact.close or rounds_up else 0
         ends = f"{_num(lo, places)} to {_num(hi, places)}"
-        gap = f"{_points(est)} lower (95%: {ends}, {paired.samples} deals, paired)"
+        gap = f"{_points(est, places)} lower (95%: {ends}, {paired.samples} deals, paired)"
         if paired.samples > played.samples:  # more deals drawn while the label was in doubt: say which is which
             basis = f" on {_deals(played.samples)}"
-            gap = f"on {paired.samples} deals, paired, {_points(est)} lower (95%: {ends})"
+            gap = f"on {paired.samples} deals, paired, {_points(est, places)} lower (95%: {ends})"
     elif paired is not None:
         gap = f"{_points(paired.estimate * 100)} lower (exact)"
     else:

@@ -180,7 +180,7 @@ def _graded(i: int, state: State, move: Move, ps: PlyScore, th: Thresholds, plac
     win_before = max(lead.win, played.win)
     tags, cycle = find_tags(state, move, by_move, played, top, th, placed) if label >= Label.INACCURACY else ((), None)
     threw = ThrewAwayWin(facts.better) if facts.lost_at_ply == i + 1 else None
-    comment = Comment(Grade(label, move, best, played, top, paired, close), tags, cycle, threw)
+    comment = Comment(Grade(label, move, best, played, top, paired, close, th.inaccuracy), tags, cycle, threw)
     drop_pts = max(0.0, paired.estimate * 100) if paired is not None else 0.0
     return MoveReview(i + 1, move, best, win_before, played.win, label, tuple(t.tag for t in tags), "",
                       card=card, cards_after=played.cards,

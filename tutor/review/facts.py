@@ -109,7 +109,8 @@ class Decided:
 
 @dataclass(frozen=True, slots=True)
 class Grade:
-    """A graded move's label against the best move: the played and the best move's scores, the paired drop."""
+    """A graded move's label against the best move: the played and the best move's scores, the paired drop;
+    ``inaccuracy``: the threshold of an inaccuracy (points), so the words never round a figure up to it."""
 
     hindsight: ClassVar[bool] = False
     label: Label
@@ -119,6 +120,7 @@ class Grade:
     top: Candidate
     paired: Drop | None
     close: bool
+    inaccuracy: float = 5.0
 
 
 # ---- the tags (each a fact of what the player had seen) ---------------------
