@@ -40,8 +40,8 @@ def test_a_position_lost_in_every_consistent_deal_is_settled_and_the_engine_agre
     assert advice.best == hint(obs).best  # the choice of move is the engine's own
     # the win figures are the solved ones, not a sampled "0% (95%: 0-6%)" beside "lost whatever you play"
     assert all(c.win == 0 and c.interval == (0.0, 0.0) for c in advice.candidates)
-    assert "95%: 0-" not in advice.reason and "Win 0% (every deal solved) either way" in advice.reason
-    assert "the cards sampled from 64 deals consistent with what you have seen" in advice.reason
+    assert "95%: 0-" not in advice.reason and "Win 0% (in every consistent deal) either way" in advice.reason
+    assert "the cards on 64 sampled deals consistent with what you have seen" in advice.reason
     for deal in obs.every_state()[::89]:
         for move in state.legal_moves():
             assert search.solve(deal.apply(move), search.Limit(nodes=200_000), want="win").winnable is False
@@ -76,7 +76,7 @@ def test_hint_and_play_say_a_settled_position_is_lost(tmp_path):
     out = osmosis(["play", "3"], home, input=" ".join(moves) + "\nh\nq\n").stdout
     assert "the game is lost whatever you play" in " ".join(out.split())
     table = [line.split() for line in out.splitlines() if line.startswith(("d ", "w "))]
-    assert table and all(row[3] == "solved" for row in table)
+    assert table and all(row[3] == "certain" for row in table)
 
 
 def test_a_loss_in_plain_view_in_the_face_up_reserve_is_said_by_the_hint_even_for_a_forced_move():
@@ -103,7 +103,7 @@ def test_the_board_shows_a_settled_hint_as_solved_not_a_sampled_interval():
     advice = advise(observe(state))
     lines = [line.plain for line in HintView(advice, state, False).lines(100)]
     rows = [line for line in lines if line.startswith(("d ", "w "))]
-    assert len(rows) == 2 and all("solved" in row and "%-" not in row for row in rows)
+    assert len(rows) == 2 and all("certain" in row and "%-" not in row for row in rows)
     # a hint that is not settled keeps its sampled interval
     sampled = hint(observe(_greedy("osmosis", 3, 20)[0]))
-    assert not any("solved" in line.plain for line in HintView(sampled, _greedy("osmosis", 3, 20)[0], False).lines(100))
+    assert not any("certain" in line.plain for line in HintView(sampled, _greedy("osmosis", 3, 20)[0], False).lines(100))

@@ -118,7 +118,8 @@ def test_tutor_mode_warns_on_a_known_bad_move_and_not_on_the_best(tmp_path):
     assert result.exit_code == 0, result.output
     out = result.output
     assert out.count("That may be a mistake") == 1
-    assert "win 0% (95%: 0-" in out and "against" in out  # every figure with its interval
+    # the move loses in every consistent deal (the reserve piles show it): no sampled 0-11% for it
+    assert "win 0% (in every consistent deal) against" in " ".join(out.split()) and "win 0% (95%: 0-" not in out
     assert "Move 4: d" in out  # the warned move was not played; the turn was
 
 
@@ -148,7 +149,7 @@ def test_the_hint_states_its_sample_basis_once_in_the_reason(deal, moves):
     kind of reason: a free turn with a playable card beside it (51), a safe play (7), a plain comparison."""
     data = json.loads(run("hint", deal, "--moves", moves, "--samples", "6", "--json").output)
     assert re.search(r"from \d+ deals consistent with what you have seen|consistent deals? (was|were) solved|"
-                     r"you have seen every card|None of the \d+ deals consistent", data["reason"]), data["reason"]
+                     r"you have seen every card|None of the \d+ deals sampled", data["reason"]), data["reason"]
     text = run("hint", deal, "--moves", moves, "--samples", "6")
     assert text.exit_code == 0, text.output
     flat = " ".join(text.output.split())
@@ -182,6 +183,46 @@ def test_a_cards_figure_every_sample_agrees_on_has_no_empty_interval():
     spread = replace(c, cards=34.0, cards_interval=(31.6, 36.2), exact=False)
     assert about_cards(spread) == "about 34 cards (95%: 32-36)"
     assert about_cards(replace(c, cards=49.0, exact=True)) == "49 cards (exact)"
+    # an interval that rounds to one number ("27 (95%: 27-27)") shows its decimal instead
+    narrow = replace(c, cards=27.06, cards_interval=(26.71, 27.41), exact=False)
+    assert cards_figure(narrow) == "27.1 (95%: 26.7-27.4)"
+
+
+def test_more_cards_is_a_but_only_when_the_intervals_lie_apart():
+    """'win 19% either way, but about 35 cards against 34' claimed more than overlapping intervals show."""
+    from dataclasses import replace
+
+    from tutor.hints import hint
+    from tutor.knowledge import observe
+    from tutor.narrate.hint import _versus
+    from tutor.rules import preset as _preset
+    from tutor.state import State
+
+    rules = _preset("osmosis")
+    c = hint(observe(State.initial(deal_for(5, rules), rules)), samples=8).candidates[0]
+    top = replace(c, win=0.19, interval=(0.1, 0.3), cards=35.2, cards_interval=(32.4, 38.0), exact=False)
+    close = replace(top, cards=34.1, cards_interval=(31.3, 36.9))
+    text = _versus(top, close, "if you turn", "if you play it now")
+    assert "but" not in text and "about 35 cards (95%: 32-38) if you turn against 34 (95%: 31-37)" in text
+    apart = replace(top, cards=29.0, cards_interval=(28.0, 30.0))
+    assert "either way, but about 35 cards" in _versus(top, apart, "if you turn", "if you play it now")
+
+
+def test_one_undecided_deal_is_said_in_the_singular():
+    from dataclasses import replace
+
+    from tutor.hints import ScoredPosition, hint
+    from tutor.knowledge import observe
+    from tutor.narrate.hint import reason_for
+    from tutor.rules import preset as _preset
+    from tutor.state import State
+
+    rules = _preset("osmosis")
+    obs = observe(State.initial(deal_for(5, rules), rules))
+    h = hint(obs, samples=8)
+    cands = [replace(x, undecided=1 if i == 0 else 0) for i, x in enumerate(h.candidates)]
+    text, _ = reason_for(obs, ScoredPosition(h.best, cands, h.why, h.samples, h.exact))
+    assert f"(1 of the {h.samples} deals was too deep to decide within the search limit and counts as not won.)" in text
 
 
 def test_a_peek_position_lost_by_its_face_up_reserve_says_so_once():

@@ -10,7 +10,7 @@ hint says so instead of leaving a sampled "0% (95%: 0-6%)" as the last word.
 A loss shown by the face-up reserve piles (:func:`tutor.grading.lost_by_reserves`)
 is said too, for a forced move as well.
 The win figures become the solved ones (each candidate's interval the one
-value, read as "every deal solved"), and the reason is written again from
+value, read as "in every consistent deal"), and the reason is written again from
 them; the cards stay the sampled figures (they are not solved for). The
 tutor's choice of move is unchanged, so the tutor policy never needs this.
 

@@ -330,13 +330,14 @@ def render_deal(deal: Deal, rules: Rules, reveal: bool = False, symbols: bool = 
 
 
 def _interval_cell(cand: ScoredMove) -> str:
-    """A candidate's 95% win interval ("33-50"), "exact" when every consistent deal was solved, or "solved"
-    when the win alone was (a settled hint, :mod:`tutor.advice`: its interval is the one value)."""
+    """A candidate's 95% win interval ("33-50"), "exact" when every consistent deal was solved, or "certain"
+    when the win alone is known in every one (a settled hint, :mod:`tutor.advice`: its interval is the one
+    value)."""
     if getattr(cand, "exact", False):
         return "exact"
     lo, hi = getattr(cand, "interval", (0.0, 1.0))
     if lo == hi:
-        return "solved"
+        return "certain"
     return f"{lo * 100:.0f}-{hi * 100:.0f}"
 
 

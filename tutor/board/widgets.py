@@ -216,7 +216,7 @@ class HintView(_Sized):
             if hint.exact or getattr(cand, "exact", False):
                 row.append(f"{'exact':<13}")
             elif iv is not None and iv[0] == iv[1]:  # a settled hint: the win solved in every consistent deal
-                row.append(f"{'solved':<13}")
+                row.append(f"{'certain':<13}")
             elif iv is not None:
                 row.append(f"{iv[0] * 100:3.0f}%-{iv[1] * 100:3.0f}%     ")
             else:

@@ -39,12 +39,13 @@ def pct(x: float) -> str:
 
 
 def win_figure(c: Figured) -> str:
-    """A candidate's win chance with its 95% interval: "41% (95%: 33-50%)", "41% (exact)", or "0% (every deal
-    solved)" where a settled hint (:mod:`tutor.advice`) solved the win in every consistent deal."""
+    """A candidate's win chance with its 95% interval: "41% (95%: 33-50%)", "41% (exact)", or "0% (in every
+    consistent deal)" where the win is known in all of them: a settled hint (:mod:`tutor.advice`) or a move
+    the reserve piles show lost (``lost``), whatever the samples."""
     if c.exact:
         return f"{pct(c.win)} (exact)"
-    if win_solved(c):
-        return f"{pct(c.win)} (every deal solved)"
+    if win_solved(c) or getattr(c, "lost", False):
+        return f"{pct(c.win)} (in every consistent deal)"
     lo, hi = c.interval
     return f"{pct(c.win)} (95%: {lo * 100:.0f}-{hi * 100:.0f}%)"
 
@@ -141,14 +142,17 @@ def _basis(scored: ScoredPosition) -> str:
             return "exact: you have seen every card, and the position was solved"
         return f"exact: every one of the {n} deals consistent with what you have seen was solved"
     same = ", the same ones for every move" if len(scored.candidates) > 1 else ""
-    what = "the cards sampled " if all(win_solved(c) for c in scored.candidates) else ""  # the win was solved
-    return f"{what}from {scored.samples} deals consistent with what you have seen{same}"
+    if all(win_solved(c) for c in scored.candidates):  # the win is known: only the cards were sampled
+        return f"the cards on {scored.samples} sampled deals consistent with what you have seen{same}"
+    return f"from {scored.samples} deals consistent with what you have seen{same}"
 
 
 def _win_sentence(top: Candidate, scored: ScoredPosition) -> str:
     """The best move's win chance and what it rests on, in one sentence with one pair of parentheses."""
     if scored.exact:
         return f"Win {pct(top.win)} ({_basis(scored)})."
+    if win_solved(top):  # the win known in every deal: the sampled figure is the cards'
+        return f"Win {win_figure(top)}; {about_cards(top)} expected, {_basis(scored)}."
     return f"Win {win_figure(top)}, {_basis(scored)}."
 
 
@@ -156,7 +160,8 @@ def _versus(top: Candidate, other: Candidate, mine: str, theirs: str) -> str:
     """The figures behind a choice: "win 41% if you wait, 18% if you play it now"."""
     if round(top.win * 100) != round(other.win * 100):
         return f"win {win_figure(top)} {mine}, {win_figure(other)} {theirs}"
-    if round(top.cards) > round(other.cards):
+    if round(top.cards) > round(other.cards) and (top.exact or top.cards_interval[0] > other.cards_interval[1]):
+        # "but" only for more cards that are sure (the intervals apart); else the figures side by side
         return (f"win {win_figure(top)} either way, but {about_cards(top)} {mine} "
                 f"against {cards_figure(other)} {theirs}")
     if round(top.cards) != round(other.cards):  # fewer cards: the tie-break kept a row closed
@@ -201,6 +206,8 @@ def cards_figure(c: Candidate) -> str:
     if _same_cards(c):
         return f"{c.cards:.0f} (in each of the {c.samples} deals)"
     lo, hi = c.cards_interval
+    if f"{lo:.0f}" == f"{hi:.0f}":  # "27 (95%: 27-27)" says nothing: a decimal shows the interval
+        return f"{c.cards:.1f} (95%: {lo:.1f}-{hi:.1f})"
     return f"{c.cards:.0f} (95%: {lo:.0f}-{hi:.0f})"
 
 
@@ -285,8 +292,9 @@ def reason_for(obs: Observation, scored: ScoredPosition) -> tuple[str, list[TipI
                      "the reserve piles make impossible to complete.")
     undecided = max((c.undecided for c in scored.candidates), default=0)
     if undecided:
-        parts.append(f"({undecided} of {scored.samples} samples were too deep to decide within the "
-                     "search limit and count as not won.)")
+        one = undecided == 1
+        parts.append(f"({undecided} of the {scored.samples} deals {'was' if one else 'were'} too deep to decide "
+                     f"within the search limit and count{'s' if one else ''} as not won.)")
     return " ".join(parts), list(dict.fromkeys(tips))
 
 
@@ -321,7 +329,7 @@ def _compared_reason(obs: Observation, scored: ScoredPosition, top: Candidate, o
         else:
             from ..grading import lost_by_reserves
 
-            head = (f"None of the {scored.samples} deals consistent with what you have seen can be won from here"
+            head = (f"None of the {scored.samples} deals sampled from what you have seen can be won from here"
                     if not lost_by_reserves(obs) else
                     "This position cannot be won any more whatever you do: the reserve piles, every card of them "
                     f"known, leave no order of the rows still to open that can be completed ({scored.samples} "

@@ -168,8 +168,10 @@ def grade_sentence(state: State, fact: Grade | Ungraded | Decided) -> str:
             text += (f" {_better(state, top.move)} shows {pct(top.win)}, but {deals} it wins {more}"
                      f"{'' if paired.exact or paired.samples > played.samples else ' (paired)'}, too little to call "
                      "either move better.")
-        elif top.move != played.move and round(top.cards) > round(played.cards):
-            # the same chance, but the hint's tie-break (the cards placed) prefers another move: say so
+        elif (top.move != played.move and round(top.cards) > round(played.cards)
+              and (played.exact or top.cards_interval[0] > played.cards_interval[1])):
+            # the same chance, but the hint's tie-break (the cards placed) prefers another move: said when the
+            # cards are surely more (their intervals apart), not on 42 against 41 with overlapping ones
             # the label is the win chance's (both moves keep it), the hint's choice the cards': say both
             text += (f" {_better(state, top.move)} has the same win chance but places more cards "
                      f"({top.cards:.0f} against {played.cards:.0f} on average): both keep the best win chance, "
