@@ -437,3 +437,42 @@ def test_a_data_folder_that_is_a_file_is_named_as_such(tmp_path):
     lesson = osmosis(["lesson", "layout"], home, input="q\n")
     assert (f"warning: progress not saved to '{home / 'progress.json'}': '{home}' is a file, not a folder (set "
             "OSMOSIS_HOME to a writable folder)") in lesson.stderr
+
+
+def test_no_output_file_goes_over_the_tutors_own_data(run, home, tmp_path):
+    """The history database (any SQLite file, a survey store too), its journal and the lessons' progress are
+    never an export, a graph or per-deal lines: each refusal is one line, and the data is kept."""
+    assert run(["history"]).exit_code == 0
+    db = home / "history.sqlite3"
+    progress = home / "progress.json"
+    progress.write_text('{"format": "osmosis-progress/1", "lessons": {}}', encoding="utf-8")
+    wal = home / "history.sqlite3-wal"
+    wal.write_bytes(b"")
+    for target, kind in ((db, "an SQLite database (the history or a survey store)"),
+                         (progress, "the lessons' progress file"),
+                         (wal, "a journal file of an SQLite database")):
+        before = target.read_bytes()
+        for args, what in ((["export", str(target)], "the export"),
+                           (["solve", "1", "--graph", str(target), "--graph-nodes", "20"], "the graph"),
+                           (["stats", "--deals", "1-2", "--policy", "greedy", "--workers", "1",
+                             "--per-deal", str(target)], "the per-deal lines")):
+            result = run(args)
+            assert result.exit_code == 1, args
+            assert result.stderr == f"error: '{target}' is {kind} and is kept as it is: write {what} to another file\n"
+        assert target.read_bytes() == before
+    assert run(["history", "--json"]).exit_code == 0
+
+
+def test_a_failed_survey_leaves_the_earlier_per_deal_file_as_it_was(run, tmp_path):
+    """The per-deal lines go to a temporary file renamed over the name only when the survey has finished."""
+    out = tmp_path / "per.jsonl"
+    args = ["stats", "--deals", "1-3", "--policy", "greedy", "--workers", "1", "--per-deal", str(out)]
+    assert run(args).exit_code == 0
+    before = out.read_bytes()
+    assert len(before.splitlines()) == 3
+    failed = run(["stats", "--deals", "4-9", "--policy", "greedy", "--per-deal", str(out), "--scheduler", "foo"])
+    assert failed.exit_code == 1 and "cannot reach the Dask scheduler" in failed.stderr
+    assert out.read_bytes() == before
+    assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]  # no temporary file left behind
+    assert run(["stats", "--deals", "4-5", "--policy", "greedy", "--workers", "1", "--per-deal", str(out)]).exit_code == 0
+    assert len(out.read_bytes().splitlines()) == 2

@@ -104,8 +104,10 @@ def keep_game_file(path: str | Path, what: str, record: Record | None = None) ->
     """Refuse to write ``what`` (an export, per-deal lines, a graph, an annotated record) over a deal file or
     over a saved game, finished or not, unless ``record`` is that same game (rules, deal and moves).
 
-    A file that is no game record (an earlier export, say) may be written over, as an output file is.
+    A file that is no game record (an earlier export, say) may be written over, as an output file is; the
+    tutor's own data never is (:func:`keep_tutor_data`).
     """
+    keep_tutor_data(path, what)
     keep_finished_game(path, what, record)
     p = Path(path)
     old = _record_in(p)
@@ -116,6 +118,35 @@ def keep_game_file(path: str | Path, what: str, record: Record | None = None) ->
         return
     raise RecordError(f"{quoted(p)} holds a saved game ({_game_words(old)}) and is kept as it is: write {what} "
                       "to another file")
+
+
+SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
+def keep_tutor_data(path: str | Path, what: str) -> None:
+    """Refuse to write ``what`` over the tutor's own data: an SQLite database (the history, a survey store)
+    or its journal files, or the lessons' progress file."""
+    from ..storage import progress_path
+
+    p = Path(path)
+    kind = None
+    try:
+        if p.is_file():
+            with p.open("rb") as f:
+                if f.read(len(SQLITE_MAGIC)) == SQLITE_MAGIC:
+                    kind = "an SQLite database (the history or a survey store)"
+            if kind is None and p.resolve() == progress_path().resolve():
+                kind = "the lessons' progress file"
+        if kind is None and p.name.endswith(("-wal", "-shm", "-journal")):
+            db = p.with_name(p.name.rsplit("-", 1)[0])
+            if db.is_file():
+                with db.open("rb") as f:
+                    if f.read(len(SQLITE_MAGIC)) == SQLITE_MAGIC:
+                        kind = "a journal file of an SQLite database"
+    except OSError:
+        return  # unreadable: the write itself will say what is wrong
+    if kind is not None:
+        raise RecordError(f"{quoted(p)} is {kind} and is kept as it is: write {what} to another file")
 
 
 class GameFiles:

@@ -8,9 +8,11 @@ import math
 import os
 import signal
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Callable
+from pathlib import Path
 from types import FrameType
 from typing import Any, NoReturn, TextIO
 
@@ -94,17 +96,48 @@ def _sigterm_interrupts() -> Callable[[int, FrameType | None], Any] | int | None
     return signal.signal(signal.SIGTERM, interrupt)
 
 
-def open_per_deal(path: str) -> TextIO:
-    """The --per-deal file: gzip-compressed when its name ends in .gz (never over a saved game or a deal file)."""
-    from .saves import keep_game_file
+class PerDealFile:
+    """The --per-deal file, written beside its name and renamed over it only when the survey has finished, so a
+    failed or interrupted run leaves an earlier file as it was (gzip-compressed when the name ends in .gz)."""
 
-    keep_game_file(path, "the per-deal lines")
-    try:
-        if path.endswith(".gz"):
-            return gzip.open(path, "wt", encoding="utf-8")
-        return open(path, "w", encoding="utf-8")
-    except OSError as exc:
-        raise TutorError(f"cannot write the per-deal file {path!r}: {exc.strerror or exc}") from None
+    def __init__(self, path: str) -> None:
+        from ..storage import check_writable_target
+        from .saves import keep_game_file
+
+        keep_game_file(path, "the per-deal lines")
+        target = Path(path)
+        if target.is_symlink():
+            target = Path(os.path.realpath(target))  # write the file the link points to, and keep the link
+        self.path, self.target = path, target
+        try:
+            check_writable_target(target)
+            fd, self.tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+            os.close(fd)
+            self.stream: TextIO = (gzip.open(self.tmp, "wt", encoding="utf-8") if path.endswith(".gz")
+                                   else open(self.tmp, "w", encoding="utf-8"))
+        except OSError as exc:
+            raise TutorError(f"cannot write the per-deal file {path!r}: {exc.strerror or exc}") from None
+
+    def close(self, keep: bool) -> None:
+        """Close the lines; with ``keep``, put them in place of the file named, else drop them."""
+        try:
+            self.stream.close()
+            if keep:
+                os.replace(self.tmp, self.target)
+                return
+        except OSError as exc:
+            raise TutorError(f"cannot write the per-deal file {self.path!r}: {exc.strerror or exc}") from None
+        finally:
+            if not keep or os.path.exists(self.tmp):
+                try:
+                    os.unlink(self.tmp)
+                except OSError:
+                    pass
+
+
+def open_per_deal(path: str) -> PerDealFile:
+    """The --per-deal file (:class:`PerDealFile`; never over a saved game, a deal file or the tutor's data)."""
+    return PerDealFile(path)
 
 
 @click.command("stats")
@@ -162,9 +195,10 @@ def stats_command(ctx: click.Context, deal_range: str, policy: str, workers: int
     store = ResultStore(store_path)
     if store.warning:
         click.echo(f"warning: {store.warning}", err=True)
-    out: TextIO | None = None
+    out: PerDealFile | None = None
     engine: InProcess | DaskEngine | None = None
     terminated = _sigterm_interrupts()
+    finished = False
     try:
         out = open_per_deal(per_deal) if per_deal else None
         # One batch or one worker: a cluster would only add its start-up time.
@@ -174,15 +208,17 @@ def stats_command(ctx: click.Context, deal_range: str, policy: str, workers: int
             engine = DaskEngine(workers=workers)
         else:
             engine = InProcess()
-        tally = _run(console, rules, deals, policy, limit, engine, store, fresh, size, out, as_json, retry_nodes,
+        tally = _run(console, rules, deals, policy, limit, engine, store, fresh, size,
+                     out.stream if out is not None else None, as_json, retry_nodes,
                      policy != "solver" and (policy == "tutor" if against is None else against))
+        finished = True
     except KeyboardInterrupt:
         click.echo(f"stats: interrupted; the finished batches are kept in {store.path}: run the same "
                    "command again to resume", err=True)
         raise
     finally:
         if out is not None:
-            out.close()
+            out.close(keep=finished)  # a failed or interrupted run leaves an earlier file as it was
         if engine is not None:
             engine.close()
         store.close()
