@@ -476,3 +476,28 @@ def test_a_failed_survey_leaves_the_earlier_per_deal_file_as_it_was(run, tmp_pat
     assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]  # no temporary file left behind
     assert run(["stats", "--deals", "4-5", "--policy", "greedy", "--workers", "1", "--per-deal", str(out)]).exit_code == 0
     assert len(out.read_bytes().splitlines()) == 2
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes")
+def test_a_named_pipe_never_blocks_a_command(run, home, tmp_path):
+    """A pipe named x.json in the games folder, or given as a record, with no writer: every command answers
+    at once (the folder's import leaves it out; a record read ends at its empty end) instead of waiting."""
+    (home / "games").mkdir(parents=True, exist_ok=True)
+    os.mkfifo(home / "games" / "x.json")
+    pipe = tmp_path / "p.json"
+    os.mkfifo(pipe)
+    results: dict[str, object] = {}
+
+    def go() -> None:
+        results["history"] = run(["history"])
+        results["review"] = run(["review", str(pipe)])
+        results["import"] = run(["import", str(pipe)])
+
+    worker = threading.Thread(target=go, daemon=True)
+    worker.start()
+    worker.join(60)
+    assert not worker.is_alive(), "a command blocked on a named pipe"
+    assert results["history"].exit_code == 0
+    for name in ("review", "import"):
+        result = results[name]
+        assert result.exit_code == 1 and result.stderr.count("\n") == 1 and "Traceback" not in result.output

@@ -36,7 +36,12 @@ def read_text(path: str | os.PathLike[str], what: str, error: ErrorFactory, limi
     """The text of ``path`` (read once); ``error(message)`` names the file and the problem."""
     name = f"{what} {quoted(path)}"
     try:
-        with open(path, "rb") as fh:
+        # a named pipe with no writer would block the open for ever: opened without waiting, and then read
+        # as usual (with no writer the read ends at once; a pipe from the shell, <(...), is read whole)
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(fd, True)
+        with open(fd, "rb") as fh:
             data = fh.read(limit + 1)
     except FileNotFoundError:
         raise error(f"{name} does not exist") from None

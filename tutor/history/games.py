@@ -17,7 +17,7 @@ from pathlib import Path
 
 from ..errors import TutorError
 from ..record import Record, load_record
-from ..storage import games_dir
+from ..storage import games_dir, is_regular_file
 from .db import GameRow, History, db_path, file_started_at, iso
 
 IMPORTED_FLAG = "games_folder_imported"
@@ -170,6 +170,9 @@ def import_games_folder(history: History) -> tuple[int, int]:
     added = skipped = 0
     files = sorted(folder.glob("*.json")) if folder.is_dir() else []
     for path in files:
+        if not is_regular_file(path):  # a pipe named x.json would block the read for ever
+            skipped += 1
+            continue
         try:
             add_file(history, path)
             added += 1
