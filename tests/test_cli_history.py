@@ -315,6 +315,41 @@ def test_a_line_not_as_export_writes_it_is_refused_whole_and_the_history_kept(ru
     assert "Imported 1 game, 1 review, " in osmosis(["import", str(good)], elsewhere).stdout
 
 
+def test_another_game_imported_from_the_same_file_name_never_replaces_a_stored_one(run, tmp_path):
+    """The history knows an imported game by its file; a file that now holds another game (another deal, or
+    moves that do not go on from the stored ones) gets a row of its own, and the stored game stays. The same
+    game gone further brings its row up to date; the same game with fewer moves (an undo) changes nothing."""
+    from tutor.record import Record
+
+    def save_record(record, where):  # as cp would: save_record itself keeps a finished game
+        where.write_text(json.dumps(record.to_json()), encoding="utf-8")
+
+    rules = preset("osmosis")
+    state, moves = State.initial(deal_for(7, rules), rules), []
+    while not state.over:
+        move = state.legal_moves()[0]
+        moves.append(str(move))
+        state = state.apply(move)
+    path = tmp_path / "P.json"
+
+    def recent():
+        data = json.loads(run(["history", "--json"]).stdout)
+        return data["games"], sorted((r["deal"], r["moves"]) for r in data["recent"])
+
+    save_record(Record(rules, deal_for(7, rules), moves[:5]), path)
+    assert run(["import", str(path)]).exit_code == 0
+    save_record(Record(rules, deal_for(7, rules), moves), path)  # the same game, finished since
+    assert run(["import", str(path)]).exit_code == 0
+    assert recent() == (1, [(7, len(moves))])
+    save_record(Record(rules, deal_for(7, rules), moves[:3]), path)  # an undo's copy: nothing changes
+    assert "Nothing new to import" in run(["import", str(path)]).stdout
+    assert recent() == (1, [(7, len(moves))])
+    save_record(Record(rules, deal_for(1, rules), ["d"] * 10), path)  # another game under the same name
+    result = run(["import", str(path)])
+    assert result.exit_code == 0 and "Imported 1 game into your history." in result.stdout
+    assert recent() == (2, [(1, 10), (7, len(moves))])
+
+
 def test_import_refuses_a_file_no_reader_could_take_in_one_line(run, tmp_path):
     cases = {"deep.json": "[" * 100000 + "]" * 100000, "huge.json": '{"format": "osmosis-deal/1", "base": '
              + "9" * 5000 + "}", "empty.json": "", "lines.jsonl": "{ no\n{ no\n{ no\n"}

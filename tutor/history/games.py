@@ -157,11 +157,28 @@ def add_file(history: History, path: Path, keyed: bool = True) -> int:
     started = iso(file_started_at(path))
     played = iso(path.stat().st_mtime)
     key = key_for_path(path) if keyed else None
-    if key is not None and history.game_by_key(key) is None:
+    old = history.game_by_key(key) if key is not None else None
+    if old is not None:
+        kept = _stored(old)
+        if kept is not None and (kept.rules, kept.deal) == (record.rules, record.deal):
+            if list(kept.moves[:len(record.moves)]) == list(record.moves) and len(kept.moves) >= len(record.moves):
+                return old.id  # the same game, no further on (an undo's copy): the row keeps every move
+            if list(record.moves[:len(kept.moves)]) == list(kept.moves):
+                old = None  # the same game, gone on: the row is brought up to date
+        if old is not None:
+            key = None  # another game now under that name: a row of its own, the stored game kept
+    if key is not None and old is None and history.game_by_key(key) is None:
         same = history.game_by_content(content_of(record))
         if same is not None:
             key = same.key  # the same game under another name: one row
     return add_record(history, record, key=key, source=source_of(path), started_at=started, played_at=played)
+
+
+def _stored(row: GameRow) -> Record | None:
+    try:
+        return record_of(row)
+    except TutorError:
+        return None
 
 
 def import_games_folder(history: History) -> tuple[int, int]:
