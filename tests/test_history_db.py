@@ -393,3 +393,36 @@ def test_the_history_keeps_the_accuracy_the_review_printed():
     for accuracy in (31.047, 31.05, 64.96, 99.95, 0.04):
         stored = review_data(Rev(record(2, "d"), accuracy))["accuracy"]
         assert f"{stored:.1f}" == f"{accuracy:.1f}" and stored == round(accuracy, 1)
+
+
+@pytest.mark.parametrize("damage", [
+    "UPDATE games SET moves = 'many'",
+    "UPDATE games SET record = '{not json'",
+    "UPDATE games SET won = 'yes'",
+])
+def test_a_row_the_reader_cannot_take_sets_the_file_aside_with_one_warning(db, damage):
+    with open_history() as h:
+        add_record(h, record(3, "d d d"))
+        h.conn.execute(damage)
+    with open_history() as h:
+        assert h.warning and "cannot be read" in h.warning and "\n" not in h.warning
+        assert h.conn.execute("SELECT count(*) FROM games").fetchone()[0] == 0
+    assert list(db.parent.glob("history.sqlite3.damaged-*"))
+
+
+def test_a_schema_version_that_is_not_a_number_sets_the_file_aside(db):
+    with open_history() as h:
+        h.conn.execute("UPDATE schema_version SET version = 'two'")
+    with open_history() as h:
+        assert h.warning and "schema version 'two'" in h.warning
+        assert h.version == hdb.VERSION
+    assert list(db.parent.glob("history.sqlite3.damaged-*"))
+
+
+def test_junk_bytes_in_a_text_are_read_as_replacement_characters(db):
+    with open_history() as h:
+        add_record(h, record(3, "d d d"))
+        h.conn.execute("UPDATE games SET source = CAST(X'2F746D702FFF2E6A736F6E' AS TEXT)")
+    with open_history() as h:
+        assert h.warning is None
+        assert h.conn.execute("SELECT source FROM games").fetchone()[0] == "/tmp/\ufffd.json"

@@ -142,6 +142,27 @@ MIGRATIONS: list[str] = [
 VERSION = len(MIGRATIONS)
 OUR_TABLES = {"games", "meta", "reviews", "review_moves", "drills", "drill_answers", "schema_version"}
 
+#: Rows the reader could not take, by table (each a condition on one row): damage the page checks of
+#: ``PRAGMA quick_check`` let through, such as junk bytes inside a record or a number stored as text.
+_UNREADABLE = {
+    "games": "json_valid(record) = 0 OR typeof(moves) <> 'integer' OR typeof(cards) <> 'integer' "
+             "OR typeof(won) <> 'integer' OR typeof(over) <> 'integer'",
+    "reviews": "json_valid(thresholds) = 0 OR json_valid(hindsight) = 0 OR typeof(accuracy) NOT IN ('real', 'integer')",
+    "review_moves": "json_valid(tags) = 0 OR json_valid(candidates) = 0 OR typeof(ply) <> 'integer' "
+                    "OR typeof(drop_points) NOT IN ('real', 'integer') OR (drop_interval IS NOT NULL AND "
+                    "json_valid(drop_interval) = 0)",
+    "drills": "json_valid(tags) = 0 OR typeof(box) <> 'integer' OR typeof(ply) <> 'integer'",
+}
+
+
+def _unreadable_rows(conn: sqlite3.Connection) -> str | None:
+    """What in the file cannot be read back, or None."""
+    for table, bad in _UNREADABLE.items():
+        n = conn.execute(f"SELECT count(*) FROM {table} WHERE {bad}").fetchone()[0]
+        if n:
+            return f"{n} row{'s' if n != 1 else ''} of {table} cannot be read"
+    return None
+
 
 def iso(t: float) -> str:
     """A moment as sortable UTC text, ``2026-12-01T08:48:44Z``."""
@@ -223,6 +244,8 @@ class History:
         conn = sqlite3.connect(self.path, timeout=BUSY_MS / 1000, isolation_level=None)
         try:
             conn.row_factory = sqlite3.Row
+            # junk bytes in a text are read as U+FFFD, not as an error in the middle of a command
+            conn.text_factory = lambda data: data.decode("utf-8", "replace")
             conn.execute(f"PRAGMA busy_timeout = {BUSY_MS}")
             conn.execute("PRAGMA foreign_keys = ON")
             mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
@@ -233,6 +256,10 @@ class History:
             if check != "ok":
                 raise sqlite3.DatabaseError(f"database disk image is malformed ({check})")
             self._migrate(conn, upgrade_to)
+            if upgrade_to == VERSION:
+                unreadable = _unreadable_rows(conn)
+                if unreadable is not None:
+                    raise sqlite3.DatabaseError(f"database disk image is malformed ({unreadable})")
         except BaseException:
             conn.close()
             raise
@@ -362,7 +389,12 @@ def _version(conn: sqlite3.Connection) -> int:
     if not exists:
         return 0
     row = conn.execute("SELECT version FROM schema_version").fetchone()
-    return int(row[0]) if row else 0
+    games = conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'games'").fetchone()
+    if row is None or not isinstance(row[0], int):
+        if row is None and not games:
+            return 0  # made, but no migration ran yet
+        raise sqlite3.DatabaseError(f"database disk image is malformed (schema version {row[0] if row else 'missing'!r})")
+    return row[0]
 
 
 def _statements(script: str) -> list[str]:
