@@ -9,6 +9,9 @@ from typing import Any
 import click
 from rich.text import Text
 
+from ..cards import SUIT_NAMES
+from ..constraints import lost_from_start
+from ..cycles import Explanation
 from ..errors import TutorError
 from ..notation import Move
 from ..render import card_text, prose, use_symbols
@@ -72,6 +75,32 @@ def limit_from(nodes: int | None, seconds: float | None) -> Limit:
     return Limit(nodes=nodes, seconds=seconds)
 
 
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" + ("" if n == 1 else "s")
+
+
+def lost_words(initial: State, state: State, moves: int, explanation: Explanation) -> tuple[str, str]:
+    """The heading and the text of why ``state`` (``moves`` moves after ``initial``) is lost.
+
+    "Lost from the start" only when the initial deal is itself lost by a cycle
+    of needs (then that cycle is the one shown); when the initial deal had a row
+    order that could be completed and this position has none, the rows opened
+    by the moves chose the order that lost it (plays only remove needs, so
+    nothing else can have closed the last order).
+    """
+    if moves == 0:
+        return "Lost from the start: ", explanation.text()
+    first = lost_from_start(initial)
+    if first is not None:
+        return "Lost from the start: ", first.text()
+    if len(state.rows) == len(initial.rows):  # not expected: plays only remove needs
+        return f"Lost now, after {_count(moves, 'move')}: ", explanation.text()
+    opened = ", ".join(SUIT_NAMES[s] for s in state.rows)
+    return (f"Lost now, after {_count(moves, 'move')}, by the row order chosen: ",
+            f"the rows opened so far ({opened}) leave no row order that can be completed, though the deal "
+            f"had one. {explanation.text()}")
+
+
 def line_text(state: State, line: Iterable[Move], symbols: bool) -> Text:
     """The line as tokens, each play followed by its card: ``d d w 7♠ r2 Q♣``."""
     out = Text()
@@ -128,10 +157,13 @@ def solve_command(ctx: click.Context, number: int | None, deal_file: str | None,
     if moves:
         what += f" after {len(moves)} move" + ("s" if len(moves) != 1 else "")
     head = Text(f"{what.capitalize()} ({rules.describe()}): ")
-    if result.winnable is True:
+    if state.won:
+        head.append("won", style="bold green")
+        head.append(": all 52 cards are on the foundations, so there is nothing left to play.")
+    elif result.winnable is True:
         head.append("winnable", style="bold green")
         plays = sum(m.is_play for m in result.line)
-        head.append(f". A winning line of {len(result.line)} moves ({plays} plays) follows.")
+        head.append(f". A winning line of {_count(len(result.line), 'move')} ({_count(plays, 'play')}) follows.")
     elif result.winnable is False:
         head.append("lost", style="bold red")
         head.append(f" whatever the player does; at best {result.best_cards} cards reach the foundations"
@@ -143,8 +175,9 @@ def solve_command(ctx: click.Context, number: int | None, deal_file: str | None,
     if state.rules.warning():
         console.print(f"Note: {state.rules.warning()}.")
     if result.explanation is not None:
-        console.print(Text("Lost from the start: ", style="bold") + prose(result.explanation.text(), symbols))
-    console.print(Text(f"{result.nodes} positions searched in {result.seconds:.2f} s.", style="dim"))
+        label, text = lost_words(State.initial(deal, rules), state, len(moves or ()), result.explanation)
+        console.print(Text(label, style="bold") + prose(text, symbols))
+    console.print(Text(f"{_count(result.nodes, 'position')} searched in {result.seconds:.2f} s.", style="dim"))
     if result.line:
         console.print(Text("Line: ", style="bold") + line_text(state, result.line, symbols))
     if graph_facts is not None:
