@@ -22,6 +22,7 @@ from ..practical import MAX_GAMES, check_games
 from ..record import Record, save_record
 from ..render import use_symbols
 from ..review import DEFAULT_SAMPLES, DEFAULT_THRESHOLDS, Review, Thresholds, review
+from ..textsafe import shown_path
 from .app import console_of
 from .common import record_from_file
 from .review_report import UNRATED, chart, counts_line, moments_table, moves_table, render_review, result_line
@@ -162,7 +163,7 @@ def review_command(ctx: click.Context, record_path: str, as_json: bool, annotate
 
     record_path = str(resolve_resume(record_path, "reviewed"))
     record = record_from_file(record_path)
-    if annotate_path:
+    if annotate_path is not None:
         from .saves import keep_game_file
 
         keep_game_file(annotate_path, "the annotated record of this game", record)
@@ -171,13 +172,14 @@ def review_command(ctx: click.Context, record_path: str, as_json: bool, annotate
     from .history import note_review  # stored with the game; one line of the history after the report
 
     note_review(ctx, record, record_path, rev, quiet=as_json)
-    if annotate_path:
+    if annotate_path is not None:
         annotated = rev.annotated()
         save_record(annotated, annotate_path)
     if as_json:
         click.echo(json.dumps(rev.to_json(), ensure_ascii=False))
         return
     console.print(render_review(rev, use_symbols(console), width=console.width))
-    if annotate_path:
-        console.print(f"Annotated record written to {annotate_path} (osmosis replay {annotate_path} shows it).")
+    if annotate_path is not None:
+        console.print(f"Annotated record written to {shown_path(annotate_path)} (osmosis replay {shown_path(annotate_path)} "
+                      "shows it).", markup=False)
 

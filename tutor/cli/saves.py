@@ -26,6 +26,7 @@ No output here: every method returns the sentences to show.
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -55,9 +56,7 @@ def keep_other_file(path: str | Path, record: Record) -> None:
     An empty file, and an earlier record of this same game (its moves the start of this one's), may be
     written over: nothing of it is lost.
     """
-    if str(path).endswith(("/", os.sep)):  # Path() would drop the slash and write a file of the folder's name
-        raise RecordError(f"{quoted(path)} names a folder, not a file: give a file name, like "
-                          f"{shown_path(str(path).rstrip('/' + os.sep) + os.sep + 'game.json')}")
+    refuse_folder_name(path, "this game", "game.json")
     p = Path(path)
     # a finished game or a deal file first: their own, more telling refusal
     keep_finished_game(p, "this game" if is_finished(record) else "this unfinished game", record)
@@ -74,6 +73,27 @@ def keep_other_file(path: str | Path, record: Record) -> None:
              if old.rules == record.rules and old.deal == record.deal else "")
     raise RecordError(f"{quoted(p)} holds another game ({_game_words(old)}{rules}) and is "
                       f"kept as it is: give a new file name{again}")
+
+
+def refuse_folder_name(path: str | Path, what: str, example: str = "out.json") -> None:
+    """Refuse an empty name, or one ending in a slash: ``Path()`` would drop the slash and write a file of the
+    folder's name."""
+    if not str(path):
+        raise RecordError(f"an empty file name was given for {what}: give a file name, like {example}")
+    if str(path).endswith(("/", os.sep)):
+        raise RecordError(f"{quoted(path)} names a folder, not a file: give a file name, like "
+                          f"{shown_path(str(path).rstrip('/' + os.sep) + os.sep + example)}")
+
+
+def _claims_record(p: Path) -> bool:
+    """Whether the file at ``p`` says it is a game record (its ``format``, or a deal and moves) though it does not
+    load: a hand-edited game is still somebody's game."""
+    try:
+        data = json.loads(p.read_bytes()[:1 << 24].decode("utf-8-sig"))
+    except (OSError, ValueError, RecursionError):
+        return False
+    return isinstance(data, dict) and (str(data.get("format", "")).startswith("osmosis-record")
+                                       or ("format" not in data and "deal" in data and "moves" in data))
 
 
 NOT_A_RECORD = object()
@@ -107,10 +127,15 @@ def keep_game_file(path: str | Path, what: str, record: Record | None = None) ->
     A file that is no game record (an earlier export, say) may be written over, as an output file is; the
     tutor's own data never is (:func:`keep_tutor_data`).
     """
+    example = {"the graph": "graph.graphml", "the per-deal lines": "deals.jsonl", "the export": "history.jsonl"}
+    refuse_folder_name(path, what, example.get(what, "out.json"))
     keep_tutor_data(path, what)
     keep_finished_game(path, what, record)
     p = Path(path)
     old = _record_in(p)
+    if old is NOT_A_RECORD and _claims_record(p):
+        raise RecordError(f"{quoted(p)} holds a game record that cannot be read as it is (a hand edit?) and is "
+                          f"kept as it is: write {what} to another file")
     if not isinstance(old, Record):
         return  # nothing there, or no game record (an earlier output file)
     if record is not None and (old.rules, old.deal, list(old.moves)) == (record.rules, record.deal,

@@ -28,6 +28,7 @@ from ..rules import Rules
 from ..search import DEFAULT_LIMIT, Limit
 from ..store import ResultStore
 from ..survey import POLICIES, DealRange, Tally, parse_range
+from ..textsafe import quoted
 from .app import console_of
 from .common import rules_from_kwargs, variant_options
 
@@ -116,7 +117,7 @@ class PerDealFile:
             self.stream: TextIO = (gzip.open(self.tmp, "wt", encoding="utf-8") if path.endswith(".gz")
                                    else open(self.tmp, "w", encoding="utf-8"))
         except OSError as exc:
-            raise TutorError(f"cannot write the per-deal file {path!r}: {exc.strerror or exc}") from None
+            raise TutorError(f"cannot write the per-deal file {quoted(path)}: {exc.strerror or exc}") from None
 
     def close(self, keep: bool) -> None:
         """Close the lines; with ``keep``, put them in place of the file named, else drop them."""
@@ -126,7 +127,7 @@ class PerDealFile:
                 os.replace(self.tmp, self.target)
                 return
         except OSError as exc:
-            raise TutorError(f"cannot write the per-deal file {self.path!r}: {exc.strerror or exc}") from None
+            raise TutorError(f"cannot write the per-deal file {quoted(self.path)}: {exc.strerror or exc}") from None
         finally:
             if not keep or os.path.exists(self.tmp):
                 try:
@@ -192,6 +193,10 @@ def stats_command(ctx: click.Context, deal_range: str, policy: str, workers: int
     size = batch or BATCH[policy]
     workers = workers or os.cpu_count() or 1
     console = console_of(ctx)
+    if store_path is not None:
+        from .saves import refuse_folder_name
+
+        refuse_folder_name(store_path, "the survey store", "results.sqlite3")
     store = ResultStore(store_path)
     if store.warning:
         click.echo(f"warning: {store.warning}", err=True)
@@ -200,7 +205,7 @@ def stats_command(ctx: click.Context, deal_range: str, policy: str, workers: int
     terminated = _sigterm_interrupts()
     finished = False
     try:
-        out = open_per_deal(per_deal) if per_deal else None
+        out = open_per_deal(per_deal) if per_deal is not None else None
         # One batch or one worker: a cluster would only add its start-up time.
         if scheduler is not None:
             engine = DaskEngine(scheduler=scheduler)
