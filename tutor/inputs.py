@@ -54,7 +54,8 @@ def read_text(path: str | os.PathLike[str], what: str, error: ErrorFactory, limi
     if len(data) > limit:
         raise error(f"{name} is larger than {limit // (1024 * 1024)} MB: this is not a {what}")
     try:
-        return data.decode("utf-8")
+        # a byte-order mark (as some editors write) is no part of the text
+        return data.decode("utf-8").removeprefix("\ufeff")
     except UnicodeDecodeError as exc:
         raise error(f"{name} is not UTF-8 text (byte {exc.start + 1} cannot be decoded)") from None
 

@@ -27,6 +27,7 @@ from .notation import Move
 from .rules import Rules, preset
 from .state import State
 from .storage import atomic_write_text, create_new_file
+from .talon import why_illegal
 from .textsafe import brief, os_reason, quoted
 
 RECORD_FORMAT = "osmosis-record/1"
@@ -256,7 +257,7 @@ def finished_game_in(path: str | os.PathLike[str]) -> Record | None:
     try:  # a record may leave its format out (it defaults to osmosis-record/1): it is still a game to keep
         if not Path(path).is_file() or Path(path).stat().st_size > 1 << 24:
             return None
-        text = Path(path).read_text(encoding="utf-8")
+        text = Path(path).read_text(encoding="utf-8-sig")
     except (OSError, UnicodeError):
         return None
     try:
@@ -288,7 +289,7 @@ def _holds_deal_file(path: str | os.PathLike[str]) -> bool:
     try:
         if not Path(path).is_file() or Path(path).stat().st_size > 1 << 20:
             return False
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        data = json.loads(Path(path).read_text(encoding="utf-8-sig"))
     except (OSError, ValueError, RecursionError):
         return False
     return isinstance(data, dict) and data.get("format") == DEAL_FORMAT
@@ -400,6 +401,8 @@ class Game:
             played = state.move_for_card(move)
         else:
             raise TypeError(f"expected a Move, a move token or a card number, not {move!r}")
+        if played not in state.legal_moves():
+            raise IllegalMoveError(why_illegal(state, played))
         new = state.apply(played)
         self.states.append(new)
         self.moves.append(played)

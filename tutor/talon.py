@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from .errors import IllegalMoveError
 from .knowledge import Observation
 from .notation import TURN, WASTE, Move
 from .state import State
@@ -180,3 +181,23 @@ def turning_blocks(obs: Observation) -> bool:
         if TURN not in legal:
             return state.blocked
         state = state.apply(TURN)
+
+
+def why_illegal(state: State, move: Move) -> str:
+    """Why ``move`` cannot be played in ``state`` (which must not allow it), in the rules' words.
+
+    One change to them: a turn refused by the no-play rule while a card can still be played is not a blocked
+    game, so the player is told what to play instead.
+    """
+    try:
+        state.apply(move)
+    except IllegalMoveError as exc:
+        reason = str(exc)
+    else:
+        raise ValueError(f"{move} is legal here")
+    moves = state.legal_moves()
+    if move.kind == "d" and state.talon and not state.progress and moves:
+        since = "since the last redeal" if state.pass_no > 1 else "in this first pass"
+        reason = (f"d is not possible: no card was played {since}, and the talon is turned over again only "
+                  f"after a play: play {' or '.join(map(str, moves))} first")
+    return reason

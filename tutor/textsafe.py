@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import unicodedata
 
 # Cc: control characters (ESC, BEL, NUL, CR, ...); Cf: format characters such as
@@ -43,6 +44,19 @@ def clean(text: object, newlines: bool = False) -> str:
     if text.isprintable() and "\t" not in text:
         return text  # the common case: nothing to do
     return "".join(_safe_char(ch, newlines) for ch in text)
+
+
+MAX_WORD = 500
+
+
+def tame(text: str, limit: int = MAX_WORD) -> str:
+    """``text`` with every run of more than ``limit`` characters without a space cut to its first
+    :data:`MAX_QUOTED` and a count: a one-line message stays readable whatever input it quotes."""
+    if len(text) <= limit:
+        return text
+    return re.sub(rf"\S{{{limit + 1},}}",
+                  lambda m: f"{m.group()[:MAX_QUOTED]}... ({len(m.group())} characters)"
+                  + (m.group()[-1] if m.group()[-1] in ":,;." else ""), text)
 
 
 def quoted(value: object, limit: int = MAX_QUOTED) -> str:

@@ -28,7 +28,7 @@ from ..narrate.play import end_message
 from ..notation import Move, parse_input
 from ..render import describe_move
 from ..state import State
-from ..talon import TURN_STOPS, memory, turns_to_play, waste_fan
+from ..talon import TURN_STOPS, memory, turns_to_play, waste_fan, why_illegal
 from .screens import PLAY_KEYS, TextScreen
 from .widgets import HintView, Keys, Lines, MemoryView, TableView
 
@@ -174,7 +174,7 @@ class BoardApp(App):
                     target = parse_input(token)
                     move = target if isinstance(target, Move) else move_for_card(state, target)
                     if move not in state.legal_moves():
-                        state.apply(move)  # raises the rules' reason
+                        raise IllegalMoveError(why_illegal(state, move))
                 except (MoveError, IllegalMoveError) as exc:
                     self.message_text = str(exc) + played_before(played)
                     self.reveal = "#message"  # why the key did nothing, in view even on a short terminal

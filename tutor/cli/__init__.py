@@ -15,7 +15,7 @@ import click
 
 from .. import __version__
 from ..errors import TutorError
-from ..textsafe import clean
+from ..textsafe import clean, tame
 from .app import Application, app_of, console_of
 
 __all__ = ["main", "Application", "app_of", "console_of"]
@@ -61,7 +61,7 @@ class TutorGroup(click.Group):
             return super().invoke(ctx)
         except TutorError as exc:
             # One line, whatever the message quotes: no newline or control code gets through.
-            click.echo(f"error: {clean(exc)}", err=True)
+            click.echo(f"error: {tame(clean(exc))}", err=True)
             ctx.exit(1)
         except KeyboardInterrupt:
             click.echo("interrupted", err=True)

@@ -15,6 +15,7 @@ from ..notation import Move, parse_moves
 from ..record import Record, load_record
 from ..rules import MAX_PASSES, Rules, preset
 from ..state import State
+from ..talon import why_illegal
 from ..textsafe import clean, quoted
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -91,10 +92,9 @@ def positions_after(state: State, moves: Iterable[Move] | None) -> list[State]:
     """``state`` and the position after each of ``--moves``; an illegal move names its number."""
     states = [state]
     for i, move in enumerate(moves or [], 1):
-        try:
-            states.append(states[-1].apply(move))
-        except IllegalMoveError as exc:
-            raise IllegalMoveError(f"move {i} of --moves ({move}): {exc}") from None
+        if move not in states[-1].legal_moves():
+            raise IllegalMoveError(f"move {i} of --moves ({move}): {why_illegal(states[-1], move)}")
+        states.append(states[-1].apply(move))
     return states
 
 

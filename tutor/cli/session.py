@@ -31,7 +31,7 @@ from ..record import Game, Record
 from ..render import describe_move, move_line, prose, render_hint, render_state, use_symbols
 from ..state import State
 from ..storage import games_dir, is_regular_file, remove_stale_temps
-from ..talon import TURN_STOPS, turns_to_play, waste_fan
+from ..talon import TURN_STOPS, turns_to_play, waste_fan, why_illegal
 from ..textsafe import brief, os_reason, quoted, shown_path
 from .app import console_of
 from .common import played_before, read_line, unreadable_word
@@ -323,7 +323,7 @@ class Session:
                 target = parse_input(word)
                 move = target if isinstance(target, Move) else move_for_card(state, target)
                 if move not in state.legal_moves():
-                    state.apply(move)  # raises the rules' reason
+                    raise IllegalMoveError(why_illegal(state, move))
             except (MoveError, IllegalMoveError) as exc:
                 self.say(str(exc) + played_before(played))
                 return True
@@ -352,11 +352,11 @@ class Session:
     def undo(self, args: list[str]) -> None:
         count = 1
         if args:
-            if (len(args) > 1 or not (args[0].isascii() and args[0].isdigit() and len(args[0]) <= 6)
-                    or int(args[0]) < 1):
+            if len(args) > 1 or not (args[0].isascii() and args[0].isdigit()) or not args[0].strip("0"):
                 raise MoveError(f"{brief('u ' + ' '.join(args))} is not an undo: expected u, or u and a number "
                                 "of moves of at least 1, like u 3")
-            count = int(args[0])
+            # a number of more digits than any game has moves takes them all back (no huge int is made)
+            count = int(args[0]) if len(args[0]) <= 6 else 10**6
         if not self.game.can_undo():
             self.say("Nothing to undo: this is the start of the game.")
             return
