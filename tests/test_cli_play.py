@@ -586,3 +586,18 @@ def test_t_in_line_mode_turns_to_a_playable_waste_card_as_the_board_does(run, ho
     assert out.count("Score ") == 2  # the start and once after the turns, not a board per turn
     assert load_record(home / "t.json").moves == list(first)
     assert "t      turn until the waste shows a card that can be played" in run(["play", "5"], input="?\nq\n").stdout
+
+
+def test_a_turn_the_no_play_rule_refuses_names_the_moves_left_not_a_blocked_game(run):
+    out = run(["play", "5", "--plain"], input="d d d d d d d d d d d d\nd\nq\n").stdout
+    assert ("d is not possible: no card was played in this first pass, and the talon is turned over again only "
+            "after a play: play r3 or r4 or w first") in out.replace("\n", " ")
+    assert "blocked" not in out
+    result = run(["hint", "5", "--moves", "d " * 13])
+    assert result.exit_code == 1 and "play r3 or r4 or w first" in result.stderr
+
+
+def test_an_undo_of_more_moves_than_any_game_has_takes_every_move_back(run):
+    out = run(["play", "5", "--plain"], input="d d w\nu 99999999999\nu 00\nq\n").stdout
+    assert "Took back 3 moves (d d w): every move, back to the start." in out
+    assert "'u 00' is not an undo" in out

@@ -501,3 +501,73 @@ def test_a_named_pipe_never_blocks_a_command(run, home, tmp_path):
     for name in ("review", "import"):
         result = results[name]
         assert result.exit_code == 1 and result.stderr.count("\n") == 1 and "Traceback" not in result.output
+
+
+OUTPUTS = (
+    (["solve", "1", "--graph", "{}", "--graph-nodes", "20"], "the graph", "graph.graphml"),
+    (["stats", "--variant", "osmosis", "--deals", "1-2", "--policy", "greedy", "--workers", "1", "--per-deal", "{}"],
+     "the per-deal lines", "deals.jsonl"),
+    (["review", "{rec}", "--annotate", "{}", "--samples", "4"], "the annotated record of this game", "out.json"),
+    (["export", "{}"], "the export", "history.jsonl"),
+)
+
+
+@pytest.mark.parametrize("args,what,example", OUTPUTS)
+def test_every_output_refuses_a_name_ending_in_a_slash_or_an_empty_name(run, home, tmp_path, args, what, example):
+    rec = tmp_path / "rec.json"
+    save_record(Record(RULES, deal_for(1, RULES), ["d", "d"]), rec)
+    folder = tmp_path / "nd"
+    result = run([a.replace("{}", f"{folder}/").replace("{rec}", str(rec)) for a in args])
+    assert result.exit_code == 1 and result.stderr == (f"error: '{folder}/' names a folder, not a file: give a "
+                                                       f"file name, like {folder}/{example}\n")
+    assert not folder.exists()
+    result = run([a.replace("{}", "").replace("{rec}", str(rec)) for a in args])
+    assert result.exit_code == 1 and result.stderr == (f"error: an empty file name was given for {what}: give a "
+                                                       f"file name, like {example}\n")
+
+
+def test_the_survey_store_refuses_a_name_ending_in_a_slash(run, home, tmp_path):
+    result = run(["stats", "--deals", "1-2", "--policy", "greedy", "--workers", "1", "--store", f"{tmp_path}/z/"])
+    assert result.exit_code == 1 and "names a folder, not a file" in result.stderr
+    assert not (tmp_path / "z").exists()
+
+
+@pytest.mark.parametrize("damage", ["bom", "annotation"])
+@pytest.mark.parametrize("args,what,example", OUTPUTS[:3])
+def test_a_hand_edited_finished_game_that_does_not_load_is_never_written_over(run, home, tmp_path, args, what,
+                                                                                example, damage):
+    moves, final = greedy_line(1)
+    assert final.over
+    path = tmp_path / "edited.json"
+    data = Record(RULES, deal_for(1, RULES), moves).to_json()
+    if damage == "annotation":
+        data["annotations"] = [{"tags": "x"}]
+    path.write_bytes((b"\xef\xbb\xbf" if damage == "bom" else b"") + json.dumps(data).encode())
+    before = path.read_bytes()
+    other = tmp_path / "other.json"
+    save_record(Record(RULES, deal_for(4, RULES), ["d"]), other)
+    result = run([a.replace("{}", str(path)).replace("{rec}", str(other)) for a in args])
+    assert result.exit_code == 1 and "is kept as it is" in result.stderr, result.stderr
+    assert path.read_bytes() == before
+
+
+def test_a_byte_order_mark_is_no_part_of_a_file(run, home, tmp_path):
+    moves, _ = greedy_line(23)
+    rec = tmp_path / "bom.json"
+    rec.write_bytes(b"\xef\xbb\xbf" + Record(RULES, deal_for(23, RULES), moves).dumps().encode())
+    assert load_record(rec).moves == Record(RULES, deal_for(23, RULES), moves).moves
+    assert run(["replay", str(rec)]).exit_code == 0
+    deal = tmp_path / "deal.json"
+    deal.write_bytes(b"\xef\xbb\xbf" + run(["deal", "5", "--json"]).stdout.encode())
+    shown = run(["deal", "--deal-file", str(deal)])
+    assert shown.exit_code == 0 and shown.stdout.split("\n")[1:] == run(["deal", "5"]).stdout.split("\n")[1:]
+
+
+def test_a_huge_word_in_an_error_is_cut_to_a_readable_line(run, home, tmp_path):
+    data = json.loads(run(["deal", "5", "--json"]).stdout)
+    data["base"] = "Q" * 100_000
+    deal = tmp_path / "deal.json"
+    deal.write_text(json.dumps(data))
+    result = run(["deal", "--deal-file", str(deal)])
+    assert result.exit_code == 1 and len(result.stderr) < 400 and result.stderr.count("\n") == 1
+    assert "(100003 characters): expected a rank" in result.stderr
