@@ -381,6 +381,31 @@ def test_the_drop_interval_is_stored_read_back_and_exported(db):
     assert stored.to_json()["moves"][0]["drop_interval"] == [14.0, 21.0]
 
 
+def test_the_deals_behind_the_drop_interval_are_kept_and_a_review_from_before_has_none(db):
+    """A drill says a sampled drop with its deals ("95%: 14-21, 96 deals"): the count is kept with the interval."""
+    from tutor.history.reviews import review_of
+
+    old = History(db, upgrade_to=6)
+    gid = add_record(old, record(1, "d d"), key="g")
+    with old.write() as conn:  # a review as schema 6 stored it: an interval, no count
+        conn.execute("INSERT INTO reviews (game_id, moves_reviewed, accuracy, graded, thresholds, hindsight, "
+                     "reviewed_at) VALUES (?, 2, 50, 1, '{}', '{}', '2026-12-01T00:00:00Z')", (gid,))
+        conn.execute("INSERT INTO review_moves (review_id, ply, move, best, label, tags, drop_points, win_before, "
+                     "win_after, graded, comment, candidates, drop_interval) VALUES (1, 1, 'd', 'w', 'mistake', "
+                     "'[]', 18, 0.5, 0.32, 1, '', '[]', '[14.0, 21.0]')")
+    old.close()
+    with open_history() as h:
+        assert h.version == hdb.VERSION
+        assert review_of(h, gid).moves[0].drop_samples is None
+        data = _review([_move(1, "d", "w", "mistake", [], 18.0)])
+        data["moves"][0].update(drop_interval=[14.0, 21.0], drop_samples=96)
+        store_review(h, gid, data)
+        stored = review_of(h, gid)
+        exported = json.loads(export_text(h))
+    assert stored.moves[0].drop_samples == 96 and stored.to_json()["moves"][0]["drop_samples"] == 96
+    assert exported["review"]["moves"][0]["drop_samples"] == 96
+
+
 def test_the_history_keeps_the_accuracy_the_review_printed():
     """A review that printed 31.0 (31.047) showed as 31.1 in the history: it kept 31.05 and printed that."""
     from tutor.history.reviews import review_data

@@ -138,6 +138,11 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE review_moves ADD COLUMN drop_interval TEXT;
     """,
+    # 7: how many deals that interval rests on (NULL: not kept, as in a review stored before), so a drill
+    # can give the figure with its sample count.
+    """
+    ALTER TABLE review_moves ADD COLUMN drop_samples INTEGER;
+    """,
 ]
 VERSION = len(MIGRATIONS)
 OUR_TABLES = {"games", "meta", "reviews", "review_moves", "drills", "drill_answers", "schema_version"}
@@ -150,7 +155,7 @@ _UNREADABLE = {
     "reviews": "json_valid(thresholds) = 0 OR json_valid(hindsight) = 0 OR typeof(accuracy) NOT IN ('real', 'integer')",
     "review_moves": "json_valid(tags) = 0 OR json_valid(candidates) = 0 OR typeof(ply) <> 'integer' "
                     "OR typeof(drop_points) NOT IN ('real', 'integer') OR (drop_interval IS NOT NULL AND "
-                    "json_valid(drop_interval) = 0)",
+                    "json_valid(drop_interval) = 0) OR (drop_samples IS NOT NULL AND typeof(drop_samples) <> 'integer')",
     "drills": "json_valid(tags) = 0 OR typeof(box) <> 'integer' OR typeof(ply) <> 'integer'",
 }
 
@@ -348,12 +353,12 @@ class History:
                    cards = excluded.cards, won = excluded.won, over = excluded.over, content = excluded.content,
                    source = COALESCE(excluded.source, games.source), played_at = excluded.played_at,
                    updated_at = excluded.updated_at""",
-            (key, json.dumps(record, ensure_ascii=False), variant, deal_number, deal, moves, cards, int(won),
-             int(over), content, source, started_at, played_at, now))
-        return int(self.conn.execute("SELECT id FROM games WHERE game_key = ?", (key,)).fetchone()[0])
+            (storable(key), _record_text(record), variant, deal_number, deal, moves, cards, int(won),
+             int(over), content, storable(source) if source is not None else None, started_at, played_at, now))
+        return int(self.conn.execute("SELECT id FROM games WHERE game_key = ?", (storable(key),)).fetchone()[0])
 
     def game_by_key(self, key: str) -> GameRow | None:
-        row = self.conn.execute("SELECT * FROM games WHERE game_key = ?", (key,)).fetchone()
+        row = self.conn.execute("SELECT * FROM games WHERE game_key = ?", (storable(key),)).fetchone()
         return GameRow.from_sql(row) if row else None
 
     def game_by_content(self, content: str) -> GameRow | None:
@@ -372,16 +377,68 @@ class History:
 
 
 class _Write:
+    """``BEGIN IMMEDIATE`` ... ``COMMIT`` (``ROLLBACK`` on an error); inside another write, a savepoint, so the
+    writes of one imported line go in together or not at all, whichever helpers make them."""
+
     def __init__(self, conn: sqlite3.Connection) -> None:
         self.conn = conn
+        self.nested = False
 
     def __enter__(self) -> sqlite3.Connection:
-        self.conn.execute("BEGIN IMMEDIATE")
+        self.nested = self.conn.in_transaction
+        self.conn.execute("SAVEPOINT inner_write" if self.nested else "BEGIN IMMEDIATE")
         return self.conn
 
     def __exit__(self, kind: type[BaseException] | None, *rest: object) -> None:
+        if not self.nested:
+            self.conn.execute("COMMIT" if kind is None else "ROLLBACK")
+            return
+        if kind is not None:
+            self.conn.execute("ROLLBACK TO inner_write")
+        self.conn.execute("RELEASE inner_write")
 
-        self.conn.execute("COMMIT" if kind is None else "ROLLBACK")
+
+def _record_text(record: dict[str, Any]) -> str:
+    """A record as stored: JSON text, with ``\\u`` escapes only where a text of it is not UTF-8 (a lone
+    surrogate from a JSON escape, which SQLite cannot take)."""
+    text = json.dumps(record, ensure_ascii=False)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return json.dumps(record)
+    return text
+
+
+#: The mark of a stored name that held bytes that are not UTF-8 (see :func:`storable`).
+BYTES_MARK = "bytes:"
+_ESCAPED = re.compile(rb"\\\\|\\x([0-9a-f]{2})")
+
+
+def storable(text: str) -> str:
+    """A file name (or a key made from one) as the history stores it: itself when it is UTF-8 text, as nearly
+    every name is. A name with bytes that are not UTF-8 (Python holds them as lone surrogates, which SQLite
+    cannot take) is stored as ``bytes:`` and the name with each such byte written ``\\xNN`` and each backslash
+    doubled, so :func:`path_of` gets the name back and the file can still be opened."""
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        pass
+    try:
+        raw = text.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:  # a surrogate no file name holds (a JSON escape): kept distinct all the same
+        raw = text.encode("utf-8", "surrogatepass")
+    return BYTES_MARK + raw.replace(b"\\", b"\\\\").decode("utf-8", "backslashreplace")
+
+
+def path_of(stored: str) -> str:
+    """The file name a stored one stands for (:func:`storable` undone): bytes that are not UTF-8 come back as
+    the lone surrogates Python uses for them, so ``open`` finds the file."""
+    if not stored.startswith(BYTES_MARK):
+        return stored
+    body = stored[len(BYTES_MARK):].encode("utf-8")
+    raw = _ESCAPED.sub(lambda m: bytes([int(m.group(1), 16)]) if m.group(1) else b"\\", body)
+    return raw.decode("utf-8", "surrogateescape")
 
 
 def _version(conn: sqlite3.Connection) -> int:

@@ -9,6 +9,7 @@ again: ``moves_reviewed`` no longer matches its moves.
 from __future__ import annotations
 
 import json
+import math
 import sqlite3
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -37,6 +38,7 @@ class StoredMove:
     comment: str
     candidates: tuple[dict[str, Any], ...]
     drop_interval: tuple[float, float] | None = None  # the paired 95% interval of ``drop`` (None: not stored)
+    drop_samples: int | None = None  # the deals that interval rests on (None: not stored)
 
     def to_json(self) -> dict[str, Any]:
         data = {"ply": self.ply, "move": self.move, "best": self.best, "label": self.label,
@@ -45,7 +47,75 @@ class StoredMove:
                 "candidates": list(self.candidates)}
         if self.drop_interval is not None:
             data["drop_interval"] = list(self.drop_interval)
+        if self.drop_samples is not None:
+            data["drop_samples"] = self.drop_samples
         return data
+
+    def candidate(self, move: str) -> dict[str, Any] | None:
+        """The stored scores of one move here (checked by :func:`candidate_problem`), or None."""
+        return next((c for c in self.candidates if c.get("move") == move), None)
+
+
+MOVES = ("r1", "r2", "r3", "r4", "w", "d")
+#: A candidate's fields as the review writes them (:meth:`tutor.hints.Candidate.to_json`): field -> kind, range.
+_NUMBER_FIELDS: dict[str, tuple[float, float]] = {"win": (0, 1), "cards": (0, 52), "blind_win": (0, 1),
+                                                  "drop": (-1, 1)}
+_COUNT_FIELDS = ("samples", "undecided", "drop_samples")
+_PAIR_FIELDS: dict[str, tuple[float, float]] = {"interval": (0, 1), "cards_interval": (0, 52),
+                                                "drop_interval": (-1, 1)}
+_FLAG_FIELDS = ("exact", "certain", "lost", "drop_exact")
+MAX_SAMPLES = 10**6
+
+
+def _is_number(value: object, lo: float, hi: float) -> bool:
+    return (isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+            and lo <= value <= hi)
+
+
+def candidate_problem(c: object) -> tuple[str, object, str] | None:
+    """What is wrong with a stored candidate (one move's scores), as (field, value, what was expected); None
+    when it has the shape the review writes: ``move`` and ``win`` always, the other fields when present.
+    The field is "" when the candidate itself is no object."""
+    if not isinstance(c, dict):
+        return "", c, "an object with the move's scores"
+    if c.get("move") not in MOVES:
+        return "move", c.get("move"), "a move: r1-r4, w or d"
+    if "win" not in c:
+        return "win", None, "a number from 0 to 1 (the move's win chance)"
+    for key, (lo, hi) in _NUMBER_FIELDS.items():
+        if (key in c or key == "win") and not _is_number(c.get(key), lo, hi):
+            return key, c.get(key), f"a number from {lo:g} to {hi:g}"
+    for key in _COUNT_FIELDS:
+        value = c.get(key)
+        if key in c and (isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_SAMPLES):
+            return key, value, f"a whole number from 0 to {MAX_SAMPLES}"
+    for key, (lo, hi) in _PAIR_FIELDS.items():
+        value = c.get(key)
+        if key in c and not (isinstance(value, list) and len(value) == 2 and all(_is_number(x, lo, hi) for x in value)
+                             and value[0] <= value[1]):
+            return key, value, f"two numbers from {lo:g} to {hi:g}, the lower first"
+    for key in _FLAG_FIELDS:
+        if key in c and not isinstance(c[key], bool):
+            return key, c[key], "true or false"
+    for key in ("card", "method"):
+        if c.get(key) is not None and not isinstance(c[key], str):
+            return key, c[key], "text"
+    row = c.get("opens_row")
+    if row is not None and (isinstance(row, bool) or row not in (1, 2, 3, 4)):
+        return "opens_row", row, "a row from 1 to 4, or null"
+    return None
+
+
+def readable_candidates(text: str) -> tuple[dict[str, Any], ...]:
+    """The stored candidates of a move that have the review's shape; the others (an older import took any
+    value) are left out, as if not stored, so no reader trips on them."""
+    try:
+        value = json.loads(text)
+    except (TypeError, ValueError):
+        return ()
+    if not isinstance(value, list):
+        return ()
+    return tuple(c for c in value if candidate_problem(c) is None)
 
 
 @dataclass(frozen=True)
@@ -83,6 +153,7 @@ def review_data(rev: Review) -> dict[str, Any]:
         paired = getattr(m, "paired", None)
         if paired is not None:
             move["drop_interval"] = [round(paired.lo * 100, 2), round(paired.hi * 100, 2)]
+            move["drop_samples"] = int(paired.samples)
         moves.append(move)
     thresholds = dict(rev.thresholds) if isinstance(rev.thresholds, Mapping) else rev.thresholds.to_json()
     hindsight = dict(rev.hindsight) if isinstance(rev.hindsight, Mapping) else rev.hindsight.to_json()
@@ -109,10 +180,11 @@ def store_review(history: History, game_id: int, data: Mapping[str, Any], review
         review_id = cur.lastrowid
         conn.executemany(
             "INSERT INTO review_moves (review_id, ply, move, best, label, tags, drop_points, win_before, win_after, "
-            "graded, comment, candidates, drop_interval) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "graded, comment, candidates, drop_interval, drop_samples) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [(review_id, int(m["ply"]), m["move"], m["best"], m["label"], json.dumps(list(m.get("tags") or [])),
               float(m.get("drop", 0.0)), float(m["win_before"]), float(m["win_after"]), int(bool(m.get("graded"))),
-              m.get("comment") or "", json.dumps(m.get("candidates") or []), _interval_json(m.get("drop_interval")))
+              m.get("comment") or "", json.dumps(m.get("candidates") or []), _interval_json(m.get("drop_interval")),
+              _count(m.get("drop_samples")))
              for m in data["moves"]])
 
 
@@ -124,12 +196,23 @@ def _interval_json(value: Any) -> str | None:
     return None
 
 
+def _count(value: Any) -> int | None:
+    """A stored sample count: a whole number from 1 up, or NULL for anything else (an older export has none)."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and 0 < value <= MAX_SAMPLES else None
+
+
+def _tags_of(text: str) -> tuple[str, ...]:
+    value = json.loads(text)
+    return tuple(t for t in value if isinstance(t, str)) if isinstance(value, list) else ()
+
+
 def _moves_of(history: History, review_id: int, game_id: int) -> tuple[StoredMove, ...]:
     rows = history.query("SELECT * FROM review_moves WHERE review_id = ? ORDER BY ply", (review_id,))
-    return tuple(StoredMove(game_id, r["ply"], r["move"], r["best"], r["label"], tuple(json.loads(r["tags"])),
+    return tuple(StoredMove(game_id, r["ply"], r["move"], r["best"], r["label"], _tags_of(r["tags"]),
                             r["drop_points"], r["win_before"], r["win_after"], bool(r["graded"]), r["comment"],
-                            tuple(json.loads(r["candidates"])),
-                            tuple(json.loads(r["drop_interval"])) if r["drop_interval"] else None)
+                            readable_candidates(r["candidates"]),
+                            tuple(json.loads(r["drop_interval"])) if r["drop_interval"] else None,
+                            r["drop_samples"])
                  for r in rows)
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import math
+import sqlite3
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,7 +25,7 @@ from ..record import Record
 from ..textsafe import quoted, shown_path
 from .db import History, parse_iso
 from .games import add_file, add_record
-from .reviews import review_of, store_review
+from .reviews import MAX_SAMPLES, MOVES, candidate_problem, review_of, store_review
 
 LINE_FORMAT = "osmosis-history/1"
 
@@ -107,8 +108,36 @@ def _label(value: object, what: str) -> str:
 
 
 def _tags(value: object, what: str) -> None:
+    from .coach import known_tags
+
+    known = [str(t) for t in known_tags()]
     if value is not None and not (isinstance(value, list) and all(isinstance(t, str) for t in value)):
-        raise _Bad(f"{what} is {_shown(value)}: expected a list of tag names")
+        raise _Bad(f"{what} is {_shown(value)}: expected a list of tag names ({', '.join(known)})")
+    for i, tag in enumerate(value or []):
+        if tag not in known:
+            raise _Bad(f"{what}[{i}] is {_shown(tag)}: expected a tag name ({', '.join(known)})")
+
+
+def _move(value: object, what: str) -> None:
+    if value not in MOVES:
+        raise _Bad(f"{what} is {_shown(value)}: expected a move: r1-r4, w or d")
+
+
+def _candidates(value: object, what: str) -> None:
+    """A reviewed move's candidates, each with the shape the review writes (a move and its win chance, and
+    the other figures of :meth:`tutor.hints.Candidate.to_json` where present)."""
+    if value is None:
+        return
+    if not isinstance(value, list):
+        raise _Bad(f"{what} is {_shown(value)}: expected a list of the moves' scores")
+    for i, c in enumerate(value):
+        problem = candidate_problem(c)
+        if problem is not None:
+            key, bad, expected = problem
+            if not key:
+                raise _Bad(f"{what}[{i}] is {_shown(bad)}: expected {expected}")
+            said = "is missing" if isinstance(c, dict) and key not in c else f"is {_shown(bad)}"
+            raise _Bad(f"{what}[{i}].{key} {said}: expected {expected}")
 
 
 def _shown(value: object) -> str:
@@ -127,12 +156,24 @@ def _check_review(rev: dict[str, Any], moves: int) -> None:
     for key in ("thresholds", "hindsight"):
         if rev.get(key) is not None and not isinstance(rev[key], dict):
             raise _Bad(f"review.{key} is {_shown(rev[key])}: expected an object")
+    plies: dict[int, str] = {}
     for at, m in _objects(rev.get("moves"), "review.moves"):
         _move_fields(m, at, moves, "move")
+        if m["ply"] in plies:  # one review row a move: a second one would fail half-way through the line
+            raise _Bad(f"{at}.ply is {m['ply']}, as in {plies[m['ply']]}: expected each move reviewed once")
+        plies[m["ply"]] = at
         _number(m.get("drop", 0.0), f"{at}.drop", -100, 100)
         _number(m.get("win_before"), f"{at}.win_before", 0, 1)
         _number(m.get("win_after"), f"{at}.win_after", 0, 1)
         _text(m.get("comment"), f"{at}.comment", optional=True)
+        _candidates(m.get("candidates"), f"{at}.candidates")
+        interval = m.get("drop_interval")
+        if interval is not None and not (isinstance(interval, list) and len(interval) == 2):
+            raise _Bad(f"{at}.drop_interval is {_shown(interval)}: expected two numbers from -100 to 100")
+        for k, x in enumerate(interval or []):
+            _number(x, f"{at}.drop_interval[{k}]", -100, 100)
+        if m.get("drop_samples") is not None:
+            _int(m.get("drop_samples"), f"{at}.drop_samples", 1, MAX_SAMPLES)
 
 
 def _objects(items: object, what: str) -> Iterator[tuple[str, dict[str, Any]]]:
@@ -149,8 +190,8 @@ def _objects(items: object, what: str) -> Iterator[tuple[str, dict[str, Any]]]:
 def _move_fields(m: dict[str, Any], at: str, moves: int, played: str) -> None:
     """The fields a reviewed move and a drill share: its number, the move played and the better one, label, tags."""
     _int(m.get("ply"), f"{at}.ply", 1, moves)
-    _text(m.get(played), f"{at}.{played}")
-    _text(m.get("best"), f"{at}.best")
+    _move(m.get(played), f"{at}.{played}")
+    _move(m.get("best"), f"{at}.best")
     _label(m.get("label"), f"{at}.label")
     _tags(m.get("tags"), f"{at}.tags")
 
@@ -158,8 +199,12 @@ def _move_fields(m: dict[str, Any], at: str, moves: int, played: str) -> None:
 def _check_drills(drills: object, moves: int) -> None:
     if drills is None:
         return
+    plies: dict[int, str] = {}
     for at, d in _objects(drills, "drills"):
         _move_fields(d, at, moves, "played")
+        if d["ply"] in plies:
+            raise _Bad(f"{at}.ply is {d['ply']}, as in {plies[d['ply']]}: expected one drill a move")
+        plies[d["ply"]] = at
         _number(d.get("drop"), f"{at}.drop", 0, 100)
         _int(d.get("box"), f"{at}.box", 0, 100)
         _when(d.get("due_at"), f"{at}.due_at")
@@ -194,6 +239,14 @@ def import_line(history: History, data: dict[str, Any], where: str) -> tuple[int
         _check_drills(data.get("drills"), len(record.moves))
     except _Bad as exc:
         raise RecordError(f"{where}: not as osmosis export writes it: {exc}") from None
+    try:
+        with history.write():  # the game, its review and its drills go in together, or nothing of the line does
+            return _store_line(history, data, record, where)
+    except sqlite3.IntegrityError as exc:  # the checks above should leave none: still one line, nothing written
+        raise RecordError(f"{where}: not as osmosis export writes it: it cannot be stored ({exc})") from None
+
+
+def _store_line(history: History, data: dict[str, Any], record: Record, where: str) -> tuple[int, int]:
     game_id = add_record(history, record, key=data.get("key") or None, source=data.get("source"),
                          started_at=data.get("started_at"), played_at=data.get("played_at"))
     reviews = 0
