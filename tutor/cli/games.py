@@ -87,11 +87,11 @@ def resolve_resume(value: str, action: str = "resumed") -> Path:
                           "from osmosis games")
     games = saved_games()
     if not games:
-        raise RecordError(f"there are no saved games in {games_dir()}: play one with osmosis play")
+        raise RecordError(f"there are no saved games in {shown_path(games_dir())}: play one with osmosis play")
     if key == "last":
         readable = [g for g in games if g.record is not None]
         if not readable:
-            raise RecordError(f"no saved game in {games_dir()} can be read ({plural(len(games), 'file')}, "
+            raise RecordError(f"no saved game in {shown_path(games_dir())} can be read ({plural(len(games), 'file')}, "
                               "osmosis games lists them): play one with osmosis play")
         return readable[0].path
     index = int(key)
@@ -126,7 +126,7 @@ def games_command(ctx: click.Context, as_json: bool) -> None:
             console.print(Text(f"No saved games: {shown_path(games_dir())} cannot be a folder, since "
                                f"{shown_path(blocked)} is a file (set OSMOSIS_HOME to a writable folder)."))
             return
-        console.print(Text(f"No saved games yet in {games_dir()}: osmosis play starts one."))
+        console.print(Text(f"No saved games yet in {shown_path(games_dir())}: osmosis play starts one."))
         return
     table = Table(box=None, pad_edge=False, show_edge=False, header_style="bold")
     columns: tuple[tuple[str, JustifyMethod], ...] = (
@@ -142,6 +142,6 @@ def games_command(ctx: click.Context, as_json: bool) -> None:
         table.add_row(str(g.number), _deal_text(g.record), rules.name or "custom", date,
                       str(len(g.record.moves)), g.result_text())
     console.print(table)
-    console.print(Text(f"In {games_dir()}. osmosis play --resume N goes on with game N (--resume last: "
+    console.print(Text(f"In {shown_path(games_dir())}. osmosis play --resume N goes on with game N (--resume last: "
                        "the newest); a finished game opens as a replay. osmosis review N and osmosis replay N "
                        "take the same numbers."))

@@ -7,6 +7,7 @@ them into what the player reads.
 from __future__ import annotations
 
 import json
+import os
 import shlex
 from pathlib import Path
 from typing import NamedTuple
@@ -17,6 +18,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..cards import NAMES
+from ..textsafe import clean, shown_path
 
 Columns = tuple[tuple[str, JustifyMethod], ...]  # a table's column titles and how each is aligned
 
@@ -26,7 +28,7 @@ BLOCKS = " ▁▂▃▄▅▆▇█"
 def _plural(n: int, word: str) -> str:
     if n == 1:
         return f"1 {word}"
-    return f"{n} {word[:-1]}ies" if word.endswith("y") else f"{n} {word}s"
+    return f"{n} {word[:-1]}ies" if word.endswith("y") and word[-2:-1] not in "aeiou" else f"{n} {word}s"
 
 
 def _pct(x: float | None) -> str:
@@ -163,10 +165,36 @@ def trend_text(t) -> str:
     return f"{word}: {counts} ({a / n:.2f} a game against {b / m:.2f}; chance alone gives it {t.trend_p:.1%})."
 
 
+def tags_text(tags) -> str:
+    """Stored tag names, for a table cell: a tag an older import let in is shown without its control codes."""
+    return ", ".join(clean(t) for t in tags)
+
+
+def shell_word(path: str) -> str:
+    """A file name as one word for the shell: as :func:`shlex.quote` gives it when it is printable text, else in
+    bash's ``$'...'`` quotes, each byte that is not printable UTF-8 text written ``\\xNN``, so the command
+    copied from the screen opens that very file (and no control code reaches the terminal)."""
+    if path.isprintable():
+        return shlex.quote(path)
+    out = []
+    for ch in path:
+        if ch.isprintable() and ch not in "\\'":
+            out.append(ch)
+        elif ch in "\\'":
+            out.append("\\" + ch)
+        else:
+            try:
+                raw = os.fsencode(ch)  # a byte that is not UTF-8, held as a lone surrogate, is that byte again
+            except UnicodeEncodeError:
+                raw = ch.encode("utf-8", "surrogatepass")
+            out.append("".join(f"\\x{b:02x}" for b in raw))
+    return "$'" + "".join(out) + "'"
+
+
 def example_text(e) -> str:
     # "game id": the history's number, not the newest-first number osmosis games, review N and replay N take
-    played = f"{e.move} ({NAMES[e.card]})" if e.card is not None else e.move
-    better = f"{e.best} ({NAMES[e.best_card]})" if e.best_card is not None else e.best
+    played = f"{clean(e.move)} ({NAMES[e.card]})" if e.card is not None else clean(e.move)
+    better = f"{clean(e.best)} ({NAMES[e.best_card]})" if e.best_card is not None else clean(e.best)
     return (f"deal {deal_label(e.deal)} (game id {e.game_id}), move {e.ply}: {played} instead of {better}, "
             f"{e.drop:.0f} points lost")
 
@@ -206,7 +234,7 @@ def render_coaching(c, meanings: dict[str, str]) -> list:
     for t in c.tags:
         parts.append(Text(""))
         line = Text()
-        line.append(t.tag, style="bold")
+        line.append(clean(t.tag), style="bold")
         line.append(f"  {t.count} time{'s' if t.count != 1 else ''} in {t.games} game{'s' if t.games != 1 else ''}")
         parts.append(line)
         if t.interval is None:  # one time: a figure, not an average
@@ -224,11 +252,11 @@ def render_coaching(c, meanings: dict[str, str]) -> list:
             parts.append(_indent(Text(f"The {len(t.examples)} costliest of the {t.count} times:", style="dim")))
         for e in t.examples:
             parts.append(_indent(Text(f"- {example_text(e)}")))
-            if e.source and Path(e.source).is_file():
-                parts.append(Unwrapped(Text(f"    osmosis replay {shlex.quote(e.source)} --at {e.ply}", style="dim")))
-            elif e.source:  # an imported history, or a file moved away: no command that would fail
-                parts.append(_indent(Text(f"  (no game file at {e.source} to replay; the history keeps the "
-                                          "moves)", style="dim")))
+            if e.path and Path(e.path).is_file():
+                parts.append(Unwrapped(Text(f"    osmosis replay {shell_word(e.path)} --at {e.ply}", style="dim")))
+            elif e.path:  # an imported history, or a file moved away: no command that would fail
+                parts.append(_indent(Text(f"  (no game file at {shown_path(e.path)} to replay; the history keeps "
+                                          "the moves)", style="dim")))
     if c.losses:
         parts.append(Text(""))
         title = "Biggest single losses" + (f" ({c.tag_filter})" if c.tag_filter else "")
@@ -239,8 +267,8 @@ def render_coaching(c, meanings: dict[str, str]) -> list:
         for col, just in losses:
             table.add_column(col, justify=just)
         for e in c.losses:
-            table.add_row(str(e.game_id), deal_label(e.deal), str(e.ply), e.move, e.best, f"{e.drop:.0f}",
-                          e.label, ", ".join(e.tags))
+            table.add_row(str(e.game_id), deal_label(e.deal), str(e.ply), Text(clean(e.move)), Text(clean(e.best)),
+                          f"{e.drop:.0f}", Text(clean(e.label)), Text(tags_text(e.tags)))
         parts.append(table)
     return parts
 
@@ -248,7 +276,7 @@ def render_coaching(c, meanings: dict[str, str]) -> list:
 def recurring_line(r) -> str:
     """``History: early-start in 3 of your last 5 reviewed games: see lesson 5 (osmosis lesson waiting).``"""
     see = f": see lesson {r.lesson.level} (osmosis lesson {r.lesson.name})" if r.lesson else ""
-    return f"History: {r.tag} in {r.games} of your last {r.window} reviewed games{see}."
+    return f"History: {clean(r.tag)} in {r.games} of your last {r.window} reviewed games{see}."
 
 
 def results_line(fig, variant: str) -> str:
@@ -272,16 +300,52 @@ def drill_head(d, game, total: int, index: int) -> Text:
     return text
 
 
-def drill_intro(d, seen: int, unseen: int) -> str:
-    return (f"In that game you played {d.played} here and lost {d.drop:.0f} win points ({d.label}). "
+def win_words(win: float, c=None) -> str:
+    """A win chance the hint sampled, with what it rests on (``c``, the hint's candidate): ``56% (95%: 48-65%,
+    128 deals)``, ``56% (exact)``, ``0% (in every consistent deal)``; ``56% (sampled)`` without it."""
+    if c is None:
+        return f"{_pct(win)} (sampled)"
+    if c.exact:
+        return f"{_pct(win)} (exact)"
+    lo, hi = c.interval
+    if lo == hi or getattr(c, "lost", False):  # known in every consistent deal (tutor.narrate.hint.win_figure)
+        return f"{_pct(win)} (in every consistent deal)"
+    return f"{_pct(win)} (95%: {lo * 100:.0f}-{hi * 100:.0f}%, {_plural(c.samples, 'deal')})"
+
+
+def _ends(lo: float, hi: float) -> str:
+    return f"{round(lo) + 0.0:.0f}-{round(hi) + 0.0:.0f}"
+
+
+def drop_basis(fig) -> str:
+    """What a stored drop rests on (a :class:`tutor.history.drill.DropFigure`), as the review says it: ``95%:
+    12-25, 128 deals``, ``exact``; a sampled figure whose interval or deals were not kept says so."""
+    if fig.exact:
+        return "exact: every consistent deal solved"
+    if fig.interval is not None and fig.samples is not None:
+        return f"95%: {_ends(*fig.interval)}, {_plural(fig.samples, 'deal')}"
+    if fig.interval is not None:
+        return f"sampled, 95%: {_ends(*fig.interval)}; the number of deals was not kept"
+    if fig.samples is not None:
+        return f"sampled on {_plural(fig.samples, 'deal')}; its interval was not kept"
+    return "a sampled figure; its interval and number of deals were not kept"
+
+
+def drill_intro(d, seen: int, unseen: int, fig=None) -> str:
+    """The drill's first words: the move played then and what it cost (with what that figure rests on)."""
+    basis = f"{clean(d.label)}; {drop_basis(fig)}" if fig is not None else clean(d.label)
+    return (f"In that game you played {clean(d.played)} here and lost {d.drop:.0f} win points ({basis}). "
             f"You had seen {seen} cards; {unseen} were still face down.")
 
 
 def when_text(seconds: float) -> str:
+    """``now``, ``in 1 minute``, ``in 10 minutes``, ``in 1 hour``, ``in 3 days``."""
     if seconds <= 60:
         return "now"
-    if seconds < 3600:
-        return f"in {seconds / 60:.0f} minutes"
+    minutes = round(seconds / 60)
+    if minutes < 60:
+        return f"in {_plural(minutes, 'minute')}"
+    hours = round(seconds / 3600)
     if seconds < 86400 * 1.5:
-        return f"in {seconds / 3600:.0f} hours"
-    return f"in {seconds / 86400:.0f} days"
+        return f"in {_plural(hours, 'hour')}"
+    return f"in {_plural(round(seconds / 86400), 'day')}"

@@ -5,8 +5,9 @@ Values only. Each review tag (``early-start``, ``turned-past`` and the rest,
 in how many games, what it cost on average in win-chance points, whether it
 comes less often in the newer half of the games than in the older half, the
 worst examples (game and move, for ``osmosis replay``) and the lesson that
-teaches it. The biggest single losses are every graded move sorted by its
-drop, as GTO Wizard sorts a session's decisions by their loss.
+teaches it. The biggest single losses are the graded moves the review counts
+as losses (not graded best, another move better) sorted by their drop, as GTO
+Wizard sorts a session's decisions by their loss.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import TutorError
-from .db import GameRow, History
+from .db import GameRow, History, path_of
 from .reviews import StoredMove, StoredReview, reviews
 
 #: review tag -> the lesson (file name) that teaches it.
@@ -87,6 +88,11 @@ class Example:
     drop: float
     card: int | None = None       # the card the move played (None: a turn or a redeal)
     best_card: int | None = None  # the card the better move plays
+
+    @property
+    def path(self) -> str | None:
+        """The game's file, to open (``source`` is the name as stored: see :func:`tutor.history.db.path_of`)."""
+        return path_of(self.source) if self.source else None
 
     def to_json(self) -> dict[str, Any]:
         from ..cards import NAMES
@@ -207,6 +213,11 @@ def _example(game: GameRow, m: StoredMove) -> Example:
                    m.label, m.tags, m.drop, card, best_card)
 
 
+def is_loss(m: StoredMove) -> bool:
+    """A graded move the review counts as a loss: not graded best, another move better, a drop above zero."""
+    return m.graded and m.label != "best" and m.best != m.move and m.drop > 0
+
+
 def _reviewed(history: History) -> list[tuple[GameRow, StoredReview]]:
     done = reviews(history)
     return [(g, done[g.id]) for g in history.games(played_only=True) if g.id in done]
@@ -246,7 +257,9 @@ def coach(history: History, tag: str | None = None, examples: int = 3, losses: i
                                   (old, n_old), (len(hits) - old, n_new), lesson_for(t),
                                   [_example(g, m) for g, m in worst], sd))
     figures.sort(key=lambda f: (-f.total_drop, -f.count, f.tag))
-    pool = [(g, m) for g, m in graded if m.drop > 0 and (tag is None or tag in m.tags)]
+    # a loss by the review's own grading: a move graded best lost nothing (its drop within the noise), and a
+    # move whose better move is the move itself names no better move
+    pool = [(g, m) for g, m in graded if is_loss(m) and (tag is None or tag in m.tags)]
     pool.sort(key=lambda gm: (-gm[1].drop, gm[0].id, gm[1].ply))
     return Coaching(len(pairs), len(graded), labels, figures, [_example(g, m) for g, m in pool[:losses]], tag,
                     unreviewed)
