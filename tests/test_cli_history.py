@@ -199,6 +199,24 @@ def test_a_right_drill_answer_is_named_among_the_moves_the_verdict_gives(run, co
             assert first.startswith("Right: ") and f"{best[a['drill']]} (" in first, first
 
 
+def test_a_drill_says_its_sampled_figures_with_their_interval_and_deals(run, coached):
+    """"lost 18 win points (mistake)" and "(win 56%)" were sampled figures shown bare."""
+    import re
+
+    listed = json.loads(run(["drill", "--list", "--json"]).stdout)
+    out = " ".join(run(["drill", "--count", "1"], input="q\n").output.split())
+    assert re.search(r"lost \d+ win points \((mistake|blunder); (95%: \d+-\d+, \d+ deals|exact: every consistent "
+                     r"deal solved)\)\.", out), out
+    data = json.loads(run(["drill", "--json", "--count", str(len(listed))],
+                          input="".join(f"{d['best']}\n" for d in listed)).stdout)
+    assert data["answers"]
+    for a in data["answers"]:
+        first = a["feedback"][0]
+        if a["judge"] == "hint":
+            assert re.search(r"was (the move|right) here: win \d+% \((95%: \d+-\d+%, \d+ deals?|exact|in every "
+                             r"consistent deal)\)", first), first
+
+
 def test_drill_in_text_shows_the_position_as_the_player_saw_it(run, coached):
     result = run(["drill", "--count", "1"], input="q\n")
     assert result.exit_code == 0

@@ -143,14 +143,16 @@ def _ask(console: Console, history: History, d: drills.Drill, index: int, total:
     record = record_of(game)
 
     found = drills.position(record, d)
-    if found is None or d.game_id not in reviews(history):
+    rev = reviews(history).get(d.game_id)
+    if found is None or rev is None:
         drills.retire(history, d, "the game changed after the review this drill came from")
         return {}
+    reviewed = next((m for m in rev.moves if m.ply == d.ply), None)
     states, moves = found
     state = states[-1]
     tip_text = tip_for(d.tags)
     step = drills.step_for(record, d, tip=tip_text)
-    step, verdict = drills.verdict_for_drill(step)
+    step, verdict, figures = drills.judged(step)
     played = Move.parse(d.played)
     if played in verdict.right or not verdict.scores:
         drills.retire(history, d, f"the {verdict.judge} judge rates {d.played} within its margin of the best")
@@ -161,18 +163,19 @@ def _ask(console: Console, history: History, d: drills.Drill, index: int, total:
     named = [s for s in verdict.scores if s.move in verdict.right] or [best]
     names = [describe_move(state, s.move) for s in named]
     said = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
-    wins = ", ".join(f"{s.win * 100:.0f}%" for s in named[:-1]) + (" and " if len(named) > 1 else "")
-    wins += f"{named[-1].win * 100:.0f}%"
-    teaches = (f"{said} {'was the move' if len(named) == 1 else 'was right'} here "
-               + (f"(win {wins})." if verdict.judge == "hint" else
-                  f"(with every card seen, the solver's best{'' if len(named) == 1 else ' moves'})."))
+    # sampled figures, each with its interval and deals, as the hint and the review give them
+    shown = [words.win_words(s.win, figures.get(str(s.move))) for s in named]
+    wins = ", ".join(shown[:-1]) + (" and " if len(shown) > 1 else "") + shown[-1]
+    teaches = (f"{said} {'was the move' if len(named) == 1 else 'was right'} here"
+               + (f": win {wins}." if verdict.judge == "hint" else
+                  f" (with every card seen, the solver's best{'' if len(named) == 1 else ' moves'})."))
     step = replace(step, teaches=teaches)
     say("")
     if not quiet:
         console.print(words.drill_head(d, game, total, index))
         console.print(render_state(state, symbols=symbols, fan=waste_fan(states, moves), moves=False))
     obs = observe(state)
-    say(words.drill_intro(d, 52 - len(obs.unseen_cards()), len(obs.unseen_cards())))
+    say(words.drill_intro(d, 52 - len(obs.unseen_cards()), len(obs.unseen_cards()), drills.drop_figure(reviewed)))
     hinted = False
     while True:
         if not quiet:
@@ -227,6 +230,8 @@ def _list(console: Console, history: History, as_json: bool) -> None:
     for col in ("drill", "game", "move", "played", "best", "lost", "tags", "box", "answers", "due"):
         table.add_column(col)
     for d in items:
-        table.add_row(str(d.id), str(d.game_id), str(d.ply), d.played, d.best, f"{d.drop:.0f}", ", ".join(d.tags),
-                      str(d.box), f"{d.right}/{d.answers}", words.when_text(drills.seconds_until(history, d.due_at)))
+        # stored text shown without control codes, and never read as markup (an older import checked less)
+        table.add_row(str(d.id), str(d.game_id), str(d.ply), Text(clean(d.played)), Text(clean(d.best)),
+                      f"{d.drop:.0f}", Text(words.tags_text(d.tags)), str(d.box), f"{d.right}/{d.answers}",
+                      words.when_text(drills.seconds_until(history, d.due_at)))
     console.print(table)

@@ -27,6 +27,7 @@ from .db import History, iso, parse_iso
 from .reviews import StoredMove, reviews
 
 if TYPE_CHECKING:  # the lessons are imported when a drill is asked, not with the history
+    from ..hints import Candidate
     from ..lessons import Step, Verdict
     from ..notation import Move
     from ..state import State
@@ -82,6 +83,43 @@ def clear_mistake(m: StoredMove, budget: int | None = None) -> bool:
     noise = 2 * math.sqrt(_variance(float(best["win"]), n)
                           + _variance(float(played["win"]), int(played.get("samples") or 0)))
     return lead > noise
+
+
+@dataclass(frozen=True)
+class DropFigure:
+    """What a drill's drop (the review's, in win points) rests on, as far as the history kept it.
+
+    ``interval``: its paired 95% interval in points; ``samples``: the deals behind it; ``exact``: every
+    consistent deal was solved. None where the stored review did not keep it (an older one).
+    """
+
+    interval: tuple[float, float] | None = None
+    samples: int | None = None
+    exact: bool = False
+
+
+def drop_figure(m: StoredMove | None) -> DropFigure:
+    """The basis of a reviewed move's drop: the paired interval and its deals stored with the move; for a
+    review stored before those were kept, the played move's own scores where they give it."""
+    if m is None:
+        return DropFigure()
+    played = m.candidate(m.move)
+    if m.drop_interval is not None:
+        lo, hi = m.drop_interval
+        samples = m.drop_samples
+        if samples is None and played is not None and "drop_interval" in played and "drop_samples" in played:
+            # the hint's own paired drop, when it is the one the review kept (the review may have drawn more)
+            same = all(abs(a * 100 - b) < 0.01 for a, b in zip(played["drop_interval"], (lo, hi), strict=True))
+            samples = played["drop_samples"] if same else None
+        return DropFigure((lo, hi), samples, exact=abs(hi - lo) < 1e-9)
+    if played is None:
+        return DropFigure()
+    if played.get("exact") or played.get("drop_exact"):
+        return DropFigure(exact=True)
+    if "drop_interval" in played:
+        lo, hi = played["drop_interval"]
+        return DropFigure((lo * 100, hi * 100), played.get("drop_samples"))
+    return DropFigure(samples=played.get("samples") or None)
 
 
 @dataclass(frozen=True)
@@ -202,10 +240,35 @@ def step_for(record: Record, d: Drill, tip: str = "", samples: int | None = None
 def verdict_for_drill(step: Step) -> tuple[Step, Verdict]:
 
     """The engine's verdict (the lessons' :func:`~tutor.lessons.verdict_for`); the hint judge if the solver cannot decide."""
+    step, verdict, _ = judged(step)
+    return step, verdict
+
+
+def judged(step: Step) -> tuple[Step, Verdict, dict[str, Candidate]]:
+    """:func:`verdict_for_drill`, with the hint's figures behind a hint verdict, by move (each win chance with
+    its interval and deals, to be said with them); none for the solver's verdict, which is exact."""
     from ..lessons import LessonError, verdict_for
 
-    try:
-        return step, verdict_for(step)
-    except LessonError:
-        step = replace(step, judge="hint")
-        return step, verdict_for(step)
+    if step.judge != "hint":
+        try:
+            return step, verdict_for(step), {}
+        except LessonError:
+            step = replace(step, judge="hint")
+    return (step, *_hint_verdict(step))
+
+
+def _hint_verdict(step: Step) -> tuple[Verdict, dict[str, Candidate]]:
+    """The lessons' hint verdict (:func:`tutor.lessons.hint_verdict`) from one run of the hint, whose
+    candidates are kept for their intervals and sample counts (the verdict's scores keep the win alone)."""
+    from ..hints import hint
+    from ..knowledge import observe
+    from ..lessons import Score
+    from ..lessons.judge import _verdict
+    from ..notation import Move
+
+    result = hint(observe(step.state), samples=step.samples)
+    scores = [Score(c.move if isinstance(c.move, Move) else Move.parse(str(c.move)), float(c.win), float(c.cards))
+              for c in result.candidates]
+    verdict = _verdict("hint", scores, step.win_margin, step.cards_margin, reason=str(result.reason or ""),
+                       first=Move.parse(str(result.best)))
+    return verdict, {str(c.move): c for c in result.candidates}
