@@ -19,6 +19,7 @@ from rich.console import Console
 from ..history import games as hgames
 from ..history.db import History, HistoryError
 from ..history.stats import figures, summary
+from ..textsafe import os_reason, quoted, shown_path
 from . import history_render as words
 from .app import console_of
 
@@ -232,9 +233,9 @@ def import_command(ctx: click.Context, files: tuple[Path, ...]) -> None:
 
 
 @click.command("export")
-@click.argument("file", required=False, type=click.Path(path_type=Path))
+@click.argument("file", required=False, type=click.Path())  # text: Path() would drop a trailing slash
 @click.pass_context
-def export_command(ctx: click.Context, file: Path | None) -> None:
+def export_command(ctx: click.Context, file: str | None) -> None:
     """Write your history as JSON lines (osmosis import reads them back).
 
     To FILE, or to the output.
@@ -254,6 +255,6 @@ def export_command(ctx: click.Context, file: Path | None) -> None:
     try:
         atomic_write_text(file, text)
     except OSError as exc:
-        raise HistoryError(f"cannot write '{file}': {exc.strerror or exc}") from None
+        raise HistoryError(f"cannot write {quoted(file)}: {os_reason(exc)}") from None
     n = text.count("\n")
-    click.echo(f"Exported {n} game{'s' if n != 1 else ''} to {file}.", err=True)
+    click.echo(f"Exported {n} game{'s' if n != 1 else ''} to {shown_path(file)}.", err=True)
