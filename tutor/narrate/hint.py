@@ -183,7 +183,11 @@ def _cap(text: str) -> str:
 
 
 def _figs(figures: str, scored: ScoredPosition) -> str:
-    """The figures behind a reason as a sentence of their own, so their intervals never nest in brackets."""
+    """The figures behind a reason as a sentence of their own, so their intervals never nest in brackets.
+
+    Exact figures say so once, in the basis ("exact: you have seen every card, ..."), not after each figure."""
+    if scored.exact:
+        figures = figures.replace(" (exact)", "")
     return f"{_cap(figures)}, {_basis(scored)}."
 
 
