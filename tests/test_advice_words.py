@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
+import json
+import random
 import tempfile
 
+import pytest
 from builders import osmosis
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
+from tutor import search
 from tutor.deals import deal_for
+from tutor.grading import blocked_for_sure
+from tutor.knowledge import observe
+from tutor.notation import TURN
 from tutor.rules import preset
 from tutor.state import State
 
@@ -62,3 +71,97 @@ def test_solve_of_a_won_game_says_it_is_won():
     out = flat(run("solve", "23", "--moves", " ".join(moves)).output)
     assert f"Deal 23 after {len(moves)} moves" in out and ": won: all 52 cards are on the foundations" in out
     assert "winnable" not in out and "0 moves" not in out
+
+
+# --- a loss certain by the no-progress rule -------------------------------------------------------------
+
+def _positions(variant: str, numbers: range, rng: random.Random):
+    """Every position of a game per deal, played by a mix of the greedy policy and random moves."""
+    rules = preset(variant)
+    for number in numbers:
+        state = State.initial(deal_for(number, rules), rules)
+        while True:
+            yield state
+            legal = state.legal_moves()
+            if not legal:
+                break
+            state = state.apply(legal[0] if rng.random() < 0.7 else rng.choice(legal))
+
+
+def _lost_in(deal: State, cards: int) -> None:
+    """The engine's own check: from ``deal`` the only move is ever the turn, and the game ends blocked with
+    ``cards`` on the foundations; the solver agrees that it cannot be won."""
+    state = deal
+    while state.legal_moves():
+        assert state.legal_moves() == [TURN]
+        state = state.apply(TURN)
+    assert state.blocked and not state.won and state.cards == cards
+    result = search.solve(deal, search.Limit(nodes=50_000))
+    assert result.winnable is False and result.best_cards == cards
+
+
+@pytest.mark.parametrize("variant", ["osmosis", "peek", "single", "limited", "bridesmaids"])
+def test_a_loss_certain_by_the_no_progress_rule_is_a_loss_in_every_consistent_deal(variant):
+    """blocked_for_sure claims a loss from what the player has seen: check it on the engine in every deal
+    consistent with the position (all of them when there are at most 720, else 40 drawn at random), at every
+    position of a few hundred games where it is claimed."""
+    rng = random.Random(variant)
+    claimed = 0
+    for state in _positions(variant, range(1, 61), rng):
+        obs = observe(state)
+        if not state.legal_moves() or not blocked_for_sure(obs):
+            continue
+        claimed += 1
+        _lost_in(state, obs.cards)
+        deals = (obs.every_state() if obs.consistent_deals() <= 720
+                 else obs.samples(40, random.Random(claimed)))
+        for deal in deals:
+            _lost_in(deal, obs.cards)
+    assert claimed >= 5, claimed  # the claim was met, so the check above is tested
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(number=st.integers(1, 5000), variant=st.sampled_from(["osmosis", "peek", "single", "limited"]),
+       seed=st.integers(0, 2**16), data=st.data())
+def test_no_progress_certainty_holds_for_any_arrangement_of_the_unseen_cards(number, variant, seed, data):
+    """The same claim, the unseen cards put in any order hypothesis picks (a consistent deal)."""
+    rng = random.Random(seed)
+    for state in _positions(variant, range(number, number + 1), rng):
+        obs = observe(state)
+        if state.legal_moves() and blocked_for_sure(obs):
+            unseen = list(obs.unseen_cards())
+            _lost_in(obs.fill(data.draw(st.permutations(unseen))), obs.cards)
+
+
+def test_a_position_with_a_play_or_an_unknown_card_to_turn_is_never_claimed():
+    rules = preset("osmosis")
+    first = observe(State.initial(deal_for(5, rules), rules))
+    assert not blocked_for_sure(first)  # the first pass: the stock is not known
+    moves = greedy(5)
+    state = State.initial(deal_for(5, rules), rules).play(moves[:20])
+    assert blocked_for_sure(observe(state))
+    # a position where a card can be played is never claimed, whatever follows
+    for s in _positions("osmosis", range(1, 21), random.Random(1)):
+        if any(m.is_play for m in s.legal_moves()):
+            assert not blocked_for_sure(observe(s))
+
+
+def test_the_hint_says_a_no_progress_loss_is_certain_not_a_sampled_interval():
+    """Greedy deal 5 after the redeal: nothing to play in the pass, every card of it known."""
+    for k in (19, 20, 28, 29):
+        result = run("hint", "5", "--moves", " ".join(greedy(5)[:k]))
+        out = flat(result.output)
+        assert "certain" in out and "95%: 0-" not in out and "Win 0% and 8 cards on the foundations" in out, out
+        assert "a pass with no play blocks the game" in out and "95% intervals" not in out
+        data = json.loads(run("hint", "5", "--moves", " ".join(greedy(5)[:k]), "--json").output)
+        assert data["settled"] == {"won": False, "by": "no-progress"}
+        assert [c["interval"] for c in data["candidates"]] == [[0.0, 0.0]]
+        assert [c["cards_interval"] for c in data["candidates"]] == [[8.0, 8.0]]
+
+
+def test_an_exact_hint_says_exact_once():
+    """Peek deal 3 after 26 greedy moves: every card seen, so every figure is exact; the reason says so once."""
+    moves = " ".join(greedy(3, "peek")[:26])
+    reason = json.loads(run("hint", "3", "--variant", "peek", "--moves", moves, "--json").output)["reason"]
+    assert "Win 100% either way, 52 cards, exact: you have seen every card, and the position was solved." in reason
+    assert reason.count("exact") == 1, reason

@@ -8,7 +8,11 @@ them is solved for the win (about 0.1 s for 720 deals): if each gives every
 move that result, the game is settled whatever the player does, and the
 hint says so instead of leaving a sampled "0% (95%: 0-6%)" as the last word.
 A loss shown by the face-up reserve piles (:func:`tutor.grading.lost_by_reserves`)
-is said too, for a forced move as well.
+is said too, for a forced move as well; so is a forced turn that lets the pass
+end with no card played (:func:`tutor.grading.blocked_for_sure`: nothing played
+since the redeal, and none of the cards still to turn, all known, can be
+played), which blocks the game whatever the hidden cards are: no win and the
+cards on the foundations now, both certain, not sampled.
 The win figures become the solved ones (each candidate's interval the one
 value, read as "in every consistent deal"), and the reason is written again from
 them; the cards stay the sampled figures (they are not solved for). The
@@ -22,9 +26,10 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .grading import lost_by_reserves, same_everywhere
+from .grading import blocked_for_sure, lost_by_reserves, same_everywhere
 from .hints import Hint, hint
 from .knowledge import Observation
+from .narrate.tips import TipId
 from .sampling import SolveCache
 
 
@@ -34,20 +39,21 @@ class SettledHint(Hint):
     consistent deals, all solved) or not (no move wins in any)."""
 
     won: bool = False
-    deals: int = 0  # 0: lost by the face-up reserve piles (Peek), proven without solving a deal
+    deals: int = 0  # 0: lost for a reason seen on the table (``by``), proven without solving a deal
+    by: str = "reserves"  # with deals 0: "reserves" (the face-up reserve piles) or "no-progress" (the rule)
 
     def to_json(self) -> dict[str, Any]:
         out = super().to_json()
-        # deals 0: lost by the face-up reserve piles, proven without solving a deal
-        out["settled"] = {"won": self.won, "deals": self.deals} if self.deals else {"won": False, "by": "reserves"}
+        # deals 0: lost for a reason in plain view, proven without solving a deal
+        out["settled"] = {"won": self.won, "deals": self.deals} if self.deals else {"won": False, "by": self.by}
         return out
 
 
 def settled_sentence(won: bool, deals: int) -> str:
     """The hint's last sentence in a settled position."""
-    if won:
+    if won:  # this move cannot lose the win; a later one still can, so the game is not "won whatever you play"
         return (f"Solving every one of the {deals} deals consistent with what you have seen shows that every move "
-                "wins in all of them: the game is won whatever you play.")
+                "here keeps the win in all of them: none of them can throw it away (a later move still can).")
     return (f"Solving every one of the {deals} deals consistent with what you have seen shows that no move wins "
             "in any of them: the game is lost whatever you play, and only the cards are left to play for.")
 
@@ -57,8 +63,31 @@ RESERVES_LOST = ("The reserve piles, every card of them known, leave no order of
 """The hint's last sentence when the face-up reserve piles show the loss (a forced move says it too)."""
 
 
+def no_progress_reason(obs: Observation) -> str:
+    """The hint's reason for a forced turn that blocks the game by the no-progress rule (:func:`blocked_for_sure`)."""
+    from .narrate.moves import move_phrase
+    from .notation import TURN
+
+    cards = f"{obs.cards} card{'s' if obs.cards != 1 else ''}"
+    why = ("After it, none of the talon's cards (you have seen them all) can be played, so the next pass ends "
+           "with no card played" if not obs.stock else
+           "No card has been played since the redeal, and none of the cards still to turn (you have seen them "
+           "all) can be played, so the pass ends with no card played")
+    ends = "after the next pass" if not obs.stock else "with this pass"
+    return (f"{move_phrase(obs, TURN)}: it is the only move, and the game ends {ends}. {why}, and a pass with no "
+            f"play blocks the game. Win 0% and {cards} on the foundations, both certain: the face-down cards "
+            "cannot change it.")
+
+
 def settle(obs: Observation, advice: Hint) -> Hint:
     """``advice`` as a :class:`SettledHint` when the position is settled whatever the move, else as it is."""
+    if blocked_for_sure(obs):
+        cards = float(obs.cards)
+        candidates = [replace(c, win=0.0, interval=(0.0, 0.0), cards=cards, cards_interval=(cards, cards))
+                      for c in advice.candidates]
+        fields = {f: getattr(advice, f) for f in Hint.__dataclass_fields__}
+        fields.update(candidates=candidates, reason=no_progress_reason(obs), tips=(TipId.NO_PROGRESS,))
+        return SettledHint(**fields, won=False, deals=0, by="no-progress")
     if advice.exact or any(c.undecided for c in advice.candidates):
         return advice
     if lost_by_reserves(obs):  # the loss in plain view: said once (a compared reason says it already)
@@ -100,4 +129,4 @@ def advise(obs: Observation, samples: int | None = None) -> Hint:
     return settle(obs, hint(obs, samples=samples))
 
 
-__all__ = ["SettledHint", "advise", "settle", "settled_sentence"]
+__all__ = ["SettledHint", "advise", "no_progress_reason", "settle", "settled_sentence"]

@@ -20,14 +20,22 @@ Per position (:class:`PlyScore`):
   paired drop from the best move to the played one. While its label band is
   in doubt (the drop's 95% interval straddles a threshold), more deals are
   drawn for the best and the played move, up to the label budget;
-- a position whose result is already decided (``decided``: the figures are
-  exact, and every legal move wins in every consistent deal, or none wins
-  in any) offers no choice that matters: the review leaves it ungraded,
-  like a forced move. When every sampled deal gives every move the same
-  result, every consistent deal (up to :data:`DECIDE_DEALS` of them) is
-  solved for the win to find out (the figures stay the sampled ones); and
-  a position whose reserve piles, all known, leave no row order that can
-  be completed is lost whatever the move (``blocked``);
+- a position already lost whatever is played (``decided``: no legal move
+  wins in any consistent deal) offers no choice that matters for the win:
+  the review leaves it ungraded, like a forced move. When every sampled
+  deal gives every move a loss, every consistent deal (up to
+  :data:`DECIDE_DEALS` of them) is solved for the win to find out (the
+  figures stay the sampled ones); and a position whose reserve piles, all
+  known, leave no row order that can be completed is lost whatever the
+  move (``blocked``). A position where every move keeps the win is not
+  decided: a later move can still throw the win away, so its move is
+  graded (best, with no drop);
+- a forced turn in a pass with no card played since the redeal, when none
+  of the cards still to turn (all known from the second pass on) can be
+  played, ends the game blocked by the no-progress rule whatever the hidden
+  cards are, and so does a forced redeal into such a pass
+  (``no_progress``, :func:`blocked_for_sure`): it is not solved,
+  its figures are the certain ones (no win, the cards on the foundations now);
 - when few deals are consistent (at most :data:`tutor.hints.EXACT_DEALS`),
   every one is solved and the figures are exact.
 
@@ -82,11 +90,13 @@ class PlyScore:
     the position's value in each shared deal (won with best play in that
     deal), for luck. ``after``: the played move's outcome in each shared
     deal. ``drop``: best -> played, paired (possibly on more deals).
-    ``decided``: exact, and every legal move has one and the same outcome
-    (all won or all lost, none undecided at the solver's limit) in every
-    consistent deal, so no move here could change the result; or
-    ``blocked``: lost in every consistent deal by the reserve piles' needs
-    (every reserve card known, no row order left that can be completed).
+    ``decided``: no legal move wins (none undecided at the solver's limit)
+    in any consistent deal, every one solved, so no move here could save the
+    game; or ``blocked``: lost in every consistent deal by the reserve piles'
+    needs (every reserve card known, no row order left that can be completed).
+    A position where every move wins in every deal is not decided (a later
+    move can still lose the win). ``no_progress``: a forced turn after which
+    the game is blocked for certain (:func:`blocked_for_sure`).
     ``decided_deals``: how many consistent deals were solved to decide it
     (all of them; the figures may rest on fewer, sampled), 0 for ``blocked``.
     ``cards_gap``: when no move won in any scored deal, the move that places
@@ -108,6 +118,31 @@ class PlyScore:
     blocked: bool = False
     decided_deals: int = 0
     cards_gap: tuple[Move, float, float, float] | None = None
+    no_progress: bool = False
+
+
+def blocked_for_sure(obs: Observation) -> bool:
+    """The game ends blocked whatever the hidden cards are: no card can be played now, no card has been
+    played since the redeal, and turning on through the rest of the stock (every card of it known, from the
+    second pass on) shows no card that can be played, so the pass ends with no play and the no-progress
+    rule blocks the game (:func:`tutor.talon.turning_blocks`).
+
+    Only what the player has seen decides it: while nothing is played the reserve tops stay as they are,
+    so the face-down cards under them never matter, and every waste top the turns show is a known card.
+    The only move is then the turn, and the game ends with the cards on the foundations now. The same holds
+    for a redeal (the stock empty, a card played in the pass that ends) after which none of the talon's
+    cards, every one of them seen in the pass before, can be played: the redeal shows no card, so the
+    position after it is as well known as this one.
+    """
+    from .notation import TURN
+    from .talon import turning_blocks
+
+    legal = obs.legal_moves()
+    if any(m.is_play for m in legal) or TURN not in legal:
+        return False
+    if not obs.stock:  # the redeal: any consistent deal, since only the known talon and the tops decide
+        return turning_blocks(observe(obs.fill(obs.unseen_cards()).apply(TURN)))
+    return turning_blocks(obs)
 
 
 def _won(outcomes: Iterable[Outcome]) -> tuple[bool, ...]:
@@ -132,6 +167,14 @@ def score_ply(ply: int, state: State, move: Move, graded: bool, worlds: SharedWo
     every = obs.every_state() if obs.consistent_deals() <= max(EXACT_DEALS, samples) else None
     exact = every is not None
     deals = every if every is not None else worlds.states(state, samples)
+    if not graded and blocked_for_sure(obs):
+        # certain from what the player has seen: no win, and the cards on the foundations now, in every deal
+        sure: list[Outcome] = [(False, obs.cards)] * len(deals)
+        won = _won(sure)
+        est = replace(Estimate.of(sure, exact), win_lo=0.0, win_hi=0.0, cards_lo=float(obs.cards),
+                      cards_hi=float(obs.cards))
+        return (PlyScore(ply, False, exact, len(deals), move, {move: est}, won, won, None, no_progress=True),
+                None if exact else sure)
     if not graded:
         # A forced move or a free play keeps the position's value: its chance is the position's.
         reuse = previous if previous is not None and not exact and len(previous) == len(deals) else None
@@ -147,12 +190,12 @@ def score_ply(ply: int, state: State, move: Move, graded: bool, worlds: SharedWo
                 est = replace(est, win_lo=est.win, win_hi=est.win, samples=n, exact=True)
         return PlyScore(ply, False, exact, len(deals), move, {move: est}, won, won, None), (None if exact else res)
     ps, played, uniform = _graded_ply(ply, state, move, obs, legal, deals, exact, worlds, cache, budget, bands)
-    if uniform and not exact:
-        if lost_by_reserves(obs) and not any(ps.value):
+    if uniform and not exact and not any(ps.value):  # a won position is never decided: a later move can lose it
+        if lost_by_reserves(obs):
             # every reserve card known and no row order can be completed: lost in every consistent deal
             return replace(ps, decided=True, blocked=True), played
-        # every sampled deal gives every move the same result: is it so in every consistent deal?
-        n = same_everywhere(obs, legal, ps.value[0], cache)
+        # no sampled deal is won by any move: is it so in every consistent deal?
+        n = same_everywhere(obs, legal, False, cache)
         if n:
             return replace(ps, decided=True, decided_deals=n), played
     return ps, played
@@ -213,7 +256,7 @@ def _graded_ply(ply: int, state: State, move: Move, obs: Observation, legal: lis
     played = list(scores.results[move])
     outcomes = {w for m in legal for w, _ in scores.results[m]}
     uniform = len(outcomes) == 1 and None not in outcomes
-    decided = exact and uniform
+    decided = exact and uniform and not any(value)  # lost whatever the move; a won position is not decided
     gap = _cards_gap(scores, move, exact) if uniform and not any(value) else None
     return (PlyScore(ply, True, exact, len(deals), best, estimates, value, _won(played), drop, decided,
                      decided_deals=len(deals) if decided else 0, cards_gap=gap), None if exact else played, uniform)

@@ -90,6 +90,8 @@ def hint_command(ctx: click.Context, number: int | None, deal_file: str | None, 
     console.print()
     console.print(render_hint(result, state, symbols=symbols))
     # the reason says how many deals its figures rest on (and that they are the same for every move)
-    intervals = "" if result.exact else "95% intervals; "
+    certain = all(c.interval[0] == c.interval[1] and c.cards_interval[0] == c.cards_interval[1]
+                  for c in result.candidates)  # a settled hint's certain figures (tutor.advice): no interval
+    intervals = "" if result.exact or certain else "95% intervals; "
     console.print(f"({intervals}{result.seconds:.1f} s; only cards you have seen were used; cards: the cards "
                   "expected on the foundations at the end)", style="dim")

@@ -95,10 +95,7 @@ def decided_sentence(state: State, fact: Decided) -> str:
     if fact.blocked:
         text = ("No choice here could save the game: the reserve piles, every card of them known, leave no order "
                 "of the rows still to open that can be completed; not graded.")
-    elif fact.won:
-        text = (f"No choice here could lose the win: every legal move keeps it in {deals} consistent with what "
-                f"you had seen ({'solved' if fact.samples == 1 else 'all solved'}); not graded.")
-    else:
+    else:  # never won: a position every move keeps won is graded (a later move can still lose the win)
         text = (f"No choice here could save the game: no legal move wins in {deals.replace('each', 'any')} "
                 f"consistent with what you had seen ({'solved' if fact.samples == 1 else 'all solved'}); "
                 "not graded.")
@@ -146,6 +143,18 @@ def grade_sentence(state: State, fact: Grade | Ungraded | Decided) -> str:
         basis = (f"exact, {_deals(fact.samples)}" if fact.exact
                  else f"{interval_text(*fact.interval)}, {fact.samples} deals")
         figure = f"win {pct(fact.win)} ({basis})"
+        if fact.no_progress and not state.stock:  # the redeal itself: certain from what the player saw
+            figure = ("win 0%, certain from what you had seen: after this redeal none of the talon's cards (you "
+                      "had seen them all) could be played, so the next pass could only end with no card played, "
+                      f"which blocks the game with {plural(fact.cards, 'card')} on the foundations")
+        elif fact.no_progress:  # certain from what the player saw: no sampled interval
+            figure = ("win 0%, certain from what you had seen: no card had been played since the redeal, and none "
+                      "of the cards still to turn (you had seen them all) could be played, so the pass could only "
+                      f"end with no card played, which blocks the game with {plural(fact.cards, 'card')} on the "
+                      "foundations")
+        elif fact.ended:  # the last move of a finished game: its result
+            figure = (f"win {pct(fact.win)} (the game was "
+                      f"{'won with it' if fact.ended == 'won' else 'blocked after it'})")
         if fact.forced:
             return f"The only legal move: {figure}."
         return f"A free play: {card_word(fact.card)} opens no row, so playing it can only add options; {figure}."
@@ -245,8 +254,12 @@ def tag_sentence(state: State, fact: TagFact) -> str:
             f"{win_figure(fact.turn)}.")
 
 
-def tip_sentence(tags: tuple[TagFact, ...]) -> str | None:
-    """One piece of advice at a time: the first tag's tip (row 1's own tip for a row-1 card turned past)."""
+def tip_sentence(tags: tuple[TagFact, ...], cycle: BlockingCycle | None = None) -> str | None:
+    """One piece of advice at a time: the first tag's tip (row 1's own tip for a row-1 card turned past); for a
+    row opened into a trap of the reserve piles the player could see (``cycle.seen``), reading the reserve,
+    not the waiting bet of an early start: the loss was certain, no bet on the talon."""
+    if cycle is not None and cycle.seen:
+        return "Tip: " + tip(TipId.READ_RESERVE)
     if not tags:
         return None
     first = tags[0]
@@ -255,17 +268,24 @@ def tip_sentence(tags: tuple[TagFact, ...]) -> str | None:
 
 
 def cycle_sentence(fact: BlockingCycle) -> str:
-    """Hindsight, in one sentence, so that every clause that names a hidden card is under the hindsight words."""
+    """Hindsight, in one sentence, so that every clause that names a hidden card is under the hindsight words;
+    a cycle the player could see (``fact.seen``) says so instead, with no hindsight words."""
     why = re.sub(r"\. (\w)", lambda m: "; " + m.group(1).lower(), fact.why.text().strip())
+    if fact.seen:
+        return (f"Putting {SUIT_NAMES[fact.card // 13]} in row {fact.row} blocked the rows below, as the reserve "
+                f"cards you could see before the move showed: {why}")
     return (f"{HINDSIGHT}, putting {SUIT_NAMES[fact.card // 13]} in row {fact.row} blocked the rows below: "
             f"{why}")
 
 
-def threw_away_sentence(fact: ThrewAwayWin, state: State | None = None) -> str:
-    """``state``: the position before the move, so the better move is named with its card (``w (6C)``)."""
+def threw_away_sentence(fact: ThrewAwayWin, state: State | None = None, known: bool = False) -> str:
+    """``state``: the position before the move, so the better move is named with its card (``w (6C)``);
+    ``known``: the player had seen every card (one consistent deal), so it is no hindsight."""
     better = fact.better
     named = (move_short(state, better) if state is not None and better is not None else str(better))
     alt = f", and {named} would have kept it" if better is not None else ""
+    if known:
+        return f"This move threw away a win{alt}: you had seen every card, so it was in view."
     return f"{HINDSIGHT}, this move threw away a win{alt}."
 
 
@@ -294,26 +314,32 @@ def only_move_sentence() -> str:
 
 def comment(state: State, facts: Comment) -> str:
     """A move's whole comment from its facts, in ``state`` (the position before the move)."""
-    parts = [grade_sentence(state, facts.grade)]
+    grade = facts.grade
+    # with one consistent deal the player knew every card: a fact of the true deal is theirs, not hindsight
+    known = (isinstance(grade, Grade) and grade.played.exact and grade.played.samples == 1) or (
+        isinstance(grade, Ungraded) and grade.exact and grade.samples == 1)
+    cycle = facts.cycle
+    if cycle is not None and known and not cycle.seen:
+        cycle = replace(cycle, seen=True)
+    parts = [grade_sentence(state, grade)]
     parts += [tag_sentence(state, t) for t in facts.tags]
-    advice = tip_sentence(facts.tags)
+    if cycle is not None and cycle.seen:  # in view before the move: the error's reason, before the tip
+        parts.append(cycle_sentence(cycle))
+    advice = tip_sentence(facts.tags, cycle)
     if advice is not None:
         parts.append(advice)
-    if facts.cycle is not None and facts.threw_away is not None:
+    if cycle is not None and not cycle.seen and facts.threw_away is not None:
         # one hindsight caveat for both: the win thrown away, then how the row blocked
         parts.append(threw_away_sentence(facts.threw_away, state)[:-1] + "; "
-                     + cycle_sentence(facts.cycle).removeprefix(HINDSIGHT + ", "))
-    elif facts.cycle is not None:
-        parts.append(cycle_sentence(facts.cycle))
-    elif facts.threw_away is not None:
-        parts.append(threw_away_sentence(facts.threw_away, state))
+                     + cycle_sentence(cycle).removeprefix(HINDSIGHT + ", "))
+    else:
+        if facts.threw_away is not None:
+            parts.append(threw_away_sentence(facts.threw_away, state, known))
+        if cycle is not None and not cycle.seen:
+            parts.append(cycle_sentence(cycle))
     if facts.luck is not None:
         parts.append(luck_sentence(facts.luck))
     if facts.only_move is not None:
-        grade = facts.grade
-        known = (isinstance(grade, Grade) and grade.played.exact and grade.played.samples == 1) or (
-            isinstance(grade, Ungraded) and grade.exact and grade.samples == 1)
-        # with one consistent deal the player knew every card: the fact is theirs, not hindsight
         parts.append("It was the only move that kept the win." if known else only_move_sentence())
     return " ".join(parts)
 

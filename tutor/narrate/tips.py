@@ -24,6 +24,7 @@ class TipId(StrEnum):
     FREE_TURN = "free-turn"
     WELL_PLAYED = "well-played"
     NO_PROGRESS = "no-progress"
+    READ_RESERVE = "read-reserve"
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +65,11 @@ TIPS: dict[str, Tip] = {t.id: t for t in (
         "A whole pass through the talon with no card played blocks the game: the waste cannot be "
         "turned over again. Before ending a pass, play any card that helps, even a small one, so "
         "the next pass is still allowed."),
+    Tip(TipId.READ_RESERVE, "Read the reserve piles before opening a row",
+        "A reserve card can only be played after the card above it, and a card of a lower row only after "
+        "the same rank is in every row above. When a row order makes a card wait for one buried under it, "
+        "neither can ever be played, and no waiting will help. Before a starting-rank card opens a row, check "
+        "the reserve cards you can see: if the order it sets leaves such a trap, the game is lost at once."),
 )}
 
 

@@ -126,21 +126,23 @@ def _ungraded(i: int, state: State, move: Move, ps: PlyScore, final: State, last
     forced = len(state.legal_moves()) == 1
     est = ps.estimates[move]
     value, interval = est.win, (est.win_lo, est.win_hi)
-    if last and final.over:
+    ended = ""
+    if last and final.over:  # the result, not an estimate: the text and the JSON say the same
         value, interval = (1.0, (1.0, 1.0)) if final.won else (0.0, (0.0, 0.0))
-    fact = Ungraded(forced, card, value, (est.win_lo, est.win_hi), est.samples, est.exact)
+        ended = "won" if final.won else "blocked"
+    fact = Ungraded(forced, card, value, interval, est.samples, est.exact, ended, ps.no_progress, state.cards)
     return MoveReview(i + 1, move, move, value, value, Label.BEST, (), "", graded=False, forced=forced, card=card,
                       samples=est.samples, exact=est.exact, win_before_interval=interval,
                       win_after_interval=interval, facts=Comment(fact))
 
 
 def _decided(i: int, state: State, move: Move, ps: PlyScore, facts: Hindsight) -> MoveReview:
-    """A move in a position already decided (every move won in every consistent deal, or none in any): not graded.
+    """A move in a position already lost whatever is played (no move wins in any consistent deal): not graded.
 
-    Its figures stay (every legal move's, exact), and in a lost position the move that places the most cards.
+    Its figures stay (every legal move's, exact), with the move that places the most cards. A position where
+    every move keeps the win is never decided (a later move can still lose it): it is graded.
     """
-    won = all(e.win == 1.0 for e in ps.estimates.values()) and not ps.blocked
-    value = 1.0 if won else 0.0
+    won, value = False, 0.0
     # the win is known in every consistent deal, whatever the samples behind the cards
     cands = sorted((replace(_candidate(m, e), interval=(value, value)) for m, e in ps.estimates.items()),
                    key=lambda c: (-c.win, -c.cards))
@@ -178,7 +180,7 @@ def _graded(i: int, state: State, move: Move, ps: PlyScore, th: Thresholds, plac
     best = move if label == Label.BEST else top.move
     lead = max(cands, key=lambda c: c.win) if top.win < played.win else top
     win_before = max(lead.win, played.win)
-    tags, cycle = find_tags(state, move, by_move, played, top, th, placed) if label >= Label.INACCURACY else ((), None)
+    tags, cycle = find_tags(state, move, by_move, played, top, th, placed, paired) if label >= Label.INACCURACY else ((), None)
     threw = ThrewAwayWin(facts.better) if facts.lost_at_ply == i + 1 else None
     comment = Comment(Grade(label, move, best, played, top, paired, close, th.inaccuracy), tags, cycle, threw)
     drop_pts = max(0.0, paired.estimate * 100) if paired is not None else 0.0

@@ -72,7 +72,13 @@ class Candidate:
 
 @dataclass(frozen=True, slots=True)
 class Ungraded:
-    """A forced move (``forced``) or a free play (``card`` opens no row), with the position's value."""
+    """A forced move (``forced``) or a free play (``card`` opens no row), with the position's value.
+
+    ``ended``: the game ended with this move, ``"won"`` or ``"blocked"`` (the value is the result, not an
+    estimate). ``no_progress``: a forced turn in a pass with no card played since the redeal, none of the
+    cards still to turn (all known) playable, so the game is blocked for certain whatever the hidden cards
+    are (:func:`tutor.grading.blocked_for_sure`), with ``cards`` on the foundations.
+    """
 
     hindsight: ClassVar[bool] = False
     forced: bool
@@ -81,15 +87,19 @@ class Ungraded:
     interval: tuple[float, float]
     samples: int
     exact: bool
+    ended: str = ""
+    no_progress: bool = False
+    cards: int = 0
 
 
 @dataclass(frozen=True, slots=True)
 class Decided:
-    """A move in a position already decided from what the player had seen: every legal move wins in every
-    consistent deal (``won``), or none wins in any, all of them solved (``samples``: how many; the figures
-    of ``played`` may rest on fewer, sampled).
+    """A move in a position already lost from what the player had seen: no legal move wins in any
+    consistent deal, all of them solved (``samples``: how many; the figures of ``played`` may rest on
+    fewer, sampled). ``won`` is always False: a position where every move keeps the win is not decided,
+    since a later move can still throw the win away (:mod:`tutor.grading`).
 
-    No choice there could change the result, so the move is not graded. ``more``: in a lost position, a
+    No choice there could save the game, so the move is not graded. ``more``: in a lost position, a
     move that places more cards than the one played (the most, on average over the same deals), else None;
     ``gap``: the 95% interval of its paired gap in cards when the cards were sampled (``more.samples``
     deals), None when every consistent deal was scored.
@@ -211,12 +221,22 @@ TagFact = EarlyStart | WrongRow | LateStart | NoProgress | TurnedPast | ReserveD
 
 @dataclass(frozen=True, slots=True)
 class BlockingCycle:
-    """Hindsight: putting ``card``'s suit in row ``row`` made the true deal lost, for ``why``."""
+    """Putting ``card``'s suit in row ``row`` made the true deal lost, for ``why``: hindsight, unless ``seen``.
 
-    hindsight: ClassVar[bool] = True
+    ``seen``: every card of the cycle (of each cycle, when the row orders need more than one) that lies in a
+    reserve pile was known to the player before the move, at its place: the needs that make the cycle are
+    then plain to see (a pile's order, and the rules' row needs, which hold wherever the other cards lie), so
+    the loss was in view in every consistent deal and is no hindsight.
+    """
+
     card: int
     row: int
     why: Explanation
+    seen: bool = False
+
+    @property
+    def hindsight(self) -> bool:
+        return not self.seen
 
 
 @dataclass(frozen=True, slots=True)

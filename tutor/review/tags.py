@@ -9,6 +9,8 @@ is returned apart, marked as hindsight, and never becomes a tag.
 
 from __future__ import annotations
 
+from ..constraints import Explanation
+from ..estimate import Drop
 from ..knowledge import observe
 from ..notation import Move
 from ..state import State
@@ -28,7 +30,7 @@ from .facts import (
 from .full_knowledge import new_cycle
 from .grades import Thresholds
 
-__all__ = ["opens_row", "is_free", "placement_plies", "find_tags"]
+__all__ = ["opens_row", "is_free", "placement_plies", "find_tags", "cycle_seen"]
 
 WASTE, TURN = Move("w"), Move("d")
 
@@ -63,17 +65,50 @@ def _strongest(cands: list[Candidate], top: Candidate) -> Candidate | None:
     return max(cands, key=lambda c: (c.win, c.move == top.move, c.cards), default=None)
 
 
+def _cycle_cards(why: Explanation) -> set[int]:
+    cards = set(why.cycle)
+    for other in why.others:
+        cards |= _cycle_cards(other)
+    return cards
+
+
+def cycle_seen(state: State, why: Explanation) -> bool:
+    """Whether the player of ``state`` could see the cycles of ``why``: every card of them that lies in a
+    reserve pile known at its place (face up, or turned up before). A pile edge ("JH lies above 8H") needs
+    both cards known there; every other edge is a rule of the rows, true wherever the cards lie, so a card of
+    the talon or one not seen yet in it changes nothing."""
+    shown = observe(state).reserves
+    for true_pile, seen_pile in zip(state.reserves, shown, strict=True):
+        for card, known in zip(true_pile, seen_pile, strict=True):
+            if card in _cycle_cards(why) and known != card:
+                return False
+    return True
+
+
 def find_tags(state: State, move: Move, by_move: dict[Move, Candidate], played: Candidate, top: Candidate,
-              th: Thresholds, placed_at: dict[int, int]) -> tuple[tuple[TagFact, ...], BlockingCycle | None]:
+              th: Thresholds, placed_at: dict[int, int],
+              paired: Drop | None = None) -> tuple[tuple[TagFact, ...], BlockingCycle | None]:
     """The kinds of error ``move`` shows in ``state``, in the order the comment tells them; and the hindsight cycle.
 
     ``by_move``: every legal move's score; ``played``/``top``: the played and
-    the best move's; ``placed_at``: when each card of the game was placed.
+    the best move's; ``placed_at``: when each card of the game was placed;
+    ``paired``: the paired drop from the best move to the played one, the
+    figure the label stands on. A tag compares the played move with another
+    one by that same drop when the other is the best move (the label's figure:
+    on more deals while the label was in doubt), else by their win chances on
+    the shared deals.
     """
     card = state.card_of(move)
     tags: list[TagFact] = []
     cycle = None
     margin = th.inaccuracy / 100
+
+    def gap(other: Candidate) -> float:
+        """How much ``other`` wins more than the played move: the label's paired drop for the best move."""
+        if other.move == top.move and paired is not None:
+            return paired.estimate
+        return other.win - played.win
+
     opens = opens_row(state, card)
     after = state.apply(move)
     # The no-progress rule: a pass ended with no card played since the redeal and nothing is left, or the
@@ -85,29 +120,29 @@ def find_tags(state: State, move: Move, by_move: dict[Move, Candidate], played: 
     if opens and card is not None:
         row = len(state.rows) + 1
         best_wait = _strongest(waiting, top)
-        if best_wait is not None and best_wait.win - played.win >= margin:
+        if best_wait is not None and gap(best_wait) >= margin:
             tags.append(EarlyStart(card, row, state.start_rank, best_wait))
         other = _strongest(openers, top)
-        if other is not None and other.win - played.win >= margin:
+        if other is not None and gap(other) >= margin:
             tags.append(WrongRow(card, row, other, state.card_of(other.move)))
-        elif top.win - played.win >= margin:
+        elif gap(top) >= margin:
             # The cycle of needs is found on the true deal: a hindsight fact, not a tag.
             blocking = new_cycle(state, move)
             if blocking is not None:
-                cycle = BlockingCycle(card, row, blocking)
+                cycle = BlockingCycle(card, row, blocking, seen=cycle_seen(state, blocking))
     else:
         best_open = _strongest(openers, top)
-        if best_open is not None and best_open.win - played.win >= margin and not no_progress:
+        if best_open is not None and gap(best_open) >= margin and not no_progress:
             tags.append(LateStart(best_open, state.card_of(best_open.move)))
     if no_progress:
         tags.append(NoProgress(at_once))
     elif move.kind == "d" and state.pos and WASTE in by_move:
         top_card = state.waste_top
         w = by_move[WASTE]
-        if (top_card is not None and not opens_row(state, top_card) and w.win - played.win >= margin
+        if (top_card is not None and not opens_row(state, top_card) and gap(w) >= margin
                 and placed_at.get(top_card) is None):
             tags.append(TurnedPast(top_card, w, top_card // 13 == state.rows[0]))
-    if move.kind == "r" and card is not None and top.win - played.win >= margin:
+    if move.kind == "r" and card is not None and gap(top) >= margin:
         # Only a reserve card that opens a row is ever graded (any other one only adds options).
         before_cards = {state.card_of(m) for m in state.legal_moves() if m.is_play} - {card}
         after_cards = {after.card_of(m) for m in after.legal_moves() if m.is_play}
@@ -115,6 +150,6 @@ def find_tags(state: State, move: Move, by_move: dict[Move, Candidate], played: 
             pile = after.reserves[move.pile]
             tags.append(ReserveDig(card, move.pile, pile[-1] if pile else None))
     if (move.kind == "w" and card is not None and state.rules.turn != 1 and not opens and TURN in by_move
-            and by_move[TURN].win - played.win >= margin):
+            and gap(by_move[TURN]) >= margin):
         tags.append(TalonShift(card, by_move[TURN]))
     return tuple(tags), cycle
