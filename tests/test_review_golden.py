@@ -84,7 +84,7 @@ def test_the_golden_games_cover_every_tag_and_both_kinds_of_moment():
     assert kinds == {"error", "luck"}
     for words in ("With hindsight (all cards known), this move threw away a win", "blocked the rows below",
                   "Luck, not a choice", "A free play", "The only legal move", "Too close to call", "Tip: ",
-                  "No choice here could lose the win"):
+                  "No choice here could save the game"):
         assert words in text, words
 
 
