@@ -257,3 +257,23 @@ def test_remembered_talon_lists_the_stock_a_turn_at_a_time_before_the_question(r
     assert [len(g.split()) for g in groups] == [3, 3, 3, 3, 3, 2]
     first = step_displays(run, next(l for l in all_lessons() if l.name == "layout"))[1]
     assert "You have seen" not in first  # the start of a deal has no past to show
+
+
+def test_a_hint_judged_step_says_its_figures_with_their_intervals_and_deals(run):
+    """'By the tutor (...): r3 (...) gives win 5%, 33.5 cards; d (...) gives win 28%, 41.3 cards.' printed the
+    hint's sampled figures bare, beside the reason's '28% (95%: 21-36%)' for the same move."""
+    import re
+
+    result = run(["lesson", "waiting", "--answers", "d 6D r3 6H d"])
+    assert result.exit_code == 0, result.output
+    out = " ".join(result.stdout.split())  # wrapped at word boundaries for the terminal
+    win = r"win (\d+)% \(95%: (\d+)-(\d+)%, \d+ deals\)"
+    cards = r"(?:about )?\d+(?:\.\d)? cards \((?:95%: [\d.]+-[\d.]+, \d+ deals|in each of the \d+ deals)\)"
+    said = re.findall(rf"By the tutor \(from the cards you have seen\): (.+?) gives {win} and {cards}; "
+                      rf"(.+?) gives {win} and {cards}\. (.+?)(?= Tip: )", out)
+    assert len(said) == 2, out  # steps 3 and 5, each answered wrong
+    for found in said:
+        reason = found[-1]
+        for pct, lo, hi in (found[1:4], found[5:8]):  # the reason gives the same win figures
+            assert f"{pct}% (95%: {lo}-{hi}%)" in reason, (pct, lo, hi, reason)
+    assert not re.search(r"gives win \d+%,", out)

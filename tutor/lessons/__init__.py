@@ -29,7 +29,18 @@ from .format import (
                      Step,
                      parse_lesson,
 )
-from .judge import Feedback, Score, Verdict, hint_verdict, judge_answer, rules_verdict, solver_verdict, verdict_for
+from .judge import (
+                    Feedback,
+                    Score,
+                    Verdict,
+                    hint_result_verdict,
+                    hint_score,
+                    hint_verdict,
+                    judge_answer,
+                    rules_verdict,
+                    solver_verdict,
+                    verdict_for,
+)
 from .progress import PROGRESS_FORMAT, Progress, load_progress
 from .words import describe_move
 
@@ -37,6 +48,6 @@ __all__ = [
     "CARDS_MARGIN", "DEFAULT_SAMPLES", "JUDGES", "LESSON_FORMAT", "MAX_LEVEL", "MAX_SAMPLES", "NAME_PATTERN",
     "PROGRESS_FORMAT", "SOLVER_NODES", "WIN_MARGIN", "Feedback", "Lesson", "LessonError", "Progress", "Score",
     "Step", "StepCheck", "Verdict", "all_lessons", "check_lesson", "check_step", "describe_move", "find_lesson",
-    "full_information", "hint_verdict", "judge_answer", "lesson_files", "load_lesson_file", "load_progress",
+    "full_information", "hint_result_verdict", "hint_score", "hint_verdict", "judge_answer", "lesson_files", "load_lesson_file", "load_progress",
     "parse_lesson", "progress_path", "rules_verdict", "solver_verdict", "verdict_for",
 ]

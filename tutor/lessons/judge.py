@@ -8,6 +8,7 @@ sentences shown to the player come from :mod:`.words`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 from ..errors import IllegalMoveError, LessonError
 from ..knowledge import move_for_card
@@ -16,14 +17,29 @@ from ..state import State
 from .format import CARDS_MARGIN, DEFAULT_SAMPLES, SOLVER_NODES, WIN_MARGIN, Step
 from .words import feedback_lines
 
+if TYPE_CHECKING:  # the hint is imported when a hint verdict is asked, not with the lessons
+    from ..hints import Candidate, Hint
+
 
 @dataclass(frozen=True)
 class Score:
-    """The engine's rating of one move: win chance 0..1 and expected final cards."""
+    """The engine's rating of one move: win chance 0..1 and expected final cards.
+
+    The hint judge's scores are sampled, and keep what their figures rest on (from the hint's
+    :class:`~tutor.hints.Candidate`): ``samples``, the deals scored; ``interval``, the win's 95% interval;
+    ``cards_interval``, the cards' 95% interval; ``exact``, every consistent deal was solved (the figures are
+    the values); ``lost``, the move loses in every consistent deal. The rules' and the solver's scores are
+    not sampled: ``interval`` None.
+    """
 
     move: Move
     win: float
     cards: float
+    samples: int = 0
+    interval: tuple[float, float] | None = None
+    cards_interval: tuple[float, float] | None = None
+    exact: bool = False
+    lost: bool = False
 
 
 @dataclass(frozen=True)
@@ -94,13 +110,29 @@ def solver_verdict(state: State, win_margin: float = WIN_MARGIN, cards_margin: f
 
 def hint_verdict(state: State, samples: int = DEFAULT_SAMPLES, win_margin: float = WIN_MARGIN,
                  cards_margin: float = CARDS_MARGIN) -> Verdict:
-    """What the player has seen only: the moves scored by the hint on an observation."""
+    """What the player has seen only: the moves scored by the hint on an observation (:func:`hint_result_verdict`)."""
     from ..hints import hint
     from ..knowledge import observe
 
-    result = hint(observe(state), samples=samples)
-    scores = [Score(c.move if isinstance(c.move, Move) else Move.parse(str(c.move)), float(c.win), float(c.cards))
-              for c in result.candidates]
+    return hint_result_verdict(hint(observe(state), samples=samples), win_margin, cards_margin)
+
+
+def hint_score(c: Candidate) -> Score:
+    """A hint's candidate as a :class:`Score`, with what its figures rest on (interval, deals, exactness)."""
+    move = c.move if isinstance(c.move, Move) else Move.parse(str(c.move))
+    return Score(move, float(c.win), float(c.cards), samples=int(c.samples),
+                 interval=(float(c.interval[0]), float(c.interval[1])),
+                 cards_interval=(float(c.cards_interval[0]), float(c.cards_interval[1])),
+                 exact=bool(c.exact), lost=bool(c.lost))
+
+
+def hint_result_verdict(result: Hint, win_margin: float = WIN_MARGIN, cards_margin: float = CARDS_MARGIN) -> Verdict:
+    """The hint judge's verdict from a hint already run (:func:`tutor.hints.hint`): its candidates as scores
+    that keep their intervals and deals (:func:`hint_score`), its reason, its best move first on a tie.
+
+    The one way a hint becomes a verdict: the lessons' :func:`hint_verdict` and the drill both build it here.
+    """
+    scores = [hint_score(c) for c in result.candidates]
     return _verdict("hint", scores, win_margin, cards_margin, reason=str(result.reason or ""),
                     first=Move.parse(str(result.best)))
 

@@ -41,11 +41,48 @@ def rating(state: State, verdict: Verdict, move: Move) -> str:
 
 
 def fmt_score(verdict: Verdict, s: Score) -> str:
+    """A move's score in words: the solver's exact result, or the hint's sampled figures each with what it
+    rests on (:func:`win_text` and :func:`cards_text`)."""
     if verdict.judge == "solver":
         if s.win >= 1:
             return "a win"
         return f"lost, at best {s.cards:.0f} cards" if verdict.cards_exact else "a lost game"
-    return f"win {s.win * 100:.0f}%, {s.cards:.1f} cards"
+    return f"{win_text(s)} and {cards_text(s)}"
+
+
+def _deals(n: int) -> str:
+    return f"{n} deal{'s' if n != 1 else ''}"
+
+
+def win_text(s: Score) -> str:
+    """A hint score's win chance as ``osmosis hint`` and the drill say it: ``win 56% (95%: 48-65%, 128
+    deals)``, ``win 56% (exact)``, ``win 0% (in every consistent deal)`` where the win is known in each of
+    them (:func:`tutor.narrate.hint.win_figure`); ``win 56% (sampled)`` for a score that kept no interval."""
+    pct = f"{s.win * 100:.0f}%"
+    if s.exact:
+        return f"win {pct} (exact)"
+    if s.interval is None:
+        return f"win {pct} (sampled)"
+    lo, hi = s.interval
+    if lo == hi or s.lost:
+        return f"win {pct} (in every consistent deal)"
+    return f"win {pct} (95%: {lo * 100:.0f}-{hi * 100:.0f}%, {_deals(s.samples)})"
+
+
+def cards_text(s: Score) -> str:
+    """A hint score's expected cards with what they rest on: ``about 47 cards (95%: 45-49, 128 deals)``,
+    ``47 cards (exact)``, ``13 cards (in each of the 32 deals)`` (:func:`tutor.narrate.hint.cards_figure`);
+    a decimal where the rounded ends would be one number."""
+    if s.exact:
+        return f"{s.cards:.0f} cards (exact)"
+    if s.cards_interval is None:
+        return f"about {s.cards:.0f} cards (sampled)"
+    lo, hi = s.cards_interval
+    if s.samples > 1 and round(lo, 6) == round(hi, 6):
+        return f"{s.cards:.0f} cards (in each of the {s.samples} deals)"
+    if f"{lo:.0f}" == f"{hi:.0f}":
+        return f"about {s.cards:.1f} cards (95%: {lo:.1f}-{hi:.1f}, {_deals(s.samples)})"
+    return f"about {s.cards:.0f} cards (95%: {lo:.0f}-{hi:.0f}, {_deals(s.samples)})"
 
 
 def feedback_lines(step: Step, verdict: Verdict, move: Move | None, right: bool, refusal: str) -> tuple[str, ...]:
