@@ -27,8 +27,7 @@ from .db import History, iso, parse_iso
 from .reviews import StoredMove, reviews
 
 if TYPE_CHECKING:  # the lessons are imported when a drill is asked, not with the history
-    from ..hints import Candidate
-    from ..lessons import Step, Verdict
+    from ..lessons import Score, Step, Verdict
     from ..notation import Move
     from ..state import State
 
@@ -244,9 +243,10 @@ def verdict_for_drill(step: Step) -> tuple[Step, Verdict]:
     return step, verdict
 
 
-def judged(step: Step) -> tuple[Step, Verdict, dict[str, Candidate]]:
-    """:func:`verdict_for_drill`, with the hint's figures behind a hint verdict, by move (each win chance with
-    its interval and deals, to be said with them); none for the solver's verdict, which is exact."""
+def judged(step: Step) -> tuple[Step, Verdict, dict[str, Score]]:
+    """:func:`verdict_for_drill`, with the figures behind a hint verdict, by move: the verdict's own scores, each
+    win chance with its interval and deals (to be said with them, as the feedback says them); none for the
+    solver's verdict, which is exact."""
     from ..lessons import LessonError, verdict_for
 
     if step.judge != "hint":
@@ -254,21 +254,16 @@ def judged(step: Step) -> tuple[Step, Verdict, dict[str, Candidate]]:
             return step, verdict_for(step), {}
         except LessonError:
             step = replace(step, judge="hint")
-    return (step, *_hint_verdict(step))
+    verdict = _hint_verdict(step)
+    return step, verdict, {str(s.move): s for s in verdict.scores}
 
 
-def _hint_verdict(step: Step) -> tuple[Verdict, dict[str, Candidate]]:
-    """The lessons' hint verdict (:func:`tutor.lessons.hint_verdict`) from one run of the hint, whose
-    candidates are kept for their intervals and sample counts (the verdict's scores keep the win alone)."""
+def _hint_verdict(step: Step) -> Verdict:
+    """The lessons' hint verdict, built as the lessons build it (:func:`tutor.lessons.hint_result_verdict`)
+    from one run of the hint on what the player had seen; its scores keep their intervals and deals."""
     from ..hints import hint
     from ..knowledge import observe
-    from ..lessons import Score
-    from ..lessons.judge import _verdict
-    from ..notation import Move
+    from ..lessons import hint_result_verdict
 
     result = hint(observe(step.state), samples=step.samples)
-    scores = [Score(c.move if isinstance(c.move, Move) else Move.parse(str(c.move)), float(c.win), float(c.cards))
-              for c in result.candidates]
-    verdict = _verdict("hint", scores, step.win_margin, step.cards_margin, reason=str(result.reason or ""),
-                       first=Move.parse(str(result.best)))
-    return verdict, {str(c.move): c for c in result.candidates}
+    return hint_result_verdict(result, step.win_margin, step.cards_margin)

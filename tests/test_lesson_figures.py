@@ -1,0 +1,133 @@
+"""The figures a hint-judged lesson step and a drill show: every sampled one with its 95% interval and its deals
+(or said to be exact), the same figures as the hint's, from one verdict built one way."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tutor.lessons import Score, find_lesson, full_information, hint_verdict, judge_answer
+from tutor.lessons import words as lesson_words
+from tutor.notation import Move
+
+# A sampled win, as `osmosis hint` and the drill say it, and the cards beside it.
+WIN = r"win \d+% \((95%: \d+-\d+%, \d+ deals?|exact|in every consistent deal)\)"
+CARDS = (r"(about )?\d+(\.\d)? cards \((95%: \d+(\.\d)?-\d+(\.\d)?, \d+ deals?|exact|in each of the \d+ deals)\)")
+
+
+def win_text(s: Score) -> str:
+    return lesson_words.win_text(s)  # looked up when called: a missing name fails its test alone
+
+
+def cards_text(s: Score) -> str:
+    return lesson_words.cards_text(s)
+
+
+def hint_step(index: int = 4):
+    """Lesson 5 (waiting), step 5: deal 20, QH on the waste, the hint judges (32 deals: quick)."""
+    step = find_lesson("waiting").steps[index]
+    assert step.judge == "hint" and not full_information(step.state)
+    return step
+
+
+def test_a_hint_judged_wrong_answer_says_each_figure_with_its_interval_and_deals():
+    """'d (turn the talon) gives win 0%, 13.0 cards; w (...) gives win 84%, 51.1 cards' were bare sampled figures."""
+    wrong = judge_answer(hint_step(), "d")
+    assert not wrong.right
+    line = next(line for line in wrong.lines if line.startswith("By the tutor (from the cards you have seen): "))
+    figures = line.split(": ", 1)[1].split(". ", 1)[0]
+    said = re.fullmatch(rf"d \(turn the talon\) gives (?P<mine>{WIN}) and {CARDS}; "
+                        rf"w \(play QH from the waste\) gives (?P<best>{WIN}) and {CARDS}", figures)
+    assert said, figures
+    for s in wrong.verdict.scores:  # the hint's own intervals and deals, not a bare 84%
+        assert s.interval is not None and s.samples > 0 and s.cards_interval is not None
+        assert win_text(s) in figures and cards_text(s) in figures
+    # the win figures are the ones the hint's reason gives in the same line, not other ones
+    for s in wrong.verdict.scores:
+        assert s.interval is not None
+        assert f"{s.win * 100:.0f}% (95%: {s.interval[0] * 100:.0f}-{s.interval[1] * 100:.0f}%)" in line
+
+
+def test_the_verdicts_scores_are_the_hints_candidates_with_what_they_rest_on():
+    from tutor.hints import hint
+    from tutor.knowledge import observe
+    from tutor.lessons import hint_result_verdict
+
+    step = hint_step()
+    result = hint(observe(step.state), samples=step.samples)
+    verdict = hint_result_verdict(result, step.win_margin, step.cards_margin)
+    assert verdict == hint_verdict(step.state, step.samples, step.win_margin, step.cards_margin)
+    assert verdict.best == result.best and verdict.reason == result.reason
+    for c in result.candidates:
+        s = verdict.score_of(c.move)
+        assert s is not None
+        assert (s.win, s.cards, s.samples, s.interval, s.cards_interval, s.exact, s.lost) == (
+            c.win, c.cards, c.samples, c.interval, c.cards_interval, c.exact, c.lost)
+
+
+@pytest.mark.parametrize(("move", "win", "cards", "basis", "win_said", "cards_said"), [
+    ("d", 0.56, 47.04, {"samples": 128, "interval": (0.48, 0.65), "cards_interval": (45.2, 49.1)},
+     "win 56% (95%: 48-65%, 128 deals)", "about 47 cards (95%: 45-49, 128 deals)"),
+    ("w", 0.5, 47.3, {"samples": 6, "interval": (0.5, 0.5), "cards_interval": (47.3, 47.3), "exact": True},
+     "win 50% (exact)", "47 cards (exact)"),
+    # a settled win (the interval one value) or a move the reserves show lost: known in every deal
+    ("w", 0.0, 13.0, {"samples": 32, "interval": (0.0, 0.0), "cards_interval": (13.0, 13.0)},
+     "win 0% (in every consistent deal)", "13 cards (in each of the 32 deals)"),
+    ("r1", 0.0, 20.4, {"samples": 64, "interval": (0.0, 0.06), "cards_interval": (19.6, 21.2), "lost": True},
+     "win 0% (in every consistent deal)", "about 20 cards (95%: 20-21, 64 deals)"),
+    # rounded ends that would read as one number get a decimal; one deal is one deal
+    ("r2", 1.0, 52.0, {"samples": 1, "interval": (0.21, 1.0), "cards_interval": (51.6, 52.4)},
+     "win 100% (95%: 21-100%, 1 deal)", "about 52.0 cards (95%: 51.6-52.4, 1 deal)"),
+    # a score made without its basis says it is sampled rather than pass for a bare figure
+    ("d", 0.43, 47.0, {}, "win 43% (sampled)", "about 47 cards (sampled)"),
+])
+def test_a_hint_score_is_said_with_its_interval_and_deals_or_as_exact(move, win, cards, basis, win_said,
+                                                                      cards_said):
+    score = Score(Move.parse(move), win, cards, **basis)
+    assert win_text(score) == win_said and cards_text(score) == cards_said
+
+
+def drill_of_the_waiting_step():
+    """A drill as the history builds it: the game of lesson 5's step 5 where the player turned past QH."""
+    from tutor.history.drill import Drill, step_for
+    from tutor.record import Record
+
+    lesson_step = hint_step()
+    moves = [*lesson_step.moves, Move.parse("d")]
+    record = Record(lesson_step.rules, lesson_step.deal, moves)
+    d = Drill(1, 1, len(moves), "d", "w", "mistake", ("no-progress",), 84.0, 0, "2026-01-01T00:00:00+00:00")
+    return step_for(record, d, samples=lesson_step.samples)
+
+
+def test_the_drill_builds_its_verdict_the_lessons_way_and_says_figures_with_intervals(monkeypatch):
+    """drill.py built the verdict itself through the private tutor.lessons.judge._verdict, and its feedback
+    line said 'gives win 0%, 13.0 cards' beside the drill's own 'win 84% (95%: 68-93%, 32 deals)'."""
+    import tutor.lessons
+    from tutor.cli.history_render import win_words
+    from tutor.history.drill import judged
+
+    built = []
+    real = tutor.lessons.hint_result_verdict
+
+    def spy(result, *args, **kwargs):
+        built.append(result)
+        return real(result, *args, **kwargs)
+
+    monkeypatch.setattr(tutor.lessons, "hint_result_verdict", spy)
+    step = drill_of_the_waiting_step()
+    assert step.judge == "hint"
+    step, verdict, figures = judged(step)
+    assert len(built) == 1  # one run of the hint, made into a verdict by the lessons' function
+    assert verdict == hint_verdict(step.state, step.samples, step.win_margin, step.cards_margin)
+    # the drill's figures are the verdict's scores, said as the drill says them (unchanged from the candidates)
+    assert set(figures) == {str(s.move) for s in verdict.scores}
+    for c in built[0].candidates:
+        assert win_words(c.win, figures[str(c.move)]) == win_words(c.win, c)
+        assert re.fullmatch(r"\d+% \(95%: \d+-\d+%, \d+ deals?\)", win_words(c.win, c))
+    wrong = judge_answer(step, "d", verdict)
+    assert not wrong.right
+    text = " ".join(wrong.lines)
+    assert re.search(rf"gives {WIN} and {CARDS}; .* gives {WIN} and {CARDS}\.", text), text
+    for s in verdict.scores:  # the feedback's figures and the drill's are the same ones
+        assert win_text(s) == f"win {win_words(s.win, figures[str(s.move)])}"
