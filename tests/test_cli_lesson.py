@@ -277,3 +277,12 @@ def test_a_hint_judged_step_says_its_figures_with_their_intervals_and_deals(run)
         for pct, lo, hi in (found[1:4], found[5:8]):  # the reason gives the same win figures
             assert f"{pct}% (95%: {lo}-{hi}%)" in reason, (pct, lo, hi, reason)
     assert not re.search(r"gives win \d+%,", out)
+
+
+def test_the_second_hint_of_a_hint_judged_step_shows_every_figure_with_its_interval_and_deals(run):
+    out = run(["lesson", "waiting"], input="d\n6D\nh\nh\nr3\nq\n").stdout
+    table = out[out.index("The tutor, from the cards you have seen:"):].splitlines()
+    assert table[1].split() == ["move", "win", "95%", "cards", "95%", "deals"]
+    import re
+    for row in table[2:4]:
+        assert re.search(r"\d+%\s+\d+-\d+%\s+\d+\.\d\s+\d+-\d+\s+128$", row), row

@@ -25,7 +25,7 @@ from ..lessons import (
     load_progress,
     verdict_for,
 )
-from ..lessons.words import remembered_talon, second_try_lines
+from ..lessons.words import remembered_talon, score_cells, second_try_lines
 from ..notation import parse_input
 from ..render import prose, render_state, use_symbols
 from ..talon import memory
@@ -302,14 +302,18 @@ class Run:
             table.add_column("answer")
             for s in verdict.scores:
                 table.add_row(describe_move(state, s.move), "right" if s.move in verdict.right else "")
+        elif verdict.judge == "hint":  # sampled figures say what they rest on, as osmosis hint's table does
+            for name in ("win", "95%", "cards", "95%", "deals"):
+                table.add_column(name, justify="right", no_wrap=True)
+            for s in verdict.scores:
+                table.add_row(describe_move(state, s.move), *score_cells(s))
         else:
-            table.add_column("result" if verdict.judge == "solver" else "win chance",
-                             justify="left" if verdict.judge == "solver" else "right")
+            table.add_column("result")
             table.add_column("cards", justify="right")
             for s in verdict.scores:
-                win = ("win" if s.win else "lost") if verdict.judge == "solver" else f"{s.win * 100:.0f}%"
                 known = verdict.cards_exact or s.win >= 1
-                table.add_row(describe_move(state, s.move), win, f"{s.cards:.1f}" if known else "")
+                table.add_row(describe_move(state, s.move), "win" if s.win else "lost",
+                              f"{s.cards:.1f}" if known else "")
         if not self.quiet:
             self.console.print(table)
         if verdict.reason:

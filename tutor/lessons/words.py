@@ -69,6 +69,22 @@ def win_text(s: Score) -> str:
     return f"win {pct} (95%: {lo * 100:.0f}-{hi * 100:.0f}%, {_deals(s.samples)})"
 
 
+def score_cells(s: Score) -> tuple[str, str, str, str, str]:
+    """A hint score as the cells of a table: win, its 95% interval (``exact``, ``certain`` where the win is
+    known in every consistent deal, ``sampled`` where none was kept), cards, their interval, and deals."""
+    if s.exact:
+        win_lo_hi = cards_lo_hi = "exact"
+    else:
+        win_lo_hi = cards_lo_hi = "sampled"
+        if s.interval is not None:
+            lo, hi = s.interval
+            win_lo_hi = "certain" if lo == hi or s.lost else f"{lo * 100:.0f}-{hi * 100:.0f}%"
+        if s.cards_interval is not None:
+            lo, hi = s.cards_interval
+            cards_lo_hi = "same in each" if round(lo, 6) == round(hi, 6) else f"{lo:.0f}-{hi:.0f}"
+    return f"{s.win * 100:.0f}%", win_lo_hi, f"{s.cards:.1f}", cards_lo_hi, str(s.samples) if s.samples else ""
+
+
 def cards_text(s: Score) -> str:
     """A hint score's expected cards with what they rest on: ``about 47 cards (95%: 45-49, 128 deals)``,
     ``47 cards (exact)``, ``13 cards (in each of the 32 deals)`` (:func:`tutor.narrate.hint.cards_figure`);
