@@ -4,11 +4,10 @@ A record names the rules (``variant``: a preset name or an object of
 options), the deal (``{"number": N}`` or the deal inline) and the moves as
 plain tokens. Per-move annotations (a review's label, tags and comment) live
 in a parallel ``annotations`` list, so ``moves`` stays a list of tokens.
-``result`` is what the moves reach; loading a record replays it, so a
-record with an illegal move is refused with an error that says which move
-and why. A stored result that the moves do not reach (a hand-edited record,
-or one made under other rules) is not trusted: the record keeps the result
-the moves reach and says so in ``warnings``.
+``result`` is what the moves reach; loading a record replays it, so an
+illegal move is refused with an error that says which and why. A stored
+result the moves do not reach (a hand edit, other rules) is not trusted:
+the record keeps the result the moves reach and says so in ``warnings``.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@
 (readers never wait for a writer), with foreign keys on and a busy timeout,
 and every write in a ``BEGIN IMMEDIATE`` transaction, so two ``osmosis``
 processes writing at the same time queue up instead of failing or losing a
-row. The schema carries a version; :data:`MIGRATIONS` brings an older file
+row. The schema carries a version; :data:`tutor.history.schema.MIGRATIONS` brings an older file
 up to date in order, each step in one transaction.
 
 A file that is not a database, or fails SQLite's quick check, is set aside
@@ -26,6 +26,7 @@ from typing import Any
 
 from ..errors import TutorError
 from ..storage import damaged_database, data_dir, set_aside
+from .schema import MIGRATIONS, OUR_TABLES, VERSION, statements, unreadable_rows, version_of
 
 DB_NAME = "history.sqlite3"
 BUSY_MS = 15000
@@ -38,135 +39,6 @@ class HistoryError(TutorError):
 def db_path() -> Path:
     """Where the history database lives."""
     return data_dir() / DB_NAME
-
-
-# ---- the schema, in order --------------------------------------------------
-
-#: Each entry brings the schema from version i to i + 1. Never edit a released
-#: step: add a new one.
-MIGRATIONS: list[str] = [
-    # 1: games, one row per game; a stable key makes re-saving the same file an update.
-    """
-    CREATE TABLE games (
-        id INTEGER PRIMARY KEY,
-        game_key TEXT NOT NULL UNIQUE,
-        record TEXT NOT NULL,
-        variant TEXT NOT NULL,
-        deal_number INTEGER,
-        moves INTEGER NOT NULL,
-        cards INTEGER NOT NULL,
-        won INTEGER NOT NULL,
-        played_at TEXT NOT NULL
-    );
-    CREATE INDEX games_played ON games(played_at);
-    """,
-    # 2: dates of their own, whether the game ended, where it came from, an inline deal.
-    """
-    ALTER TABLE games ADD COLUMN deal TEXT;
-    ALTER TABLE games ADD COLUMN over INTEGER NOT NULL DEFAULT 0;
-    ALTER TABLE games ADD COLUMN source TEXT;
-    ALTER TABLE games ADD COLUMN content TEXT NOT NULL DEFAULT '';
-    ALTER TABLE games ADD COLUMN started_at TEXT;
-    ALTER TABLE games ADD COLUMN updated_at TEXT;
-    UPDATE games SET started_at = played_at, updated_at = played_at;
-    CREATE INDEX games_content ON games(content);
-    CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-    """,
-    # 3: reviews, one per game, and every reviewed move.
-    """
-    CREATE TABLE reviews (
-        id INTEGER PRIMARY KEY,
-        game_id INTEGER NOT NULL UNIQUE REFERENCES games(id) ON DELETE CASCADE,
-        moves_reviewed INTEGER NOT NULL,
-        accuracy REAL NOT NULL,
-        graded INTEGER NOT NULL,
-        samples INTEGER,
-        thresholds TEXT NOT NULL,
-        hindsight TEXT NOT NULL,
-        reviewed_at TEXT NOT NULL
-    );
-    CREATE TABLE review_moves (
-        review_id INTEGER NOT NULL REFERENCES reviews(id) ON DELETE CASCADE,
-        ply INTEGER NOT NULL,
-        move TEXT NOT NULL,
-        best TEXT NOT NULL,
-        label TEXT NOT NULL,
-        tags TEXT NOT NULL,
-        drop_points REAL NOT NULL,
-        win_before REAL NOT NULL,
-        win_after REAL NOT NULL,
-        graded INTEGER NOT NULL,
-        comment TEXT NOT NULL,
-        candidates TEXT NOT NULL,
-        PRIMARY KEY (review_id, ply)
-    );
-    """,
-    # 4: drills: spaced repetition (Leitner boxes) over the player's own mistakes.
-    """
-    CREATE TABLE drills (
-        id INTEGER PRIMARY KEY,
-        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
-        ply INTEGER NOT NULL,
-        played TEXT NOT NULL,
-        best TEXT NOT NULL,
-        label TEXT NOT NULL,
-        tags TEXT NOT NULL,
-        drop_points REAL NOT NULL,
-        box INTEGER NOT NULL DEFAULT 0,
-        due_at TEXT NOT NULL,
-        created_at TEXT NOT NULL,
-        retired TEXT,
-        UNIQUE (game_id, ply)
-    );
-    CREATE INDEX drills_due ON drills(due_at);
-    CREATE TABLE drill_answers (
-        id INTEGER PRIMARY KEY,
-        drill_id INTEGER NOT NULL REFERENCES drills(id) ON DELETE CASCADE,
-        answered_at TEXT NOT NULL,
-        answer TEXT NOT NULL,
-        right INTEGER NOT NULL,
-        box_after INTEGER NOT NULL
-    );
-    """,
-    # 5: which game a review is of: an undo and other moves can bring a game back to the same
-    # number of moves, so the count alone cannot tell a current review from a stale one.
-    """
-    ALTER TABLE reviews ADD COLUMN content TEXT;
-    """,
-    # 6: the paired 95% interval of each move's drop (points, as JSON), on which its label was given:
-    # a drill trusts it over the unpaired win chances of the candidates.
-    """
-    ALTER TABLE review_moves ADD COLUMN drop_interval TEXT;
-    """,
-    # 7: how many deals that interval rests on (NULL: not kept, as in a review stored before), so a drill
-    # can give the figure with its sample count.
-    """
-    ALTER TABLE review_moves ADD COLUMN drop_samples INTEGER;
-    """,
-]
-VERSION = len(MIGRATIONS)
-OUR_TABLES = {"games", "meta", "reviews", "review_moves", "drills", "drill_answers", "schema_version"}
-
-#: Rows the reader could not take, by table (each a condition on one row): damage the page checks of
-#: ``PRAGMA quick_check`` let through, such as junk bytes inside a record or a number stored as text.
-_UNREADABLE = {
-    "games": "json_valid(record) = 0 OR typeof(moves) <> 'integer' OR typeof(cards) <> 'integer' "
-             "OR typeof(won) <> 'integer' OR typeof(over) <> 'integer'",
-    "reviews": "json_valid(thresholds) = 0 OR json_valid(hindsight) = 0 OR typeof(accuracy) NOT IN ('real', 'integer')",
-    "review_moves": "json_valid(tags) = 0 OR json_valid(candidates) = 0 OR typeof(ply) <> 'integer' "
-                    "OR typeof(drop_points) NOT IN ('real', 'integer') OR (drop_interval IS NOT NULL AND "
-                    "json_valid(drop_interval) = 0) OR (drop_samples IS NOT NULL AND typeof(drop_samples) <> 'integer')",
-    "drills": "json_valid(tags) = 0 OR typeof(box) <> 'integer' OR typeof(ply) <> 'integer'",
-}
-
-
-def _unreadable_rows(conn: sqlite3.Connection) -> str | None:
-    """What in the file cannot be read back, or None."""
-    for table, bad in _UNREADABLE.items():
-        n = conn.execute(f"SELECT count(*) FROM {table} WHERE {bad}").fetchone()[0]
-        if n:
-            return f"{n} row{'s' if n != 1 else ''} of {table} cannot be read"
-    return None
 
 
 def iso(t: float) -> str:
@@ -262,7 +134,7 @@ class History:
                 raise sqlite3.DatabaseError(f"database disk image is malformed ({check})")
             self._migrate(conn, upgrade_to)
             if upgrade_to == VERSION:
-                unreadable = _unreadable_rows(conn)
+                unreadable = unreadable_rows(conn)
                 if unreadable is not None:
                     raise sqlite3.DatabaseError(f"database disk image is malformed ({unreadable})")
         except BaseException:
@@ -271,7 +143,7 @@ class History:
         return conn
 
     def _migrate(self, conn: sqlite3.Connection, upgrade_to: int) -> None:
-        version = _version(conn)
+        version = version_of(conn)
         if version > VERSION:
             raise HistoryError(f"the history database '{self.path}' has schema version {version}, newer than "
                                f"this osmosis knows ({VERSION}): upgrade osmosis-tutor to use it")
@@ -279,7 +151,7 @@ class History:
             return
         conn.execute("BEGIN IMMEDIATE")
         try:
-            version = _version(conn)  # another process may have migrated meanwhile
+            version = version_of(conn)  # another process may have migrated meanwhile
             if version == 0:
                 tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
                 if tables - OUR_TABLES:
@@ -289,7 +161,7 @@ class History:
                 conn.execute("INSERT INTO schema_version (version) SELECT 0 WHERE NOT EXISTS "
                              "(SELECT 1 FROM schema_version)")
             for step in range(version, upgrade_to):
-                for statement in _statements(MIGRATIONS[step]):
+                for statement in statements(MIGRATIONS[step]):
                     conn.execute(statement)
                 conn.execute("UPDATE schema_version SET version = ?", (step + 1,))
             conn.execute("COMMIT")
@@ -328,7 +200,7 @@ class History:
 
     @property
     def version(self) -> int:
-        return _version(self.conn)
+        return version_of(self.conn)
 
     def meta(self, key: str) -> str | None:
         row = self.conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
@@ -439,23 +311,6 @@ def path_of(stored: str) -> str:
     body = stored[len(BYTES_MARK):].encode("utf-8")
     raw = _ESCAPED.sub(lambda m: bytes([int(m.group(1), 16)]) if m.group(1) else b"\\", body)
     return raw.decode("utf-8", "surrogateescape")
-
-
-def _version(conn: sqlite3.Connection) -> int:
-    exists = conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'").fetchone()
-    if not exists:
-        return 0
-    row = conn.execute("SELECT version FROM schema_version").fetchone()
-    games = conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'games'").fetchone()
-    if row is None or not isinstance(row[0], int):
-        if row is None and not games:
-            return 0  # made, but no migration ran yet
-        raise sqlite3.DatabaseError(f"database disk image is malformed (schema version {row[0] if row else 'missing'!r})")
-    return row[0]
-
-
-def _statements(script: str) -> list[str]:
-    return [s.strip() for s in script.split(";") if s.strip()]
 
 
 _STAMP = re.compile(r"(\d{8}-\d{6})")
