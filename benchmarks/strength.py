@@ -10,8 +10,9 @@ old behaviour), ``greedy`` or ``solver`` (full knowledge); measured and not
 kept: ``tutor256`` (a sample budget grown to 256 while the best move is in
 doubt), ``tutorwide`` (the guarded wide tie-break, :func:`wide_leader`), ``tutorsearch``
 (the search at every affordable choice, :func:`search_wanted`), ``tutorcommit`` (the next row's
-suit chosen now, :func:`commit_choose`) and ``tutorreserve`` (only its reserve rule,
-:func:`commit_reserve_choose`).
+suit chosen now, :func:`commit_choose`), ``tutorreserve`` (only its reserve rule,
+:func:`commit_reserve_choose`) and ``tutoropen`` (up to 256 samples where a move opens a row,
+:func:`open_choose`).
 ``--winnable-only``
 plays only the deals the solver wins (read from
 ``benchmarks/results/PRESET-solver-1-2000.jsonl.gz`` when the range lies
@@ -202,7 +203,24 @@ def commit_reserve_choose(obs, samples=None, limit=None, infoset=True):
     return tutor_choose(obs, samples, limit, infoset)
 
 
+OPEN_SAMPLES = 256
+"""The budget of :func:`open_choose` at a choice where a move opens a foundation row."""
+
+
+def open_choose(obs, samples=None, limit=None, infoset=True):
+    """The policy, but a choice where a move would open a foundation row (when, and with which suit: the
+    choices that decide single-card games) draws samples in batches up to :data:`OPEN_SAMPLES` while its
+    best move is in doubt (:func:`tutor.hints.best_in_doubt`), not 32 alone; every other choice as before."""
+    from tutor.certainty import opens_row
+
+    moves = obs.legal_moves()
+    if samples is None and len(moves) > 1 and any(opens_row(obs, m) is not None for m in moves):
+        samples = OPEN_SAMPLES
+    return tutor_choose(obs, samples, limit, infoset)
+
+
 PATCHED = {"tutorwide": ("leader", wide_leader), "tutorsearch": ("wanted", search_wanted),
+           "tutoropen": ("choose", open_choose),
            "tutorcommit": ("choose", commit_choose),
            "tutorreserve": ("choose", commit_reserve_choose)}
 """Methods that are the tutor with one of :mod:`tutor.hints`' functions replaced (measured, not kept):
