@@ -67,7 +67,7 @@ METHODS = {"tutor": (Policy.TUTOR, True), "pimc": (Policy.TUTOR, False), "greedy
            "solver": (Policy.SOLVER, True)}
 """Each ``--method``: the policy, and whether the tutor's information-set search is on."""
 
-GROWN = {"tutor256": 256}
+GROWN = {"tutor128": 128, "tutor256": 256, "tutor1024": 1024}
 """Methods that are the tutor with a larger sample budget, grown while its best move is in doubt (measured, not kept)."""
 
 def wide_leader(obs, scores, certain):
