@@ -170,3 +170,40 @@ def test_an_ungraded_move_gets_no_label_and_a_lucky_one_says_which_chance_is_whi
     assert "Not graded; its win chance is from before the cards it turned up were seen." in flat
     assert flat.count(kind) == 1  # named once, by the comment
     assert ") (" not in flat
+
+
+def test_g_refuses_digits_int_cannot_read_and_overlong_numbers_with_one_line(reviewed):
+    """'²' passes isdigit() and 5000 ones exceed int()'s limit: both crashed the viewer with a traceback."""
+    from textual.widgets import Input
+
+    record, rev = reviewed
+    m = len(record.moves)
+    app = ReplayApp(record, rev, symbols=True)
+    out = []
+
+    async def go():
+        async with app.run_test(size=(80, 50)) as pilot:
+            await pilot.press("right")
+            for typed in ("²", "1" * 5000):
+                await pilot.press("g")
+                app.query_one("#goto", Input).value = typed
+                await pilot.press("enter")
+                await pilot.pause()
+                out.append(" ".join(screen_text(app).split()))
+            await pilot.press("right")
+            await pilot.pause()
+            out.append(screen_text(app))
+
+    asyncio.run(go())
+    assert f"'²' is not a move number: expected 0 to {m}" in out[0] and "Move 1 of " in out[0]
+    assert f"characters) is not a move number: expected 0 to {m}" in out[1] and "Move 1 of " in out[1]
+    assert status(out[2]).startswith("Move 2 of ")  # the viewer goes on
+
+
+def test_home_and_end_go_to_the_ends_when_the_board_is_taller_than_the_screen(reviewed):
+    record, rev = reviewed
+    m = len(record.moves)
+    shown = screens(record, rev, ["right", "end", "home", "g", "1", "home", "2", "enter"], width=80, height=24)
+    assert status(shown[2]).startswith(f"Move {m} of {m}")
+    assert status(shown[3]).startswith(f"Move 0 of {m}")
+    assert status(shown[-1]).startswith(f"Move 21 of {m}")  # in the box, Home moves the cursor

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import events
+from textual.actions import SkipAction
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
@@ -23,6 +24,7 @@ from ..narrate.play import end_message
 from ..record import Record
 from ..render import describe_move, prose
 from ..talon import waste_fan
+from ..textsafe import brief
 from .screens import REPLAY_KEYS, TextScreen
 from .widgets import ChartView, Keys, Lines, TableView
 
@@ -31,6 +33,7 @@ if TYPE_CHECKING:
 
 WIDE = 110
 ERROR_LABELS = ("inaccuracy", "mistake", "blunder")
+MAX_DIGITS = 6  # a move number typed at g: more digits than any game has moves is refused
 GLYPHS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 
 CSS = """
@@ -72,7 +75,8 @@ class ReplayApp(App):
     ENABLE_COMMAND_PALETTE = False
     BINDINGS = [
         Binding("right", "step(1)", "on"), Binding("left", "step(-1)", "back"),
-        Binding("home", "go(0)", "start"), Binding("end", "go(-1)", "end"),
+        # priority: the scroll area, focused when the content is taller than the screen, takes Home and End too
+        Binding("home", "go(0)", "start", priority=True), Binding("end", "go(-1)", "end", priority=True),
         Binding("n", "jump(1)", "next"), Binding("p", "jump(-1)", "previous"),
         Binding("g", "goto", "go to"), Binding("question_mark", "help", "help"), Binding("q", "quit", "quit"),
     ]
@@ -184,6 +188,8 @@ class ReplayApp(App):
         self.go(self.ply + delta)
 
     def action_go(self, n: int) -> None:
+        if self.query_one("#goto", Input).has_class("shown"):
+            raise SkipAction()  # Home and End move the cursor in the move number being typed
         self.go(len(self.moves) if n < 0 else n)
 
     def action_jump(self, direction: int) -> None:
@@ -205,8 +211,9 @@ class ReplayApp(App):
         box.remove_class("shown")
         self.set_focus(None)
         text = event.value.strip()
-        if not text.isdigit():
-            self.message = f"'{text}' is not a move number: expected 0 to {len(self.moves)}"
+        # ASCII digits only ('²' passes isdigit but not int()), and few of them (int() refuses 4300 digits)
+        if not (text.isascii() and text.isdigit()) or len(text) > MAX_DIGITS:
+            self.message = f"{brief(text)} is not a move number: expected 0 to {len(self.moves)}"
             self.show()
             return
         self.go(int(text))
