@@ -10,33 +10,27 @@ session's autosave, exactly as in line mode. The rules stay in the engine:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from rich.text import Text
-from textual import events, work
-from textual.app import App, ComposeResult
+from textual import events
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Input, Static
 
-from ..cli.common import played_before, unreadable_word
-from ..errors import IllegalMoveError, MoveError, TutorError
-from ..knowledge import move_for_card, observe
-from ..narrate.moves import move_heading
+from ..errors import RecordError, TutorError
+from ..knowledge import observe
 from ..narrate.play import end_message
-from ..notation import Move, parse_input
-from ..render import describe_move
-from ..state import State
-from ..talon import TURN_STOPS, memory, turns_to_play, waste_fan, why_illegal
+from ..talon import TURN_STOPS, memory, turns_to_play, waste_fan
+from .asking import MovesApp
 from .screens import PLAY_KEYS, TextScreen
 from .widgets import HintView, Keys, Lines, MemoryView, TableView
+from .words import over_rest, turned_sentence
 
 if TYPE_CHECKING:
-    from ..cli.session import Session
-    from ..hints import Hint
+    from textual.app import ComposeResult
 
-Answers = dict[str, tuple[str, Callable[[], object]]]  # a question's keys: key -> (label, what it does)
+    from ..cli.session import Session
 
 WIDE = 110  # from this many columns the panels stand beside the table
 
@@ -56,15 +50,21 @@ CSS = """
 #prompt.shown { display: block; }
 #status { height: 1; background: $panel; padding: 0 1; }
 #keys { height: auto; padding: 0 1; color: $text-muted; }
+#warning { height: auto; padding: 0 1; color: $warning; display: none; }
+#warning.shown { display: block; }
 """
 
 KEYS = ("1-4 reserve", "w waste", "d turn", "t turn to a play", "u undo", "r redo", "h hint",
         ": type a card", "s save", "? help", "q quit")
+# a word alone at the : prompt that line mode reads as a command: the board's method for it
+PROMPT_COMMANDS = {"u": "action_undo", "undo": "action_undo", "h": "action_hint", "hint": "action_hint",
+                   "t": "action_turn_until", "q": "quit_game", "quit": "quit_game", "?": "action_help",
+                   "help": "action_help"}
 END_KEYS = ("v review this game", "u take back the last move", "q quit")  # the end question's keys
 
 
 
-class BoardApp(App):
+class BoardApp(MovesApp):
     """One game on the full screen; ``app.exit`` returns ``"review"`` when the player asks for one."""
 
     CSS = CSS
@@ -84,14 +84,11 @@ class BoardApp(App):
         self.session = session
         self.game = session.game
         self.symbols = symbols
-        self.redo_stack: list[Move] = []
-        self.hints: dict[State, Hint] = {}
-        self.hint_shown = False
         self.end_shown = False
         self.message_text = ""
-        self.pending: Answers | None = None  # the question waiting for an answer
         self.reveal: str | None = None  # a panel just asked for ("#hint", "#message"), scrolled into view once shown
         self.warned_unsaved = False
+        self.no_autosave: str | None = None  # why the game cannot be saved as it is played, from the start
         session.listener = self.note  # the session's messages (autosave, saves, history) go to the board
 
     # ---- layout ---------------------------------------------------------
@@ -106,10 +103,21 @@ class BoardApp(App):
                 yield Static(id="message")
         with Vertical(id="bottom"):
             yield Input(placeholder="moves or cards, like 7h or r2 w d; Enter plays, Escape closes", id="prompt")
+            yield Static(id="warning")
             yield Static(id="status")
             yield Static(Keys(KEYS), id="keys")
 
     def on_mount(self) -> None:
+        files = self.session.files
+        if files.games is None and files.autosave is None:
+            # line mode's warning was printed before the board opened, behind it: the board says it again
+            from ..cli.session import prepare_games_dir
+
+            try:
+                prepare_games_dir()
+                self.no_autosave = "the games folder could not be made"
+            except RecordError as exc:
+                self.no_autosave = str(exc)
         self.refresh_board()
 
     def on_resize(self, event: events.Resize) -> None:
@@ -130,6 +138,10 @@ class BoardApp(App):
         if hint is not None:
             panel.update(HintView(hint, state, self.symbols))
         self.query_one("#message", Static).update(Lines(self.message_text, symbols=self.symbols))
+        warning = self.unsaved_warning()
+        shown = self.query_one("#warning", Static)
+        shown.set_class(warning is not None, "shown")
+        shown.update(Lines(warning or "", symbols=self.symbols))
         status = f"Move {game.ply}   Stock {len(state.stock)}   Pass {state.pass_no}   Score {state.score}/52"
         if state.won:
             status += "   won"
@@ -143,6 +155,21 @@ class BoardApp(App):
             self.reveal = None
             self.call_after_refresh(target.scroll_visible, animate=False)
 
+    def unsaved_warning(self) -> str | None:
+        """A line kept in view above the status while the game is not saved as it is played."""
+        files = self.session.files
+        if files.holding_now() and not files.failed:
+            return None
+        if self.no_autosave is not None:
+            text = f"The game cannot be saved as you play: {self.no_autosave}."
+            if files.written:
+                text += " " + files.unsaved_sentence()
+        elif files.failed:
+            text = files.unsaved_sentence()
+        else:
+            return None
+        return text + " Press : and type s FILE to save it."
+
     def say(self, text: str | Text) -> None:
         self.message_text = str(text)
         if self.is_running:
@@ -154,74 +181,17 @@ class BoardApp(App):
 
     # ---- moves ------------------------------------------------------------
     def action_play(self, token: str) -> None:
-        self.play_moves([token])
-
-    def play_moves(self, tokens: list[str]) -> None:
-        """Play typed tokens (moves or card names) in turn; stop at the first that cannot be played.
-
-        The board is drawn and the game autosaved once, after the last move played.
-        """
-        bad = unreadable_word(tokens)  # a typo anywhere: nothing of the line is played
-        if bad is not None:
-            self.reveal = "#message"
-            self.say(bad)
-            return
-        played: list[str] = []
-        try:
-            for i, token in enumerate(tokens):
-                state = self.game.state
-                try:
-                    target = parse_input(token)
-                    move = target if isinstance(target, Move) else move_for_card(state, target)
-                    if move not in state.legal_moves():
-                        raise IllegalMoveError(why_illegal(state, move))
-                except (MoveError, IllegalMoveError) as exc:
-                    self.message_text = str(exc) + played_before(played)
-                    self.reveal = "#message"  # why the key did nothing, in view even on a short terminal
-                    return
-                if not self.commit(move, then=tokens[i + 1:], batch=True):
-                    return
-                played.append(str(move))
-        finally:
-            if played:
-                self._after_moves()
-            else:
-                self.refresh_board()
-
-    def commit(self, move: Move, then: Sequence[str] = (), batch: bool = False) -> bool:
-        """Play ``move`` now, or first ask the tutor's question; False when the rest must wait."""
-        state = self.game.state
-        if self.session.tutor and len(state.legal_moves()) > 1:
-            hint = self.hints.get(state)
-            if hint is None:
-                self.message_text = "Thinking..."
-
-                def go_on() -> None:  # once the hint is ready: this move (maybe a question), then the rest
-                    if self.commit(move, then):
-                        self.play_moves(list(then))
-
-                self.compute_hint(state, go_on)
-                return False
-            warning = self._warning(state, move, hint)
-            if warning:
-                self.ask(warning, move)
-                return False
-        self._push(move)
-        if not batch:
-            self._after_moves()
-        return True
-
-    def _push(self, move: Move) -> None:
-        state = self.game.state
-        self.game.push(move)
-        if self.redo_stack and self.redo_stack[-1] == move:
-            self.redo_stack.pop()
-        else:
-            self.redo_stack.clear()
-        self.message_text = move_heading(self.game.ply, state, move, self.symbols)
+        if not self.refused(token):
+            self.play_moves([token])
 
     def _after_moves(self) -> None:
         """After one or more moves: autosave (as line mode does), draw, and the end of the game."""
+        if self.turn_run is not None and self.waiting is None and self.pending is None:
+            first, why = self.turn_run  # t's run is over: one sentence for it, as line mode says it
+            self.turn_run = None
+            if self.game.ply >= first and not self.game.state.over:
+                self.message_text = turned_sentence(first, self.game.ply, why)
+        self.warned_unsaved = False  # the game changed: a q warns again if it is not saved
         self.session.autosave_now()
         if self.reveal is None:  # a move played: the table first, on a terminal too short for everything
             self.query_one("#main").scroll_home(animate=False)
@@ -230,103 +200,55 @@ class BoardApp(App):
             self.end_shown = True
             self.show_end(end_message(self.game.state))
 
-    def _warning(self, state: State, move: Move, hint: Hint) -> str | None:
-        """The tutor's question, by the same rule and words as line mode (a drop sure at 95%)."""
-        from ..narrate import tutor_question
-
-        return tutor_question(hint, move, self.session.threshold, describe_move(state, hint.best, self.symbols))
-
-    def ask(self, warning: str, move: Move) -> None:
-        """The tutor's question, under the board that stays in view; answered with y, n or h."""
-        def play_it() -> None:
-            self._push(move)
-            self._after_moves()
-
-        def show_hint() -> None:
-            self.hint_shown = True
-            self.reveal = "#hint"
-            self.say("Move not played; the hint is above.")
-
-        self.question(warning, {"y": ("play it anyway", play_it), "n": ("rethink", lambda: self.say("Move not played.")),
-                                "h": ("show the hint", show_hint)})
-
-    def question(self, text: str, answers: Answers) -> None:
-        """Ask ``text`` in the message panel; until a key of ``answers`` comes, other keys only remind."""
-        self.pending = answers
-        keys = "    ".join(f"{key}  {label}" for key, (label, _) in answers.items())
-        self.query_one("#message").add_class("question")
-        self.reveal = "#message"
-        self.say(f"{text}\n{keys}")
-
-    def _answer(self, key: str) -> None:
-        answers, self.pending = self.pending, None
-        self.query_one("#message").remove_class("question")
-        if answers is not None:
-            answers[key][1]()
-
     def action_turn_until(self) -> None:
+        if self.refused("t"):
+            return
         run = turns_to_play(self.game.state)
         if not run.moves:
             self.say(TURN_STOPS.get(run.why, "Nothing to turn."))
             return
+        self.turn_run = (self.game.ply + 1, run.why)
         self.play_moves([str(m) for m in run.moves])
 
     def action_undo(self) -> None:
+        if self.refused("u"):
+            return
         if not self.game.can_undo():
             self.say("Nothing to undo: this is the start of the game.")
             return
         (move,) = self.game.undo(1)
         self.redo_stack.append(move)
         self.end_shown = False
+        self.warned_unsaved = False
+        # said first: what the session says on saving (a finished file kept as it is) comes under it
+        self.message_text = f"Took back move {self.game.ply + 1} ({move}); r plays it again."
         self.session.autosave_now()
-        self.say(f"Took back move {self.game.ply + 1} ({move}); r plays it again.")
+        self.refresh_board()
 
     def action_redo(self) -> None:
+        if self.refused("r"):
+            return
         if not self.redo_stack:
             self.say("Nothing to redo.")
             return
-        self.commit(self.redo_stack[-1])
+        self.play_moves([str(self.redo_stack[-1])])
 
-    # ---- hint, help, save, the prompt ---------------------------------------
-    def action_hint(self) -> None:
-        state = self.game.state
-        if state.over:
-            self.say("The game is over: there is no move to hint.")
-            return
-        if self.hint_shown and state in self.hints:
-            self.hint_shown = False
-            self.say("")
-            return
-        self.hint_shown = True
-        self.reveal = "#hint"
-        if state in self.hints:
-            self.say("")
-        else:
-            self.say("Thinking...")
-            self.compute_hint(state, lambda: self.say(""))
-
-    @work(thread=True, exclusive=True, group="hint")
-    def compute_hint(self, state: State, then: Callable[[], object]) -> None:
-        from ..advice import advise
-
-        result = advise(observe(state))
-        self.call_from_thread(self._hint_ready, state, result, then)
-
-    def _hint_ready(self, state: State, result: Hint, then: Callable[[], object]) -> None:
-        self.hints[state] = result
-        if state == self.game.state:
-            then()
-
+    # ---- help, save, the prompt ---------------------------------------------
     def action_help(self) -> None:
         self.push_screen(TextScreen(PLAY_KEYS, "Any key closes this help.", symbols=self.symbols))
 
-    def action_save(self) -> None:
+    def action_save(self, arg: str = "") -> None:
         try:
-            self.session.save_command("")
+            self.session.save_command(arg)
         except TutorError as exc:
             self.say(str(exc))
+            return
+        self.warned_unsaved = False
+        self.refresh_board()
 
     def action_prompt(self) -> None:
+        if self.refused(":"):
+            return
         prompt = self.query_one("#prompt", Input)
         prompt.add_class("shown")
         prompt.value = ""
@@ -336,26 +258,19 @@ class BoardApp(App):
         self._close_prompt()
         words = event.value.split()
         if words and words[0].lower() == "s":  # s FILE saves to that file, as in line mode
-            try:
-                self.session.save_command(event.value.strip()[1:].strip())
-            except TutorError as exc:
-                self.say(str(exc))
+            self.action_save(event.value.strip()[1:].strip())
             return
-        self.play_moves(words)
+        command = PROMPT_COMMANDS.get(words[0].lower()) if len(words) == 1 else None
+        if command is not None:  # u, h, t, q, ? alone on the line are commands, as in line mode
+            getattr(self, command)()
+        elif not self.refused(" ".join(words)):
+            self.play_moves(words)
 
     def on_key(self, event: events.Key) -> None:
         if event.key == "escape" and self.query_one("#prompt", Input).has_class("shown"):
             self._close_prompt()
             return
-        if self.pending is None:
-            return
-        event.stop()
-        event.prevent_default()
-        key = event.character if event.character in self.pending else event.key
-        if key in self.pending:
-            self._answer(key)
-        else:
-            self.bell()
+        super().on_key(event)
 
     def _close_prompt(self) -> None:
         prompt = self.query_one("#prompt", Input)
@@ -364,15 +279,30 @@ class BoardApp(App):
 
     # ---- the end ------------------------------------------------------------
     def show_end(self, summary: str) -> None:
-        """The result under the final position, and what next: the review, an undo, or quit."""
-        self.session.finish(saved_line=False)
-        self.question(f"{summary} {self.session.saved_now()}", {
+        """The result under the final position, and what next: the review, an undo, or quit.
+
+        Said as line mode says it: the last move, the words of its line left unplayed, the result, where the
+        game is kept, and what the history shows.
+        """
+        said = [self.message_text] if self.message_text else []
+        if self.rest_at_end:
+            said.append(over_rest(self.rest_at_end))
+            self.rest_at_end = ()
+        said.append(f"{summary} {self.session.saved_now()}")
+        self.message_text = ""
+        self.session.finish(saved_line=False)  # what it says (the history) comes to note, under the rest
+        if self.message_text:
+            said.append(self.message_text)
+        self.question("\n".join(said), {
             "v": ("review this game", lambda: self.exit("review")),
             "u": ("take back the last move", self.action_undo),
             "q": ("quit", self.exit),
         })
 
     async def action_quit(self) -> None:
+        self.quit_game()
+
+    def quit_game(self) -> None:
         files = self.session.files
         if files.saved_sentence() is None and not files.nothing_to_save() and not self.warned_unsaved:
             # As in line mode: moves that are not saved get a warning and a second q.

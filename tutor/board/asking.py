@@ -1,0 +1,281 @@
+"""The board's moves and the tutor's questions: a move waits for its hint, then is played or asked about.
+
+One move at a time: while a move waits for its hint (computed in a worker
+thread) or a question about it is open, other move keys are refused with a
+short message; a question is only answered about its own position and move,
+and a hint that comes for a position the board has left is kept for later
+but moves nothing. :class:`tutor.board.play.BoardApp` is the app itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+from textual import events, work
+from textual.app import App
+
+from ..cli.common import played_before, unreadable_word
+from ..errors import IllegalMoveError, MoveError
+from ..knowledge import move_for_card, observe
+from ..narrate.moves import move_heading
+from ..notation import Move, parse_input
+from ..render import describe_move
+from ..state import State
+from ..talon import why_illegal
+from .words import not_played
+
+if TYPE_CHECKING:
+    from ..cli.session import Session
+    from ..hints import Hint
+
+Answers = dict[str, tuple[str, Callable[[], object]]]  # a question's keys: key -> (label, what it does)
+
+
+@dataclass(frozen=True)
+class Waiting:
+    """A move that waits for the hint at ``state`` (the tutor's verdict), with the rest of its line."""
+
+    state: State
+    move: Move
+    rest: tuple[str, ...]
+    played: tuple[str, ...]  # the moves of the line played before it
+
+
+class MovesApp(App):
+    """Typed and keyed moves, through the tutor's hint and question when ``--tutor`` is on."""
+
+    session: Session
+    symbols: bool
+    message_text: str
+    reveal: str | None
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.redo_stack: list[Move] = []
+        self.hints: dict[State, Hint] = {}
+        self.hint_shown = False
+        self.computing: State | None = None  # the position a hint worker is busy with
+        self.waiting: Waiting | None = None  # the move waiting for its hint
+        self.pending: Answers | None = None  # the question waiting for an answer
+        self.approved: tuple[State, Move] | None = None  # a move the player said y to, where it was asked
+        self.turn_run: tuple[int, str] | None = None  # t: its first move and why it stops, until it is told
+        self.rest_at_end: tuple[str, ...] = ()  # the words of a line left when the game ended
+
+    # the app draws and says (tutor.board.play)
+    def say(self, text: str | Text) -> None:
+        raise NotImplementedError
+
+    def refresh_board(self) -> None:
+        raise NotImplementedError
+
+    def _after_moves(self) -> None:
+        raise NotImplementedError
+
+    # ---- one move at a time ---------------------------------------------------
+    def refused(self, what: str) -> bool:
+        """Whether ``what`` (a key's move or command) must wait: a move is waiting for its hint or question.
+
+        Says so in one short line; the caller then does nothing.
+        """
+        if self.pending is not None:
+            self.bell()  # the question's keys are in view under it
+            return True
+        if self.waiting is None:
+            self.turn_run = None  # a new action: the t before it was told
+            return False
+        self.bell()
+        self.say(f"Thinking about {self.waiting.move} first: {what} was not played (one move at a time).")
+        return True
+
+    # ---- moves ------------------------------------------------------------
+    def play_moves(self, tokens: Sequence[str], played: Sequence[str] = ()) -> None:
+        """Play typed tokens (moves or card names) in turn; stop at the first that cannot be played.
+
+        ``played``: the moves of the same line played before these (for what a failed move says). The board
+        is drawn and the game autosaved once, after the last move played.
+        """
+        bad = unreadable_word(tokens)  # a typo anywhere: nothing of the line is played
+        if bad is not None:
+            self.reveal = "#message"
+            self.say(bad)
+            return
+        done = list(played)
+        pushed = False
+        try:
+            for i, token in enumerate(tokens):
+                state = self.game_state()
+                if state.over and pushed:
+                    self.rest_at_end = tuple(tokens[i:])  # said with the end, as line mode does
+                    return
+                try:
+                    target = parse_input(token)
+                    move = target if isinstance(target, Move) else move_for_card(state, target)
+                    if move not in state.legal_moves():
+                        raise IllegalMoveError(why_illegal(state, move))
+                except (MoveError, IllegalMoveError) as exc:
+                    self.message_text = str(exc) + played_before(done)
+                    self.reveal = "#message"  # why the key did nothing, in view even on a short terminal
+                    return
+                if not self.commit(move, tokens[i + 1:], done):
+                    return
+                pushed = True
+                done.append(str(move))
+        finally:
+            if pushed:
+                self._after_moves()
+            else:
+                self.refresh_board()
+
+    def game_state(self) -> State:
+        return self.session.game.state
+
+    def commit(self, move: Move, rest: Sequence[str] = (), played: Sequence[str] = ()) -> bool:
+        """Play ``move`` now, or first wait for the tutor's hint or ask its question; False when it waits."""
+        state = self.game_state()
+        approved, self.approved = self.approved, None
+        if self.session.tutor and len(state.legal_moves()) > 1 and approved != (state, move):
+            hint = self.hints.get(state)
+            if hint is None:
+                self.waiting = Waiting(state, move, tuple(rest), tuple(played))
+                self.message_text = "Thinking..."
+                self.start_hint(state)
+                return False
+            warning = self._warning(state, move, hint)
+            if warning:
+                self.ask(warning, state, move, rest, played)
+                return False
+        self._push(move)
+        return True
+
+    def _push(self, move: Move) -> None:
+        game = self.session.game
+        state = game.state
+        game.push(move)
+        if self.redo_stack and self.redo_stack[-1] == move:
+            self.redo_stack.pop()
+        else:
+            self.redo_stack.clear()
+        self.message_text = move_heading(game.ply, state, move, self.symbols)
+
+    def _warning(self, state: State, move: Move, hint: Hint) -> str | None:
+        """The tutor's question, by the same rule and words as line mode (a drop sure at 95%)."""
+        from ..narrate import tutor_question
+
+        return tutor_question(hint, move, self.session.threshold, describe_move(state, hint.best, self.symbols))
+
+    # ---- the tutor's question -------------------------------------------------
+    def ask(self, warning: str, state: State, move: Move, rest: Sequence[str], played: Sequence[str]) -> None:
+        """The tutor's question about ``move`` at ``state``, under the board; answered with y, n, h or q.
+
+        y plays it and the rest of its line, as line mode does; n and h keep both back, and say so.
+        """
+        def here() -> bool:  # the answer is about this position and move, or about nothing
+            if self.game_state() == state:
+                return True
+            self.turn_run = None
+            self.say(f"The position changed since the question: {move} was not played.")
+            return False
+
+        def play_it() -> None:
+            if here():
+                self.approved = (state, move)
+                self.play_moves([str(move), *rest], played)
+
+        def keep_back() -> None:
+            if here():
+                self.turn_run = None
+                self.say(not_played(rest))
+
+        def show_hint() -> None:
+            if here():
+                self.turn_run = None
+                self.hint_shown = True
+                self.reveal = "#hint"
+                self.say(not_played(rest) + " The hint is above.")
+
+        def leave() -> None:
+            self.turn_run = None
+            self.message_text = not_played(rest)
+            self.quit_game()
+
+        self.question(warning, {"y": ("play it anyway", play_it), "n": ("rethink", keep_back),
+                                "h": ("show the hint", show_hint), "q": ("quit", leave)})
+
+    def question(self, text: str, answers: Answers) -> None:
+        """Ask ``text`` in the message panel; until a key of ``answers`` comes, other keys only remind."""
+        self.pending = answers
+        keys = "    ".join(f"{key}  {label}" for key, (label, _) in answers.items())
+        self.query_one("#message").add_class("question")
+        self.reveal = "#message"
+        self.say(f"{text}\n{keys}")
+
+    def _answer(self, key: str) -> None:
+        answers, self.pending = self.pending, None
+        self.query_one("#message").remove_class("question")
+        if answers is not None:
+            answers[key][1]()
+
+    def quit_game(self) -> None:
+        raise NotImplementedError
+
+    def on_key(self, event: events.Key) -> None:
+        if self.pending is None:
+            return
+        event.stop()
+        event.prevent_default()
+        key = event.character if event.character in self.pending else event.key
+        if key in self.pending:
+            self._answer(key)
+        else:
+            self.bell()
+
+    # ---- the hint ---------------------------------------------------------------
+    def action_hint(self) -> None:
+        state = self.game_state()
+        if state.over:
+            self.say("The game is over: there is no move to hint.")
+            return
+        if self.hint_shown and state in self.hints:
+            self.hint_shown = False
+            self.say("")
+            return
+        self.hint_shown = True
+        self.reveal = "#hint"
+        if state in self.hints:
+            self.say("")
+        else:
+            self.say("Thinking...")
+            self.start_hint(state)
+
+    def start_hint(self, state: State) -> None:
+        """Compute the hint at ``state`` in a worker, unless one is at it already."""
+        if self.computing != state:
+            self.computing = state
+            self.compute_hint(state)
+
+    @work(thread=True, exclusive=True, group="hint")
+    def compute_hint(self, state: State) -> None:
+        from ..advice import advise
+
+        result = advise(observe(state))
+        self.call_from_thread(self._hint_ready, state, result)
+
+    def _hint_ready(self, state: State, result: Hint) -> None:
+        """A hint is ready: keep it; go on with the move that waited for it, if it is still this position's."""
+        self.hints[state] = result
+        if self.computing == state:
+            self.computing = None
+        waiting = self.waiting
+        if waiting is not None and waiting.state == state:
+            self.waiting = None
+            if state == self.game_state():
+                self.play_moves([str(waiting.move), *waiting.rest], waiting.played)
+                return
+        if state == self.game_state() and self.hint_shown and self.waiting is None and self.pending is None:
+            self.say("")  # the hint asked for, in its panel
+
+
+__all__ = ["Answers", "MovesApp", "Waiting"]
