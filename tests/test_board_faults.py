@@ -13,7 +13,6 @@ from textual import events
 from tutor.board import screen_text
 from tutor.board.play import BoardApp
 from tutor.cli import main
-from tutor.cli.saves import GameFiles
 from tutor.cli.session import Session
 from tutor.record import Game
 
@@ -102,8 +101,7 @@ def unsavable(tmp_path, monkeypatch) -> Session:
     (tmp_path / "h" / "games").touch()
     monkeypatch.setenv("OSMOSIS_HOME", str(tmp_path / "h"))
     ctx = click.Context(main, obj={"console": Console(file=io.StringIO(), width=80)})
-    game = Game.new(5, "osmosis")
-    return Session(ctx, game, GameFiles(game, None, "game"), False, 10.0)
+    return Session.open(ctx, Game.new(5, "osmosis"), False, 10.0, board=True)
 
 
 def test_a_game_that_cannot_be_autosaved_says_so_on_the_board_and_keeps_it_in_view(tmp_path, monkeypatch):

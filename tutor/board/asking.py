@@ -21,11 +21,11 @@ from ..cli.common import played_before, unreadable_word
 from ..errors import IllegalMoveError, MoveError
 from ..knowledge import move_for_card, observe
 from ..narrate.moves import move_heading
+from ..narrate.play import not_played
 from ..notation import Move, parse_input
 from ..render import describe_move
 from ..state import State
 from ..talon import why_illegal
-from .words import not_played
 
 if TYPE_CHECKING:
     from ..cli.session import Session

@@ -18,14 +18,13 @@ from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Input, Static
 
-from ..errors import RecordError, TutorError
+from ..errors import TutorError
 from ..knowledge import observe
-from ..narrate.play import end_message
+from ..narrate.play import end_message, over_rest, turned_sentence
 from ..talon import TURN_STOPS, memory, turns_to_play, waste_fan
 from .asking import MovesApp
 from .screens import PLAY_KEYS, TextScreen
 from .widgets import HintView, Keys, Lines, MemoryView, TableView
-from .words import over_rest, turned_sentence
 
 if TYPE_CHECKING:
     from textual.app import ComposeResult
@@ -111,13 +110,7 @@ class BoardApp(MovesApp):
         files = self.session.files
         if files.games is None and files.autosave is None:
             # line mode's warning was printed before the board opened, behind it: the board says it again
-            from ..cli.session import prepare_games_dir
-
-            try:
-                prepare_games_dir()
-                self.no_autosave = "the games folder could not be made"
-            except RecordError as exc:
-                self.no_autosave = str(exc)
+            self.no_autosave = self.session.no_autosave or "the games folder could not be made"
         self.refresh_board()
 
     def on_resize(self, event: events.Resize) -> None:

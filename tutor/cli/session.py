@@ -25,7 +25,7 @@ from rich.text import Text
 from ..deals import Deal
 from ..errors import IllegalMoveError, MoveError, RecordError, TutorError
 from ..knowledge import move_for_card
-from ..narrate.play import end_message
+from ..narrate.play import end_message, not_played, over_rest, turned_sentence
 from ..notation import Move, parse_input
 from ..record import Game, Record
 from ..render import describe_move, move_line, prose, render_hint, render_state, use_symbols
@@ -118,6 +118,7 @@ class Session:
         self._warned_unsaved = False
         self._changed = False  # a move played or taken back here (a game opened finished stays as it was)
         self.exit_code = 0
+        self.no_autosave: str | None = None  # why the games folder could not be used (no autosave), if so
 
     @classmethod
     def open(cls, ctx: click.Context, game: Game, tutor: bool, threshold: float, save_path: str | None = None,
@@ -129,10 +130,11 @@ class Session:
         """
         console = console_of(ctx)
         deal, rules = game.deal, game.rules
+        no_autosave = None
         try:
             games: Path | None = prepare_games_dir()
         except RecordError as exc:
-            games = None
+            games, no_autosave = None, str(exc)
             if resume_path is None:
                 say_line(console, f"The game cannot be saved as you play: {exc}. Type s FILE to save it.")
         resumed = None
@@ -154,7 +156,9 @@ class Session:
         if tutor:
             say_line(console, f"Tutor mode: moves {threshold:g} or more points below the best (with 95% "
                               "confidence) are questioned.")
-        return cls(ctx, game, files, tutor, threshold)
+        session = cls(ctx, game, files, tutor, threshold)
+        session.no_autosave = no_autosave
+        return session
 
     # -- output
     def say(self, text: str | Text) -> None:
@@ -296,13 +300,9 @@ class Session:
         first = self.game.ply + 1
         if not self.play_line([str(m) for m in run.moves], each=False):
             return False
-        turned = self.game.ply - first + 1
-        if turned and not self.game.state.over:  # a game that ended showed its last move already
-            where = {"playable": "the waste shows a card that can be played",
-                     "redeal": "the stock is empty (d redeals)", "blocked": "no turn is possible"}[run.why]
-            span = f"Move {first}" if turned == 1 else f"Moves {first}-{self.game.ply}"
+        if self.game.ply >= first and not self.game.state.over:  # a game that ended showed its last move already
             self.say("")
-            self.say(f"{span}: turned the talon {'once' if turned == 1 else f'{turned} times'}, until {where}.")
+            self.say(turned_sentence(first, self.game.ply, run.why))
             self.show()
         return True
 
@@ -333,7 +333,7 @@ class Session:
                     return False
                 if not verdict:
                     rest = words[n + 1:]
-                    self.say("Move not played." + (f" Nor the rest of the line: {' '.join(rest)}." if rest else ""))
+                    self.say(not_played(rest))
                     return True
             self.game.push(move)
             played.append(str(move))
@@ -345,7 +345,7 @@ class Session:
             if self.game.state.over:
                 rest = words[n + 1:]
                 if rest:  # said before the end message, which the loop shows next
-                    self.say(f"Not played, since the game is over: {' '.join(rest)}.")  # words checked readable
+                    self.say(over_rest(rest))  # words checked readable
                 return True
         return True
 

@@ -7,9 +7,11 @@ the board and the replay alike.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ..state import State
 
-__all__ = ["WELL_PLAYED", "end_message", "why_blocked", "plural"]
+__all__ = ["WELL_PLAYED", "end_message", "why_blocked", "plural", "turned_sentence", "not_played", "over_rest"]
 
 WELL_PLAYED = 40  # cards on the foundations that count as a game well played
 
@@ -39,3 +41,28 @@ def why_blocked(state: State) -> str:
             return "no card can be played and the one pass through the talon is used"
         return f"no card can be played and all {passes} passes through the talon are used"
     return "a whole pass through the talon went by without a card played"
+
+
+# why a run of t stopped (tutor.talon.turns_to_play's ``why``), as the end of the sentence after it
+TURNED_UNTIL = {"playable": "the waste shows a card that can be played",
+                "redeal": "the stock is empty (d redeals)", "blocked": "no turn is possible"}
+
+
+def turned_sentence(first: int, last: int, why: str) -> str:
+    """After ``t`` played moves ``first``..``last``: ``Moves 9-17: turned the talon 9 times, until ...``.
+
+    The words of ``t`` in line mode and on the board alike.
+    """
+    turned = last - first + 1
+    span = f"Move {first}" if turned == 1 else f"Moves {first}-{last}"
+    return f"{span}: turned the talon {'once' if turned == 1 else f'{turned} times'}, until {TURNED_UNTIL[why]}."
+
+
+def not_played(rest: Sequence[str]) -> str:
+    """A move the tutor's question kept back, and the rest of its line with it."""
+    return "Move not played." + (f" Nor the rest of the line: {' '.join(rest)}." if rest else "")
+
+
+def over_rest(rest: Sequence[str]) -> str:
+    """The words of a line left when its game ended."""
+    return f"Not played, since the game is over: {' '.join(rest)}."
