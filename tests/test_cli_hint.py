@@ -242,3 +242,13 @@ def test_a_waste_play_on_the_last_pass_speaks_of_the_rest_of_it_not_a_next_pass(
     data = json.loads(run("hint", "23", "--variant", "limited", "--moves", moves, "--json").output)
     assert data["best"] == "w" and "next pass" not in data["reason"]
     assert "changes which cards the rest of this pass, the last one, shows" in data["reason"]
+
+
+def test_the_hint_table_gives_the_expected_cards_their_interval_too(run):
+    out = run(["hint", "51", "--moves", "r2 d"]).stdout
+    head = next(line for line in out.splitlines() if line.startswith("move "))
+    assert head.split() == ["move", "card", "win", "95%", "cards", "95%", "samples"]
+    rows = [line.split() for line in out.splitlines() if line.startswith(("d ", "w "))][:2]
+    for row in rows:
+        lo, hi = map(float, row[5].split("-"))
+        assert lo <= float(row[4]) <= hi and row[6] == "128"

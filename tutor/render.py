@@ -341,6 +341,24 @@ def _interval_cell(cand: ScoredMove) -> str:
     return f"{lo * 100:.0f}-{hi * 100:.0f}"
 
 
+def cards_interval_cell(cand: ScoredMove, certain: bool = False) -> str:
+    """A candidate's 95% interval of its expected cards ("33-36"; one decimal where the rounded ends would be
+    one number), "exact" when every consistent deal was solved, "certain" when the rules fix the count
+    (``certain``: the no-progress rule, :mod:`tutor.advice`), "same" when every sampled deal gives the same
+    count, "-" with no interval."""
+    if getattr(cand, "exact", False):
+        return "exact"
+    if certain:
+        return "certain"
+    iv = getattr(cand, "cards_interval", None)
+    if iv is None:
+        return "-"
+    lo, hi = iv
+    if round(lo, 6) == round(hi, 6):
+        return "same"
+    return f"{lo:.0f}-{hi:.0f}" if f"{lo:.0f}" != f"{hi:.0f}" else f"{lo:.1f}-{hi:.1f}"
+
+
 def _samples_cell(cand: ScoredMove) -> str:
     n = getattr(cand, "samples", 0)
     return f"{n} deal{'s' if n != 1 else ''}" if getattr(cand, "exact", False) else str(n)
@@ -350,12 +368,14 @@ def render_hint(hint: ScoredPosition, state: State | None = None, symbols: bool 
 
     """A hint: its candidates best first (move, card, win %, expected cards), then the reason."""
     candidates = sorted(hint.candidates, key=lambda c: (c.move != hint.best, -c.win, -c.cards))
+    ruled = getattr(hint, "by", "") == "no-progress" and not getattr(hint, "deals", 1)  # cards fixed by the rule
     table = Table(box=None, pad_edge=False, show_edge=False, header_style=LABEL)
     table.add_column("move")
     table.add_column("card")
     table.add_column("win", justify="right")
     table.add_column("95%", justify="right")
     table.add_column("cards", justify="right")
+    table.add_column("95%", justify="right")
     table.add_column("samples", justify="right")
     for cand in candidates:
         best = cand.move == hint.best
@@ -369,7 +389,8 @@ def render_hint(hint: ScoredPosition, state: State | None = None, symbols: bool 
         else:
             what = Text("")
         table.add_row(Text(str(cand.move), style=LABEL if best else ""), what,
-                      f"{cand.win * 100:.0f}%", _interval_cell(cand), f"{cand.cards:.1f}", _samples_cell(cand))
+                      f"{cand.win * 100:.0f}%", _interval_cell(cand), f"{cand.cards:.1f}", cards_interval_cell(cand, ruled),
+                      _samples_cell(cand))
     title = _label("Hint: ")
     title.append(describe_move(state, hint.best, symbols) if state is not None else str(hint.best), style=LABEL)
     reason = prose(hint.reason or "", symbols)

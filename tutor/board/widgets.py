@@ -17,7 +17,18 @@ from rich.style import Style
 from rich.text import Text
 
 from ..narrate.moves import move_deed, move_fact
-from ..render import BACK, BACK_STYLE, DIM, LABEL, card_text, foundation_lines, move_text, passes_text, prose
+from ..render import (
+    BACK,
+    BACK_STYLE,
+    DIM,
+    LABEL,
+    card_text,
+    cards_interval_cell,
+    foundation_lines,
+    move_text,
+    passes_text,
+    prose,
+)
 from ..state import State
 from ..survey import wilson
 from ..talon import Memory
@@ -203,7 +214,7 @@ class HintView(_Sized):
         hint, state = self.hint, self.state
         title = Text("Hint: ", style=LABEL)
         title.append_text(move_text(state, hint.best, self.symbols))
-        out = [title, Text("move  card   win   95% interval  samples  cards", style=DIM)]
+        out = [title, Text("move  card   win   95% interval  samples  cards    95%", style=DIM)]
         for cand in hint.ranked():
             row = Text()
             row.append(f"{str(cand.move):<6}", style=LABEL if cand.move == hint.best else "")
@@ -221,11 +232,13 @@ class HintView(_Sized):
                 row.append(f"{iv[0] * 100:3.0f}%-{iv[1] * 100:3.0f}%     ")
             else:
                 row.append(f"{'-':<13}")
-            row.append(f"{cand.samples:>7}  {cand.cards:5.1f}")
+            ruled = getattr(hint, "by", "") == "no-progress" and not getattr(hint, "deals", 1)
+            row.append(f"{cand.samples:>7}  {cand.cards:5.1f}  {cards_interval_cell(cand, ruled):>9}")
             out.append(row)
         out += wrap(prose(hint.reason or "", self.symbols), width)
         out += wrap(Text("cards: how many cards the move leaves on the foundations at the end, on average "
-                         "over the deals", style=DIM), width)
+                         "over the deals, with its 95% interval ('same': every deal gives that count)", style=DIM),
+                    width)
         return out
 
 

@@ -93,5 +93,8 @@ def hint_command(ctx: click.Context, number: int | None, deal_file: str | None, 
     certain = all(c.interval[0] == c.interval[1] and c.cards_interval[0] == c.cards_interval[1]
                   for c in result.candidates)  # a settled hint's certain figures (tutor.advice): no interval
     intervals = "" if result.exact or certain else "95% intervals; "
+    same = any(c.cards_interval and c.cards_interval[0] == c.cards_interval[1] and not c.exact
+               for c in result.candidates) and not certain
     console.print(f"({intervals}{result.seconds:.1f} s; only cards you have seen were used; cards: the cards "
-                  "expected on the foundations at the end)", style="dim")
+                  "expected on the foundations at the end" + ("; same: every deal gives that count" if same else "")
+                  + ")", style="dim")
