@@ -11,7 +11,8 @@
 Values only: the words and the drawing are in :mod:`tutor.cli.history_render`.
 """
 
-from .db import DB_NAME, VERSION, History, HistoryError, db_path
+from .db import DB_NAME, History, HistoryError, db_path
 from .games import add_record, note_game, open_history
+from .schema import VERSION
 
 __all__ = ["DB_NAME", "VERSION", "History", "HistoryError", "add_record", "db_path", "note_game", "open_history"]
