@@ -159,3 +159,27 @@ def test_turning_blocks_only_when_the_pass_can_end_with_no_play_by_what_the_play
             checked["blocks"] += 1
         state = state.apply(state.legal_moves()[0])
     assert all(checked.values()), checked
+
+
+def test_a_refused_turn_with_cards_left_to_play_says_why_and_never_that_the_game_is_blocked():
+    from tutor.deals import deal_for
+    from tutor.notation import Move
+    from tutor.rules import preset
+    from tutor.state import State
+    from tutor.talon import why_illegal
+
+    turn = Move.parse("d")
+    for variant in ("osmosis", "limited"):
+        rules = preset(variant)
+        for n in range(1, 30):
+            state = State.initial(deal_for(n, rules), rules)
+            while state.legal_moves():
+                if turn not in state.legal_moves():
+                    reason = why_illegal(state, turn)
+                    assert "blocked" not in reason
+                    if rules.passes and state.pass_no >= rules.passes:
+                        assert reason == f"d is not possible: all {rules.passes} passes through the talon are used"
+                    else:
+                        assert reason.endswith(" first") and "no card was played" in reason
+                    break
+                state = state.apply(turn)

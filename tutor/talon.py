@@ -186,8 +186,8 @@ def turning_blocks(obs: Observation) -> bool:
 def why_illegal(state: State, move: Move) -> str:
     """Why ``move`` cannot be played in ``state`` (which must not allow it), in the rules' words.
 
-    One change to them: a turn refused by the no-play rule while a card can still be played is not a blocked
-    game, so the player is told what to play instead.
+    One change to them: a turn refused while a card can still be played is not a blocked game, so the player
+    is told why (the passes are used, or no card was played in this one) and, for the second, what to play.
     """
     try:
         state.apply(move)
@@ -196,8 +196,10 @@ def why_illegal(state: State, move: Move) -> str:
     else:
         raise ValueError(f"{move} is legal here")
     moves = state.legal_moves()
-    if move.kind == "d" and state.talon and not state.progress and moves:
-        since = "since the last redeal" if state.pass_no > 1 else "in this first pass"
-        reason = (f"d is not possible: no card was played {since}, and the talon is turned over again only "
-                  f"after a play: play {' or '.join(map(str, moves))} first")
-    return reason
+    if move.kind != "d" or not state.talon or not moves:
+        return reason
+    if state.rules.passes and state.pass_no >= state.rules.passes:
+        return f"d is not possible: all {state.rules.passes} passes through the talon are used"
+    since = "since the last redeal" if state.pass_no > 1 else "in this first pass"
+    return (f"d is not possible: no card was played {since}, and the talon is turned over again only after a "
+            f"play: play {' or '.join(map(str, moves))} first")
