@@ -169,17 +169,22 @@ def test_a_refused_turn_with_cards_left_to_play_says_why_and_never_that_the_game
     from tutor.talon import why_illegal
 
     turn = Move.parse("d")
+    seen = set()
     for variant in ("osmosis", "limited"):
         rules = preset(variant)
         for n in range(1, 30):
             state = State.initial(deal_for(n, rules), rules)
-            while state.legal_moves():
-                if turn not in state.legal_moves():
+            while moves := state.legal_moves():
+                if turn not in moves:  # a card is left to play: the turn is refused, the game goes on
                     reason = why_illegal(state, turn)
                     assert "blocked" not in reason
-                    if rules.passes and state.pass_no >= rules.passes:
+                    last = bool(rules.passes) and state.pass_no >= rules.passes
+                    seen.add(last)
+                    if last:
                         assert reason == f"d is not possible: all {rules.passes} passes through the talon are used"
                     else:
                         assert reason.endswith(" first") and "no card was played" in reason
-                    break
-                state = state.apply(turn)
+                    state = state.apply(moves[0])
+                else:
+                    state = state.apply(turn)
+    assert seen == {True, False}
