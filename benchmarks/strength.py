@@ -7,8 +7,8 @@
 ``--method``: ``tutor`` (the hint's choice with the information-set search,
 :func:`tutor.policies.play_game`), ``pimc`` (the same with the search off: the
 old behaviour), ``greedy`` or ``solver`` (full knowledge); measured and not
-kept: ``tutor256`` (a sample budget grown to 256 while the best move is in
-doubt), ``tutorwide`` (the guarded wide tie-break, :func:`wide_leader`), ``tutorsearch``
+kept: ``tutor128``, ``tutor256``, ``tutor1024`` (a sample budget grown to 128, 256 or 1024 while the best
+move is in doubt), ``tutorwide`` (the guarded wide tie-break, :func:`wide_leader`), ``tutorsearch``
 (the search at every affordable choice, :func:`search_wanted`), ``tutorcommit`` (the next row's
 suit chosen now, :func:`commit_choose`), ``tutorreserve`` (only its reserve rule,
 :func:`commit_reserve_choose`) and ``tutoropen`` (up to 256 samples where a move opens a row,

@@ -601,3 +601,5 @@ def test_an_undo_of_more_moves_than_any_game_has_takes_every_move_back(run):
     out = run(["play", "5", "--plain"], input="d d w\nu 99999999999\nu 00\nq\n").stdout
     assert "Took back 3 moves (d d w): every move, back to the start." in out
     assert "'u 00' is not an undo" in out
+    out = run(["play", "5", "--plain"], input="d d d\nu 0000002\nq\n").stdout
+    assert "Took back 2 moves" in out and "every move" not in out  # leading zeros are no digits of the count

@@ -257,15 +257,16 @@ def test_the_drills_drop_says_what_it_rests_on(move, said):
 
 
 def test_a_sampled_win_chance_in_a_drill_carries_its_interval_and_deals():
-    from tutor.cli.history_render import win_words
     from tutor.hints import Candidate
+    from tutor.lessons.judge import hint_score
+    from tutor.lessons.words import win_text
     from tutor.notation import Move
 
     sampled = Candidate(Move.parse("d"), 0.5625, 50.0, samples=128, interval=(0.48, 0.65))
-    assert win_words(0.5625, sampled) == "56% (95%: 48-65%, 128 deals)"
-    assert win_words(1.0, Candidate(Move.parse("d"), 1.0, 52.0, samples=6, exact=True)) == "100% (exact)"
-    assert win_words(0.0, Candidate(Move.parse("d"), 0.0, 30.0, samples=64, interval=(0.0, 0.0))) == \
-        "0% (in every consistent deal)"
+    assert win_text(hint_score(sampled)) == "win 56% (95%: 48-65%, 128 deals)"
+    assert win_text(hint_score(Candidate(Move.parse("d"), 1.0, 52.0, samples=6, exact=True))) == "win 100% (exact)"
+    assert win_text(hint_score(Candidate(Move.parse("d"), 0.0, 30.0, samples=64, interval=(0.0, 0.0)))) == \
+        "win 0% (in every consistent deal)"
 
 
 # ---- 6. the coach's biggest losses -----------------------------------------------------------------------------

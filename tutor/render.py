@@ -18,6 +18,7 @@ from rich.text import Text
 
 from .cards import NAMES, RANKS, RED_SUITS, SUIT_SYMBOLS, SUITS, SYMBOLS
 from .deals import Deal
+from .narrate.hint import cards_ends
 from .narrate.moves import move_deed, move_fact, move_label
 from .notation import TURN, Move
 from .rules import Rules
@@ -354,9 +355,7 @@ def cards_interval_cell(cand: ScoredMove, certain: bool = False) -> str:
     if iv is None:
         return "-"
     lo, hi = iv
-    if round(lo, 6) == round(hi, 6):
-        return "same"
-    return f"{lo:.0f}-{hi:.0f}" if f"{lo:.0f}" != f"{hi:.0f}" else f"{lo:.1f}-{hi:.1f}"
+    return "same" if round(lo, 6) == round(hi, 6) else cards_ends(lo, hi)
 
 
 def _samples_cell(cand: ScoredMove) -> str:

@@ -27,6 +27,7 @@ from ..history.games import record_of
 from ..history.reviews import reviews
 from ..knowledge import observe
 from ..lessons import describe_move, judge_answer
+from ..lessons.words import win_text
 from ..notation import Move
 from ..render import prose, render_state, use_symbols
 from ..review import TAGS, tip
@@ -152,7 +153,7 @@ def _ask(console: Console, history: History, d: drills.Drill, index: int, total:
     state = states[-1]
     tip_text = tip_for(d.tags)
     step = drills.step_for(record, d, tip=tip_text)
-    step, verdict, figures = drills.judged(step)
+    step, verdict = drills.verdict_for_drill(step)
     played = Move.parse(d.played)
     if played in verdict.right or not verdict.scores:
         drills.retire(history, d, f"the {verdict.judge} judge rates {d.played} within its margin of the best")
@@ -164,7 +165,7 @@ def _ask(console: Console, history: History, d: drills.Drill, index: int, total:
     names = [describe_move(state, s.move) for s in named]
     said = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
     # sampled figures, each with its interval and deals, as the hint and the review give them
-    shown = [words.win_words(s.win, figures.get(str(s.move))) for s in named]
+    shown = [win_text(s).removeprefix("win ") for s in named]
     wins = ", ".join(shown[:-1]) + (" and " if len(shown) > 1 else "") + shown[-1]
     teaches = (f"{said} {'was the move' if len(named) == 1 else 'was right'} here"
                + (f": win {wins}." if verdict.judge == "hint" else

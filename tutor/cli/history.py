@@ -246,7 +246,7 @@ def export_command(ctx: click.Context, file: str | None) -> None:
     if file is not None:
         from .saves import keep_game_file
 
-        keep_game_file(file, "the export")
+        keep_game_file(file, "the export", example="history.jsonl")
     with open_for_command() as history:
         text = export_text(history)
     if file is None:

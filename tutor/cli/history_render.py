@@ -300,19 +300,6 @@ def drill_head(d, game, total: int, index: int) -> Text:
     return text
 
 
-def win_words(win: float, c=None) -> str:
-    """A win chance the hint sampled, with what it rests on (``c``, the hint's candidate): ``56% (95%: 48-65%,
-    128 deals)``, ``56% (exact)``, ``0% (in every consistent deal)``; ``56% (sampled)`` without it."""
-    if c is None:
-        return f"{_pct(win)} (sampled)"
-    if c.exact:
-        return f"{_pct(win)} (exact)"
-    lo, hi = c.interval
-    if lo == hi or getattr(c, "lost", False):  # known in every consistent deal (tutor.narrate.hint.win_figure)
-        return f"{_pct(win)} (in every consistent deal)"
-    return f"{_pct(win)} (95%: {lo * 100:.0f}-{hi * 100:.0f}%, {_plural(c.samples, 'deal')})"
-
-
 def _ends(lo: float, hi: float) -> str:
     return f"{round(lo) + 0.0:.0f}-{round(hi) + 0.0:.0f}"
 

@@ -89,7 +89,9 @@ def _claims_record(p: Path) -> bool:
     """Whether the file at ``p`` says it is a game record (its ``format``, or a deal and moves) though it does not
     load: a hand-edited game is still somebody's game."""
     try:
-        data = json.loads(p.read_bytes()[:1 << 24].decode("utf-8-sig"))
+        if p.stat().st_size > 1 << 24:  # no record is that large (and _record_in reads none that is)
+            return False
+        data = json.loads(p.read_bytes().decode("utf-8-sig"))
     except (OSError, ValueError, RecursionError):
         return False
     return isinstance(data, dict) and (str(data.get("format", "")).startswith("osmosis-record")
@@ -120,15 +122,14 @@ def _game_words(old: Record) -> str:
     return f"{deal}, {_plural(len(old.moves), 'move')}"
 
 
-def keep_game_file(path: str | Path, what: str, record: Record | None = None) -> None:
+def keep_game_file(path: str | Path, what: str, record: Record | None = None, example: str = "out.json") -> None:
     """Refuse to write ``what`` (an export, per-deal lines, a graph, an annotated record) over a deal file or
     over a saved game, finished or not, unless ``record`` is that same game (rules, deal and moves).
 
     A file that is no game record (an earlier export, say) may be written over, as an output file is; the
     tutor's own data never is (:func:`keep_tutor_data`).
     """
-    example = {"the graph": "graph.graphml", "the per-deal lines": "deals.jsonl", "the export": "history.jsonl"}
-    refuse_folder_name(path, what, example.get(what, "out.json"))
+    refuse_folder_name(path, what, example)
     keep_tutor_data(path, what)
     keep_finished_game(path, what, record)
     p = Path(path)

@@ -356,7 +356,8 @@ class Session:
                 raise MoveError(f"{brief('u ' + ' '.join(args))} is not an undo: expected u, or u and a number "
                                 "of moves of at least 1, like u 3")
             # a number of more digits than any game has moves takes them all back (no huge int is made)
-            count = int(args[0]) if len(args[0]) <= 6 else 10**6
+            digits = args[0].lstrip("0")
+            count = int(digits) if len(digits) <= 6 else 10**6
         if not self.game.can_undo():
             self.say("Nothing to undo: this is the start of the game.")
             return

@@ -40,7 +40,7 @@ def write_graph(state: State, path: str, nodes: int) -> dict[str, Any]:
     from ..graph import position_graph, write_graphml
     from .saves import keep_game_file
 
-    keep_game_file(path, "the graph")
+    keep_game_file(path, "the graph", example="graph.graphml")
     g = position_graph(state, Limit(nodes=nodes))
     try:
         write_graphml(g, path)

@@ -105,7 +105,7 @@ class PerDealFile:
         from ..storage import check_writable_target
         from .saves import keep_game_file
 
-        keep_game_file(path, "the per-deal lines")
+        keep_game_file(path, "the per-deal lines", example="deals.jsonl")
         target = Path(path)
         if target.is_symlink():
             target = Path(os.path.realpath(target))  # write the file the link points to, and keep the link

@@ -27,7 +27,7 @@ from .db import History, iso, parse_iso
 from .reviews import StoredMove, reviews
 
 if TYPE_CHECKING:  # the lessons are imported when a drill is asked, not with the history
-    from ..lessons import Score, Step, Verdict
+    from ..lessons import Step, Verdict
     from ..notation import Move
     from ..state import State
 
@@ -237,33 +237,13 @@ def step_for(record: Record, d: Drill, tip: str = "", samples: int | None = None
 
 
 def verdict_for_drill(step: Step) -> tuple[Step, Verdict]:
-
-    """The engine's verdict (the lessons' :func:`~tutor.lessons.verdict_for`); the hint judge if the solver cannot decide."""
-    step, verdict, _ = judged(step)
-    return step, verdict
-
-
-def judged(step: Step) -> tuple[Step, Verdict, dict[str, Score]]:
-    """:func:`verdict_for_drill`, with the figures behind a hint verdict, by move: the verdict's own scores, each
-    win chance with its interval and deals (to be said with them, as the feedback says them); none for the
-    solver's verdict, which is exact."""
+    """The engine's verdict (the lessons' :func:`~tutor.lessons.verdict_for`); the hint judge if the solver
+    cannot decide. A hint verdict's scores keep their intervals and deals, to be said with them."""
     from ..lessons import LessonError, verdict_for
 
     if step.judge != "hint":
         try:
-            return step, verdict_for(step), {}
+            return step, verdict_for(step)
         except LessonError:
             step = replace(step, judge="hint")
-    verdict = _hint_verdict(step)
-    return step, verdict, {str(s.move): s for s in verdict.scores}
-
-
-def _hint_verdict(step: Step) -> Verdict:
-    """The lessons' hint verdict, built as the lessons build it (:func:`tutor.lessons.hint_result_verdict`)
-    from one run of the hint on what the player had seen; its scores keep their intervals and deals."""
-    from ..hints import hint
-    from ..knowledge import observe
-    from ..lessons import hint_result_verdict
-
-    result = hint(observe(step.state), samples=step.samples)
-    return hint_result_verdict(result, step.win_margin, step.cards_margin)
+    return step, verdict_for(step)

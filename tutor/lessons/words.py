@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from ..cards import NAMES
+from ..narrate.hint import cards_ends
 from ..narrate.moves import move_long
 from ..notation import Move
 from ..state import State
@@ -81,7 +82,7 @@ def score_cells(s: Score) -> tuple[str, str, str, str, str]:
             win_lo_hi = "certain" if lo == hi or s.lost else f"{lo * 100:.0f}-{hi * 100:.0f}%"
         if s.cards_interval is not None:
             lo, hi = s.cards_interval
-            cards_lo_hi = "same in each" if round(lo, 6) == round(hi, 6) else f"{lo:.0f}-{hi:.0f}"
+            cards_lo_hi = "same" if round(lo, 6) == round(hi, 6) else cards_ends(lo, hi)
     return f"{s.win * 100:.0f}%", win_lo_hi, f"{s.cards:.1f}", cards_lo_hi, str(s.samples) if s.samples else ""
 
 
@@ -96,9 +97,8 @@ def cards_text(s: Score) -> str:
     lo, hi = s.cards_interval
     if s.samples > 1 and round(lo, 6) == round(hi, 6):
         return f"{s.cards:.0f} cards (in each of the {s.samples} deals)"
-    if f"{lo:.0f}" == f"{hi:.0f}":
-        return f"about {s.cards:.1f} cards (95%: {lo:.1f}-{hi:.1f}, {_deals(s.samples)})"
-    return f"about {s.cards:.0f} cards (95%: {lo:.0f}-{hi:.0f}, {_deals(s.samples)})"
+    ends = cards_ends(lo, hi)
+    return f"about {s.cards:.{1 if '.' in ends else 0}f} cards (95%: {ends}, {_deals(s.samples)})"
 
 
 def feedback_lines(step: Step, verdict: Verdict, move: Move | None, right: bool, refusal: str) -> tuple[str, ...]:

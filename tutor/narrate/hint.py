@@ -203,6 +203,14 @@ def _same_cards(c: Candidate) -> bool:
     return c.samples > 1 and round(c.cards_interval[0], 6) == round(c.cards_interval[1], 6)
 
 
+def cards_ends(lo: float, hi: float) -> str:
+    """The ends of a cards interval, "27-31"; with a decimal where the rounded ends would be one number
+    ("27 (95%: 27-27)" says nothing): "27.2-27.6". The one spelling for the hint, its table and the lessons."""
+    if f"{lo:.0f}" == f"{hi:.0f}":
+        return f"{lo:.1f}-{hi:.1f}"
+    return f"{lo:.0f}-{hi:.0f}"
+
+
 def cards_figure(c: Candidate) -> str:
     """A candidate's expected cards with its 95% interval: "29 (95%: 27-31)", or "29 (exact)"."""
     if c.exact:
@@ -210,9 +218,7 @@ def cards_figure(c: Candidate) -> str:
     if _same_cards(c):
         return f"{c.cards:.0f} (in each of the {c.samples} deals)"
     lo, hi = c.cards_interval
-    if f"{lo:.0f}" == f"{hi:.0f}":  # "27 (95%: 27-27)" says nothing: a decimal shows the interval
-        return f"{c.cards:.1f} (95%: {lo:.1f}-{hi:.1f})"
-    return f"{c.cards:.0f} (95%: {lo:.0f}-{hi:.0f})"
+    return f"{c.cards:.{1 if '.' in cards_ends(lo, hi) else 0}f} (95%: {cards_ends(lo, hi)})"
 
 
 def _played(card: int | None) -> int:
