@@ -21,8 +21,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .errors import IllegalMoveError
-from .knowledge import Observation
-from .notation import TURN, WASTE, Move
+from .knowledge import Observation, move_for_card
+from .notation import TURN, WASTE, Move, parse_input
 from .state import State
 
 
@@ -203,3 +203,13 @@ def why_illegal(state: State, move: Move) -> str:
     since = "since the last redeal" if state.pass_no > 1 else "in this first pass"
     return (f"d is not possible: no card was played {since}, and the talon is turned over again only after a "
             f"play: play {' or '.join(map(str, moves))} first")
+
+
+def move_typed(state: State, word: str) -> Move:
+    """The legal move a typed word means (a move like ``r2`` or a card like ``7h``); a :class:`MoveError` or
+    :class:`IllegalMoveError` says why there is none. Line mode and the board's prompt read words alike."""
+    target = parse_input(word)
+    move = target if isinstance(target, Move) else move_for_card(state, target)
+    if move not in state.legal_moves():
+        raise IllegalMoveError(why_illegal(state, move))
+    return move

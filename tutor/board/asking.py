@@ -19,13 +19,13 @@ from textual.app import App
 
 from ..cli.common import played_before, unreadable_word
 from ..errors import IllegalMoveError, MoveError
-from ..knowledge import move_for_card, observe
+from ..knowledge import observe
 from ..narrate.moves import move_heading
 from ..narrate.play import not_played
-from ..notation import Move, parse_input
+from ..notation import Move
 from ..render import describe_move
 from ..state import State
-from ..talon import why_illegal
+from ..talon import move_typed
 
 if TYPE_CHECKING:
     from ..cli.session import Session
@@ -111,10 +111,7 @@ class MovesApp(App):
                     self.rest_at_end = tuple(tokens[i:])  # said with the end, as line mode does
                     return
                 try:
-                    target = parse_input(token)
-                    move = target if isinstance(target, Move) else move_for_card(state, target)
-                    if move not in state.legal_moves():
-                        raise IllegalMoveError(why_illegal(state, move))
+                    move = move_typed(state, token)
                 except (MoveError, IllegalMoveError) as exc:
                     self.message_text = str(exc) + played_before(done)
                     self.reveal = "#message"  # why the key did nothing, in view even on a short terminal

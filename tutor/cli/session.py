@@ -24,14 +24,13 @@ from rich.text import Text
 
 from ..deals import Deal
 from ..errors import IllegalMoveError, MoveError, RecordError, TutorError
-from ..knowledge import move_for_card
 from ..narrate.play import end_message, not_played, over_rest, turned_sentence
-from ..notation import Move, parse_input
+from ..notation import Move
 from ..record import Game, Record
 from ..render import describe_move, move_line, prose, render_hint, render_state, use_symbols
 from ..state import State
 from ..storage import games_dir, is_regular_file, remove_stale_temps
-from ..talon import TURN_STOPS, turns_to_play, waste_fan, why_illegal
+from ..talon import TURN_STOPS, move_typed, turns_to_play, waste_fan
 from ..textsafe import brief, os_reason, quoted, shown_path
 from .app import console_of
 from .common import played_before, read_line, unreadable_word
@@ -320,10 +319,7 @@ class Session:
         for n, word in enumerate(words):
             state = self.game.state
             try:
-                target = parse_input(word)
-                move = target if isinstance(target, Move) else move_for_card(state, target)
-                if move not in state.legal_moves():
-                    raise IllegalMoveError(why_illegal(state, move))
+                move = move_typed(state, word)
             except (MoveError, IllegalMoveError) as exc:
                 self.say(str(exc) + played_before(played))
                 return True
