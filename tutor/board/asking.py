@@ -64,15 +64,11 @@ class MovesApp(App):
         self.turn_run: tuple[int, str] | None = None  # t: its first move and why it stops, until it is told
         self.rest_at_end: tuple[str, ...] = ()  # the words of a line left when the game ended
 
-    # the app draws and says (tutor.board.play)
-    def say(self, text: str | Text) -> None:
-        raise NotImplementedError
-
-    def refresh_board(self) -> None:
-        raise NotImplementedError
-
-    def _after_moves(self) -> None:
-        raise NotImplementedError
+    # the app draws, says and quits (tutor.board.play.BoardApp defines these methods)
+    say: Callable[[str | Text], None]
+    refresh_board: Callable[[], None]
+    _after_moves: Callable[[], None]
+    quit_game: Callable[[], None]
 
     # ---- one move at a time ---------------------------------------------------
     def refused(self, what: str) -> bool:
@@ -214,9 +210,6 @@ class MovesApp(App):
         self.query_one("#message").remove_class("question")
         if answers is not None:
             answers[key][1]()
-
-    def quit_game(self) -> None:
-        raise NotImplementedError
 
     def on_key(self, event: events.Key) -> None:
         if self.pending is None:
