@@ -42,6 +42,11 @@ class SettledHint(Hint):
     deals: int = 0  # 0: lost for a reason seen on the table (``by``), proven without solving a deal
     by: str = "reserves"  # with deals 0: "reserves" (the face-up reserve piles) or "no-progress" (the rule)
 
+    @property
+    def cards_certain(self) -> bool:
+        """The cards are fixed by the rules too (the no-progress rule ends the game with these), not sampled."""
+        return self.by == "no-progress" and not self.deals
+
     def to_json(self) -> dict[str, Any]:
         out = super().to_json()
         # deals 0: lost for a reason in plain view, proven without solving a deal

@@ -367,7 +367,7 @@ def render_hint(hint: ScoredPosition, state: State | None = None, symbols: bool 
 
     """A hint: its candidates best first (move, card, win %, expected cards), then the reason."""
     candidates = sorted(hint.candidates, key=lambda c: (c.move != hint.best, -c.win, -c.cards))
-    ruled = getattr(hint, "by", "") == "no-progress" and not getattr(hint, "deals", 1)  # cards fixed by the rule
+    ruled = getattr(hint, "cards_certain", False)  # cards fixed by the rule (tutor.advice.SettledHint)
     table = Table(box=None, pad_edge=False, show_edge=False, header_style=LABEL)
     table.add_column("move")
     table.add_column("card")

@@ -215,6 +215,7 @@ class HintView(_Sized):
         title = Text("Hint: ", style=LABEL)
         title.append_text(move_text(state, hint.best, self.symbols))
         out = [title, Text("move  card   win   95% interval  samples  cards    95%", style=DIM)]
+        ruled = getattr(hint, "cards_certain", False)  # cards fixed by the rule (tutor.advice.SettledHint)
         for cand in hint.ranked():
             row = Text()
             row.append(f"{str(cand.move):<6}", style=LABEL if cand.move == hint.best else "")
@@ -232,7 +233,6 @@ class HintView(_Sized):
                 row.append(f"{iv[0] * 100:3.0f}%-{iv[1] * 100:3.0f}%     ")
             else:
                 row.append(f"{'-':<13}")
-            ruled = getattr(hint, "by", "") == "no-progress" and not getattr(hint, "deals", 1)
             row.append(f"{cand.samples:>7}  {cand.cards:5.1f}  {cards_interval_cell(cand, ruled):>9}")
             out.append(row)
         out += wrap(prose(hint.reason or "", self.symbols), width)
