@@ -159,6 +159,39 @@ def test_the_hint_says_a_no_progress_loss_is_certain_not_a_sampled_interval():
         assert [c["cards_interval"] for c in data["candidates"]] == [[8.0, 8.0]]
 
 
+def test_the_last_pass_of_limited_ending_with_nothing_left_to_play_is_certain_not_sampled():
+    """Limited deal 2 after 42 greedy moves: the last of 3 passes, cards played in it, and none of the 17
+    cards still to turn (all seen) can be played: the game ends when the stock runs out, with 16 cards,
+    whatever the face-down cards are. The hint and the review say so, with no sampled interval."""
+    moves = greedy(2, "limited")
+    for k in (42, 44, 46):  # the turns that run the stock out
+        rules = preset("limited")
+        obs = observe(State.initial(deal_for(2, rules), rules).play(moves[:k]))
+        assert obs.progress and obs.pass_no == 3 and blocked_for_sure(obs)
+        out = flat(run("hint", "2", "-v", "limited", "--moves", " ".join(moves[:k])).output)
+        assert "the game ends with this pass, the last of 3" in out and "no redeal follows" in out, out
+        assert "Win 0% and 16 cards on the foundations, both certain" in out and "95%: 0-" not in out, out
+        assert "a pass with no play blocks" not in out and "since the redeal" not in out, out
+        data = json.loads(run("hint", "2", "-v", "limited", "--moves", " ".join(moves[:k]), "--json").output)
+        assert data["settled"] == {"won": False, "by": "passes"} and data["tips"] == []
+        assert [(c["interval"], c["cards_interval"]) for c in data["candidates"]] == [([0.0, 0.0], [16.0, 16.0])]
+    # one move earlier a card (6S) can still be played: nothing is claimed
+    assert not blocked_for_sure(observe(State.initial(deal_for(2, preset("limited")), preset("limited"))
+                                        .play(moves[:41])))
+
+
+def test_the_review_says_the_last_pass_ran_out_for_certain():
+    record = {"format": "osmosis-record/1", "variant": "limited", "deal": {"number": 2}, "moves": greedy(2, "limited")}
+    with tempfile.NamedTemporaryFile("w", suffix=".json", dir=HOME, delete=False) as f:
+        json.dump(record, f)
+    moves = json.loads(run("review", f.name, "--json").output)["moves"]
+    last = [m for m in moves if "this was the last pass" in m["comment"]]
+    assert [m["ply"] for m in last] == list(range(43, 49)), [m["comment"] for m in moves[40:]]
+    for m in last:
+        assert m["interval"] == [0.0, 0.0] and "16 cards on the foundations" in m["comment"]
+        assert "since the redeal" not in m["comment"] and "95%" not in m["comment"]
+
+
 def test_an_exact_hint_says_exact_once():
     """Peek deal 3 after 26 greedy moves: every card seen, so every figure is exact; the reason says so once."""
     moves = " ".join(greedy(3, "peek")[:26])

@@ -11,7 +11,9 @@ A loss shown by the face-up reserve piles (:func:`tutor.grading.lost_by_reserves
 is said too, for a forced move as well; so is a forced turn that lets the pass
 end with no card played (:func:`tutor.grading.blocked_for_sure`: nothing played
 since the redeal, and none of the cards still to turn, all known, can be
-played), which blocks the game whatever the hidden cards are: no win and the
+played), which blocks the game whatever the hidden cards are, or a forced turn on
+the last pass of a game with limited passes after which none of the cards still to
+turn can be played (the game ends when the stock runs out): no win and the
 cards on the foundations now, both certain, not sampled.
 The win figures become the solved ones (each candidate's interval the one
 value, read as "in every consistent deal"), and the reason is written again from
@@ -31,6 +33,7 @@ from .hints import Hint, hint
 from .knowledge import Observation
 from .narrate.tips import TipId
 from .sampling import SolveCache
+from .talon import last_pass
 
 
 @dataclass(frozen=True)
@@ -40,12 +43,15 @@ class SettledHint(Hint):
 
     won: bool = False
     deals: int = 0  # 0: lost for a reason seen on the table (``by``), proven without solving a deal
-    by: str = "reserves"  # with deals 0: "reserves" (the face-up reserve piles) or "no-progress" (the rule)
+    # with deals 0: "reserves" (the face-up reserve piles), "no-progress" (the rule) or "passes" (the last
+    # pass of a game with limited passes ends with no card left to play)
+    by: str = "reserves"
 
     @property
     def cards_certain(self) -> bool:
-        """The cards are fixed by the rules too (the no-progress rule ends the game with these), not sampled."""
-        return self.by == "no-progress" and not self.deals
+        """The cards are fixed by the rules too (the no-progress rule, or the last pass running out, ends the
+        game with these), not sampled."""
+        return self.by in ("no-progress", "passes") and not self.deals
 
     def to_json(self) -> dict[str, Any]:
         out = super().to_json()
@@ -68,20 +74,31 @@ RESERVES_LOST = ("The reserve piles, every card of them known, leave no order of
 """The hint's last sentence when the face-up reserve piles show the loss (a forced move says it too)."""
 
 
+def ended_by(obs: Observation) -> str:
+    """What ends the game in a position :func:`blocked_for_sure`: "passes" on the last pass of a game with
+    limited passes (the stock runs out and no redeal follows), else "no-progress" (a pass with no play)."""
+    return "passes" if last_pass(obs) and obs.stock else "no-progress"
+
+
 def no_progress_reason(obs: Observation) -> str:
-    """The hint's reason for a forced turn that blocks the game by the no-progress rule (:func:`blocked_for_sure`)."""
+    """The hint's reason for a forced turn after which the game ends for certain (:func:`blocked_for_sure`):
+    blocked by the no-progress rule, or on the last of a limited number of passes."""
     from .narrate.moves import move_phrase
     from .notation import TURN
 
     cards = f"{obs.cards} card{'s' if obs.cards != 1 else ''}"
+    certain = (f"Win 0% and {cards} on the foundations, both certain: the face-down cards cannot change it.")
+    if ended_by(obs) == "passes":
+        return (f"{move_phrase(obs, TURN)}: it is the only move, and the game ends with this pass, the last of "
+                f"{obs.rules.passes}. None of the cards still to turn (you have seen them all) can be played, "
+                f"and no redeal follows. {certain}")
     why = ("After it, none of the talon's cards (you have seen them all) can be played, so the next pass ends "
            "with no card played" if not obs.stock else
            "No card has been played since the redeal, and none of the cards still to turn (you have seen them "
            "all) can be played, so the pass ends with no card played")
     ends = "after the next pass" if not obs.stock else "with this pass"
     return (f"{move_phrase(obs, TURN)}: it is the only move, and the game ends {ends}. {why}, and a pass with no "
-            f"play blocks the game. Win 0% and {cards} on the foundations, both certain: the face-down cards "
-            "cannot change it.")
+            f"play blocks the game. {certain}")
 
 
 def settle(obs: Observation, advice: Hint) -> Hint:
@@ -91,8 +108,10 @@ def settle(obs: Observation, advice: Hint) -> Hint:
         candidates = [replace(c, win=0.0, interval=(0.0, 0.0), cards=cards, cards_interval=(cards, cards))
                       for c in advice.candidates]
         fields = {f: getattr(advice, f) for f in Hint.__dataclass_fields__}
-        fields.update(candidates=candidates, reason=no_progress_reason(obs), tips=(TipId.NO_PROGRESS,))
-        return SettledHint(**fields, won=False, deals=0, by="no-progress")
+        by = ended_by(obs)
+        tips = (TipId.NO_PROGRESS,) if by == "no-progress" else ()
+        fields.update(candidates=candidates, reason=no_progress_reason(obs), tips=tips)
+        return SettledHint(**fields, won=False, deals=0, by=by)
     if advice.exact or any(c.undecided for c in advice.candidates):
         return advice
     if lost_by_reserves(obs):  # the loss in plain view: said once (a compared reason says it already)
@@ -134,4 +153,4 @@ def advise(obs: Observation, samples: int | None = None) -> Hint:
     return settle(obs, hint(obs, samples=samples))
 
 
-__all__ = ["SettledHint", "advise", "no_progress_reason", "settle", "settled_sentence"]
+__all__ = ["SettledHint", "advise", "ended_by", "no_progress_reason", "settle", "settled_sentence"]

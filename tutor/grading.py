@@ -132,17 +132,19 @@ def blocked_for_sure(obs: Observation) -> bool:
     The only move is then the turn, and the game ends with the cards on the foundations now. The same holds
     for a redeal (the stock empty, a card played in the pass that ends) after which none of the talon's
     cards, every one of them seen in the pass before, can be played: the redeal shows no card, so the
-    position after it is as well known as this one.
+    position after it is as well known as this one. And on the last pass of a game with limited passes, a
+    card played in it or not, when turning on shows no card that can be played: the game ends when the
+    stock runs out, the passes used (:func:`tutor.talon.turning_runs_out`).
     """
     from .notation import TURN
-    from .talon import turning_blocks
+    from .talon import turning_blocks, turning_runs_out
 
     legal = obs.legal_moves()
     if any(m.is_play for m in legal) or TURN not in legal:
         return False
     if not obs.stock:  # the redeal: any consistent deal, since only the known talon and the tops decide
         return turning_blocks(observe(obs.fill(obs.unseen_cards()).apply(TURN)))
-    return turning_blocks(obs)
+    return turning_blocks(obs) or turning_runs_out(obs)
 
 
 def _won(outcomes: Iterable[Outcome]) -> tuple[bool, ...]:

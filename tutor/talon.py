@@ -168,7 +168,28 @@ def turning_blocks(obs: Observation) -> bool:
     reserve tops stay as they are while nothing is played, so their hidden cards do not matter and the
     answer depends only on what the player has seen.
     """
-    if obs.progress or not obs.stock or any(c is None for c in obs.stock):
+    return not obs.progress and _turning_shows_no_play(obs)
+
+
+def last_pass(obs: Observation) -> bool:
+    """The game has limited passes and this is the last of them: no redeal follows this pass."""
+    return bool(obs.rules.passes) and obs.pass_no >= obs.rules.passes
+
+
+def turning_runs_out(obs: Observation) -> bool:
+    """On the last pass of a game with limited passes, turning on shows no card that can be played before the
+    stock runs out, so the game ends then, whether or not a card was played in this pass (the passes are used).
+
+    As for :func:`turning_blocks`, only what the player has seen decides it: every card still to turn is
+    known from the second pass on, and the reserve tops stay as they are while nothing is played.
+    """
+    return last_pass(obs) and _turning_shows_no_play(obs)
+
+
+def _turning_shows_no_play(obs: Observation) -> bool:
+    """Every card still to turn is known, a turn is legal now, and turning on to the end of the stock shows no
+    card that can be played (nor does the position now), so the game ends when the stock runs out."""
+    if not obs.stock or any(c is None for c in obs.stock):
         return False
     state = obs.fill(obs.unseen_cards())  # any consistent deal: only the known stock and the tops decide
     if TURN not in state.legal_moves():

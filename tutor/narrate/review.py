@@ -148,10 +148,12 @@ def grade_sentence(state: State, fact: Grade | Ungraded | Decided) -> str:
                       "had seen them all) could be played, so the next pass could only end with no card played, "
                       f"which blocks the game with {plural(fact.cards, 'card')} on the foundations")
         elif fact.no_progress:  # certain from what the player saw: no sampled interval
-            figure = ("win 0%, certain from what you had seen: no card had been played since the redeal, and none "
-                      "of the cards still to turn (you had seen them all) could be played, so the pass could only "
-                      f"end with no card played, which blocks the game with {plural(fact.cards, 'card')} on the "
-                      "foundations")
+            why, end = (("this was the last pass", "the game could only end when the stock ran out,")
+                        if state.rules.passes and state.pass_no >= state.rules.passes else
+                        ("no card had been played since the redeal", "the pass could only end with no card "
+                         "played, which blocks the game"))
+            figure = (f"win 0%, certain from what you had seen: {why}, and none of the cards still to turn (you had "
+                      f"seen them all) could be played, so {end} with {plural(fact.cards, 'card')} on the foundations")
         elif fact.ended:  # the last move of a finished game: its result
             figure = (f"win {pct(fact.win)} (the game was "
                       f"{'won with it' if fact.ended == 'won' else 'blocked after it'})")

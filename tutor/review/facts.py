@@ -75,7 +75,8 @@ class Ungraded:
     """A forced move (``forced``) or a free play (``card`` opens no row), with the position's value.
 
     ``ended``: the game ended with this move, ``"won"`` or ``"blocked"`` (the value is the result, not an
-    estimate). ``no_progress``: a forced turn in a pass with no card played since the redeal, none of the
+    estimate). ``no_progress``: a forced turn in a pass with no card played since the redeal (or the last pass
+    of a game with limited passes), none of the
     cards still to turn (all known) playable, so the game is blocked for certain whatever the hidden cards
     are (:func:`tutor.grading.blocked_for_sure`), with ``cards`` on the foundations.
     """
