@@ -466,15 +466,14 @@ def test_a_move_in_a_position_already_lost_for_certain_is_not_graded():
     rev = review(_greedy_record("peek", 3), samples=6, workers=1)
     states = list(rev.states)
     decided = [m for m in rev.moves if m.decided]
-    assert len(decided) >= 10 and any(not m.facts.grade.won for m in decided)
+    assert len(decided) >= 10
     for m in decided:
         assert not m.graded and m.accuracy is None and m.label == Label.BEST and m.exact
         assert len(states[m.ply - 1].legal_moves()) > 1
-        assert {c.win for c in m.candidates} == {1.0 if m.facts.grade.won else 0.0}
+        assert {c.win for c in m.candidates} == {0.0}  # decided means lost: a won position stays graded
         assert all(c.exact for c in m.candidates)
         assert m.to_json()["decided"] is True and m.to_json()["graded"] is False
-        if not m.facts.grade.won:
-            assert m.comment.startswith("No choice here could save the game: no legal move wins in")
+        assert m.comment.startswith("No choice here could save the game: no legal move wins in")
     named = [m for m in decided if m.facts.grade.more is not None]
     assert named
     for m in named:

@@ -147,14 +147,14 @@ def test_every_fact_of_the_review_holds_in_the_game(name):
             assert facts.grade.forced == (len(state.legal_moves()) == 1)
             assert facts.grade.forced or not _opens(state, card)
         elif isinstance(facts.grade, Decided):
-            # every legal move scored, every consistent deal solved, and all of them won (or all lost)
+            # every legal move scored, every consistent deal solved, and all of them lost (a won position stays graded)
             assert m.decided and not m.graded and len(state.legal_moves()) > 1
             assert {c.move for c in m.candidates} == set(state.legal_moves())
             assert all(c.exact and c.samples == facts.grade.samples for c in m.candidates)
-            assert {c.win for c in m.candidates} == {1.0 if facts.grade.won else 0.0}
+            assert {c.win for c in m.candidates} == {0.0}
             assert facts.grade.played.move == m.move
             more = facts.grade.more
-            assert more is None or (not facts.grade.won and more.cards > facts.grade.played.cards)
+            assert more is None or more.cards > facts.grade.played.cards
         else:
             assert facts.grade.move == facts.grade.played.move == m.move and facts.grade.top.move in state.legal_moves()
         for t in facts.tags:

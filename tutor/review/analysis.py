@@ -142,13 +142,13 @@ def _decided(i: int, state: State, move: Move, ps: PlyScore, facts: Hindsight) -
     Its figures stay (every legal move's, exact), with the move that places the most cards. A position where
     every move keeps the win is never decided (a later move can still lose it): it is graded.
     """
-    won, value = False, 0.0
+    value = 0.0
     # the win is known in every consistent deal, whatever the samples behind the cards
     cands = sorted((replace(_candidate(m, e), interval=(value, value)) for m, e in ps.estimates.items()),
                    key=lambda c: (-c.win, -c.cards))
     played = next(c for c in cands if c.move == move)
     # a move placing more cards, named only when its paired gap over the same deals is sure to be one
-    gap = ps.cards_gap if not won else None
+    gap = ps.cards_gap
     more = next((c for c in cands if gap is not None and c.move == gap[0]), None)
     if gap is None or more is None or gap[2] <= 0 or round(more.cards) <= round(played.cards):
         more, gap = None, None
@@ -158,7 +158,7 @@ def _decided(i: int, state: State, move: Move, ps: PlyScore, facts: Hindsight) -
                       samples=ps.decided_deals or ps.samples, exact=not ps.blocked,
                       win_before_interval=(value, value),
                       win_after_interval=(value, value),
-                      facts=Comment(Decided(won, played, ps.decided_deals, more, ps.blocked,
+                      facts=Comment(Decided(played, ps.decided_deals, more, ps.blocked,
                                             gap=None if gap is None or ps.exact else (gap[2], gap[3])),
                                     threw_away=threw))
 

@@ -97,8 +97,8 @@ class Ungraded:
 class Decided:
     """A move in a position already lost from what the player had seen: no legal move wins in any
     consistent deal, all of them solved (``samples``: how many; the figures of ``played`` may rest on
-    fewer, sampled). ``won`` is always False: a position where every move keeps the win is not decided,
-    since a later move can still throw the win away (:mod:`tutor.grading`).
+    fewer, sampled). It is never won: a position where every move keeps the win is not decided, since a
+    later move can still throw the win away (:mod:`tutor.grading`).
 
     No choice there could save the game, so the move is not graded. ``more``: in a lost position, a
     move that places more cards than the one played (the most, on average over the same deals), else None;
@@ -108,7 +108,6 @@ class Decided:
     """
 
     hindsight: ClassVar[bool] = False
-    won: bool
     played: Candidate
     samples: int
     more: Candidate | None = None
