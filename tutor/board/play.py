@@ -24,7 +24,7 @@ from ..narrate.play import end_message, over_rest, turned_sentence
 from ..talon import TURN_STOPS, memory, turns_to_play, waste_fan
 from .asking import MovesApp
 from .screens import PLAY_KEYS, TextScreen
-from .widgets import HintView, Keys, Lines, MemoryView, TableView
+from .widgets import HintView, Keys, Lines, MemoryView, Status, TableView, too_narrow
 
 if TYPE_CHECKING:
     from textual.app import ComposeResult
@@ -47,10 +47,12 @@ CSS = """
 #bottom { dock: bottom; height: auto; }
 #prompt { display: none; }
 #prompt.shown { display: block; }
-#status { height: 1; background: $panel; padding: 0 1; }
+#status { height: auto; background: $panel; padding: 0 1; }
 #keys { height: auto; padding: 0 1; color: $text-muted; }
 #warning { height: auto; padding: 0 1; color: $warning; display: none; }
 #warning.shown { display: block; }
+#narrow { height: auto; padding: 0 1; color: $error; display: none; }
+#narrow.shown { display: block; }
 """
 
 KEYS = ("1-4 reserve", "w waste", "d turn", "t turn to a play", "u undo", "r redo", "h hint",
@@ -103,6 +105,7 @@ class BoardApp(MovesApp):
         with Vertical(id="bottom"):
             yield Input(placeholder="moves or cards, like 7h or r2 w d; Enter plays, Escape closes", id="prompt")
             yield Static(id="warning")
+            yield Static(id="narrow")
             yield Static(id="status")
             yield Static(Keys(KEYS), id="keys")
 
@@ -115,6 +118,10 @@ class BoardApp(MovesApp):
 
     def on_resize(self, event: events.Resize) -> None:
         self.query_one("#main").set_class(event.size.width >= WIDE, "wide")
+        said = too_narrow(event.size.width)  # cards would be cut: say so rather than cut them silently
+        narrow = self.query_one("#narrow", Static)
+        narrow.set_class(said is not None, "shown")
+        narrow.update(Lines(said or ""))
 
     def refresh_board(self) -> None:
         game = self.game
@@ -135,12 +142,12 @@ class BoardApp(MovesApp):
         shown = self.query_one("#warning", Static)
         shown.set_class(warning is not None, "shown")
         shown.update(Lines(warning or "", symbols=self.symbols))
-        status = f"Move {game.ply}   Stock {len(state.stock)}   Pass {state.pass_no}   Score {state.score}/52"
+        status = [f"Move {game.ply}", f"Stock {len(state.stock)}", f"Pass {state.pass_no}", f"Score {state.score}/52"]
         if state.won:
-            status += "   won"
+            status.append("won")
         elif state.blocked:
-            status += "   blocked"
-        self.query_one("#status", Static).update(status + "   ? help")
+            status.append("blocked")
+        self.query_one("#status", Static).update(Status(status + ["? help"]))
         self.query_one("#keys", Static).update(Keys(END_KEYS if state.over else KEYS))
         if self.reveal == "#message" or (self.reveal == "#hint" and hint is not None):
             # on a short terminal the panels under the table are below the fold: bring the one asked for up

@@ -26,7 +26,7 @@ from ..render import describe_move, prose
 from ..talon import waste_fan
 from ..textsafe import brief
 from .screens import REPLAY_KEYS, TextScreen
-from .widgets import ChartView, Keys, Lines, TableView
+from .widgets import ChartView, Keys, Lines, TableView, too_narrow
 
 if TYPE_CHECKING:
     from ..review import Review
@@ -50,6 +50,8 @@ CSS = """
 #goto.shown { display: block; }
 #status { height: auto; background: $panel; padding: 0 1; }
 #keys { height: auto; padding: 0 1; color: $text-muted; }
+#narrow { height: auto; padding: 0 1; color: $error; display: none; }
+#narrow.shown { display: block; }
 """
 
 KEYS = ("← back", "→ on", "Home start", "End end", "n next labelled", "p previous", "g go to move",
@@ -103,6 +105,7 @@ class ReplayApp(App):
                 yield Static(id="chart")
         with Vertical(id="bottom"):
             yield Input(placeholder="move number, Enter goes there, Escape closes", id="goto")
+            yield Static(id="narrow")
             yield Static(id="status")
             yield Static(Keys(KEYS), id="keys")
 
@@ -111,6 +114,10 @@ class ReplayApp(App):
 
     def on_resize(self, event: events.Resize) -> None:
         self.query_one("#main").set_class(event.size.width >= WIDE, "wide")
+        said = too_narrow(event.size.width)  # cards would be cut: say so rather than cut them silently
+        narrow = self.query_one("#narrow", Static)
+        narrow.set_class(said is not None, "shown")
+        narrow.update(Lines(said or ""))
 
     # ---- drawing ------------------------------------------------------------
     def show(self) -> None:

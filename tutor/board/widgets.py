@@ -16,6 +16,7 @@ from rich.console import Console, ConsoleOptions, RenderResult
 from rich.style import Style
 from rich.text import Text
 
+from ..cards import RANKS
 from ..narrate.moves import move_deed, move_fact
 from ..render import (
     BACK,
@@ -28,6 +29,7 @@ from ..render import (
     move_text,
     passes_text,
     prose,
+    suit_text,
 )
 from ..state import State
 from ..survey import wilson
@@ -37,6 +39,18 @@ if TYPE_CHECKING:
     from ..review.values import Review
 
 PLAYABLE_MARK = "*"
+
+NARROWEST = 30
+"""The fewest columns a panel's text needs: the foundation rows with one rank a card (a row's suit at its start)."""
+MIN_COLUMNS = NARROWEST + 4
+"""The narrowest terminal the board is drawn whole on: :data:`NARROWEST` and a panel's padding and scroll bar."""
+
+
+def too_narrow(columns: int) -> str | None:
+    """The line the board shows on a terminal narrower than :data:`MIN_COLUMNS`, else None."""
+    if columns >= MIN_COLUMNS:
+        return None
+    return f"The terminal is too narrow: the board needs {MIN_COLUMNS} columns, it has {columns}."
 
 
 def clickable(text: Text, action: str) -> Text:
@@ -103,9 +117,13 @@ class TableView(_Sized):
         head.append(f"   {passes_text(state).capitalize()}   turn {state.rules.turn}")
         out = wrap(head, width)
         out += self._reserve(width)
-        out += foundation_lines(state, symbols)
-        out += pack([self._waste(), Text(f"Stock {len(state.stock)}", style=LABEL)], width, sep="   ")
-        return out
+        out += foundations(state, symbols, width)
+        stock = Text(f"Stock {len(state.stock)}", style=LABEL)
+        waste = self._waste()
+        if len(waste.plain) <= width:
+            return out + pack([waste, stock], width, sep="   ")
+        lines = wrap(waste, width, indent=" " * 7)  # under the first card, past "Waste  "
+        return out + lines[:-1] + pack([lines[-1], stock], width, sep="   ")
 
     def _waste(self) -> Text:
         """``Waste  16 more, then T♥ 8♥ (top)``: the cards of the last turn the player can see."""
@@ -147,6 +165,43 @@ class TableView(_Sized):
         title.append("  key, top card, cards face down under it" if not state.rules.open_reserve
                      else "  key, then the pile bottom to top", style=DIM)
         return wrap(title, width) + pack(cells, width, sep="   ", indent="")
+
+
+def foundations(state: State, symbols: bool, width: int) -> list[Text]:
+    """The four rows as line mode draws them (whole card names) where they fit in ``width``, else one rank a card.
+
+    The narrow rows keep every card: a row's suit stands at its start, each card is its rank under the rank
+    header (in its suit's colour), ``·`` where the card is not there yet.
+    """
+    full = foundation_lines(state, symbols)
+    if max(len(line.plain) for line in full) <= width:
+        return full
+    start = state.start_rank
+    title = Text("Foundations", style=LABEL)
+    title.append(f"  (starting rank {RANKS[start - 1]})")
+    header = Text(" " * 5)
+    header.append_text(Text(" ").join(Text(RANKS[r], style="bold underline" if r == start - 1 else DIM)
+                                      for r in range(13)))
+    out = wrap(title, width) + [header]
+    free = [s for s in range(4) if s not in state.rows]
+    for k in range(4):
+        line = Text(f" {k + 1} ")
+        if k < len(state.rows):
+            suit = state.rows[k]
+            line.append_text(suit_text(suit, symbols))
+            line.append(" ")
+            cells = [Text(RANKS[r], style=card_text(suit * 13 + r, symbols).style) if state.found[suit] >> r & 1
+                     else Text("·", style=DIM) for r in range(13)]
+            line.append_text(Text(" ").join(cells))
+        elif k == len(state.rows):
+            line.append("- opened by ", style=DIM)
+            line.append_text(Text(" or ").join(card_text(s * 13 + start - 1, symbols) for s in free))
+            out += wrap(line, width, indent=" " * 5)
+            continue
+        else:
+            line.append("-", style=DIM)
+        out.append(line)
+    return out
 
 
 class MemoryView(_Sized):
@@ -205,7 +260,11 @@ def _interval(cand) -> tuple[float, float] | None:
 
 
 class HintView(_Sized):
-    """The hint: every legal move with its win chance, samples and 95% interval, then the reason."""
+    """The hint: every legal move with its win chance, samples and 95% interval, then the reason.
+
+    A table where its rows fit the width; where they do not, each move's figures named and laid out in
+    lines of that width (the table's last columns were cut on a narrow panel).
+    """
 
     def __init__(self, hint, state: State, symbols: bool) -> None:
         self.hint, self.state, self.symbols = hint, state, symbols
@@ -214,32 +273,60 @@ class HintView(_Sized):
         hint, state = self.hint, self.state
         title = Text("Hint: ", style=LABEL)
         title.append_text(move_text(state, hint.best, self.symbols))
-        out = [title, Text("move  card   win   95% interval  samples  cards    95%", style=DIM)]
         ruled = getattr(hint, "cards_certain", False)  # cards fixed by the rule (tutor.advice.SettledHint)
-        for cand in hint.ranked():
-            row = Text()
-            row.append(f"{str(cand.move):<6}", style=LABEL if cand.move == hint.best else "")
-            fact = move_fact(state, cand.move)
-            what = card_text(fact.card, self.symbols) if fact.card is not None else Text(move_deed(fact))
-            row.append_text(what)
-            row.append(" " * max(1, 6 - len(what.plain)))
-            row.append(f"{cand.win * 100:4.0f}%  ")
-            iv = _interval(cand)
-            if hint.exact or getattr(cand, "exact", False):
-                row.append(f"{'exact':<13}")
-            elif iv is not None and iv[0] == iv[1]:  # a settled hint: the win solved in every consistent deal
-                row.append(f"{'certain':<13}")
-            elif iv is not None:
-                row.append(f"{iv[0] * 100:3.0f}%-{iv[1] * 100:3.0f}%     ")
-            else:
-                row.append(f"{'-':<13}")
-            row.append(f"{cand.samples:>7}  {cand.cards:5.1f}  {cards_interval_cell(cand, ruled):>9}")
-            out.append(row)
+        table = [Text("move  card   win   95% interval  samples  cards    95%", style=DIM)]
+        table += [self._row(cand, ruled) for cand in hint.ranked()]
+        out = wrap(title, width)
+        if max(len(row.plain) for row in table) <= width:
+            out += table
+        else:
+            for cand in hint.ranked():
+                out += pack(self._figures(cand, ruled), width, sep="  ", indent=" " * 9)
         out += wrap(prose(hint.reason or "", self.symbols), width)
         out += wrap(Text("cards: how many cards the move leaves on the foundations at the end, on average "
                          "over the deals, with its 95% interval ('same': every deal gives that count)", style=DIM),
                     width)
         return out
+
+    def _move(self, cand, column: int = 6) -> Text:
+        """``r2    Q♠``: the move as typed (in a column this wide), then its card or what it does."""
+        row = Text()
+        row.append(f"{str(cand.move):<{column}}", style=LABEL if cand.move == self.hint.best else "")
+        fact = move_fact(self.state, cand.move)
+        row.append_text(card_text(fact.card, self.symbols) if fact.card is not None else Text(move_deed(fact)))
+        return row
+
+    def _win_interval(self, cand) -> str | None:
+        """"exact", "certain", the 95% interval's ends in percent, or None where there is none."""
+        iv = _interval(cand)
+        if self.hint.exact or getattr(cand, "exact", False):
+            return "exact"
+        if iv is not None and iv[0] == iv[1]:  # a settled hint: the win solved in every consistent deal
+            return "certain"
+        return None if iv is None else f"{iv[0] * 100:3.0f}%-{iv[1] * 100:3.0f}%"
+
+    def _row(self, cand, ruled: bool) -> Text:
+        row = self._move(cand)
+        row.append(" " * max(1, 12 - len(row.plain)))
+        row.append(f"{cand.win * 100:4.0f}%  ")
+        interval = self._win_interval(cand) or "-"
+        row.append(f"{interval}     " if "%" in interval else f"{interval:<13}")
+        row.append(f"{cand.samples:>7}  {cand.cards:5.1f}  {cards_interval_cell(cand, ruled):>9}")
+        return row
+
+    def _figures(self, cand, ruled: bool) -> list[Text]:
+        """The row's figures, each named: ``r2 Q♠    win 23% (15-35%)``, ``64 samples``, ``cards 34.3 (31-38)``."""
+        head = self._move(cand, column=3)
+        head.append(" " * max(2, 9 - len(head.plain)))
+        interval = self._win_interval(cand)
+        head.append(f"win {cand.win * 100:.0f}%")
+        if interval is not None:
+            head.append(f" ({interval.replace(' ', '').replace('%-', '-')})")
+        cards = f"cards {cand.cards:.1f}"
+        cell = cards_interval_cell(cand, ruled)
+        if cell != "-":
+            cards += f" ({cell})"
+        return [head, Text(f"{cand.samples} samples"), Text(cards)]
 
 
 class Keys(_Sized):
@@ -256,6 +343,16 @@ class Keys(_Sized):
             cell.append(" " + what)
             cells.append(cell)
         return pack(cells, width, sep="  ")
+
+
+class Status(_Sized):
+    """The status line, ``Move 5   Stock 20   Pass 1   Score 3/52``: on a narrow terminal cut between its items."""
+
+    def __init__(self, items: list[str]) -> None:
+        self.items = items
+
+    def lines(self, width: int) -> list[Text]:
+        return pack([Text(item) for item in self.items], width, sep="   ")
 
 
 class Lines(_Sized):

@@ -1,0 +1,155 @@
+"""The board on a narrow terminal: every foundation card, reserve top and the waste stay in view, or it says why not."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+
+import pytest
+from test_board import flat, make_session
+
+from tutor.board import screen_text
+from tutor.board.play import BoardApp
+from tutor.board.replay import ReplayApp
+from tutor.board.widgets import MIN_COLUMNS, HintView, Keys, MemoryView, TableView
+from tutor.cards import RANKS, SUIT_SYMBOLS
+from tutor.knowledge import observe
+from tutor.record import Record
+from tutor.render import card_name
+from tutor.talon import memory, waste_fan
+
+WIDTHS = [MIN_COLUMNS, 40, 60, 80, 120]
+ROW = re.compile(r"^\s*([1-4]) ([♠♥♦♣])\s+(.*)$")
+
+
+def greedy(session, plies):
+    """Deal's first legal move ``plies`` times: on deal 17, 60 of them start all four rows (31 cards, kings too)."""
+    game = session.game
+    for _ in range(plies):
+        game.push(game.state.legal_moves()[0])
+    session.autosave_now()
+    return session
+
+
+def board(session, width, height=60, keys=()) -> tuple[BoardApp, str]:
+    app = BoardApp(session, symbols=True)
+    out = []
+
+    async def go():
+        async with app.run_test(size=(width, height)) as pilot:
+            await pilot.pause()
+            for key in keys:
+                await pilot.press(key)
+                await app.workers.wait_for_complete()
+                await pilot.pause()
+            out.append(screen_text(app))
+
+    asyncio.run(go())
+    return app, out[0]
+
+
+def foundation_rows(text: str) -> dict[int, tuple[str, list[str]]]:
+    """The foundation rows on the screen: row number -> (suit symbol, its 13 cells with the suit taken off)."""
+    rows = {}
+    for line in text.splitlines():
+        found = ROW.match(line)
+        if found and found.group(1) not in rows:
+            suit = found.group(2)
+            cells = found.group(3).split()[:13]
+            rows[int(found.group(1))] = (suit, [c.replace(suit, "") for c in cells])
+    return rows
+
+
+def check_table(text: str, state) -> None:
+    """Every card of ``state``'s foundations, every reserve top and the waste's top are on the screen, whole."""
+    rows = foundation_rows(text)
+    assert len(rows) == len(state.rows)
+    for k, suit in enumerate(state.rows):
+        symbol, cells = rows[k + 1]
+        assert symbol == SUIT_SYMBOLS[suit]
+        assert cells == [RANKS[r] if state.found[suit] >> r & 1 else "·" for r in range(13)], (k, cells)
+    assert re.search(" +".join(RANKS), text)  # the rank header, whole
+    for i, pile in enumerate(state.reserves):
+        if pile:
+            assert re.search(rf"\b{i + 1}  {re.escape(card_name(pile[-1]))}", text), (i, pile)
+    if state.waste:
+        assert f"{card_name(state.waste[-1])} (top)" in text
+    assert f"Stock {len(state.stock)}" in text
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_every_foundation_card_reserve_top_and_the_waste_are_in_view(tmp_path, width):
+    session = greedy(make_session(tmp_path, number=17), 60)
+    state = session.game.state
+    assert len(state.rows) == 4 and state.score == 31  # the king column is filled: the widest rows
+    _, text = board(session, width)
+    check_table(text, state)
+    assert "Move 60" in flat(text) and "Score 31/52" in flat(text)  # the status line is not cut either
+    assert "too narrow" not in text
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_the_row_a_card_would_open_is_named_whole(tmp_path, width):
+    session = make_session(tmp_path, number=1)
+    _, text = board(session, width)
+    assert "opened by" in text
+    state = session.game.state
+    for suit in range(4):
+        if suit not in state.rows:
+            assert card_name(suit * 13 + state.start_rank - 1) in text.split("opened by", 1)[1]
+
+
+def test_below_the_narrowest_width_one_line_says_how_many_columns_are_needed(tmp_path):
+    _, text = board(greedy(make_session(tmp_path, number=17), 60), MIN_COLUMNS - 4)
+    said = flat(text)
+    assert f"The terminal is too narrow: the board needs {MIN_COLUMNS} columns, it has {MIN_COLUMNS - 4}." in said
+
+
+@pytest.mark.parametrize("width", [40, 60])
+def test_the_replay_shows_every_foundation_card_at_narrow_widths(tmp_path, width):
+    session = greedy(make_session(tmp_path, number=17), 60)
+    record = Record(session.game.rules, session.game.deal, list(session.game.moves))
+    app = ReplayApp(record, None, symbols=True)
+    out = []
+
+    async def go():
+        async with app.run_test(size=(width, 60)) as pilot:
+            await pilot.press("end")
+            await pilot.pause()
+            out.append(screen_text(app))
+
+    asyncio.run(go())
+    check_table(out[0], session.game.state)
+
+
+@pytest.mark.parametrize("size", [(40, 60), (60, 24), (120, 50)])
+def test_every_figure_of_the_hint_is_in_view(tmp_path, size):
+    """At 60x24 (a scroll bar) and 120 (the panel beside the table) the table's last column was cut."""
+    app, text = board(make_session(tmp_path, number=7), *size, keys=["h"])
+    (hint,) = app.hints.values()
+    said = flat(text)
+    assert "Hint: r2 Q♠" in said and "the same ones for every move." in said
+    for cand in hint.ranked():
+        assert f"{cand.win * 100:.0f}%" in said and str(cand.samples) in said
+        lo, hi = cand.cards_interval
+        assert f"{lo:.0f}-{hi:.0f}" in said
+
+
+def test_no_panel_draws_a_line_wider_than_it_is_given(tmp_path):
+    """Every width from the narrowest the board takes: a line too long would be cut silently by the terminal."""
+    from tutor.advice import advise
+
+    states = [greedy(make_session(tmp_path / "a", number=17), 60).game,
+              make_session(tmp_path / "b", number=1).game,
+              greedy(make_session(tmp_path / "c", number=3, variant="peek"), 20).game]
+    hint = advise(observe(states[1].state))
+    from tutor.board.play import KEYS
+
+    for width in range(MIN_COLUMNS - 4, 121):
+        for game in states:
+            views = [TableView(game.state, True, waste_fan(game.states, game.moves)),
+                     TableView(game.state, False, 3), MemoryView(memory(observe(game.state)), True)]
+            for view in views:
+                assert all(len(line.plain) <= width for line in view.lines(width)), (width, type(view))
+        for view in (HintView(hint, states[1].state, True), Keys(KEYS)):
+            assert all(len(line.plain) <= width for line in view.lines(width)), (width, type(view))
