@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from rich.console import RenderableType
 from rich.text import Text
 from textual import events, work
 from textual.app import App
@@ -26,6 +27,7 @@ from ..notation import Move
 from ..render import describe_move
 from ..state import State
 from ..talon import move_typed
+from .thinking import in_thread
 
 if TYPE_CHECKING:
     from ..cli.session import Session
@@ -63,6 +65,7 @@ class MovesApp(App):
         self.approved: tuple[State, Move] | None = None  # a move the player said y to, where it was asked
         self.turn_run: tuple[int, str] | None = None  # t: its first move and why it stops, until it is told
         self.rest_at_end: tuple[str, ...] = ()  # the words of a line left when the game ended
+        self.leaving = False  # the board is closing: a hint that comes now plays nothing
 
     # the app draws, says and quits (tutor.board.play.BoardApp defines these methods)
     say: Callable[[str | Text], None]
@@ -246,15 +249,29 @@ class MovesApp(App):
             self.computing = state
             self.compute_hint(state)
 
-    @work(thread=True, exclusive=True, group="hint")
-    def compute_hint(self, state: State) -> None:
-        from ..advice import advise
+    @work(group="hint")
+    async def compute_hint(self, state: State) -> None:
+        """The hint at ``state``, computed in a thread (:mod:`tutor.board.thinking`) that quitting stops, not awaits.
 
-        result = advise(observe(state))
-        self.call_from_thread(self._hint_ready, state, result)
+        One worker a position: a hint for a position the board has left still comes, and is kept.
+        """
+        def compute() -> Hint:
+            from .. import advice  # looked up when called: tests put a slow stand-in there
+
+            return advice.advise(observe(state))
+
+        self._hint_ready(state, await in_thread(compute))
+
+    def exit(self, result: object = None, return_code: int = 0, message: RenderableType | None = None) -> None:
+        """Close the board: first stop the hints being computed (the game stays as the last move left it)."""
+        self.leaving = True
+        self.workers.cancel_group(self, "hint")
+        super().exit(result, return_code, message)
 
     def _hint_ready(self, state: State, result: Hint) -> None:
         """A hint is ready: keep it; go on with the move that waited for it, if it is still this position's."""
+        if self.leaving:
+            return
         self.hints[state] = result
         if self.computing == state:
             self.computing = None
