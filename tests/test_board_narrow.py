@@ -153,3 +153,15 @@ def test_no_panel_draws_a_line_wider_than_it_is_given(tmp_path):
                 assert all(len(line.plain) <= width for line in view.lines(width)), (width, type(view))
         for view in (HintView(hint, states[1].state, True), Keys(KEYS)):
             assert all(len(line.plain) <= width for line in view.lines(width)), (width, type(view))
+
+
+@pytest.mark.parametrize("width", [MIN_COLUMNS, 40])
+def test_every_key_of_the_help_wraps_under_its_text(tmp_path, width):
+    """``: or /`` is a key of three words: its line went on under the key, at column 0."""
+    from test_board import screens
+
+    text = screens(make_session(tmp_path), ["question_mark"], width=width, height=40)[1]
+    lines = text.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.lstrip("│ ").startswith(": or /"))
+    follow = lines[at + 1].lstrip("│")
+    assert follow.startswith(" " * 9) and "and Enter" in flat(" ".join(lines[at:at + 3]))

@@ -87,7 +87,7 @@ def wrap(text: Text, width: int, indent: str = "") -> list[Text]:
     return lines[:1] + [Text(indent) + line for line in lines[1:]]
 
 
-_KEY_COLUMN = re.compile(r"^(\S+(?: \S+)?\s{2,})\S")  # "d space  turn the talon": the key and its gap
+_KEY_COLUMN = re.compile(r"^(\S+(?: \S+){0,2}\s{2,})\S")  # "d space  turn", ": or /  type": the key and its gap
 
 
 class _Sized(ABC):
