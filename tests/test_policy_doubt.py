@@ -179,3 +179,30 @@ def test_the_committed_row_suit_ties_waiting_with_opening_now_where_pimc_waits()
         assert tutor.hints.choose(obs) == r4
     finally:
         tutor.hints.choose = original
+
+
+def test_the_first_pass_tie_break_plays_where_the_policy_turns_and_carry_finds_only_those_games():
+    # benchmarks/strength.py --method tutorfirst (measured, not kept): before any card is played in the
+    # first pass, a play beats the turn on a tie in samples won. Osmosis deal 70480 after 10 turns: the
+    # policy's 32 samples win 3 each for w (9C, opening row 2) and d, and the row tie-break turns, into a
+    # first pass with no play (lost with 1 card); tutorfirst plays 9C.
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    import carry
+    from strength import first_pass_leader
+
+    state = position(70480, " ".join(["d"] * 10))
+    obs = observe(state)
+    assert set(obs.legal_moves()) == {WASTE, TURN} and opens_row(obs, WASTE) == 2 and not obs.progress
+    tie = scored32(3, 3, 40, 17)
+    assert leader(obs, tie, []) == TURN and first_pass_leader(obs, tie, []) == WASTE
+    assert first_pass_leader(obs, scored32(3, 4, 40, 17), []) == TURN  # more wins still decide
+    assert first_pass_leader(obs, scored32(0, 0, 17, 40), []) == TURN  # no sample won: the cards decide
+    played = observe(position(1, "d d d d d w d"))  # a card played in this pass: the policy's order
+    assert first_pass_leader(played, scored32(10, 10, 45, 30), []) == leader(played, scored32(10, 10, 45, 30), [])
+    # carry.py replays a game only when tutorfirst changes a decision of its opening
+    assert carry.opening_changed(position(70480, ""), infoset=True)
+    assert not carry.opening_changed(position(3, ""), infoset=True)  # carried in the Osmosis 1-300 run
+    assert choose(obs) == TURN  # the policy itself is unchanged (the patch was undone)
