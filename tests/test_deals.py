@@ -11,6 +11,7 @@ from builders import make_deal
 from tutor.cards import format_cards, parse_card, parse_cards
 from tutor.deals import (
     DEAL_FORMAT,
+    MAX_DEAL_NUMBER,
     Deal,
     atomic_write_text,
     check_rules,
@@ -85,10 +86,49 @@ def test_deal_for_follows_the_variant():
     assert deal_for(5, preset("bridesmaids")) == deal_number(5, 0)
 
 
-@pytest.mark.parametrize("number", [0, -1, 2**63, True, 1.5, "7"])
+@pytest.mark.parametrize("number", [0, -1, 10**20 + 1, 2**70, True, 1.5, "7"])
 def test_out_of_range_deal_numbers_raise_deal_error(number):
     with pytest.raises(DealError):
         deal_number(number)
+
+
+# PySolFC draws its random game numbers from 0 to 10**20 (MTRandom.MAX_SEED, the bound included:
+# its seed is taken modulo MAX_SEED + 1, and "next game" goes up to it), so nine in ten are above 2**63.
+BIG = [2**63 - 1, 2**63, 12345678901234567890, 2**64, 99999999999999999999, 10**20]
+
+
+def test_the_largest_deal_number_is_pysol_cards_max_seed():
+    from pysol_cards.random import MTRandom
+
+    assert MAX_DEAL_NUMBER == MTRandom.MAX_SEED == 10**20
+    assert deal_number(MAX_DEAL_NUMBER).number == 10**20
+    assert parse_deal_number(str(10**20)) == 10**20
+    with pytest.raises(DealError, match="out of range: expected 1 to 100000000000000000000$"):
+        parse_deal_number(str(10**20 + 1))
+
+
+@pytest.mark.parametrize("number", BIG)
+def test_big_deal_numbers_match_pysol_cards(number):
+    assert layout(deal_number(number)) == pysol_layout(number)
+    assert layout(deal_number(number, 0)) == pysol_layout(number, piles=0)
+    assert parse_deal_number(f" {number} ") == number
+
+
+@pytest.mark.parametrize("number, piles, base, talon", [
+    (12345678901234567890, ["AH 4S 8C KD", "9D JC 3C 6S", "7H 9S 7S 6H", "3D 6C AC TD"], "5C", "7D AS KS QH"),
+    (9223372036854775808, ["3H 5C 4H 2S", "9D TH 9C 9S", "KC JS 2C 5D", "3D 8S 4C 2H"], "TC", "9H AS QC KD"),
+    (99999999999999999999, ["KS 2S 4H 8D", "JC 2C 7S 4C", "TD 3S 4D 3D", "5C 9D 2H QH"], "5S", "5H 8H 9S 8C"),
+])
+def test_big_deal_numbers_give_pysolfc_layouts(number, piles, base, talon):
+    """Pinned from pysol_cards' MTRandom(N) shuffle, read from its end (spec section 2)."""
+    deal = deal_number(number)
+    assert [format_cards(p) for p in deal.reserves] == piles
+    assert format_cards([deal.base]) == base and format_cards(deal.talon[:4]) == talon
+
+
+def test_big_deal_numbers_are_all_different_deals():
+    layouts = {str(layout(deal_number(n))) for n in BIG}
+    assert len(layouts) == len(BIG)  # no number cut down to another (as a float or 64-bit integer would)
 
 
 def test_parse_deal_number_reads_text_and_refuses_junk():

@@ -2,10 +2,10 @@
 
 A :class:`Deal` is the full layout before the first move: reserve piles
 (bottom to top), the base card and the talon (next card to turn first).
-Deal number N is game N of Osmosis in PySolFC, dealt the way PySolFC deals
-it: the shuffled list is read from its end; cards 0-15 go round-robin to the
-reserve (card i to pile i mod 4), card 16 is the base card, the rest is the
-talon.
+Deal number N (1 to 10**20, the whole range of PySolFC's game numbers) is
+game N of Osmosis in PySolFC, dealt the way PySolFC deals it: the shuffled
+list is read from its end; cards 0-15 go round-robin to the reserve (card i
+to pile i mod 4), card 16 is the base card, the rest is the talon.
 """
 
 from __future__ import annotations
@@ -18,6 +18,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TypedDict
 
+from pysol_cards.cards import createCards, ms_rearrange
+from pysol_cards.random import LCRandom31, MTRandom
+
 from .cards import NAMES, parse_card
 from .errors import CardError, DealError
 from .inputs import load_json
@@ -26,7 +29,10 @@ from .storage import atomic_write_text
 from .textsafe import brief, quoted
 
 DEAL_FORMAT = "osmosis-deal/1"
-MAX_DEAL_NUMBER = 2**63
+#: The largest deal number, taken: PySolFC draws its random game numbers from 0 to this (10**20,
+#: ``pysol_cards``' ``MTRandom.MAX_SEED``) and its "next game" goes up to it; 0 is refused.
+MAX_DEAL_NUMBER: int = int(MTRandom.MAX_SEED)
+DEAL_RANGE = f"1 to {MAX_DEAL_NUMBER}"
 
 
 class DealJSON(TypedDict):
@@ -121,9 +127,6 @@ def validate_cards(reserves: Sequence[Sequence[int]], base: int, talon: Sequence
 
 def _pysol_order(number: int) -> list[int]:
     """The 52 cards as PySolFC deals them (the shuffled list read from its end)."""
-    from pysol_cards.cards import createCards, ms_rearrange
-    from pysol_cards.random import LCRandom31, MTRandom
-
     cards = createCards(1)
     # PySolFC: numbers below 32000 use the Microsoft-compatible LC generator
     # on the rearranged deck; 32000 and up use the Mersenne Twister.
@@ -142,8 +145,8 @@ def _pysol_order(number: int) -> list[int]:
 
 def deal_number(number: int, reserve_piles: int = 4) -> Deal:
     """Deal ``number`` exactly as PySolFC deals it for this many reserve piles."""
-    if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number < MAX_DEAL_NUMBER:
-        raise DealError(f"deal number {number!r} is out of range: expected 1 to {MAX_DEAL_NUMBER - 1}")
+    if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= MAX_DEAL_NUMBER:
+        raise DealError(f"deal number {number!r} is out of range: expected {DEAL_RANGE}")
     d = _pysol_order(number)
     n = reserve_piles * PILE_SIZE
     reserves = tuple(tuple(d[i] for i in range(n) if i % reserve_piles == p) for p in range(reserve_piles))
@@ -158,14 +161,15 @@ _DIGITS = re.compile(r"[0-9]{1,30}")
 
 
 def parse_deal_number(text: str) -> int:
-    """A deal number typed by a player: ASCII digits only (no sign, ``_``, spaces or other scripts' digits)."""
+    """A deal number typed by a player: ASCII digits only, spaces around them ignored (no sign, ``_``, inner
+    spaces or other scripts' digits), from 1 to :data:`MAX_DEAL_NUMBER`."""
     text = str(text).strip(" \t\r\n")
     if not _DIGITS.fullmatch(text):
         raise DealError(f"deal number {quoted(text, limit=40)} is not a number: expected a whole number "
-                        f"from 1 to {MAX_DEAL_NUMBER - 1}, in the digits 0-9")
+                        f"from {DEAL_RANGE}, in the digits 0-9")
     value = int(text)
-    if not 1 <= value < MAX_DEAL_NUMBER:
-        raise DealError(f"deal number {quoted(text, limit=40)} is out of range: expected 1 to {MAX_DEAL_NUMBER - 1}")
+    if not 1 <= value <= MAX_DEAL_NUMBER:
+        raise DealError(f"deal number {quoted(text, limit=40)} is out of range: expected {DEAL_RANGE}")
     return value
 
 

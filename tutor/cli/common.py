@@ -9,7 +9,7 @@ from typing import Any, TypeVar
 
 import click
 
-from ..deals import MAX_DEAL_NUMBER, Deal, check_rules, deal_for, load_deal
+from ..deals import DEAL_RANGE, MAX_DEAL_NUMBER, Deal, check_rules, deal_for, load_deal
 from ..errors import DealError, IllegalMoveError, MoveError
 from ..notation import Move, parse_moves
 from ..record import Record, load_record
@@ -124,11 +124,10 @@ class DealNumberType(click.ParamType):
         text = str(value).strip(" \t\r\n")
         if text[:1] in ("-", "+") and text[1:].isascii() and text[1:].isdigit():
             raise DealError(f"deal number {quoted(text, limit=40)} has a sign: expected a whole number "
-                            f"from 1 to {MAX_DEAL_NUMBER - 1}, in the digits 0-9 alone")
+                            f"from {DEAL_RANGE}, in the digits 0-9 alone")
         if text.isascii() and text.isdigit() and len(text.lstrip("0")) > len(str(MAX_DEAL_NUMBER)):
             # a number, only too long for one: say so (the parser's digit limit would call it "not a number")
-            raise DealError(f"deal number {quoted(text, limit=40)} is out of range: expected 1 to "
-                            f"{MAX_DEAL_NUMBER - 1}")
+            raise DealError(f"deal number {quoted(text, limit=40)} is out of range: expected {DEAL_RANGE}")
         return parse_deal_number(value)
 
 
