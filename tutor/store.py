@@ -8,6 +8,12 @@ each batch is committed as soon as it finishes. The database runs in WAL
 mode with a busy timeout, so two surveys can share it at once; inserts are
 idempotent (a deal played twice gives the same row).
 
+SQLite's integers stop at 2**63 - 1, and PySolFC's deal numbers go up to
+10**20: a deal number above that is kept as a 9-byte big-endian BLOB
+(:func:`deal_key`). SQLite sorts every integer before every BLOB, and such
+BLOBs in the order of their numbers, so ``BETWEEN`` over the keys still
+takes a range of deals, even one across 2**63.
+
 An undecided solver result records the node limit it was tried at: a later
 survey with a deeper second search (``--retry-nodes``) plays it again, and
 one with a shallower search does not reuse a verdict found deeper.
@@ -43,6 +49,20 @@ CREATE TABLE IF NOT EXISTS outcomes (
     PRIMARY KEY (config, deal)
 ) WITHOUT ROWID;
 """
+
+
+_BIG = 2**63  # the first deal number SQLite cannot hold as an integer
+_BIG_BYTES = 9  # enough for 10**20 (below 2**67)
+
+
+def deal_key(number: int) -> int | bytes:
+    """A deal number as the store keeps it: itself, or 9 big-endian bytes from 2**63 up."""
+    return number if number < _BIG else number.to_bytes(_BIG_BYTES, "big")
+
+
+def deal_of(key: int | bytes) -> int:
+    """The deal number a stored key stands for."""
+    return int.from_bytes(key, "big") if isinstance(key, bytes) else key
 
 
 def default_store_path() -> Path:
@@ -163,15 +183,16 @@ class ResultStore:
         """The stored outcomes of deals ``first..last`` (those that are there)."""
         try:
             rows = self.db.execute("SELECT deal, won, cards, seconds, tried FROM outcomes "
-                                   "WHERE config = ? AND deal BETWEEN ? AND ?", (config, first, last)).fetchall()
+                                   "WHERE config = ? AND deal BETWEEN ? AND ?",
+                                   (config, deal_key(first), deal_key(last))).fetchall()
         except sqlite3.Error as exc:
             raise self._failed(exc) from None
-        return {deal: DealOutcome(deal, None if won is None else bool(won), cards, seconds, tried)
-                for deal, won, cards, seconds, tried in rows}
+        return {deal_of(key): DealOutcome(deal_of(key), None if won is None else bool(won), cards, seconds, tried)
+                for key, won, cards, seconds, tried in rows}
 
     def put(self, config: int, outcomes: Iterable[DealOutcome]) -> None:
         """Keep outcomes, in one transaction, replacing what is there (``--fresh``, or a deeper search)."""
-        rows = [(config, o.number, None if o.won is None else int(o.won), o.cards, o.seconds, o.tried)
+        rows = [(config, deal_key(o.number), None if o.won is None else int(o.won), o.cards, o.seconds, o.tried)
                 for o in outcomes]
         try:
             with self.db:
