@@ -131,8 +131,8 @@ def games_command(ctx: click.Context, as_json: bool) -> None:
     table = Table(box=None, pad_edge=False, show_edge=False, header_style="bold")
     columns: tuple[tuple[str, JustifyMethod], ...] = (
         ("#", "right"), ("deal", "right"), ("variant", "left"), ("date", "left"), ("moves", "right"), ("result", "left"))
-    for name, justify in columns:
-        table.add_column(name, justify=justify)
+    for name, justify in columns:  # a deal number of 20 digits wraps whole rather than cut with "…"
+        table.add_column(name, justify=justify, overflow="fold" if name == "deal" else "ellipsis")
     for g in games:
         date = time.strftime("%Y-%m-%d %H:%M", time.localtime(g.mtime))
         if g.record is None:

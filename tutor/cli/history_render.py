@@ -132,8 +132,8 @@ def render_summary(s, width: int = 80) -> Group:
     table = Table(box=None, pad_edge=False, header_style="bold")
     recent: Columns = (("id", "right"), ("played (UTC)", "left"), ("deal", "right"), ("variant", "left"),
                        ("moves", "right"), ("cards", "right"), ("result", "left"), ("accuracy", "right"))
-    for col, just in recent:
-        table.add_column(col, justify=just)
+    for col, just in recent:  # a deal number of 20 digits wraps whole rather than cut with "…"
+        table.add_column(col, justify=just, overflow="fold" if col == "deal" else "ellipsis")
     for g in s.recent:
         result = Text("won", style="green") if g.won else Text("lost" if g.over else "unfinished",
                                                                style="" if g.over else "dim")
@@ -265,7 +265,7 @@ def render_coaching(c, meanings: dict[str, str]) -> list:
         losses: Columns = (("id", "right"), ("deal", "right"), ("move", "right"), ("played", "left"),
                            ("better", "left"), ("lost", "right"), ("label", "left"), ("tags", "left"))
         for col, just in losses:
-            table.add_column(col, justify=just)
+            table.add_column(col, justify=just, overflow="fold" if col == "deal" else "ellipsis")
         for e in c.losses:
             table.add_row(str(e.game_id), deal_label(e.deal), str(e.ply), Text(clean(e.move)), Text(clean(e.best)),
                           f"{e.drop:.0f}", Text(clean(e.label)), Text(tags_text(e.tags)))

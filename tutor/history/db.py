@@ -72,9 +72,24 @@ class GameRow:
 
     @classmethod
     def from_sql(cls, row: sqlite3.Row) -> GameRow:
-        return cls(row["id"], row["game_key"], json.loads(row["record"]), row["variant"], row["deal_number"],
+        record = json.loads(row["record"])
+        return cls(row["id"], row["game_key"], record, row["variant"], _deal_number(row["deal_number"], record),
                    row["moves"], row["cards"], bool(row["won"]), bool(row["over"]), row["source"],
                    row["started_at"], row["played_at"], row["updated_at"])
+
+
+#: The largest deal number the ``deal_number`` column holds: SQLite's integers stop there and PySolFC's
+#: numbers go on to 10**20. A game on a larger number keeps NULL there; its record holds the number.
+MAX_COLUMN_NUMBER = 2**63 - 1
+
+
+def _deal_number(column: object, record: dict[str, Any]) -> int | None:
+    """A stored game's deal number: the column's, else (NULL there) the number its record names, if any."""
+    if isinstance(column, int):
+        return column
+    deal = record.get("deal") if isinstance(record, dict) else None
+    number = deal.get("number") if isinstance(deal, dict) else None
+    return number if isinstance(number, int) and not isinstance(number, bool) else None
 
 
 class History:
@@ -216,6 +231,7 @@ class History:
                     started_at: str, played_at: str) -> int:
         """Insert a game, or update the one with the same key; returns its id. Call inside :meth:`write`."""
         now = iso(self.now())
+        column = deal_number if deal_number is None or deal_number <= MAX_COLUMN_NUMBER else None
         self.conn.execute(
             """INSERT INTO games (game_key, record, variant, deal_number, deal, moves, cards, won, over, content,
                                   source, started_at, played_at, updated_at)
@@ -225,7 +241,7 @@ class History:
                    cards = excluded.cards, won = excluded.won, over = excluded.over, content = excluded.content,
                    source = COALESCE(excluded.source, games.source), played_at = excluded.played_at,
                    updated_at = excluded.updated_at""",
-            (storable(key), _record_text(record), variant, deal_number, deal, moves, cards, int(won),
+            (storable(key), _record_text(record), variant, column, deal, moves, cards, int(won),
              int(over), content, storable(source) if source is not None else None, started_at, played_at, now))
         return int(self.conn.execute("SELECT id FROM games WHERE game_key = ?", (storable(key),)).fetchone()[0])
 
