@@ -1,0 +1,87 @@
+"""Carry a results store's rows to the current engine keys, after an edit that changes no answer.
+
+    python benchmarks/rekey.py STORE [--check 6] [--workers 2]
+
+The store keys every result by the engine version, a hash of the source of
+every module that decides a policy's answers (:func:`tutor.policies.engine_version`),
+so any edit of those modules, even one that changes no answer (a wider range
+of deal numbers, a docstring), leaves the stored results under the old key and
+a survey plays them all again. Use this only after reading the diff of those
+modules and finding no change to what a stored deal gives; the script then
+checks it: for each configuration stored under an older engine key it plays
+``--check`` of its deals again with the current code (spread over the stored
+range, the first and last included) and compares the result (won and cards).
+Only when every one matches are all of that configuration's rows copied under
+the current key (the old rows stay). Prints each configuration's check and
+what was copied; exits 1 if any check failed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sqlite3
+import sys
+import time
+
+from tutor.policies import engine_version, parallel_map, play_deal
+from tutor.rules import Rules
+from tutor.search import DEFAULT_LIMIT, Limit
+from tutor.store import config_key
+
+
+def replay(job: tuple[dict, int]) -> tuple[int, bool | None, int]:
+    key, deal = job
+    rules = Rules(key["turn"], key["passes"], key["open_reserve"], key["reserve_piles"])
+    limit = Limit(key["nodes"], key["seconds"]) if key["policy"] == "solver" else DEFAULT_LIMIT
+    out = play_deal(deal, rules, key["policy"], limit)
+    return deal, out.won, out.cards
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("store")
+    p.add_argument("--check", type=int, default=6, help="deals played again per configuration (default 6)")
+    p.add_argument("--workers", type=int, default=1)
+    args = p.parse_args()
+    db = sqlite3.connect(args.store)
+    failed = False
+    for cid, text in db.execute("SELECT id, key FROM configs ORDER BY id").fetchall():
+        key = json.loads(text)
+        current = engine_version(key["policy"])
+        if key["engine"] == current:
+            continue
+        rows = db.execute("SELECT deal, won, cards, seconds, tried FROM outcomes WHERE config = ? ORDER BY deal",
+                          (cid,)).fetchall()
+        if not rows:
+            continue
+        step = max(1, (len(rows) - 1) // max(1, args.check - 1))
+        picked = sorted({rows[i] for i in range(0, len(rows), step)} | {rows[-1]})[: args.check]
+        stored = {r[0]: (None if r[1] is None else bool(r[1]), r[2]) for r in picked}
+        t0 = time.perf_counter()
+        again = {d: (w, c) for d, w, c in parallel_map(replay, [(key, d) for d in stored], args.workers)}
+        bad = {d: (stored[d], again[d]) for d in stored if stored[d] != again[d]}
+        what = f"{key['policy']} turn {key['turn']} passes {key['passes']} piles {key['reserve_piles']}" + (
+            " open" if key["open_reserve"] else "")
+        print(f"{what}: engine {key['engine']} -> {current}: {len(stored) - len(bad)} of {len(stored)} deals "
+              f"({', '.join(map(str, stored))}) give the stored result ({time.perf_counter() - t0:.0f} s)")
+        if bad:
+            failed = True
+            print(f"  differ: {bad}; nothing copied")
+            continue
+        rules = Rules(key["turn"], key["passes"], key["open_reserve"], key["reserve_piles"])
+        limit = Limit(key["nodes"], key["seconds"]) if key["policy"] == "solver" else DEFAULT_LIMIT
+        new_key = config_key(rules, key["policy"], limit)
+        assert json.loads(new_key) == dict(key, engine=current), (new_key, key)
+        with db:
+            db.execute("INSERT OR IGNORE INTO configs (key) VALUES (?)", (new_key,))
+            (new_id,) = db.execute("SELECT id FROM configs WHERE key = ?", (new_key,)).fetchone()
+            db.executemany("INSERT OR IGNORE INTO outcomes (config, deal, won, cards, seconds, tried) "
+                           "VALUES (?, ?, ?, ?, ?, ?)", [(new_id, *r) for r in rows])
+        print(f"  copied {len(rows)} rows under the current key")
+    db.close()
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
