@@ -10,6 +10,7 @@ import pytest
 from builders import osmosis
 
 from tutor.deals import deal_for, save_deal
+from tutor.notation import parse_moves
 from tutor.record import Record, save_record
 from tutor.rules import preset
 
@@ -108,6 +109,35 @@ def test_usage_errors_exit_2(tmp_path):
     rules = preset("osmosis")
     save_record(Record(rules, deal_for(1, rules), ["d"]), path)
     assert run("hint", "--record", str(path), "--variant", "peek").exit_code == 2
+    assert run("hint", "1", "--record", str(path)).exit_code == 2
+
+
+def test_a_record_takes_variant_options_that_name_its_own_variant(tmp_path):
+    """The spec's grammar allows --variant beside --record: naming the record's own variant (by name, alias or
+    options) gives the same hint; another variant is refused in one line that names both."""
+    path = tmp_path / "peek.json"
+    rules = preset("peek")
+    save_record(Record(rules, deal_for(5, rules), parse_moves("d d")), path)
+    plain = json.loads(run("hint", "--record", str(path), "--json").output)
+    for same in (["--variant", "peek"], ["--variant", "open-osmosis"], ["--open-reserve"], ["--turn", "3"]):
+        result = run("hint", "--record", str(path), *same, "--json")
+        assert result.exit_code == 0 and json.loads(result.output) == plain, same
+    for other in (["--variant", "osmosis"], ["--turn", "1"], ["--no-open-reserve"]):
+        result = run("hint", "--record", str(path), *other)
+        assert result.exit_code == 2 and "takes the variant from the record (peek: turn 3" in result.output, other
+        assert "Traceback" not in result.output
+
+
+def test_resume_takes_the_records_own_variant_and_refuses_another(tmp_path):
+    path = tmp_path / "peek.json"
+    rules = preset("peek")
+    save_record(Record(rules, deal_for(5, rules), parse_moves("d d")), path)
+    ok = osmosis(["play", "--resume", str(path), "--variant", "peek", "--plain"], HOME, input="q\n", catch=True)
+    assert ok.exit_code == 0 and "2 moves" in ok.output, ok.output
+    refused = osmosis(["play", "--resume", str(path), "--variant", "single", "--plain"], HOME, input="q\n",
+                      catch=True)
+    assert refused.exit_code == 2 and "takes the variant from the record" in refused.output
+    assert len(json.loads(path.read_text())["moves"]) == 2  # the saved game is as it was
 
 
 def test_tutor_mode_warns_on_a_known_bad_move_and_not_on_the_best(tmp_path):

@@ -61,6 +61,17 @@ def rules_from_kwargs(kwargs: dict[str, Any], default: Rules | None = None, deal
     return rules
 
 
+def check_record_rules(kwargs: dict[str, Any], rules: Rules, option: str) -> None:
+    """With ``option`` (--record, --resume) the record sets the variant: variant options may name it again
+    (``--variant osmosis`` for an Osmosis record), never another one."""
+    if all(v is None for v in kwargs.values()):
+        return
+    asked = rules_from_kwargs(dict(kwargs), default=rules)
+    if asked != rules:
+        raise click.UsageError(f"{option} takes the variant from the record ({rules.describe()}), and the "
+                               f"variant options given ask for another ({asked.describe()}): leave them out")
+
+
 def deal_from_file(path: str) -> Deal:
     """The deal in ``path``, read once per command: ``/dev/stdin`` and ``<(...)`` can be read only once."""
     ctx = click.get_current_context(silent=True)

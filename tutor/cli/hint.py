@@ -18,6 +18,7 @@ from .app import console_of
 from .common import (
     DEAL_NUMBER,
     MOVES,
+    check_record_rules,
     positions_after,
     record_from_file,
     resolve_deal,
@@ -50,10 +51,11 @@ def hint_command(ctx: click.Context, number: int | None, deal_file: str | None, 
     cards are never looked at), and the best one comes with the reason.
     """
     if record_path is not None:
-        if number is not None or deal_file is not None or any(v is not None for v in kwargs.values()):
-            raise click.UsageError("--record takes the deal and the variant from the record: "
-                                   "give no deal number, --deal-file or variant option with it")
+        if number is not None or deal_file is not None:
+            raise click.UsageError("--record takes the deal from the record: give no deal number or --deal-file "
+                                   "with it")
         record = record_from_file(record_path)
+        check_record_rules(kwargs, record.rules, "--record")
         played, state = list(record.moves), record.replay()
         states = record.states()
     else:

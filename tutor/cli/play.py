@@ -26,6 +26,7 @@ from .app import console_of
 from .common import (
     DEAL_NUMBER,
     FiniteFloat,
+    check_record_rules,
     read_line,
     record_from_file,
     resolve_deal,
@@ -94,14 +95,15 @@ def play_command(ctx: click.Context, number: int | None, deal_file: str | None, 
                           "give a file name, like --save game.json")
     resumed: Path | None = None
     if resume_path is not None:
-        if number is not None or deal_file is not None or any(v is not None for v in kwargs.values()):
-            raise click.UsageError("--resume takes the deal and the variant from the record: "
-                                   "give no deal number, --deal-file or variant option with it")
+        if number is not None or deal_file is not None:
+            raise click.UsageError("--resume takes the deal from the record: give no deal number or --deal-file "
+                                   "with it")
         from .games import resolve_resume
 
         from_list = not os.path.exists(resume_path)  # "last" or a number from osmosis games
         resumed = resolve_resume(resume_path)
         game = Game.from_record(record_from_file(str(resumed)))
+        check_record_rules(kwargs, game.rules, "--resume")
         if game.state.over and (from_list or (not plain and board_wanted(console))):
             # A finished game picked from the list, or on a terminal, opens as a replay; a
             # record file named in line mode opens as it ended, and after an undo a move the
