@@ -129,6 +129,15 @@ def test_a_big_number_goes_through_the_history_exactly(run, home, tmp_path):
     assert osmosis(["export"], elsewhere).stdout == exported
     again = run(["import", str(big)])  # the same game again: found by its content, kept once
     assert "Nothing new to import" in again.stdout
+    # at 80 columns (a pipe's width) and 60 the number stays on one line, never broken over two and misread
+    for columns in ("80", "60"):
+        narrow = osmosis(["history"], home, env={"COLUMNS": columns}).stdout
+        assert str(BIG) in narrow and str(10**20) in narrow, narrow
+    (home / "games").mkdir(exist_ok=True)
+    for path in (big, huge):
+        (home / "games" / path.name).write_text(path.read_text())
+    listed = osmosis(["games"], home, env={"COLUMNS": "80"}).stdout
+    assert str(BIG) in listed and str(10**20) in listed, listed
 
 
 def test_coach_and_drill_name_a_big_deal(run, tmp_path):

@@ -19,6 +19,7 @@ from ..record import Record, load_record
 from ..storage import games_dir
 from ..textsafe import quoted, shown_path
 from .app import console_of
+from .history_render import deal_column
 
 
 @dataclass(frozen=True)
@@ -131,8 +132,9 @@ def games_command(ctx: click.Context, as_json: bool) -> None:
     table = Table(box=None, pad_edge=False, show_edge=False, header_style="bold")
     columns: tuple[tuple[str, JustifyMethod], ...] = (
         ("#", "right"), ("deal", "right"), ("variant", "left"), ("date", "left"), ("moves", "right"), ("result", "left"))
-    for name, justify in columns:  # a deal number of 20 digits wraps whole rather than cut with "…"
-        table.add_column(name, justify=justify, overflow="fold" if name == "deal" else "ellipsis")
+    deal_width = max((len(_deal_text(g.record)) for g in games if g.record is not None), default=4)
+    for name, justify in columns:  # a deal number of 20 digits stays whole on one line
+        table.add_column(name, justify=justify, **deal_column(deal_width) if name == "deal" else {"overflow": "ellipsis"})
     for g in games:
         date = time.strftime("%Y-%m-%d %H:%M", time.localtime(g.mtime))
         if g.record is None:

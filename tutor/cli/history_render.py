@@ -10,7 +10,7 @@ import json
 import os
 import shlex
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from rich.console import Group, JustifyMethod
 from rich.padding import Padding
@@ -50,6 +50,12 @@ def variant_label(variant: str) -> str:
 
 def deal_label(deal: int | None) -> str:
     return str(deal) if deal is not None else "file"
+
+
+def deal_column(width: int) -> dict[str, Any]:
+    """A table column for deal numbers: never cut or broken over two lines (a 20-digit PySolFC number misread
+    as another), at least ``width`` wide, so the other columns give way."""
+    return {"no_wrap": True, "min_width": max(width, 4), "overflow": "fold"}
 
 
 def rate_text(fig) -> str:
@@ -132,8 +138,10 @@ def render_summary(s, width: int = 80) -> Group:
     table = Table(box=None, pad_edge=False, header_style="bold")
     recent: Columns = (("id", "right"), ("played (UTC)", "left"), ("deal", "right"), ("variant", "left"),
                        ("moves", "right"), ("cards", "right"), ("result", "left"), ("accuracy", "right"))
-    for col, just in recent:  # a deal number of 20 digits wraps whole rather than cut with "…"
-        table.add_column(col, justify=just, overflow="fold" if col == "deal" else "ellipsis")
+    deal_width = max((len(deal_label(g.deal)) for g in s.recent), default=4)
+    for col, just in recent:  # a deal number of 20 digits stays whole on one line: the other columns give way
+        table.add_column(col, justify=just, **deal_column(deal_width) if col == "deal" else
+                         {"no_wrap": True, "min_width": 16} if col.startswith("played") else {"overflow": "ellipsis"})
     for g in s.recent:
         result = Text("won", style="green") if g.won else Text("lost" if g.over else "unfinished",
                                                                style="" if g.over else "dim")
@@ -264,8 +272,9 @@ def render_coaching(c, meanings: dict[str, str]) -> list:
         table = Table(box=None, pad_edge=False, header_style="bold")
         losses: Columns = (("id", "right"), ("deal", "right"), ("move", "right"), ("played", "left"),
                            ("better", "left"), ("lost", "right"), ("label", "left"), ("tags", "left"))
+        deal_width = max((len(deal_label(e.deal)) for e in c.losses), default=4)
         for col, just in losses:
-            table.add_column(col, justify=just, overflow="fold" if col == "deal" else "ellipsis")
+            table.add_column(col, justify=just, **deal_column(deal_width) if col == "deal" else {"overflow": "ellipsis"})
         for e in c.losses:
             table.add_row(str(e.game_id), deal_label(e.deal), str(e.ply), Text(clean(e.move)), Text(clean(e.best)),
                           f"{e.drop:.0f}", Text(clean(e.label)), Text(tags_text(e.tags)))
