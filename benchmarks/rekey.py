@@ -27,7 +27,7 @@ import time
 from tutor.policies import engine_version, parallel_map, play_deal
 from tutor.rules import Rules
 from tutor.search import DEFAULT_LIMIT, Limit
-from tutor.store import config_key
+from tutor.store import config_key, deal_of
 
 
 def replay(job: tuple[dict, int]) -> tuple[int, bool | None, int]:
@@ -55,9 +55,10 @@ def main() -> None:
                           (cid,)).fetchall()
         if not rows:
             continue
+        rows.sort(key=lambda r: deal_of(r[0]))  # a deal from 2**63 up is keyed by a BLOB (tutor.store.deal_key)
         step = max(1, (len(rows) - 1) // max(1, args.check - 1))
-        picked = sorted({rows[i] for i in range(0, len(rows), step)} | {rows[-1]})[: args.check]
-        stored = {r[0]: (None if r[1] is None else bool(r[1]), r[2]) for r in picked}
+        picked = [rows[i] for i in sorted({*range(0, len(rows), step), len(rows) - 1})][: args.check]
+        stored = {deal_of(r[0]): (None if r[1] is None else bool(r[1]), r[2]) for r in picked}
         t0 = time.perf_counter()
         again = {d: (w, c) for d, w, c in parallel_map(replay, [(key, d) for d in stored], args.workers)}
         bad = {d: (stored[d], again[d]) for d in stored if stored[d] != again[d]}
