@@ -141,7 +141,8 @@ def test_no_panel_draws_a_line_wider_than_it_is_given(tmp_path):
 
     states = [greedy(make_session(tmp_path / "a", number=17), 60).game,
               make_session(tmp_path / "b", number=1).game,
-              greedy(make_session(tmp_path / "c", number=3, variant="peek"), 20).game]
+              greedy(make_session(tmp_path / "c", number=3, variant="peek"), 20).game,
+              make_session(tmp_path / "d", number=4, variant="bridesmaids").game]  # its one line, no reserve
     hint = advise(observe(states[1].state))
     from tutor.board.play import KEYS
 

@@ -20,7 +20,7 @@ from .textsafe import os_reason, quoted
 
 MAX_FILE_BYTES = 16 * 1024 * 1024
 MAX_DEPTH = 64
-MAX_DIGITS = 30  # a deal number has at most 19; nothing in these formats needs more
+MAX_DIGITS = 30  # a deal number has at most 21 (10**20); nothing in these formats needs more
 
 # The caller's error class (a TutorError subclass), called with the one-line message.
 ErrorFactory = Callable[[str], Exception]

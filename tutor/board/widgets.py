@@ -145,7 +145,7 @@ class TableView(_Sized):
     def _reserve(self, width: int) -> list[Text]:
         state, symbols = self.state, self.symbols
         if not state.reserves:
-            return [Text("No reserve (Bridesmaids): the base card, then the talon.", style=DIM)]
+            return wrap(Text("No reserve (Bridesmaids): the base card, then the talon.", style=DIM), width)
         cells = []
         for i, pile in enumerate(state.reserves):
             cell = Text()

@@ -56,7 +56,7 @@ def result_line(rev: Review) -> Text:
 
 #: One cell per move in the chart's marker line: the chess glyphs ?! ? ?? as single characters.
 MARKS = {Label.INACCURACY: "⁈", Label.MISTAKE: "?", Label.BLUNDER: "⁇"}
-LEGEND = ("▁ 0%  █ 100% win chance after each move;", "⁈ inaccuracy (?!),", "? mistake,", "⁇ blunder (??),",
+LEGEND = ("▁ 0%  █ 100%", "win chance", "after each move;", "⁈ inaccuracy (?!),", "? mistake,", "⁇ blunder (??),",
           "+/- luck")
 
 
