@@ -33,7 +33,7 @@ import sys
 import time
 from pathlib import Path
 
-from strength import first_pass_leader
+from strength import first_pass_leader, unplayed_first_pass
 
 import tutor.hints
 from tutor.deals import deal_for
@@ -54,10 +54,6 @@ def checked_leader(obs, scores, certain):
     if new != _POLICY_LEADER(obs, scores, certain):
         _CHANGED[0] = True
     return new
-
-
-def unplayed_first_pass(obs) -> bool:
-    return not obs.progress and any(c is None for c in obs.stock)
 
 
 def opening_changed(state: State, infoset: bool) -> bool:

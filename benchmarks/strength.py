@@ -94,6 +94,11 @@ def wide_leader(obs, scores, certain):
     return min(scores.moves, key=key)
 
 
+def unplayed_first_pass(obs) -> bool:
+    """No card played yet, and cards still to turn unseen: the first pass, before its first play."""
+    return not obs.progress and any(c is None for c in obs.stock)
+
+
 def first_pass_leader(obs, scores, certain):
     """The policy's tie-break, but before any card is played in the first pass (no play yet, cards still to
     turn unseen) a turn loses a tie in samples won to a play: a first pass with no play blocks the game, a
@@ -104,7 +109,7 @@ def first_pass_leader(obs, scores, certain):
 
     if certain:
         return certain[0]
-    unplayed = not obs.progress and any(c is None for c in obs.stock)
+    unplayed = unplayed_first_pass(obs)
 
     def key(m):
         won = sum(scores.won(m))

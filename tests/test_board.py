@@ -28,9 +28,10 @@ def make_session(tmp_path, number=1, tutor=False, variant="osmosis"):
     return Session(ctx, game, GameFiles(game, tmp_path, "game"), tutor, 10.0)
 
 
-def screens(session, keys, width=80, height=40) -> list[str]:
-    """Press ``keys`` on one board (waiting for hints to finish); the screen text before and after each key."""
-    app = BoardApp(session, symbols=True)
+def screens(session, keys, width=80, height=40, app=None) -> list[str]:
+    """Press ``keys`` on one board (waiting for hints to finish); the screen text before and after each key.
+    ``app``: the board to run (a new one on ``session`` if None), for a test that looks into it after."""
+    app = app or BoardApp(session, symbols=True)
     out = []
 
     async def go():

@@ -6,7 +6,7 @@ import asyncio
 import re
 
 import pytest
-from test_board import flat, make_session
+from test_board import flat, make_session, screens
 
 from tutor.board import screen_text
 from tutor.board.play import BoardApp
@@ -32,20 +32,9 @@ def greedy(session, plies):
 
 
 def board(session, width, height=60, keys=()) -> tuple[BoardApp, str]:
+    """The board after ``keys`` (:func:`test_board.screens`), and the app, to look into its hints."""
     app = BoardApp(session, symbols=True)
-    out = []
-
-    async def go():
-        async with app.run_test(size=(width, height)) as pilot:
-            await pilot.pause()
-            for key in keys:
-                await pilot.press(key)
-                await app.workers.wait_for_complete()
-                await pilot.pause()
-            out.append(screen_text(app))
-
-    asyncio.run(go())
-    return app, out[0]
+    return app, screens(session, keys, width, height, app=app)[-1]
 
 
 def foundation_rows(text: str) -> dict[int, tuple[str, list[str]]]:
