@@ -171,9 +171,9 @@ def turning_blocks(obs: Observation) -> bool:
     return not obs.progress and _turning_shows_no_play(obs)
 
 
-def last_pass(obs: Observation) -> bool:
+def last_pass(position: Observation | State) -> bool:
     """The game has limited passes and this is the last of them: no redeal follows this pass."""
-    return bool(obs.rules.passes) and obs.pass_no >= obs.rules.passes
+    return bool(position.rules.passes) and position.pass_no >= position.rules.passes
 
 
 def turning_runs_out(obs: Observation) -> bool:
@@ -219,7 +219,7 @@ def why_illegal(state: State, move: Move) -> str:
     moves = state.legal_moves()
     if move.kind != "d" or not state.talon or not moves:
         return reason
-    if state.rules.passes and state.pass_no >= state.rules.passes:
+    if last_pass(state):
         return f"d is not possible: all {state.rules.passes} passes through the talon are used"
     since = "since the last redeal" if state.pass_no > 1 else "in this first pass"
     return (f"d is not possible: no card was played {since}, and the talon is turned over again only after a "

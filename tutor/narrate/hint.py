@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from ..cards import NAMES, RANKS, SUIT_NAMES
 from ..notation import TURN
-from ..talon import turning_blocks
+from ..talon import last_pass, turning_blocks
 from .moves import destination_phrase, move_gerund, move_phrase
 from .tips import TipId
 
@@ -172,7 +172,7 @@ def _versus(top: Candidate, other: Candidate, mine: str, theirs: str) -> str:
 
 def _later(obs: Observation) -> str:
     """What a shift of the groups of three changes: the next pass, or on the last pass the rest of it."""
-    if obs.rules.passes and obs.pass_no >= obs.rules.passes:
+    if last_pass(obs):
         return "the rest of this pass, the last one,"
     return "the next pass"
 

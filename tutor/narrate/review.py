@@ -41,6 +41,7 @@ from ..review.facts import (
 from ..review.grades import Label
 from ..review.values import Hindsight, Review
 from ..state import State
+from ..talon import last_pass
 from .hint import pct, surely_fewer_cards, win_figure
 from .moves import card_word, move_gerund, move_short
 from .play import plural
@@ -149,7 +150,7 @@ def grade_sentence(state: State, fact: Grade | Ungraded | Decided) -> str:
                       f"which blocks the game with {plural(fact.cards, 'card')} on the foundations")
         elif fact.no_progress:  # certain from what the player saw: no sampled interval
             why, end = (("this was the last pass", "the game could only end when the stock ran out,")
-                        if state.rules.passes and state.pass_no >= state.rules.passes else
+                        if last_pass(state) else
                         ("no card had been played since the redeal", "the pass could only end with no card "
                          "played, which blocks the game"))
             figure = (f"win 0%, certain from what you had seen: {why}, and none of the cards still to turn (you had "
