@@ -256,3 +256,19 @@ def test_a_hints_figures_never_nest_brackets(variant, number, upto):
         depth += {"(": 1, ")": -1}.get(ch, 0)
         assert depth <= 1, text
     assert depth == 0 and ") (" not in text
+
+
+def test_a_turn_that_ends_the_game_for_certain_is_lost_with_no_interval():
+    """Deal 3, pass 2, nothing played since the redeal: TD on the waste opens row 2, and none of the cards still
+    to turn (all seen) can be played, so the turn lets the pass end with no play and the game is blocked. Its
+    win is known in every consistent deal: 0%, no sampled interval (it read 0-4% on 96 deals)."""
+    obs = observe(position(3, "r3 d d w d d w d d d d d w d w d d w d d d d d d"))
+    assert lost_for_certain(obs, TURN)
+    assert not lost_for_certain(observe(position(3, "r3 d d w d d w d d d d d w d w d d w d d d d d")), TURN)
+    advice = hint(obs, samples=16)
+    turn = next(c for c in advice.candidates if c.move == TURN)
+    assert turn.lost and turn.win == 0.0 and turn.interval == (0.0, 0.0)
+    assert turn.cards == obs.cards and turn.cards_interval == (obs.cards, obs.cards)
+    data = turn.to_json()
+    assert data["interval"] == [0.0, 0.0] and data["lost"] is True
+    assert "0% (in every consistent deal) if you turn" in advice.reason and "95%: 0-" not in advice.reason

@@ -46,7 +46,11 @@ def test_a_hint_judged_wrong_answer_says_each_figure_with_its_interval_and_deals
     # the win figures are the ones the hint's reason gives in the same line, not other ones
     for s in wrong.verdict.scores:
         assert s.interval is not None
+        if s.lost:  # the turn ends the pass with no play: lost in every consistent deal, no interval to give
+            assert s.interval == (0.0, 0.0) and "0% (in every consistent deal) if you turn" in line
+            continue
         assert f"{s.win * 100:.0f}% (95%: {s.interval[0] * 100:.0f}-{s.interval[1] * 100:.0f}%)" in line
+    assert any(s.lost for s in wrong.verdict.scores)
 
 
 def test_the_verdicts_scores_are_the_hints_candidates_with_what_they_rest_on():
@@ -122,7 +126,8 @@ def test_the_drill_builds_its_verdict_the_lessons_way_and_says_figures_with_inte
     # the drill says the verdict's scores as the lessons do: each with its interval and deals
     assert {str(s.move) for s in verdict.scores} == {str(c.move) for c in built[0].candidates}
     for s in verdict.scores:
-        assert re.fullmatch(r"win \d+% \(95%: \d+-\d+%, \d+ deals?\)", win_text(s))
+        assert re.fullmatch(r"win \d+% \(95%: \d+-\d+%, \d+ deals?\)", win_text(s)) or (
+            s.lost and win_text(s) == "win 0% (in every consistent deal)")
     wrong = judge_answer(step, "d", verdict)
     assert not wrong.right
     text = " ".join(wrong.lines)

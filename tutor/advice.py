@@ -60,12 +60,17 @@ class SettledHint(Hint):
         return out
 
 
+def _every(deals: int) -> str:
+    """``every one of the 6 deals``, or ``the one deal``."""
+    return "the one deal" if deals == 1 else f"every one of the {deals} deals"
+
+
 def settled_sentence(won: bool, deals: int) -> str:
     """The hint's last sentence in a settled position."""
     if won:  # this move cannot lose the win; a later one still can, so the game is not "won whatever you play"
-        return (f"Solving every one of the {deals} deals consistent with what you have seen shows that every move "
+        return (f"Solving {_every(deals)} consistent with what you have seen shows that every move "
                 "here keeps the win in all of them: none of them can throw it away (a later move still can).")
-    return (f"Solving every one of the {deals} deals consistent with what you have seen shows that no move wins "
+    return (f"Solving {_every(deals)} consistent with what you have seen shows that no move wins "
             "in any of them: the game is lost whatever you play, and only the cards are left to play for.")
 
 

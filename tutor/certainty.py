@@ -13,7 +13,8 @@ tutor as a player) may take or reject such a move whatever the samples say:
   exactly this point next pass (the solver's dominance rule says the same;
   :func:`turn_keeps_value`);
 - when every reserve card is known (Peek), a row opened in an order whose
-  "must come before" constraints have a cycle loses in every consistent deal
+  "must come before" constraints have a cycle loses in every consistent deal,
+  and so does a turn after which no card can be played before the game ends
   (:func:`lost_for_certain`).
 
 :func:`preference` orders the moves the samples cannot tell apart. Values
@@ -71,12 +72,18 @@ def certain_moves(obs: Observation, moves: list[Move]) -> list[Move]:
 
 
 def lost_for_certain(obs: Observation, move: Move) -> bool:
-    """The move opens a row in an order that no consistent deal can win (whole reserve known).
+    """The move loses in every consistent deal: a turn after which the game ends with no card played
+    (:func:`tutor.talon.turn_ends_game`), or a play that opens a row in an order no consistent deal can win
+    (whole reserve known).
 
     Only the reserve piles give "must come before" constraints that can form a
     cycle, so when every reserve card is known the check holds in every
     consistent deal.
     """
+    if move == TURN:
+        from .talon import turn_ends_game
+
+        return turn_ends_game(obs)
     if any(c is None for p in obs.reserves for c in p):
         return False
     row = opens_row(obs, move)

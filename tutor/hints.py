@@ -13,8 +13,8 @@ same hint, on any machine.
 
 Structure known for certain comes before sampling: a forced move (the only
 legal one) needs no choice, and :mod:`tutor.certainty` finds the plays that
-only add options, the turns that keep every option and the row openings lost
-in every consistent deal. Such moves are best (or lost) in every consistent
+only add options, the turns that keep every option, and the row openings and
+turns lost in every consistent deal. Such moves are best (or lost) in every consistent
 deal, so the hint takes them whatever the samples say. The other moves are
 still scored honestly: a certain move costs one search per sample (it keeps
 the position's value), and every move gets the same samples.
@@ -323,7 +323,8 @@ def score_moves(obs: Observation, samples: int | None = None, limit: Limit | Non
         candidates.append(Candidate(
             move=m, win=est.win, cards=est.cards, card=obs.card_of(m),
             samples=est.samples, undecided=scores.undecided(m), certain=m in certain, lost=m in lost,
-            opens_row=opens_row(obs, m), interval=(est.win_lo, est.win_hi),
+            # a move lost in every consistent deal: its win is known, not sampled
+            opens_row=opens_row(obs, m), interval=(0.0, 0.0) if m in lost else (est.win_lo, est.win_hi),
             cards_interval=(est.cards_lo, est.cards_hi), exact=exact,
             drop=None if m == best else scores.drop(best, m, exact), method=method,
             blind=None if blind is None else blind.get(m, 0.0)))

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .errors import IllegalMoveError
-from .knowledge import Observation, move_for_card
+from .knowledge import Observation, move_for_card, observe
 from .notation import TURN, WASTE, Move, parse_input
 from .state import State
 
@@ -184,6 +184,19 @@ def turning_runs_out(obs: Observation) -> bool:
     known from the second pass on, and the reserve tops stay as they are while nothing is played.
     """
     return last_pass(obs) and _turning_shows_no_play(obs)
+
+
+def turn_ends_game(obs: Observation) -> bool:
+    """Turning now ends the game for certain with no card played after it: the pass ends with no play
+    (:func:`turning_blocks`), the last of a limited number of passes runs out (:func:`turning_runs_out`), or,
+    the stock empty, the redeal shows none of the talon's cards (all seen in the pass that ends) that can be
+    played, so the next pass ends with no play. Only what the player has seen decides it."""
+    if obs.stock:
+        return turning_blocks(obs) or turning_runs_out(obs)
+    if TURN not in obs.legal_moves():
+        return False
+    # the redeal shows no card: any consistent deal gives the same position after it
+    return turning_blocks(observe(obs.fill(obs.unseen_cards()).apply(TURN)))
 
 
 def _turning_shows_no_play(obs: Observation) -> bool:

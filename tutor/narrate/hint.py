@@ -15,6 +15,7 @@ from ..cards import NAMES, RANKS, SUIT_NAMES
 from ..notation import TURN
 from ..talon import last_pass, turning_blocks
 from .moves import destination_phrase, move_gerund, move_phrase
+from .play import plural
 from .tips import TipId
 
 if TYPE_CHECKING:  # the analysis imports this package lazily; the types only are needed here
@@ -119,12 +120,17 @@ def cards_warning(advice: Hint, move: Move, best_words: str) -> str | None:
         return (f"That gives cards away: no move wins in {'the one deal' if n == 1 else f'any of the {n} deals'} "
                 f"consistent with what you have seen ({'solved' if n == 1 else 'all solved'}), and {best_words} places "
                 f"{best.cards:.0f} cards against {mine.cards:.0f} after this move.")
-    where = (f"any of the {settled} deals consistent with what you have seen (all solved)" if settled
-             else f"any of the {best.samples} deals sampled from what you have seen")
+    where = (_any_of(settled, "consistent with what you have seen (all solved)") if settled
+             else _any_of(best.samples, "sampled from what you have seen"))
     cards = (f"about {best.cards:.0f} cards (95%: {best.cards_interval[0]:.0f}-{best.cards_interval[1]:.0f}) against "
              f"{mine.cards:.0f} ({mine.cards_interval[0]:.0f}-{mine.cards_interval[1]:.0f}) after this move")
     return (f"That gives cards away: no move wins in {where}, and {best_words} places {cards}"
-            f"{f', on {best.samples} sampled deals' if settled else ''}.")
+            f"{', on ' + plural(best.samples, 'sampled deal') if settled else ''}.")
+
+
+def _any_of(n: int, which: str) -> str:
+    """``any of the 32 deals sampled ...``, or ``the one deal sampled ...``."""
+    return f"the one deal {which}" if n == 1 else f"any of the {n} deals {which}"
 
 
 def _runner_up(scored: ScoredPosition) -> Candidate | None:
@@ -141,10 +147,11 @@ def _basis(scored: ScoredPosition) -> str:
         if n == 1:
             return "exact: you have seen every card, and the position was solved"
         return f"exact: every one of the {n} deals consistent with what you have seen was solved"
-    same = ", the same ones for every move" if len(scored.candidates) > 1 else ""
+    same = (", the same one for every move" if scored.samples == 1 else ", the same ones for every move") \
+        if len(scored.candidates) > 1 else ""
     if all(win_solved(c) for c in scored.candidates):  # the win is known: only the cards were sampled
-        return f"the cards on {scored.samples} sampled deals consistent with what you have seen{same}"
-    return f"from {scored.samples} deals consistent with what you have seen{same}"
+        return f"the cards on {plural(scored.samples, 'sampled deal')} consistent with what you have seen{same}"
+    return f"from {plural(scored.samples, 'deal')} consistent with what you have seen{same}"
 
 
 def _win_sentence(top: Candidate, scored: ScoredPosition) -> str:
@@ -297,15 +304,31 @@ def reason_for(obs: Observation, scored: ScoredPosition) -> tuple[str, list[TipI
     # a position lost by its reserve piles says so once; a move's own "impossible order" would only repeat it
     lost = [] if lost_by_reserves(obs) else [c for c in scored.candidates if c.lost and c.move != best]
     for c in lost:
-        lost_card = _played(c.card)  # a lost move opens a row, so it is a play
+        if c.move == TURN:  # said already where the no-progress rule decided the best move
+            if TipId.NO_PROGRESS not in tips:
+                parts.append(_lost_turn(obs))
+            continue
+        lost_card = _played(c.card)  # a lost play opens a row in an impossible order
         parts.append(f"{NAMES[lost_card]} would open row {c.opens_row} for {SUIT_NAMES[lost_card // 13]}, an order "
                      "the reserve piles make impossible to complete.")
     undecided = max((c.undecided for c in scored.candidates), default=0)
     if undecided:
         one = undecided == 1
-        parts.append(f"({undecided} of the {scored.samples} deals {'was' if one else 'were'} too deep to decide "
+        parts.append(f"({undecided} of the {plural(scored.samples, 'deal')} {'was' if one else 'were'} too deep to decide "
                      f"within the search limit and count{'s' if one else ''} as not won.)")
     return " ".join(parts), list(dict.fromkeys(tips))
+
+
+def _lost_turn(obs: Observation) -> str:
+    """Why a turn that is not the best move ends the game for certain (:func:`tutor.talon.turn_ends_game`)."""
+    if not obs.stock:
+        return ("A redeal would block the game: none of the talon's cards (you saw them all this pass) can be "
+                "played, so the next pass would end with no card played.")
+    if last_pass(obs):
+        return (f"Turning on would end the game: this is the last of {obs.rules.passes} passes, and none of the "
+                "cards still to turn (you have seen them all) can be played.")
+    return ("Turning on would end the pass with no card played since the redeal, which blocks the game: none of "
+            "the cards still to turn (you have seen them all) can be played.")
 
 
 def _compared(obs: Observation, scored: ScoredPosition, top: Candidate, other: Candidate | None,
@@ -339,11 +362,12 @@ def _compared_reason(obs: Observation, scored: ScoredPosition, top: Candidate, o
         else:
             from ..grading import lost_by_reserves
 
-            head = (f"None of the {scored.samples} deals sampled from what you have seen can be won from here"
+            head = ((f"None of the {scored.samples} deals sampled from what you have seen can be won from here"
+                     if scored.samples != 1 else "The one deal sampled from what you have seen cannot be won from here")
                     if not lost_by_reserves(obs) else
                     "This position cannot be won any more whatever you do: the reserve piles, every card of them "
-                    f"known, leave no order of the rows still to open that can be completed ({scored.samples} "
-                    "deals sampled, none won)")
+                    f"known, leave no order of the rows still to open that can be completed "
+                    f"({plural(scored.samples, 'deal')} sampled, none won)")
         if round(top.cards) != round(other.cards):
             out = [f"{head}; {move_gerund(obs, best)} places the most cards: {about_cards(top)} "
                    f"against {cards_figure(other)} if you {move_phrase(obs, other.move, False)}."]
