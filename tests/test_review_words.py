@@ -70,7 +70,7 @@ def _figure(move: str = "d", win: float = 0.4) -> Candidate:
 def test_each_tag_fact_has_its_sentence_naming_its_cards():
     state = State.initial(deal_for(1, preset("osmosis")), preset("osmosis"))
     facts = [EarlyStart(25, 2, 2, _figure()), WrongRow(25, 2, _figure("r1"), 12), LateStart(_figure("r1"), 12),
-             NoProgress(), TurnedPast(3, _figure("w"), False), ReserveDig(25, 1, 30), ReserveDig(25, 1, None),
+             NoProgress(), TurnedPast(3, _figure("w"), False), ReserveDig(25, 1, 30, (6, 34)), ReserveDig(25, 1, None),
              TalonShift(25, _figure()), NoProgress(at_once=False)]
     words = [tag_sentence(state, f) for f in facts]
     assert len(set(words)) == len(words)
@@ -263,9 +263,10 @@ def test_a_redeal_is_named_as_one_not_as_a_turn():
 
 def test_in_peek_a_reserve_dig_leaves_a_card_on_top_rather_than_uncovering_it():
     osmosis, peek = (State.initial(deal_for(1, preset(v)), preset(v)) for v in ("osmosis", "peek"))
-    fact = ReserveDig(25, 1, 30)
-    assert f"uncovered {NAMES[30]}, face down until then, which could not be played" in tag_sentence(osmosis, fact)
-    text = tag_sentence(peek, fact)
+    fact = ReserveDig(25, 1, 30, (6, 34))
+    assert (f"only 6 of the 34 cards it could uncover would have been playable (it turned up {NAMES[30]})"
+            in tag_sentence(osmosis, fact))
+    text = tag_sentence(peek, replace(fact, odds=None))
     assert "uncovered" not in text
     assert text.startswith(f"Playing {NAMES[25]} left {NAMES[30]} on top of reserve pile 2, and it could not be played")
 
@@ -333,3 +334,28 @@ def test_the_only_move_with_one_consistent_deal_is_no_hindsight():
     assert text.endswith("It was the only move that kept the win.") and HINDSIGHT not in text
     sampled = replace(grade, played=replace(played, samples=8), top=replace(other, samples=8, win=0.5))
     assert comment(state, Comment(sampled, only_move=OnlyMove())).endswith(only_move_sentence())
+
+
+def test_a_reserve_dig_is_judged_on_the_odds_never_on_the_card_that_turned_up():
+    """Two deals alike in every card the player has seen, the face-down card under 4S (reserve pile 1 of deal
+    17) swapped with an unseen talon card: the tag and its odds are the same; only the card told differs."""
+    from tutor.review.tags import reserve_dig
+
+    rules = preset("osmosis")
+    deal = deal_for(17, rules)
+    state = State.initial(deal, rules)
+    move = Move.parse("r1")
+    under = deal.reserves[0][-2]
+    verdicts = []
+    for swap in (None, deal.talon[-1]):
+        d = deal
+        if swap is not None:
+            pile = tuple(swap if c == under else c for c in deal.reserves[0])
+            d = Deal((pile,) + deal.reserves[1:], deal.base, tuple(under if c == swap else c for c in deal.talon))
+        s = State.initial(d, rules)
+        assert seen_cards(s) == seen_cards(state)
+        dig = reserve_dig(s, move, s.apply(move))
+        verdicts.append(dig)
+    assert verdicts[0] is not None and verdicts[1] is not None
+    assert verdicts[0].odds == verdicts[1].odds and 2 * verdicts[0].odds[0] < verdicts[0].odds[1]
+    assert {verdicts[0].under, verdicts[1].under} == {under, deal.talon[-1]}

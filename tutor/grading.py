@@ -103,6 +103,8 @@ class PlyScore:
     the most cards on average (if not the played one) and the paired gap in
     cards to the played move over the same deals: ``(move, mean, lo, hi)``
     with its 95% interval (exact when every consistent deal was scored).
+    ``wide``: when more deals were drawn for ``drop``, the best and the played
+    move's estimates on all of them (else empty).
     """
 
     ply: int
@@ -119,6 +121,7 @@ class PlyScore:
     decided_deals: int = 0
     cards_gap: tuple[Move, float, float, float] | None = None
     no_progress: bool = False
+    wide: dict[Move, Estimate] = field(default_factory=dict)
 
 
 def blocked_for_sure(obs: Observation) -> bool:
@@ -137,14 +140,10 @@ def blocked_for_sure(obs: Observation) -> bool:
     stock runs out, the passes used (:func:`tutor.talon.turning_runs_out`).
     """
     from .notation import TURN
-    from .talon import turning_blocks, turning_runs_out
+    from .talon import turn_ends_game
 
     legal = obs.legal_moves()
-    if any(m.is_play for m in legal) or TURN not in legal:
-        return False
-    if not obs.stock:  # the redeal: any consistent deal, since only the known talon and the tops decide
-        return turning_blocks(observe(obs.fill(obs.unseen_cards()).apply(TURN)))
-    return turning_blocks(obs) or turning_runs_out(obs)
+    return not any(m.is_play for m in legal) and TURN in legal and turn_ends_game(obs)
 
 
 def _won(outcomes: Iterable[Outcome]) -> tuple[bool, ...]:
@@ -240,28 +239,39 @@ def _graded_ply(ply: int, state: State, move: Move, obs: Observation, legal: lis
         scores.add(outcomes_in(d, legal, certain, lost, WIN_NODES, BEST_NODES, cache))
     best = leader(obs, scores, certain)
     value = tuple(any(bool(scores.results[m][k][0]) for m in legal) for k in range(len(deals)))
-    estimates = {m: scores.estimate(m, exact) for m in legal}
+    estimates = {m: _known(scores.estimate(m, exact), m in lost) for m in legal}
     drop = None
+    wide: dict[Move, Estimate] = {}
     if move != best:
-        a, b = list(scores.won(best)), list(scores.won(move))
-        drop = paired_drop(a, b, exact)
+        a, b = list(scores.results[best]), list(scores.results[move])
+        drop = paired_drop(_won(a), _won(b), exact)
         done = len(deals)
         while not exact and done < budget and band(drop.lo * 100, bands) != band(drop.hi * 100, bands):
             more = worlds.states(state, min(budget, done + LABEL_BATCH))[done:]
             for d in more:
                 r = outcomes_in(d, [best, move], [c for c in certain if c in (best, move)],
-                                lost & {best, move}, WIN_NODES, 0, cache)
-                a.append(bool(r[best][0]))
-                b.append(bool(r[move][0]))
+                                lost & {best, move}, WIN_NODES, BEST_NODES, cache)
+                a.append(r[best])
+                b.append(r[move])
             done += len(more)
-            drop = paired_drop(a, b)
+            drop = paired_drop(_won(a), _won(b))
+        if done > len(deals):
+            # the two moves the label compares get their figures on the deals the drop rests on too, so the
+            # win chances shown beside it never disagree with it (``estimates`` stay on the shared deals)
+            wide = {best: _known(Estimate.of(a), best in lost), move: _known(Estimate.of(b), move in lost)}
     played = list(scores.results[move])
     outcomes = {w for m in legal for w, _ in scores.results[m]}
     uniform = len(outcomes) == 1 and None not in outcomes
     decided = exact and uniform and not any(value)  # lost whatever the move; a won position is not decided
     gap = _cards_gap(scores, move, exact) if uniform and not any(value) else None
     return (PlyScore(ply, True, exact, len(deals), best, estimates, value, _won(played), drop, decided,
-                     decided_deals=len(deals) if decided else 0, cards_gap=gap), None if exact else played, uniform)
+                     decided_deals=len(deals) if decided else 0, cards_gap=gap, wide=wide),
+            None if exact else played, uniform)
+
+
+def _known(est: Estimate, lost: bool) -> Estimate:
+    """A move's estimate, its win known (no interval) when it loses in every consistent deal."""
+    return replace(est, win_lo=0.0, win_hi=0.0) if lost else est
 
 
 def _cards_gap(scores: Outcomes, move: Move, exact: bool) -> tuple[Move, float, float, float] | None:

@@ -116,7 +116,7 @@ def sure_cards_sentence(state: State, fact: Grade) -> str | None:
         return f"{_better(state, top.move)} places more cards ({top.cards:.0f} against {played.cards:.0f}, exact)."
     return (f"{_better(state, top.move)} places more cards: about {top.cards:.0f} (95%: {top.cards_interval[0]:.0f}-"
             f"{top.cards_interval[1]:.0f}) against {played.cards:.0f} ({played.cards_interval[0]:.0f}-"
-            f"{played.cards_interval[1]:.0f}), on {played.samples} sampled deals, none won by any move.")
+            f"{played.cards_interval[1]:.0f}), on {plural(played.samples, 'sampled deal')}, none won by any move.")
 
 
 def more_cards_sentence(state: State, fact: Decided) -> str | None:
@@ -129,7 +129,7 @@ def more_cards_sentence(state: State, fact: Decided) -> str | None:
     lo, hi = fact.gap
     n = fact.more.samples
     if hi - lo < 0.05:  # the same gap in every sampled deal: no average, no "about"
-        return text + (f": {lo:.0f} more in each of the {n} sampled deals, the same for both moves "
+        return text + (f": {lo:.0f} more in {'the one sampled deal' if n == 1 else f'each of the {n} sampled deals'}, the same for both moves "
                        f"({fact.more.cards:.0f} against {fact.played.cards:.0f}).")
     gap = fact.more.cards - fact.played.cards  # printed itself: the rounded figures may differ by one from it
     return (text + f": about {fact.more.cards:.0f} against {fact.played.cards:.0f} on average over {n} sampled "
@@ -142,7 +142,7 @@ def grade_sentence(state: State, fact: Grade | Ungraded | Decided) -> str:
         return decided_sentence(state, fact)
     if isinstance(fact, Ungraded):
         basis = (f"exact, {_deals(fact.samples)}" if fact.exact
-                 else f"{interval_text(*fact.interval)}, {fact.samples} deals")
+                 else f"{interval_text(*fact.interval)}, {_deals(fact.samples)}")
         figure = f"win {pct(fact.win)} ({basis})"
         if fact.no_progress and not state.stock:  # the redeal itself: certain from what the player saw
             figure = ("win 0%, certain from what you had seen: after this redeal none of the talon's cards (you "
@@ -168,7 +168,7 @@ def grade_sentence(state: State, fact: Grade | Ungraded | Decided) -> str:
                      else f"every one of the {played.samples} consistent deals")
             text = f"Best move: win {pct(played.win)} (exact, {deals})."
         else:
-            text = f"Best move: win {pct(played.win)} ({interval_text(*played.interval)}, {played.samples} deals)."
+            text = f"Best move: win {pct(played.win)} ({interval_text(*played.interval)}, {_deals(played.samples)})."
         if top.move != played.move and pct(top.win) != pct(played.win) and paired is not None:
             # another move shows a higher figure: say why this one is best all the same
             more = (f"only {paired.estimate * 100:.1f} points more" if paired.estimate * 100 >= 0.05
@@ -197,7 +197,7 @@ def grade_sentence(state: State, fact: Grade | Ungraded | Decided) -> str:
         rounds_up = fact.label <= Label.GOOD and max(est, hi) >= fact.inaccuracy - 0.5
         places = 1 if fact.close or rounds_up else 0
         ends = f"{_num(lo, places)} to {_num(hi, places)}"
-        gap = f"{_points(est, places)} lower (95%: {ends}, {paired.samples} deals, paired)"
+        gap = f"{_points(est, places)} lower (95%: {ends}, {_deals(paired.samples)}, paired)"
         if paired.samples > played.samples:  # more deals drawn while the label was in doubt: say which is which
             basis = f" on {_deals(played.samples)}"
             gap = f"on {paired.samples} deals, paired, {_points(est, places)} lower (95%: {ends})"
@@ -250,9 +250,10 @@ def tag_sentence(state: State, fact: TagFact) -> str:
         if state.rules.open_reserve:  # every reserve card is face up: nothing is uncovered, only left on top
             return (f"Playing {card_word(fact.card)} left {card_word(fact.under)} on top of reserve pile "
                     f"{fact.pile + 1}, and it could not be played: digging the reserve helped nothing here.")
-        # the card below was face down until the move: the label stands on what could be seen before it
-        return (f"Playing {card_word(fact.card)} uncovered {card_word(fact.under)}, face down until then, which "
-                "could not be played: digging the reserve helped nothing here.")
+        odds = fact.odds or (0, 0)  # the card below was face down: the tag stands on the odds, the card is told
+        return (f"Playing {card_word(fact.card)} made no card you could see playable, and only {odds[0]} of the "
+                f"{odds[1]} cards it could uncover would have been playable (it turned up {card_word(fact.under)}): "
+                "digging the reserve was a long shot here.")
     return (f"Taking {card_word(fact.card)} off the waste shifted the talon's threes; turning kept "
             f"{win_figure(fact.turn)}.")
 
@@ -352,7 +353,7 @@ def moment_text(state: State, fact: MomentFact) -> str:
     if isinstance(fact, ErrorMoment):
         paired = fact.paired
         how = ("exact" if paired.exact
-               else f"95%: {_num(paired.lo * 100)}-{_num(paired.hi * 100)}, {paired.samples} deals")
+               else f"95%: {_num(paired.lo * 100)}-{_num(paired.hi * 100)}, {_deals(paired.samples)}")
         if not paired.exact and 0 < fact.win_samples < paired.samples:
             # the win chances beside it rest on fewer deals: say which figure rests on which
             how = (f"on {paired.samples} deals, paired, 95%: {_num(paired.lo * 100)}-{_num(paired.hi * 100)}; "
@@ -438,7 +439,7 @@ def sampling_text(info: dict[str, Any]) -> str:
     parts = []
     if info["sampled_moves"]:
         each = (f"{counts[0]}" if len(counts) == 1 else f"{counts[0]}-{counts[-1]}")
-        parts.append(f"{each} sampled deals a move for {plural(info['sampled_moves'], 'move')}, the same deals "
+        parts.append(f"{each} sampled deal{'' if each == '1' else 's'} a move for {plural(info['sampled_moves'], 'move')}, the same deals "
                      "through the game (redrawn only where a card that turned up contradicted them)")
     if info["exact_moves"]:
         parts.append(f"{plural(info['exact_moves'], 'move')} exact (every consistent deal solved)")

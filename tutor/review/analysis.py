@@ -179,6 +179,12 @@ def _graded(i: int, state: State, move: Move, ps: PlyScore, th: Thresholds, plac
         label, close = th.grade(paired)
     best = move if label == Label.BEST else top.move
     lead = max(cands, key=lambda c: c.win) if top.win < played.win else top
+    if ps.wide:
+        # more deals were drawn for the label: the two moves it compares show their figures on all of them,
+        # so no win chance in the comment or the JSON disagrees with the drop
+        top, played = (_candidate(c.move, ps.wide[c.move]) for c in (top, played))
+        by_move.update({top.move: top, played.move: played})
+        cands, lead = list(by_move.values()), top
     win_before = max(lead.win, played.win)
     tags, cycle = find_tags(state, move, by_move, played, top, th, placed, paired) if label >= Label.INACCURACY else ((), None)
     threw = ThrewAwayWin(facts.better) if facts.lost_at_ply == i + 1 else None
@@ -187,9 +193,10 @@ def _graded(i: int, state: State, move: Move, ps: PlyScore, th: Thresholds, plac
     return MoveReview(i + 1, move, best, win_before, played.win, label, tuple(t.tag for t in tags), "",
                       card=card, cards_after=played.cards,
                       candidates=tuple(sorted(cands, key=lambda c: (-c.win, -c.cards))),
-                      accuracy=move_accuracy(drop_pts), samples=ps.samples, exact=ps.exact,
+                      accuracy=move_accuracy(drop_pts), samples=played.samples, exact=ps.exact,
                       win_before_interval=(lead if lead.win >= played.win else played).interval,
-                      win_after_interval=played.interval, paired=paired, close=close, facts=comment)
+                      win_after_interval=played.interval, paired=paired, close=close, facts=comment,
+                      shared=ps.samples if ps.wide else 0)
 
 
 def assemble(record: Record, states: list[State], moves: list[Move], scores: dict[int, PlyScore],

@@ -195,13 +195,18 @@ class TurnedPast:
 
 @dataclass(frozen=True, slots=True)
 class ReserveDig:
-    """``card`` from reserve pile ``pile`` (0-based) freed nothing playable; ``under``: the card it uncovered."""
+    """``card`` from reserve pile ``pile`` (0-based) freed nothing playable; ``under``: the card it uncovered.
+
+    ``odds``: when ``under`` was face down, how many of the unseen cards it could have been would have been
+    playable, of how many (fewer than half: the tag stands on those odds, not on the card that turned up).
+    """
 
     tag: ClassVar[Tag] = Tag.RESERVE_DIG
     hindsight: ClassVar[bool] = False
     card: int
     pile: int
     under: int | None
+    odds: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -60,9 +60,11 @@ def placement_plies(states: list[State], moves: list[Move]) -> dict[int, int]:
 
 
 def _strongest(cands: list[Candidate], top: Candidate) -> Candidate | None:
-    """The move with the best win chance; on a tie the best move itself, so that a comment never names two
-    different "better" moves with the same figure (then the one with more cards)."""
-    return max(cands, key=lambda c: (c.win, c.move == top.move, c.cards), default=None)
+    """The best move itself when it is one of ``cands``, so that a comment never names two different
+    "better" moves (its figure may rest on more deals than theirs); else the best win chance, then cards."""
+    if any(c.move == top.move for c in cands):
+        return top
+    return max(cands, key=lambda c: (c.win, c.cards), default=None)
 
 
 def _cycle_cards(why: Explanation) -> set[int]:
@@ -85,6 +87,30 @@ def cycle_seen(state: State, why: Explanation) -> bool:
     return True
 
 
+def reserve_dig(state: State, move: Move, after: State) -> ReserveDig | None:
+    """The reserve play ``move`` as a dig that could not be expected to help, judged on what the player saw.
+
+    No card the player could see became playable by it, and the card it uncovers was no better: known not
+    playable (every reserve card face up, as in Peek), no card at all (the pile emptied), or face down and,
+    of the unseen cards it could be, fewer than half playable after the move (``odds``: those playable, of
+    how many). The card that really turned up is told, never judged on.
+    """
+    card = state.card_of(move)
+    assert card is not None and move.pile is not None  # a reserve play
+    pile = after.reserves[move.pile]
+    under = pile[-1] if pile else None
+    hidden = under is not None and not state.rules.open_reserve
+    before_cards = {state.card_of(m) for m in state.legal_moves() if m.is_play} - {card}
+    after_cards = {after.card_of(m) for m in after.legal_moves() if m.is_play} - ({under} if hidden else set())
+    if after_cards - before_cards:
+        return None
+    if not hidden:
+        return ReserveDig(card, move.pile, under) if under is None or after.destination(under) < 0 else None
+    unseen = observe(state).unseen_cards()
+    playable = sum(1 for c in unseen if after.destination(c) >= 0)
+    return ReserveDig(card, move.pile, under, (playable, len(unseen))) if 2 * playable < len(unseen) else None
+
+
 def find_tags(state: State, move: Move, by_move: dict[Move, Candidate], played: Candidate, top: Candidate,
               th: Thresholds, placed_at: dict[int, int],
               paired: Drop | None = None) -> tuple[tuple[TagFact, ...], BlockingCycle | None]:
@@ -95,8 +121,8 @@ def find_tags(state: State, move: Move, by_move: dict[Move, Candidate], played: 
     ``paired``: the paired drop from the best move to the played one, the
     figure the label stands on. A tag compares the played move with another
     one by that same drop when the other is the best move (the label's figure:
-    on more deals while the label was in doubt), else by their win chances on
-    the shared deals.
+    on more deals while the label was in doubt), else by their win chances
+    (the other move's on the shared deals, the played move's on the label's).
     """
     card = state.card_of(move)
     tags: list[TagFact] = []
@@ -144,11 +170,9 @@ def find_tags(state: State, move: Move, by_move: dict[Move, Candidate], played: 
             tags.append(TurnedPast(top_card, w, top_card // 13 == state.rows[0]))
     if move.kind == "r" and card is not None and gap(top) >= margin:
         # Only a reserve card that opens a row is ever graded (any other one only adds options).
-        before_cards = {state.card_of(m) for m in state.legal_moves() if m.is_play} - {card}
-        after_cards = {after.card_of(m) for m in after.legal_moves() if m.is_play}
-        if not (after_cards - before_cards):
-            pile = after.reserves[move.pile]
-            tags.append(ReserveDig(card, move.pile, pile[-1] if pile else None))
+        dig = reserve_dig(state, move, after)
+        if dig is not None:
+            tags.append(dig)
     if (move.kind == "w" and card is not None and state.rules.turn != 1 and not opens and TURN in by_move
             and gap(by_move[TURN]) >= margin):
         tags.append(TalonShift(card, by_move[TURN]))

@@ -29,8 +29,8 @@ class MoveReview:
 
     ``win_before`` is the best move's win chance, ``win_after`` the played
     move's, both from what the player knew before the move (0..1), on the
-    same ``samples`` shared deals (``exact``: every consistent deal), with
-    their 95% intervals. ``paired``: the drop from the best move to the
+    same ``samples`` deals (``exact``: every consistent deal), with their 95%
+    intervals: the shared deals, or more while the label was in doubt. ``paired``: the drop from the best move to the
     played one (possibly on more deals, while its label was in doubt), which
     decides the label; ``close``: labelled best or good, but the interval
     still reaches an error band. ``graded`` is False for forced moves and
@@ -67,6 +67,7 @@ class MoveReview:
     luck_interval: tuple[float, float] | None = None
     only_move: bool = False  # hindsight: the one legal move after which the win could still be had
     facts: Comment | None = None
+    shared: int = 0  # the shared deals of this position, when the figures rest on more (0: on ``samples``)
 
     @property
     def drop(self) -> float:
@@ -251,9 +252,9 @@ class Review:
         sampled = [m for m in self.moves if not m.exact]
         exact = [m for m in self.moves if m.exact]
         extra = [m.paired.samples for m in self.moves
-                 if m.paired is not None and not m.paired.exact and m.paired.samples > m.samples]
+                 if m.paired is not None and not m.paired.exact and m.paired.samples > (m.shared or m.samples)]
         return {"samples": self.samples, "sampled_moves": len(sampled),
-                "samples_a_move": sorted({m.samples for m in sampled}),
+                "samples_a_move": sorted({m.shared or m.samples for m in sampled}),
                 "exact_moves": len(exact), "labels_with_more": len(extra),
                 "most_label_samples": max(extra, default=None)}
 
