@@ -571,3 +571,20 @@ def test_a_huge_word_in_an_error_is_cut_to_a_readable_line(run, home, tmp_path):
     result = run(["deal", "--deal-file", str(deal)])
     assert result.exit_code == 1 and len(result.stderr) < 400 and result.stderr.count("\n") == 1
     assert "(100003 characters): expected a rank" in result.stderr
+
+
+def test_a_save_keeps_the_old_files_mode_and_a_new_file_gets_the_umasks(tmp_path):
+    """mkstemp makes its file 0600, and the rename used to carry that over: an export came out -rw------- and
+    a review --annotate turned a 0664 record into 0600."""
+    old = os.umask(0o022)
+    try:
+        path = tmp_path / "r.json"
+        atomic_write_text(path, "one")
+        assert (path.stat().st_mode & 0o777) == 0o644
+        path.chmod(0o664)
+        atomic_write_text(path, "two")
+        assert (path.stat().st_mode & 0o777) == 0o664 and path.read_text() == "two"
+        made = create_new_file(tmp_path, "game", ".json", "{}")
+        assert (made.stat().st_mode & 0o777) == 0o644
+    finally:
+        os.umask(old)

@@ -105,6 +105,7 @@ def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
     check_writable_target(p)
     tmp = _write_temp(p, text)
     try:
+        os.chmod(tmp, _mode_for(p))  # mkstemp makes it 0600: keep the old file's mode, or the umask's
         os.replace(tmp, p)
     except BaseException:
         _unlink(tmp)
@@ -112,6 +113,26 @@ def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
     if p not in _TIDIED:  # once per file and process: a game saves after every move
         _TIDIED.add(p)
         remove_stale_temps(p)
+
+
+def _mode_for(p: Path) -> int:
+    """The permission bits a saved file gets: those of the file it replaces, else :func:`_new_mode`."""
+    try:
+        return stat.S_IMODE(os.stat(p).st_mode)
+    except OSError:
+        return _new_mode()
+
+
+def _new_mode() -> int:
+    """What ``open`` gives a new file: 0666 less the process's umask (read from /proc where it can be, as
+    setting the umask to read it is not safe beside other threads)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as fh:
+            mask = next(int(line.split()[1], 8) for line in fh if line.startswith("Umask:"))
+    except (OSError, StopIteration, ValueError, IndexError):
+        mask = os.umask(0o022)
+        os.umask(mask)
+    return 0o666 & ~mask
 
 
 def is_regular_file(path: str | os.PathLike[str]) -> bool:
@@ -147,6 +168,7 @@ def create_new_file(directory: Path, stem: str, suffix: str, text: str) -> Path:
     directory.mkdir(parents=True, exist_ok=True)
     tmp = _write_temp(directory / f"{stem}{suffix}", text)
     try:
+        os.chmod(tmp, _new_mode())  # mkstemp makes it 0600; the links share its mode
         for n in range(1, 10_000):
             path = directory / (f"{stem}{suffix}" if n == 1 else f"{stem}-{n}{suffix}")
             try:
