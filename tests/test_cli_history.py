@@ -601,3 +601,25 @@ def test_importing_a_deal_file_says_what_it_is_and_how_to_play_it(run, tmp_path)
     assert result.exit_code == 1 and result.stderr == (
         f"error: '{deal}' is a deal file (osmosis-deal/1), a deal to play, not a game: import takes game records "
         f"and what osmosis export writes (osmosis play --deal-file {deal} plays the deal)\n")
+
+
+def test_import_reads_a_record_from_a_pipe(run, tmp_path):
+    """``osmosis import /dev/stdin`` (or ``<(cat r.json)``): the file can be read once only, and import read
+    it twice (once to see what it is, once to load it), so a piped record was 'not valid JSON'."""
+    import os
+    import threading
+
+    from tutor.record import Record
+
+    rules = preset("osmosis")
+    text = json.dumps(Record(rules, deal_for(7, rules), ["d", "d"]).to_json())
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    writer = threading.Thread(target=lambda: fifo.write_text(text, encoding="utf-8"), daemon=True)
+    writer.start()
+    result = run(["import", str(fifo)])
+    writer.join(timeout=10)
+    assert result.exit_code == 0, result.output
+    assert "Imported 1 game" in result.output
+    data = json.loads(run(["history", "--json"]).stdout)
+    assert data["games"] == 1 and data["recent"][0]["deal"] == 7 and data["recent"][0]["moves"] == 2

@@ -16,8 +16,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..errors import TutorError
-from ..record import Record, load_record
+from ..record import Record, load_record, loads_record
 from ..storage import games_dir, is_regular_file
+from ..textsafe import quoted
 from .db import GameRow, History, db_path, file_started_at, iso
 
 IMPORTED_FLAG = "games_folder_imported"
@@ -151,9 +152,11 @@ def note_game(record: Record, path: str | Path | None, history_path: Path | None
     raise AssertionError("unreachable")  # pragma: no cover
 
 
-def add_file(history: History, path: Path, keyed: bool = True) -> int:
-    """A record file into the history; its dates come from the file. :class:`TutorError` if it is no record."""
-    record = load_record(str(path))
+def add_file(history: History, path: Path, keyed: bool = True, text: str | None = None) -> int:
+    """A record file into the history; its dates come from the file. :class:`TutorError` if it is no record.
+
+    ``text``: the file's text when the caller has read it already (a pipe can be read only once)."""
+    record = load_record(str(path)) if text is None else loads_record(text, f"record {quoted(path)}")
     started = iso(file_started_at(path))
     played = iso(path.stat().st_mtime)
     key = key_for_path(path) if keyed else None

@@ -23,6 +23,7 @@ from ..errors import RecordError, TutorError
 from ..inputs import loads_json, read_text
 from ..record import Record
 from ..textsafe import quoted, shown_path
+from ..storage import is_regular_file
 from .db import History, parse_iso
 from .games import add_file, add_record
 from .reviews import MAX_SAMPLES, MOVES, candidate_problem, review_of, store_review
@@ -309,7 +310,8 @@ def import_file(history: History, path: str | Path) -> ImportResult:
         return result
     if isinstance(whole, dict) and whole.get("format", "osmosis-record/1") != LINE_FORMAT:
         try:
-            add_file(history, p)
+            # the text read above: a pipe (osmosis import /dev/stdin) gives it only once, and has no name to key by
+            add_file(history, p, keyed=is_regular_file(p), text=text)
             result.games += 1
         except TutorError as exc:
             result.problems.append(str(exc))
