@@ -72,6 +72,17 @@ def test_a_signed_or_odd_number_says_the_range_too(run):
     one_line_error(run(["deal", "1_000"]), "is not a number", RANGE)
 
 
+@pytest.mark.parametrize("args", [["deal", "-1"], ["solve", "-5", "--json"], ["hint", "--json", "-3"], ["play", "-7"]])
+def test_a_negative_number_without_dashes_is_a_bad_deal_number_not_an_unknown_option(run, args):
+    """Click read '-5' as an unknown option: a usage error (exit 2) where the spec wants an input error."""
+    one_line_error(run(args, input="q\n"), "has a sign", RANGE)
+
+
+def test_an_option_value_or_an_unknown_option_is_still_clicks_to_judge(run):
+    assert run(["solve", "--nodes", "-5", "3"]).exit_code == 2  # the option's own range
+    assert run(["deal", "--jsn", "3"]).exit_code == 2  # a mistyped option stays a usage error
+
+
 def test_solve_and_hint_take_a_big_number(run):
     solved = run(["solve", str(BIG), "--variant", "peek", "--nodes", "20000"])
     assert_handled(solved, allowed=(0,))

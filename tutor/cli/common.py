@@ -146,6 +146,23 @@ MOVES = MovesType()
 DEAL_NUMBER = DealNumberType()
 
 
+class DealCommand(click.Command):
+    """A command with a deal number argument: ``osmosis solve -5`` is a bad deal number (one line, exit 1),
+    where click would read ``-5`` as an unknown option (a usage error, exit 2)."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        valued = {name for p in self.params if isinstance(p, click.Option) and not p.is_flag and not p.count
+                  for name in p.opts}
+        before = None
+        for arg in args:
+            if arg == "--":
+                break
+            if before not in valued and len(arg) > 1 and arg[0] == "-" and arg[1].isdigit():
+                DEAL_NUMBER.convert(arg, None, ctx)  # a signed number: the deal number's own error
+            before = arg
+        return super().parse_args(ctx, args)
+
+
 class FiniteFloat(click.ParamType):
     """A number in a closed range; ``nan`` and ``inf`` are refused (``FloatRange`` lets ``nan`` through)."""
 

@@ -17,6 +17,7 @@ from ..talon import waste_fan
 from .app import console_of
 from .common import (
     DEAL_NUMBER,
+    DealCommand,
     MOVES,
     check_record_rules,
     positions_after,
@@ -29,7 +30,7 @@ from .common import (
 MAX_SAMPLES = 1000  # the same bound as review's; beyond it a hint takes minutes and gains nothing visible
 
 
-@click.command("hint")
+@click.command("hint", cls=DealCommand)
 @click.argument("number", type=DEAL_NUMBER, required=False)
 @click.option("--deal-file", type=click.Path(), default=None, help="A deal file (JSON) instead of a number.")
 @click.option("--record", "record_path", type=click.Path(), default=None,

@@ -25,6 +25,7 @@ from ..textsafe import clean
 from .app import console_of
 from .common import (
     DEAL_NUMBER,
+    DealCommand,
     FiniteFloat,
     check_record_rules,
     read_line,
@@ -42,7 +43,7 @@ __all__ = ["deal_command", "play_command", "replay_command", "deal_json", "board
 deal_json = deal_text  # the one deal-file writer lives in tutor.deals
 
 
-@click.command("deal")
+@click.command("deal", cls=DealCommand)
 @click.argument("number", type=DEAL_NUMBER, required=False)
 @click.option("--deal-file", metavar="FILE", default=None, help="A deal file (osmosis-deal/1) instead of a number.")
 @variant_options
@@ -63,7 +64,7 @@ def deal_command(ctx: click.Context, number: int | None, deal_file: str | None, 
         console.print(f"Note: {rules.warning()}.", soft_wrap=True)
 
 
-@click.command("play")
+@click.command("play", cls=DealCommand)
 @click.argument("number", type=DEAL_NUMBER, required=False)
 @click.option("--deal-file", metavar="FILE", default=None, help="Play a deal file (osmosis-deal/1).")
 @variant_options

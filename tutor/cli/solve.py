@@ -22,6 +22,7 @@ from ..textsafe import shown_path
 from .app import console_of
 from .common import (
     DEAL_NUMBER,
+    DealCommand,
     MAX_SECONDS,
     MOVES,
     SECONDS,
@@ -116,7 +117,7 @@ def line_text(state: State, line: Iterable[Move], symbols: bool) -> Text:
     return out
 
 
-@click.command("solve")
+@click.command("solve", cls=DealCommand)
 @click.argument("number", type=DEAL_NUMBER, required=False)
 @click.option("--deal-file", type=click.Path(), default=None, help="A deal file (JSON) instead of a number.")
 @variant_options
