@@ -174,3 +174,13 @@ def test_a_width_too_small_to_lay_out_text_in_is_taken_as_unknown(run, columns):
     result = run(["deal", "1"], env={"COLUMNS": columns})
     assert result.exit_code == 0
     assert result.stdout.startswith("Deal 1   osmosis: turn 3, unlimited passes, 4 reserve piles with the top card up\n")
+
+
+def test_solve_gives_the_exact_best_score_where_the_librarys_limit_gives_a_lower_bound(run):
+    """Deal 2 is lost; at the library's 200,000 positions its best score was 42, a lower bound. The command's
+    own limit (1,000,000) finishes the search at 269,635 positions: 44, exact, and the line reaches it."""
+    data = json.loads(run(["solve", "2", "--json"]).stdout)
+    assert data["winnable"] is False and data["best_cards"] == 44 and data["complete"] is True
+    assert data["nodes"] < 1_000_000
+    bounded = json.loads(run(["solve", "2", "--json", "--nodes", "200000"]).stdout)
+    assert bounded["best_cards"] == 42 and bounded["complete"] is False

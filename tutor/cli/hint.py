@@ -17,8 +17,8 @@ from ..talon import waste_fan
 from .app import console_of
 from .common import (
     DEAL_NUMBER,
-    DealCommand,
     MOVES,
+    DealCommand,
     check_record_rules,
     positions_after,
     record_from_file,
