@@ -22,8 +22,8 @@ from ..deals import DEAL_FORMAT
 from ..errors import RecordError, TutorError
 from ..inputs import loads_json, read_text
 from ..record import Record
-from ..textsafe import quoted, shown_path
 from ..storage import is_regular_file
+from ..textsafe import quoted, shown_path
 from .db import History, parse_iso
 from .games import add_file, add_record
 from .reviews import MAX_SAMPLES, MOVES, candidate_problem, review_of, store_review
