@@ -103,8 +103,8 @@ class PlyScore:
     the most cards on average (if not the played one) and the paired gap in
     cards to the played move over the same deals: ``(move, mean, lo, hi)``
     with its 95% interval (exact when every consistent deal was scored).
-    ``wide``: when more deals were drawn for ``drop``, the best and the played
-    move's estimates on all of them (else empty).
+    ``wide``: when more deals were drawn for ``drop``, every legal move's
+    estimate on all of them (else empty).
     """
 
     ply: int
@@ -243,22 +243,21 @@ def _graded_ply(ply: int, state: State, move: Move, obs: Observation, legal: lis
     drop = None
     wide: dict[Move, Estimate] = {}
     if move != best:
-        a, b = list(scores.results[best]), list(scores.results[move])
-        drop = paired_drop(_won(a), _won(b), exact)
+        res = {m: list(scores.results[m]) for m in legal}
+        drop = paired_drop(_won(res[best]), _won(res[move]), exact)
         done = len(deals)
         while not exact and done < budget and band(drop.lo * 100, bands) != band(drop.hi * 100, bands):
             more = worlds.states(state, min(budget, done + LABEL_BATCH))[done:]
             for d in more:
-                r = outcomes_in(d, [best, move], [c for c in certain if c in (best, move)],
-                                lost & {best, move}, WIN_NODES, BEST_NODES, cache)
-                a.append(r[best])
-                b.append(r[move])
+                r = outcomes_in(d, legal, certain, lost, WIN_NODES, BEST_NODES, cache)
+                for m in legal:
+                    res[m].append(r[m])
             done += len(more)
-            drop = paired_drop(_won(a), _won(b))
+            drop = paired_drop(_won(res[best]), _won(res[move]))
         if done > len(deals):
-            # the two moves the label compares get their figures on the deals the drop rests on too, so the
-            # win chances shown beside it never disagree with it (``estimates`` stay on the shared deals)
-            wide = {best: _known(Estimate.of(a), best in lost), move: _known(Estimate.of(b), move in lost)}
+            # every move is scored on the deals the drop rests on too, so no figure shown beside the label
+            # (the win chances, the other moves', a tag's) rests on other deals (``estimates``: the shared ones)
+            wide = {m: _known(Estimate.of(res[m]), m in lost) for m in legal}
     played = list(scores.results[move])
     outcomes = {w for m in legal for w, _ in scores.results[m]}
     uniform = len(outcomes) == 1 and None not in outcomes

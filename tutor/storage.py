@@ -105,7 +105,7 @@ def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
     check_writable_target(p)
     tmp = _write_temp(p, text)
     try:
-        os.chmod(tmp, _mode_for(p))  # mkstemp makes it 0600: keep the old file's mode, or the umask's
+        _chmod(tmp, _mode_for(p))  # mkstemp makes it 0600: keep the old file's mode, or the umask's
         os.replace(tmp, p)
     except BaseException:
         _unlink(tmp)
@@ -121,6 +121,14 @@ def _mode_for(p: Path) -> int:
         return stat.S_IMODE(os.stat(p).st_mode)
     except OSError:
         return _new_mode()
+
+
+def _chmod(name: str, mode: int) -> None:
+    """Set a file's mode where the file system keeps modes (a FAT stick may refuse it: the save goes on)."""
+    try:
+        os.chmod(name, mode)
+    except OSError:
+        pass
 
 
 def _new_mode() -> int:
@@ -168,7 +176,7 @@ def create_new_file(directory: Path, stem: str, suffix: str, text: str) -> Path:
     directory.mkdir(parents=True, exist_ok=True)
     tmp = _write_temp(directory / f"{stem}{suffix}", text)
     try:
-        os.chmod(tmp, _new_mode())  # mkstemp makes it 0600; the links share its mode
+        _chmod(tmp, _new_mode())  # mkstemp makes it 0600; the links share its mode
         for n in range(1, 10_000):
             path = directory / (f"{stem}{suffix}" if n == 1 else f"{stem}-{n}{suffix}")
             try:

@@ -250,12 +250,12 @@ def tag_sentence(state: State, fact: TagFact) -> str:
         if state.rules.open_reserve:  # every reserve card is face up: nothing is uncovered, only left on top
             return (f"Playing {card_word(fact.card)} left {card_word(fact.under)} on top of reserve pile "
                     f"{fact.pile + 1}, and it could not be played: digging the reserve helped nothing here.")
-        odds = fact.odds or (0, 0)  # the card below was face down: the tag stands on the odds, the card is told
-        return (f"Playing {card_word(fact.card)} made no card you could see playable, and only {odds[0]} of the "
-                f"{odds[1]} cards it could uncover would have been playable (it turned up {card_word(fact.under)}): "
-                "digging the reserve was a long shot here.")
-    return (f"Taking {card_word(fact.card)} off the waste shifted the talon's threes; turning kept "
-            f"{win_figure(fact.turn)}.")
+        n, of = fact.odds or (0, 0)  # the card below was face down: the tag stands on the odds, the card is told
+        odds = ("the one card it could uncover could not be played" if of == 1 else
+                f"{'none' if n == 0 else f'only {n}'} of the {of} cards it could uncover would have been playable")
+        return (f"Playing {card_word(fact.card)} made no card you could see playable, and {odds} (it turned up "
+                f"{card_word(fact.under)}): digging the reserve was a long shot here.")
+    return f"Taking {card_word(fact.card)} off the waste shifted the talon's threes; turning kept {win_figure(fact.turn)}."
 
 
 def tip_sentence(tags: tuple[TagFact, ...], cycle: BlockingCycle | None = None) -> str | None:

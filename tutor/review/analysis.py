@@ -180,11 +180,12 @@ def _graded(i: int, state: State, move: Move, ps: PlyScore, th: Thresholds, plac
     best = move if label == Label.BEST else top.move
     lead = max(cands, key=lambda c: c.win) if top.win < played.win else top
     if ps.wide:
-        # more deals were drawn for the label: the two moves it compares show their figures on all of them,
-        # so no win chance in the comment or the JSON disagrees with the drop
-        top, played = (_candidate(c.move, ps.wide[c.move]) for c in (top, played))
-        by_move.update({top.move: top, played.move: played})
-        cands, lead = list(by_move.values()), top
+        # more deals were drawn for the label, every move scored on them: the figures are those, so no win
+        # chance in the comment, a tag or the JSON disagrees with the drop (before - after is the drop)
+        cands = [_candidate(m, e) for m, e in ps.wide.items()]
+        by_move = {c.move: c for c in cands}
+        top, played = by_move[ps.best], by_move[move]
+        lead = top if top.win >= played.win else played
     win_before = max(lead.win, played.win)
     tags, cycle = find_tags(state, move, by_move, played, top, th, placed, paired) if label >= Label.INACCURACY else ((), None)
     threw = ThrewAwayWin(facts.better) if facts.lost_at_ply == i + 1 else None

@@ -122,7 +122,7 @@ def find_tags(state: State, move: Move, by_move: dict[Move, Candidate], played: 
     figure the label stands on. A tag compares the played move with another
     one by that same drop when the other is the best move (the label's figure:
     on more deals while the label was in doubt), else by their win chances
-    (the other move's on the shared deals, the played move's on the label's).
+    (on the shared deals, or on all the label's deals when it drew more).
     """
     card = state.card_of(move)
     tags: list[TagFact] = []
