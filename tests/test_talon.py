@@ -14,7 +14,7 @@ from tutor.knowledge import observe
 from tutor.notation import TURN, WASTE
 from tutor.rules import preset
 from tutor.state import State
-from tutor.talon import memory, turns_to_play
+from tutor.talon import TURN_STOPS, memory, turn_ends_game, turning_blocks, turns_to_play
 
 
 def test_first_pass_memory_lists_the_turned_cards_and_the_stock_as_unseen_groups():
@@ -130,8 +130,25 @@ def test_t_never_turns_past_a_playable_card(number, seed, variant):
         for move in run.moves:
             assert WASTE not in state.legal_moves(), "t turned past a playable waste card"
             assert state.pos < len(state.talon), "t redealt"
+            assert not turn_ends_game(observe(state)), "t played a turn that ends the game"
+            assert not (state.pos + rules.turn >= len(state.talon) and not state.progress), "t emptied the stock"
             state = state.apply(move)
-        assert WASTE in state.legal_moves() or state.pos == len(state.talon)
+        assert WASTE in state.legal_moves() or state.pos == len(state.talon) or run.why in ("ends", "last-turn")
+
+
+def test_t_stops_before_a_turn_that_ends_the_game_or_may_end_it():
+    """Deal 1, pass 2 after 22 moves: nothing played since the redeal and none of the cards still to turn (all
+    seen) can be played, so t used to play the 5 turns to the end and block the game; it stops and says why.
+    In the first pass, with no card played, it stops before the turn that empties the stock (the cards it shows
+    are unseen: they may or may not be played, so d takes that risk), and never because of what they are."""
+    state = position(1, "d d d d d w d w d d d w d d d d d d d d d d")
+    assert turning_blocks(observe(state))
+    run = turns_to_play(state)
+    assert run.moves == () and run.why == "ends" and "d turns anyway" in TURN_STOPS["ends"]
+    first = position(1, "d " * 10)
+    run = turns_to_play(first)
+    assert run.why == "last-turn" and first.play(run.moves).pos + 3 >= len(first.talon)
+    assert not first.play(run.moves).over
 
 
 def test_turning_blocks_only_when_the_pass_can_end_with_no_play_by_what_the_player_knows():

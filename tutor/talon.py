@@ -102,7 +102,9 @@ class TurnRun:
     ``why`` is one of ``playable`` (the waste shows a card that can be
     played), ``waste-playable`` (it already does: no turn, so as not to turn
     past it), ``redeal`` (the stock is empty: the next turn would be a
-    redeal), ``blocked`` (no turn is possible) or ``over``.
+    redeal), ``ends`` (turning on ends the game for certain), ``last-turn``
+    (the next turn empties the stock and no redeal can follow it),
+    ``blocked`` (no turn is possible) or ``over``.
     """
 
     moves: tuple[Move, ...]
@@ -113,6 +115,10 @@ class TurnRun:
 TURN_STOPS = {
     "waste-playable": "The waste's top card can be played: w plays it, d turns past it.",
     "redeal": "The stock is empty: d redeals the waste.",
+    "ends": ("Turning on ends the game: none of the cards still to turn (you have seen them all) can be played "
+             "before the stock runs out. d turns anyway."),
+    "last-turn": ("The next turn empties the stock, and no redeal can follow it: if it shows no card that can "
+                  "be played, the game ends. d takes it."),
     "blocked": "No turn is possible.",
     "over": "The game is over.",
 }
@@ -123,9 +129,13 @@ def turns_to_play(state: State) -> TurnRun:
 
     It never turns past a waste card that can be played (it stops on it, and
     plays no turn at all when the top can be played already), and it stops
-    before a redeal and before a block, which the player chooses with ``d``.
-    A reserve card that can be played does not stop it: turning leaves the
-    reserve as it is.
+    before a redeal and before a turn that ends or may end the game, which the
+    player chooses with ``d``: ``ends`` when turning on shows no card that can
+    be played before the game ends (:func:`turn_ends_game`, from what the
+    player has seen), ``last-turn`` before the turn that empties the stock
+    when no redeal can follow it (nothing played since the redeal, or the last
+    of a limited number of passes), whatever the cards it shows. A reserve
+    card that can be played does not stop it: turning leaves the reserve as it is.
     """
     if state.over:
         return TurnRun((), "over")
@@ -135,6 +145,10 @@ def turns_to_play(state: State) -> TurnRun:
     while True:
         if state.pos >= len(state.talon):
             return TurnRun(tuple(moves), "redeal" if state.can_redeal() else "blocked")
+        if turn_ends_game(observe(state)):
+            return TurnRun(tuple(moves), "ends")
+        if state.pos + state.rules.turn >= len(state.talon) and (not state.progress or last_pass(state)):
+            return TurnRun(tuple(moves), "last-turn")
         state = state.apply(TURN)
         moves.append(TURN)
         if WASTE in state.legal_moves():

@@ -45,7 +45,9 @@ def why_blocked(state: State) -> str:
 
 # why a run of t stopped (tutor.talon.turns_to_play's ``why``), as the end of the sentence after it
 TURNED_UNTIL = {"playable": "the waste shows a card that can be played",
-                "redeal": "the stock is empty (d redeals)", "blocked": "no turn is possible"}
+                "redeal": "the stock is empty (d redeals)", "blocked": "no turn is possible",
+                "ends": "turning on would end the game: none of the cards still to turn can be played (d turns anyway)",
+                "last-turn": "the next turn empties the stock with no redeal to follow, which may end the game (d takes it)"}
 
 
 def turned_sentence(first: int, last: int, why: str) -> str:
