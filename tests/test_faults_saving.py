@@ -139,6 +139,14 @@ def test_a_game_quit_with_no_move_leaves_no_file(run, home):
     assert games(home) == []
 
 
+def test_a_game_saved_with_s_before_any_move_keeps_its_file(run, home):
+    """``s`` at move 0 said "Saved to FILE", then quitting removed that file as if nothing had been saved."""
+    result = run(["play", "7"], input="s\nq\n")
+    assert result.exit_code == 0 and "Saved to" in result.stdout and "was removed" not in result.stdout
+    (kept,) = games(home)
+    assert not load_record(kept).moves and load_record(kept).deal.number == 7
+
+
 # ---- names nobody else has ---------------------------------------------------
 def test_files_made_at_the_same_moment_never_share_a_name(tmp_path):
     made, barrier = [], threading.Barrier(8)

@@ -189,6 +189,7 @@ class GameFiles:
         self.finished: set[str] = set()  # files holding a finished game
         self.failed = False  # the last autosave failed
         self.created = False  # the autosave file was made by this session (not a resumed game's)
+        self.asked = False  # the player saved it with s: it stays, even with no move in it
         self.told_held = False  # the player was told that the finished file still holds the moves
         self.stamps: dict[str, tuple[int, int, int] | None] = {}  # file -> how it was when last written or read
         if resumed is not None:
@@ -348,13 +349,15 @@ class GameFiles:
         said = self.after_change(force=True)
         if self.failed:
             return said
+        self.asked = True
         return said + [f"Saved to {shown_path(self.autosave)}."]
 
     def drop_empty(self) -> bool:
         """On quit: remove the autosave file this session made when every move was taken back, so that a game
-        quit with no move leaves no file (as one never begun). True when it was removed."""
+        quit with no move leaves no file (as one never begun), unless the player saved it with ``s``. True
+        when it was removed."""
         path = self.autosave
-        if (path is None or not self.created or self.game.moves or self.written.get(str(path)) != ()
+        if (path is None or not self.created or self.asked or self.game.moves or self.written.get(str(path)) != ()
                 or any(p != str(path) for p in self.written)):
             return False
         try:
