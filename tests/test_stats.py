@@ -331,6 +331,45 @@ def test_an_unreachable_scheduler_is_an_input_error():
         DaskEngine(scheduler=address, connect_timeout=0.5)
 
 
+@pytest.mark.parametrize("answer", ["banner", "silence"])
+def test_a_service_that_is_no_scheduler_is_an_input_error_in_bounded_time(answer):
+    """A port where another service listens: one that sends its banner and hangs up made Client raise
+    MemoryError (a traceback), and one that accepts and says nothing (a web server) kept it waiting for good."""
+    import socket
+    import threading
+    import time
+
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(5)
+    held = []
+
+    def serve():
+        while True:
+            try:
+                conn, _ = server.accept()
+            except OSError:
+                return
+            if answer == "banner":
+                conn.sendall(b"SSH-2.0-OpenSSH_9.6\r\n")
+                conn.close()
+            else:
+                held.append(conn)  # accepted, never answered
+
+    threading.Thread(target=serve, daemon=True).start()
+    address = f"tcp://127.0.0.1:{server.getsockname()[1]}"
+    t0 = time.monotonic()
+    try:
+        with pytest.raises(TutorError, match="Dask scheduler") as err:
+            DaskEngine(scheduler=address, connect_timeout=1)
+    finally:
+        server.close()
+        for conn in held:
+            conn.close()
+    assert time.monotonic() - t0 < 30 and "\n" not in str(err.value)
+    assert "expected the address of a running `dask scheduler`" in str(err.value)
+
+
 def test_a_data_folder_that_cannot_be_made_is_one_line_for_stats(tmp_path):
     from builders import osmosis
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import logging
+import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterator
@@ -99,6 +100,35 @@ class InProcess:
         self._pool.close()
 
 
+def _connect(distributed: Any, scheduler: str, timeout: float) -> Any:
+    """A ``distributed.Client`` of the scheduler at ``scheduler``, or one line of :class:`TutorError`.
+
+    ``Client``'s own timeout bounds the connection only: a service that accepts it and then says nothing a
+    scheduler would (a web server) kept it waiting for good, and one that sends another protocol's banner
+    made it raise MemoryError. So it runs in a thread with a deadline, and any failure is the same error.
+    """
+    box: dict[str, Any] = {}
+
+    def attempt() -> None:
+        try:
+            box["client"] = distributed.Client(scheduler, timeout=timeout)
+        except Exception as exc:  # whatever the address answered, it is not a scheduler
+            box["error"] = exc
+
+    thread = threading.Thread(target=attempt, name="dask-connect", daemon=True)
+    thread.start()
+    thread.join(timeout + 5)
+    expected = "expected the address of a running `dask scheduler`, like tcp://127.0.0.1:8786"
+    if thread.is_alive():
+        raise TutorError(f"the address {scheduler!r} did not answer as a Dask scheduler within {timeout + 5:g} s: "
+                         f"{expected}")
+    if "error" in box:
+        exc = box["error"]
+        raise TutorError(f"cannot reach the Dask scheduler {scheduler!r} ({str(exc) or type(exc).__name__}): "
+                         f"{expected}")
+    return box["client"]
+
+
 class DaskEngine:
     """Play batches as tasks on a dask.distributed cluster.
 
@@ -121,11 +151,7 @@ class DaskEngine:
         if client is not None:
             self.client = client
         elif scheduler is not None:
-            try:
-                self.client = distributed.Client(scheduler, timeout=connect_timeout)
-            except (OSError, TimeoutError, ValueError, TypeError) as exc:
-                raise TutorError(f"cannot reach the Dask scheduler {scheduler!r} ({exc}): expected the address "
-                                 "of a running `dask scheduler`, like tcp://127.0.0.1:8786") from None
+            self.client = _connect(distributed, scheduler, connect_timeout)
             try:
                 # A scheduler with no worker would leave the survey waiting without a word.
                 self.client.wait_for_workers(1, timeout=worker_timeout)
