@@ -184,7 +184,7 @@ def test_g_refuses_digits_int_cannot_read_and_overlong_numbers_with_one_line(rev
     async def go():
         async with app.run_test(size=(80, 50)) as pilot:
             await pilot.press("right")
-            for typed in ("²", "1" * 5000):
+            for typed in ("²", "1" * 5000, str(m + 1)):
                 await pilot.press("g")
                 app.query_one("#goto", Input).value = typed
                 await pilot.press("enter")
@@ -197,7 +197,9 @@ def test_g_refuses_digits_int_cannot_read_and_overlong_numbers_with_one_line(rev
     asyncio.run(go())
     assert f"'²' is not a move number: expected 0 to {m}" in out[0] and "Move 1 of " in out[0]
     assert f"characters) is not a move number: expected 0 to {m}" in out[1] and "Move 1 of " in out[1]
-    assert status(out[2]).startswith("Move 2 of ")  # the viewer goes on
+    # a number past the end goes to the last move and says so, not in silence
+    assert f"There is no move {m + 1}: this is the last one, move {m}." in out[2] and f"Move {m} of " in out[2]
+    assert status(out[3]).startswith(f"Move {m} of ")  # the viewer goes on (at the end, right stays there)
 
 
 def test_home_and_end_go_to_the_ends_when_the_board_is_taller_than_the_screen(reviewed):

@@ -224,6 +224,9 @@ class ReplayApp(App):
             self.show()
             return
         self.go(int(text))
+        if int(text) > len(self.moves):  # past the end goes to the end, and says so
+            self.message = f"There is no move {int(text)}: this is the last one, move {len(self.moves)}."
+            self.show()
 
     def on_key(self, event: events.Key) -> None:
         box = self.query_one("#goto", Input)
