@@ -176,7 +176,9 @@ class BoardApp(MovesApp):
             self.refresh_board()
 
     def note(self, text: str | Text) -> None:
-        """A message from the session (a save, the history), under what the move itself said."""
+        """A message from the session (a save, the history), under what the move itself said, scrolled into
+        view (on a short terminal "the game goes on in a copy, FILE" was cut below the fold)."""
+        self.reveal = "#message"
         self.say(f"{self.message_text}\n{text}" if self.message_text else text)
 
     # ---- moves ------------------------------------------------------------
