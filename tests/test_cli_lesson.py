@@ -288,3 +288,10 @@ def test_the_second_hint_of_a_hint_judged_step_shows_every_figure_with_its_inter
     import re
     for row in table[2:4]:
         assert re.search(r"\d+%\s+\d+-\d+%\s+\d+\.\d\s+\d+-\d+\s+128$", row), row
+
+
+def test_a_very_long_answer_is_quoted_cut_as_in_play(run):
+    result = run(["lesson", "layout"], input="x" * 5000 + "\nq\n")
+    assert result.exit_code == 0
+    line = next(line for line in result.stdout.splitlines() if "unknown move" in line)
+    assert "(5000 characters)" in line and len(line) < 400

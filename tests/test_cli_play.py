@@ -603,3 +603,12 @@ def test_an_undo_of_more_moves_than_any_game_has_takes_every_move_back(run):
     assert "'u 00' is not an undo" in out
     out = run(["play", "5", "--plain"], input="d d d\nu 0000002\nq\n").stdout
     assert "Took back 2 moves" in out and "every move" not in out  # leading zeros are no digits of the count
+
+
+def test_a_command_inside_a_line_of_moves_says_it_goes_alone(run):
+    """'d t' said "unknown move 't'", though the help lists t among the moves: it is a command, typed alone."""
+    result = run(["play", "1", "--plain"], input="d t\nd h\nq\n")
+    assert result.exit_code == 0
+    assert "t is a command, not a move: type it on a line of its own; nothing of the line was played" in result.stdout
+    assert "h is a command, not a move" in result.stdout and "unknown move 't'" not in result.stdout
+    assert "0 moves" in result.stdout or "No move was played" in result.stdout  # the d of those lines stayed unplayed

@@ -253,6 +253,10 @@ def too_long(word: str) -> str:
     return f"unknown move {quoted(word)}: {_EXPECTED_INPUT}"
 
 
+LINE_COMMANDS = frozenset({"t", "u", "r", "h", "s", "q", "?"})
+"""The words line-mode play reads as commands when they make up the line (``u`` and ``s`` with their argument)."""
+
+
 def unreadable_word(words: Iterable[str]) -> str | None:
     """The error for the first word of a typed line that is no move or card at all, else None.
 
@@ -263,6 +267,8 @@ def unreadable_word(words: Iterable[str]) -> str | None:
 
     words = list(words)
     for word in words:
+        if len(words) > 1 and word.lower() in LINE_COMMANDS:  # "d t": t is no move, and it goes alone
+            return f"{word} is a command, not a move: type it on a line of its own; nothing of the line was played"
         if len(word) > MAX_WORD:  # no move or card is this long: quote it cut, not a megabyte of it
             error = too_long(word)
             return f"{error}; nothing of the line was played" if len(words) > 1 else error

@@ -31,7 +31,7 @@ from ..render import prose, render_state, use_symbols
 from ..talon import memory
 from ..textsafe import os_reason, quoted
 from .app import console_of
-from .common import read_line
+from .common import MAX_WORD, read_line, too_long
 from .play import waste_fan
 
 QUIT = ("q", "quit", "exit")
@@ -279,8 +279,8 @@ class Run:
                 continue
             try:
                 feedback = judge_answer(step, text, verdict)
-            except MoveError as exc:
-                self.say(f"{exc}", markup=False)
+            except MoveError as exc:  # a word longer than any move is quoted cut, as in play
+                self.say(too_long(text) if len(text) > MAX_WORD else f"{exc}", markup=False)
                 continue
             verdict = feedback.verdict
             given.append(feedback.answer)
