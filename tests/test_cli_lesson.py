@@ -295,3 +295,12 @@ def test_a_very_long_answer_is_quoted_cut_as_in_play(run):
     assert result.exit_code == 0
     line = next(line for line in result.stdout.splitlines() if "unknown move" in line)
     assert "(5000 characters)" in line and len(line) < 400
+
+
+def test_the_list_shows_the_best_finished_run_not_an_abandoned_try(run):
+    """After a finished run with 2 of 2 right, a try stopped after a wrong answer made the list say
+    'yes (0/1 right)'; it shows the best finished run."""
+    assert run(["lesson", "layout"], input="d\n7s\n").exit_code == 0
+    assert run(["lesson", "layout"], input="r1\nr1\nq\n").exit_code == 0
+    row = next(line for line in run(["lesson"]).stdout.splitlines() if " layout " in line)
+    assert "yes (best 2/2 right)" in row

@@ -74,6 +74,8 @@ def test_the_verdicts_scores_are_the_hints_candidates_with_what_they_rest_on():
     ("d", 0.56, 47.04, {"samples": 128, "interval": (0.48, 0.65), "cards_interval": (45.2, 49.1)},
      "win 56% (95%: 48-65%, 128 deals)", "about 47 cards (95%: 45-49, 128 deals)"),
     ("w", 0.5, 47.3, {"samples": 6, "interval": (0.5, 0.5), "cards_interval": (47.3, 47.3), "exact": True},
+     "win 50% (exact)", "47.3 cards (exact)"),  # an exact mean that is not whole keeps its decimal
+    ("w", 0.5, 47.0, {"samples": 6, "interval": (0.5, 0.5), "cards_interval": (47.0, 47.0), "exact": True},
      "win 50% (exact)", "47 cards (exact)"),
     # a settled win (the interval one value) or a move the reserves show lost: known in every deal
     ("w", 0.0, 13.0, {"samples": 32, "interval": (0.0, 0.0), "cards_interval": (13.0, 13.0)},

@@ -112,10 +112,12 @@ def _list(console, as_json: bool) -> None:
     table.add_column("steps", justify="right")
     table.add_column("done")
     for lesson in lessons:
-        last = progress.lessons.get(lesson.name, {}).get("last")
+        entry = progress.lessons.get(lesson.name, {})
         done = "yes" if progress.done(lesson.name) else ""
-        if done and last and last.get("asked"):
-            done += f" ({last['right']}/{last['asked']} right)"
+        asks = sum(1 for step in lesson.steps if step.asks)
+        if done and asks and entry.get("best_right", -1) >= 0:
+            # the best finished run, not the last try (a run stopped after one wrong answer said "0/1 right")
+            done += f" (best {min(entry['best_right'], asks)}/{asks} right)"
         table.add_row(str(lesson.level), lesson.name, lesson.title, str(len(lesson.steps)), done)
     console.print(table)
     finished = sum(progress.done(l.name) for l in lessons)

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from ..cards import NAMES
-from ..narrate.hint import cards_ends
+from ..narrate.hint import cards_ends, exact_cards
 from ..narrate.moves import move_long
 from ..notation import Move
 from ..state import State
@@ -91,7 +91,7 @@ def cards_text(s: Score) -> str:
     ``47 cards (exact)``, ``13 cards (in each of the 32 deals)`` (:func:`tutor.narrate.hint.cards_figure`);
     a decimal where the rounded ends would be one number."""
     if s.exact:
-        return f"{s.cards:.0f} cards (exact)"
+        return f"{exact_cards(s.cards)} cards (exact)"
     if s.cards_interval is None:
         return f"about {s.cards:.0f} cards (sampled)"
     lo, hi = s.cards_interval

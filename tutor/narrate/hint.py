@@ -218,10 +218,16 @@ def cards_ends(lo: float, hi: float) -> str:
     return f"{lo:.0f}-{hi:.0f}"
 
 
+def exact_cards(cards: float) -> str:
+    """An exact mean of cards: "47", or "41.6" where the mean over every consistent deal is not whole (it
+    read "42 (exact)")."""
+    return f"{cards:.0f}" if abs(cards - round(cards)) < 0.05 else f"{cards:.1f}"
+
+
 def cards_figure(c: Candidate) -> str:
     """A candidate's expected cards with its 95% interval: "29 (95%: 27-31)", or "29 (exact)"."""
     if c.exact:
-        return f"{c.cards:.0f} (exact)"
+        return f"{exact_cards(c.cards)} (exact)"
     if _same_cards(c):
         return f"{c.cards:.0f} (in each of the {c.samples} deals)"
     lo, hi = c.cards_interval
