@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from builders import osmosis
+from builders import osmosis, position
 
 from tutor import search
 from tutor.advice import SettledHint, advise, settle
@@ -107,3 +107,19 @@ def test_the_board_shows_a_settled_hint_as_solved_not_a_sampled_interval():
     # a hint that is not settled keeps its sampled interval
     sampled = hint(observe(_greedy("osmosis", 3, 20)[0]))
     assert not any("certain" in line.plain for line in HintView(sampled, _greedy("osmosis", 3, 20)[0], False).lines(100))
+
+
+def test_with_the_last_card_playable_the_hint_plays_it():
+    """Deal 3 one move from its win: QH on the waste is the 52nd card. Every move wins, and the sampler's
+    tie-break said to redeal; the hint now plays the card that wins the game."""
+    from tutor.search import solve
+
+    start = position(3)
+    line = solve(start).line
+    obs = observe(start.play(line[:-1]))
+    assert obs.cards == 51
+    advice = advise(obs)
+    assert advice.best == line[-1] and "it is the last card, and it wins the game now" in advice.reason
+    best = next(c for c in advice.candidates if c.move == advice.best)
+    assert best.win == 1.0 and best.interval == (1.0, 1.0) and best.drop is None
+    assert all(c.drop is not None for c in advice.candidates if c.move != advice.best)

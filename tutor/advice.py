@@ -154,8 +154,31 @@ def _settled(advice: Hint, sentence: str, won: bool, deals: int) -> SettledHint:
 
 
 def advise(obs: Observation, samples: int | None = None) -> Hint:
-    """The hint for the player of ``obs`` (:func:`tutor.hints.hint`), settled where it can be (:func:`settle`)."""
-    return settle(obs, hint(obs, samples=samples))
+    """The hint for the player of ``obs`` (:func:`tutor.hints.hint`), settled where it can be (:func:`settle`),
+    and the last card played when it can be (:func:`last_card`)."""
+    return last_card(obs, settle(obs, hint(obs, samples=samples)))
 
 
-__all__ = ["SettledHint", "advise", "ended_by", "no_progress_reason", "settle", "settled_sentence"]
+def last_card(obs: Observation, advice: Hint) -> Hint:
+    """With 51 cards on the foundations and the last one playable, the hint plays it: the game is won now.
+
+    Every move wins then (the sampler's tie-break chose a redeal at 51/52, which a player reads as a wrong
+    hint); the other moves keep their figures, the winning play is certain.
+    """
+    from .narrate.moves import move_phrase
+
+    play = next((m for m in obs.legal_moves() if m.is_play), None) if obs.cards == 51 else None
+    if play is None or advice.best == play:
+        return advice
+    from .estimate import Drop
+
+    # the drops are against the new best move, which wins in every deal: what each other move does not win
+    candidates = [replace(c, win=1.0, interval=(1.0, 1.0), cards=52.0, cards_interval=(52.0, 52.0), drop=None)
+                  if c.move == play else
+                  replace(c, drop=Drop(1.0 - c.win, 1.0 - c.interval[1], 1.0 - c.interval[0], c.samples, c.exact))
+                  for c in advice.candidates]
+    return replace(advice, best=play, candidates=candidates,
+                   reason=f"{move_phrase(obs, play)}: it is the last card, and it wins the game now.")
+
+
+__all__ = ["SettledHint", "advise", "ended_by", "last_card", "no_progress_reason", "settle", "settled_sentence"]
