@@ -199,12 +199,15 @@ def test_the_chart_is_flat_where_nothing_was_revealed(greedy_review):
     pairs = 0
     for a, b in zip(rev.moves, rev.moves[1:]):
         if seen_cards(states[b.ply - 1]) == seen_cards(states[a.ply - 1]):
+            assert a.luck is None
+            # The same deals: the best chance can only fall (by what the move gave up); not so for a figure
+            # on the extra deals a label in doubt drew (``shared``: the shared deals were fewer)
+            if a.shared or b.shared:
+                continue
             pairs += 1
-            # The same deals: the best chance can only fall (by what the move gave up).
             assert b.win_before <= a.win_before + 1e-9, (a.ply, a.win_before, b.win_before)
             if not a.graded and not b.exact and not a.exact:
                 assert b.win_before == pytest.approx(a.win_after)
-            assert a.luck is None
     assert pairs >= 10
 
 
