@@ -103,8 +103,9 @@ class PlyScore:
     the most cards on average (if not the played one) and the paired gap in
     cards to the played move over the same deals: ``(move, mean, lo, hi)``
     with its 95% interval (exact when every consistent deal was scored).
-    ``wide``: when more deals were drawn for ``drop``, every legal move's
-    estimate on all of them (else empty).
+    ``wide``: when more deals were drawn for ``drop``, the win chances on all
+    of them of the best and the played move and of every other move that won
+    a shared deal, their cards still the shared deals' (else empty).
     """
 
     ply: int
@@ -243,21 +244,28 @@ def _graded_ply(ply: int, state: State, move: Move, obs: Observation, legal: lis
     drop = None
     wide: dict[Move, Estimate] = {}
     if move != best:
-        res = {m: list(scores.results[m]) for m in legal}
+        # the moves scored on the extra deals too: the two compared, and every other one that won a shared deal
+        # (one that won none shows 0% and can sit above no figure; leaving it out halves a limited review)
+        grown = [m for m in legal if m in (best, move) or (m not in lost and any(scores.won(m)))]
+        res = {m: list(scores.results[m]) for m in grown}
         drop = paired_drop(_won(res[best]), _won(res[move]), exact)
         done = len(deals)
         while not exact and done < budget and band(drop.lo * 100, bands) != band(drop.hi * 100, bands):
             more = worlds.states(state, min(budget, done + LABEL_BATCH))[done:]
             for d in more:
-                r = outcomes_in(d, legal, certain, lost, WIN_NODES, BEST_NODES, cache)
-                for m in legal:
+                r = outcomes_in(d, grown, [c for c in certain if c in grown], lost & set(grown), WIN_NODES, 0,
+                                cache)
+                for m in grown:
                     res[m].append(r[m])
             done += len(more)
             drop = paired_drop(_won(res[best]), _won(res[move]))
         if done > len(deals):
-            # every move is scored on the deals the drop rests on too, so no figure shown beside the label
-            # (the win chances, the other moves', a tag's) rests on other deals (``estimates``: the shared ones)
-            wide = {m: _known(Estimate.of(res[m]), m in lost) for m in legal}
+            # those moves show their win chances on the deals the drop rests on, so no win chance beside the
+            # label (another move's, a tag's) rests on other deals; the cards stay the shared deals' (their
+            # interval as wide as those deals make it): a lost deal's best score is not searched on the extra
+            # ones, which would double a limited game's review
+            wide = {m: _known(replace(Estimate.of(res[m]), cards=estimates[m].cards, cards_lo=estimates[m].cards_lo,
+                                      cards_hi=estimates[m].cards_hi), m in lost) for m in grown}
     played = list(scores.results[move])
     outcomes = {w for m in legal for w, _ in scores.results[m]}
     uniform = len(outcomes) == 1 and None not in outcomes

@@ -180,9 +180,9 @@ def _graded(i: int, state: State, move: Move, ps: PlyScore, th: Thresholds, plac
     best = move if label == Label.BEST else top.move
     lead = max(cands, key=lambda c: c.win) if top.win < played.win else top
     if ps.wide:
-        # more deals were drawn for the label, every move scored on them: the figures are those, so no win
-        # chance in the comment, a tag or the JSON disagrees with the drop (before - after is the drop)
-        cands = [_candidate(m, e) for m, e in ps.wide.items()]
+        # more deals were drawn for the label, every move that could matter scored on them: the figures are
+        # those, so no win chance in the comment, a tag or the JSON disagrees with the drop (before - after is it)
+        cands = [_candidate(m, ps.wide.get(m, e)) for m, e in ps.estimates.items()]
         by_move = {c.move: c for c in cands}
         top, played = by_move[ps.best], by_move[move]
         lead = top if top.win >= played.win else played
