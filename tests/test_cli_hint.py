@@ -282,3 +282,12 @@ def test_the_hint_table_gives_the_expected_cards_their_interval_too(run):
     for row in rows:
         lo, hi = map(float, row[5].split("-"))
         assert lo <= float(row[4]) <= hi and row[6] == "128"
+
+
+def test_one_sampled_deal_is_one_deal_not_one_deals(run):
+    """--samples 1 said "from 1 deals consistent with what you have seen, the same ones for every move"."""
+    result = run(["hint", "17", "--samples", "1"])
+    assert result.exit_code == 0
+    text = " ".join(result.stdout.split())
+    assert "1 deals" not in text and "from 1 deal consistent with what you have seen" in text
+    assert "the same one for every move" in text
