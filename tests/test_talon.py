@@ -131,7 +131,8 @@ def test_t_never_turns_past_a_playable_card(number, seed, variant):
             assert WASTE not in state.legal_moves(), "t turned past a playable waste card"
             assert state.pos < len(state.talon), "t redealt"
             assert not turn_ends_game(observe(state)), "t played a turn that ends the game"
-            assert not (state.pos + rules.turn >= len(state.talon) and not state.progress), "t emptied the stock"
+            assert not (state.pos + rules.turn >= len(state.talon) and not state.progress
+                        and None in observe(state).stock), "t emptied the stock into unseen cards"
             state = state.apply(move)
         assert WASTE in state.legal_moves() or state.pos == len(state.talon) or run.why in ("ends", "last-turn")
 

@@ -134,7 +134,7 @@ def turns_to_play(state: State) -> TurnRun:
     be played before the game ends (:func:`turn_ends_game`, from what the
     player has seen), ``last-turn`` before the turn that empties the stock
     when no redeal can follow it (nothing played since the redeal, or the last
-    of a limited number of passes), whatever the cards it shows. A reserve
+    of a limited number of passes) and it turns up cards not seen yet. A reserve
     card that can be played does not stop it: turning leaves the reserve as it is.
     """
     if state.over:
@@ -145,9 +145,11 @@ def turns_to_play(state: State) -> TurnRun:
     while True:
         if state.pos >= len(state.talon):
             return TurnRun(tuple(moves), "redeal" if state.can_redeal() else "blocked")
-        if turn_ends_game(observe(state)):
+        seen = observe(state)
+        if turn_ends_game(seen):
             return TurnRun(tuple(moves), "ends")
-        if state.pos + state.rules.turn >= len(state.talon) and (not state.progress or last_pass(state)):
+        if (state.pos + state.rules.turn >= len(state.talon) and (not state.progress or last_pass(state))
+                and None in seen.stock):  # with the stock all seen, the line above has decided it
             return TurnRun(tuple(moves), "last-turn")
         state = state.apply(TURN)
         moves.append(TURN)
