@@ -162,6 +162,10 @@ def test_every_fact_of_the_review_holds_in_the_game(name):
             if m.shared:  # more deals drawn for the label: the two win chances are on them, and match the drop
                 assert m.paired is not None and m.samples == m.paired.samples > m.shared
                 assert abs(max(0.0, m.paired.estimate) - (m.win_before - m.win_after)) < 1e-9
+                # their cards stay the shared deals' (the extra ones are scored for the win only), and say so
+                played = next(c for c in m.candidates if c.move == m.move)
+                assert played.cards_deals == m.shared < played.samples
+                assert all(c.cards_deals == m.shared for c in m.candidates)
         for t in facts.tags:
             if isinstance(t, EarlyStart):
                 assert t.card == card and _opens(state, card) and t.row == len(state.rows) + 1

@@ -60,7 +60,7 @@ MOVES = ("r1", "r2", "r3", "r4", "w", "d")
 #: A candidate's fields as the review writes them (:meth:`tutor.hints.Candidate.to_json`): field -> kind, range.
 _NUMBER_FIELDS: dict[str, tuple[float, float]] = {"win": (0, 1), "cards": (0, 52), "blind_win": (0, 1),
                                                   "drop": (-1, 1)}
-_COUNT_FIELDS = ("samples", "undecided", "drop_samples")
+_COUNT_FIELDS = ("samples", "undecided", "drop_samples", "cards_samples")
 _PAIR_FIELDS: dict[str, tuple[float, float]] = {"interval": (0, 1), "cards_interval": (0, 52),
                                                 "drop_interval": (-1, 1)}
 _FLAG_FIELDS = ("exact", "certain", "lost", "drop_exact")

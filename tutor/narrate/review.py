@@ -116,7 +116,7 @@ def sure_cards_sentence(state: State, fact: Grade) -> str | None:
         return f"{_better(state, top.move)} places more cards ({top.cards:.0f} against {played.cards:.0f}, exact)."
     return (f"{_better(state, top.move)} places more cards: about {top.cards:.0f} (95%: {top.cards_interval[0]:.0f}-"
             f"{top.cards_interval[1]:.0f}) against {played.cards:.0f} ({played.cards_interval[0]:.0f}-"
-            f"{played.cards_interval[1]:.0f}), on the sampled deals, none won by any move.")
+            f"{played.cards_interval[1]:.0f}), on {plural(played.cards_deals, 'sampled deal')}, none won by any move.")
 
 
 def more_cards_sentence(state: State, fact: Decided) -> str | None:

@@ -182,7 +182,8 @@ def _graded(i: int, state: State, move: Move, ps: PlyScore, th: Thresholds, plac
     if ps.wide:
         # more deals were drawn for the label, every move that could matter scored on them: the figures are
         # those, so no win chance in the comment, a tag or the JSON disagrees with the drop (before - after is it)
-        cands = [_candidate(m, ps.wide.get(m, e)) for m, e in ps.estimates.items()]
+        cands = [replace(_candidate(m, ps.wide[m]), cards_samples=ps.samples) if m in ps.wide else _candidate(m, e)
+                 for m, e in ps.estimates.items()]
         by_move = {c.move: c for c in cands}
         top, played = by_move[ps.best], by_move[move]
         lead = top if top.win >= played.win else played

@@ -48,7 +48,11 @@ def _rounded(pair: tuple[float, float]) -> list[float]:
 
 @dataclass(frozen=True, slots=True)
 class Candidate:
-    """One legal move's score from the player's point of view, with its samples and 95% intervals."""
+    """One legal move's score from the player's point of view, with its samples and 95% intervals.
+
+    ``cards_samples``: the deals the cards rest on when fewer than the win's (the shared deals of a label
+    that drew more for the win only); 0 when they are the same ``samples``.
+    """
 
     move: Move
     win: float
@@ -57,12 +61,20 @@ class Candidate:
     interval: tuple[float, float] = (0.0, 1.0)
     cards_interval: tuple[float, float] = (0.0, 52.0)
     exact: bool = False
+    cards_samples: int = 0
+
+    @property
+    def cards_deals(self) -> int:
+        """How many deals the cards figure rests on."""
+        return self.cards_samples or self.samples
 
     def to_json(self) -> dict[str, object]:
         out: dict[str, object] = {
             "move": str(self.move), "win": round(self.win, 4), "cards": round(self.cards, 2),
             "samples": self.samples, "interval": _rounded(self.interval),
             "cards_interval": [round(x, 2) for x in self.cards_interval]}
+        if self.cards_samples:
+            out["cards_samples"] = self.cards_samples
         if self.exact:
             out["exact"] = True
         return out
