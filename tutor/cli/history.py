@@ -101,6 +101,24 @@ def _after_game_line(record: Record, path: str | Path | None) -> str | None:
     return None
 
 
+def reviewed_line(path: str | Path) -> str | None:
+    """At the resume of an unfinished game that was reviewed: a line saying the review knew its cards.
+
+    Never raises: a history that cannot be read says nothing here.
+    """
+    from ..history.reviews import review_of
+
+    try:
+        with hgames.open_history(import_folder=False) as history:
+            game = history.game_by_key(hgames.key_for_path(path))
+            if game is None or review_of(history, game.id) is None:
+                return None
+    except Exception:  # noqa: BLE001 - a history failure must never stop a game
+        return None
+    return ("You reviewed this game before finishing it: the review's hindsight knew the cards still to come, "
+            "so from here on you play with them known.")
+
+
 def note_review(ctx: click.Context, record: Record, path: str | Path | None, rev: Review, quiet: bool = False,
                 later: bool = True) -> None:
     """Store a review with its game; one line of what the history shows, after the command's output

@@ -51,6 +51,9 @@ def result_line(rev: Review) -> Text:
         final = rev.states[-1] if rev.states else rev.record.replay()
         text.append(", the game was blocked" if final.over else ", the game was not finished")
         text.append(" (well played: 40 or more)." if cards >= WELL_PLAYED else ".")
+        if not final.over:
+            text.append(" The hindsight below knows the cards this game has not shown yet: go on with it after "
+                        "reading them and you play with those cards known.", style="yellow")
     return text
 
 
