@@ -368,6 +368,38 @@ def test_another_game_imported_from_the_same_file_name_never_replaces_a_stored_o
     assert recent() == (2, [(1, 10), (7, len(moves))])
 
 
+def test_an_exported_line_whose_file_key_holds_another_game_here_gets_a_row_of_its_own(run, home, tmp_path):
+    """An export line carries the key of its game's file on the machine that wrote it; here the same key
+    may name another game (kept: the line's game gets a row of its own), or the same game further on
+    (kept as it is: an older export never takes moves back)."""
+    from tutor.record import Record
+
+    rules = preset("osmosis")
+    path = tmp_path / "shared.json"
+
+    def recent():
+        data = json.loads(run(["history", "--json"]).stdout)
+        return data["games"], sorted((r["deal"], r["moves"]) for r in data["recent"])
+
+    path.write_text(json.dumps(Record(rules, deal_for(1, rules), ["d"] * 6).to_json()), encoding="utf-8")
+    assert run(["import", str(path)]).exit_code == 0
+    exported = tmp_path / "a.jsonl"
+    exported.write_text(run(["export"]).stdout, encoding="utf-8")
+    shutil.rmtree(home)  # another machine: its own game under the same file name
+    path.write_text(json.dumps(Record(rules, deal_for(2, rules), ["d"] * 4).to_json()), encoding="utf-8")
+    assert run(["import", str(path)]).exit_code == 0
+    result = run(["import", str(exported)])
+    assert "Imported 1 game" in result.stdout, result.stdout
+    assert recent() == (2, [(1, 6), (2, 4)])
+    assert "Nothing new to import" in run(["import", str(exported)]).stdout  # a second import changes nothing
+    assert recent() == (2, [(1, 6), (2, 4)])
+    path.write_text(json.dumps(Record(rules, deal_for(1, rules), ["d"] * 9).to_json()), encoding="utf-8")
+    shutil.rmtree(home)
+    assert run(["import", str(path)]).exit_code == 0  # the game itself, gone on since the export
+    run(["import", str(exported)])
+    assert recent() == (1, [(1, 9)])
+
+
 def test_import_refuses_a_file_no_reader_could_take_in_one_line(run, tmp_path):
     cases = {"deep.json": "[" * 100000 + "]" * 100000, "huge.json": '{"format": "osmosis-deal/1", "base": '
              + "9" * 5000 + "}", "empty.json": "", "lines.jsonl": "{ no\n{ no\n{ no\n"}

@@ -160,6 +160,19 @@ def add_file(history: History, path: Path, keyed: bool = True, text: str | None 
     started = iso(file_started_at(path))
     played = iso(path.stat().st_mtime)
     key = key_for_path(path) if keyed else None
+    found = key_of(history, record, key)
+    if isinstance(found, int):
+        return found
+    return add_record(history, record, key=found, source=source_of(path), started_at=started, played_at=played)
+
+
+def key_of(history: History, record: Record, key: str | None) -> str | int | None:
+    """The key a record goes in under when it comes with ``key`` (a file's, or an exported line's).
+
+    An int: the id of the row that already holds this game as far or further on (nothing to store).
+    A row under the same key that holds another game keeps it: the record gets a row of its own
+    (``None``: found by its content). The same game under another key stays one row.
+    """
     old = history.game_by_key(key) if key is not None else None
     if old is not None:
         kept = _stored(old)
@@ -174,7 +187,7 @@ def add_file(history: History, path: Path, keyed: bool = True, text: str | None 
         same = history.game_by_content(content_of(record))
         if same is not None:
             key = same.key  # the same game under another name: one row
-    return add_record(history, record, key=key, source=source_of(path), started_at=started, played_at=played)
+    return key
 
 
 def _stored(row: GameRow) -> Record | None:

@@ -25,7 +25,7 @@ from ..record import Record
 from ..storage import is_regular_file
 from ..textsafe import quoted, shown_path
 from .db import History, parse_iso
-from .games import add_file, add_record
+from .games import add_file, add_record, key_of
 from .reviews import MAX_SAMPLES, MOVES, candidate_problem, review_of, store_review
 
 LINE_FORMAT = "osmosis-history/1"
@@ -248,7 +248,15 @@ def import_line(history: History, data: dict[str, Any], where: str) -> tuple[int
 
 
 def _store_line(history: History, data: dict[str, Any], record: Record, where: str) -> tuple[int, int]:
-    game_id = add_record(history, record, key=data.get("key") or None, source=data.get("source"),
+    # The line's key names a file on the machine that exported it: here another game may hold that key
+    # (kept, and this one gets a row of its own), or this game may be stored further on (kept as it is).
+    found = key_of(history, record, data.get("key") or None)
+    if isinstance(found, int):
+        row = history.game(found)
+        if row is not None and row.moves > len(record.moves):
+            return 0, 0
+        found = row.key if row is not None else None
+    game_id = add_record(history, record, key=found, source=data.get("source"),
                          started_at=data.get("started_at"), played_at=data.get("played_at"))
     reviews = 0
     if isinstance(data.get("review"), dict):
