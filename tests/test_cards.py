@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from tutor.cards import (
@@ -68,6 +70,30 @@ def test_unknown_card_names_raise_card_error_quoting_the_input(text):
 def test_non_text_card_raises_card_error(value):
     with pytest.raises(CardError):
         parse_card(value)
+
+
+@pytest.mark.parametrize("text", ["7\u2665\ufe0f", "7\u2665\ufe0e", "7\u2661\ufe0f"])
+def test_a_suit_symbol_with_a_variation_selector_is_the_suit(text):
+    assert parse_card(text) == parse_card("7H")  # phone keyboards send the emoji form of the symbol
+
+
+@pytest.mark.parametrize("text", ["7\u017f", "7\uff33", "7\u0405"])  # long s, fullwidth S, Cyrillic DZE
+def test_a_letter_that_only_looks_like_a_suit_is_refused(text):
+    with pytest.raises(CardError):
+        parse_card(text)
+
+
+@pytest.mark.parametrize("value, shown", [(None, "null"), (True, "true"), ({"rank": "2"}, '{"rank": "2"}')])
+def test_a_card_that_is_not_text_is_quoted_as_the_file_spells_it(value, shown):
+    with pytest.raises(CardError, match=f"^unknown card {re.escape(shown)}: expected a rank"):
+        parse_card(value)
+
+
+@pytest.mark.parametrize("value", [["AS"] * 100_000, "X" * 100_000])
+def test_a_huge_card_value_is_quoted_cut_to_a_readable_line(value):
+    with pytest.raises(CardError) as info:
+        parse_card(value)
+    assert len(str(info.value)) < 300 and "characters)" in str(info.value)
 
 
 def test_card_errors_are_tutor_errors():

@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .errors import CardError
+from .textsafe import brief
 
 RANKS = "A23456789TJQK"
 SUITS = "SHDC"
@@ -80,24 +81,27 @@ def rank_of(index: int) -> int:
 
 
 def parse_card(text: str) -> int:
-    """Parse a card name to its index; raise :class:`CardError` naming the input."""
+    """Parse a card name to its index; raise :class:`CardError` naming the input (quoted cut, as a file spells it).
+
+    The suit is a letter S, H, D, C in either case or a suit symbol; a symbol may carry the
+    variation selector that phone keyboards add (``♥️``)."""
     if not isinstance(text, str):
-        raise CardError(f"unknown card {text!r}: {_EXPECTED}")
-    raw = text.strip()
+        raise CardError(f"unknown card {brief(text)}: {_EXPECTED}")
+    raw = text.strip().replace("\ufe0f", "").replace("\ufe0e", "")
     if len(raw) < 2:
-        raise CardError(f"unknown card {text!r}: {_EXPECTED}")
+        raise CardError(f"unknown card {brief(text)}: {_EXPECTED}")
     suit_char = raw[-1]
     rank_text = raw[:-1].upper()
     if suit_char in _SYMBOL_TO_SUIT:
         suit = _SYMBOL_TO_SUIT[suit_char]
     else:
-        suit = SUITS.find(suit_char.upper())
-        if suit < 0 or len(suit_char) != 1:
-            raise CardError(f"unknown card {text!r}: {_EXPECTED}")
+        suit = SUITS.find(suit_char.upper()) if suit_char.isascii() else -1
+        if suit < 0:
+            raise CardError(f"unknown card {brief(text)}: {_EXPECTED}")
     if rank_text == "10":
         rank_text = "T"
     if len(rank_text) != 1 or rank_text not in RANKS:
-        raise CardError(f"unknown card {text!r}: {_EXPECTED}")
+        raise CardError(f"unknown card {brief(text)}: {_EXPECTED}")
     return suit * 13 + RANKS.index(rank_text)
 
 
