@@ -380,3 +380,15 @@ def test_game_annotate_needs_a_played_move():
     with pytest.raises(RecordError):
         game.annotate(1, {"label": "best"})
     assert Game.new(1).describe_last() == "no move yet"
+
+
+def test_a_deal_number_with_other_fields_beside_it_is_still_the_numbered_deal():
+    data = {"format": RECORD_FORMAT, "variant": "osmosis", "deal": {"number": 7, "note": "from the club"},
+            "moves": ["d", "d"]}
+    assert Record.from_json(data).deal == deal_for(7, preset("osmosis"))
+
+
+def test_a_deal_file_given_as_a_record_says_which_commands_take_it():
+    deal = deal_for(7, preset("osmosis")).to_json()
+    with pytest.raises(RecordError, match="osmosis play, solve and hint take it with --deal-file"):
+        Record.from_json(deal)

@@ -146,7 +146,8 @@ class Record:
                               f"not {_json_kind(data)}")
         fmt = data.get("format", RECORD_FORMAT)
         if fmt != RECORD_FORMAT:
-            hint = " (that is a deal file: pass it with --deal-file)" if fmt == "osmosis-deal/1" else ""
+            hint = (" (that is a deal file, a deal to play rather than a game: osmosis play, solve and hint take it "
+                    "with --deal-file)" if fmt == "osmosis-deal/1" else "")
             raise RecordError(f"{source}: format {brief(fmt)} is not supported: expected {RECORD_FORMAT!r}{hint}")
         rules = _rules_of(data.get("variant", "osmosis"), source)
         if "deal" not in data:
@@ -183,7 +184,8 @@ def _rules_of(value: object, source: str) -> Rules:
 
 def _deal_of(value: object, rules: Rules, source: str) -> Deal:
     try:
-        if isinstance(value, dict) and set(value) == {"number"}:
+        if isinstance(value, dict) and "number" in value and not {"reserves", "base", "talon"} & set(value):
+            # {"number": N}; other fields (a note, a source) are kept out of the way, as at the top level
             number = value["number"]
             if isinstance(number, bool) or not isinstance(number, int):
                 raise DealError(f"deal number {brief(number)} is not a whole number")
