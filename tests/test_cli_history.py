@@ -655,3 +655,43 @@ def test_import_reads_a_record_from_a_pipe(run, tmp_path):
     assert "Imported 1 game" in result.output
     data = json.loads(run(["history", "--json"]).stdout)
     assert data["games"] == 1 and data["recent"][0]["deal"] == 7 and data["recent"][0]["moves"] == 2
+
+
+def test_import_warns_of_a_stated_result_the_moves_do_not_reach_and_stores_the_moves_result(run, tmp_path):
+    from tutor.record import Record
+
+    rules = preset("osmosis")
+    data = Record(rules, deal_for(1, rules), ["d"] * 6).to_json()
+    data["result"] = {"cards": 52, "won": True}
+    path = tmp_path / "claimed.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    result = run(["import", str(path)])
+    assert result.exit_code == 0 and "Imported 1 game" in result.stdout
+    assert "warning: " in result.stderr and "the result says 52 cards but the moves reach" in result.stderr
+    history = json.loads(run(["history", "--json"]).stdout)
+    assert history["wins"] == 0 and history["recent"][0]["won"] is False
+
+
+def test_an_older_copy_put_back_over_a_finished_game_never_takes_the_finished_game_out_of_history(run, home):
+    rules = preset("osmosis")
+    state, moves = State.initial(deal_for(17, rules), rules), []
+    while not state.over:
+        move = state.legal_moves()[0]
+        moves.append(str(move))
+        state = state.apply(move)
+    run(["play", "17"], input=" ".join(moves[:10]) + "\nq\n")
+    path = sorted((home / "games").glob("*.json"))[0]
+    old = path.read_bytes()
+    run(["play", "--resume", str(path)], input=" ".join(moves[10:]) + "\n")
+
+    def rows():
+        data = json.loads(run(["history", "--json"]).stdout)
+        return sorted((r["moves"], r["cards"]) for r in data["recent"])
+
+    finished = rows()
+    assert finished == [(len(moves), state.cards)]
+    path.write_bytes(old)  # the player puts an older copy back, and plays on from it
+    run(["play", "--resume", str(path)], input=f"{moves[10]}\nq\n")
+    assert len(rows()) == 2 and finished[0] in rows() and any(m == 11 for m, _ in rows())
+    run(["play", "--resume", str(path)], input=f"{moves[11]}\nq\n")  # and on again: the same row goes on
+    assert len(rows()) == 2 and (len(moves), state.cards) in rows() and any(m == 12 for m, _ in rows())

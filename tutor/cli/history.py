@@ -234,7 +234,10 @@ def import_command(ctx: click.Context, files: tuple[Path, ...]) -> None:
             total.reviews += result.reviews
             total.drills += result.drills
             total.problems += result.problems
+            total.warnings += result.warnings
         new = len(history.games()) - before
+    for warning in total.warnings:
+        click.echo(f"warning: {warning}", err=True)
     for problem in total.problems:
         click.echo(f"error: {problem}", err=True)
     extra = "".join(f", {n} {what}{'s' if n != 1 else ''}"

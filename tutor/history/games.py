@@ -144,7 +144,7 @@ def note_game(record: Record, path: str | Path | None, history_path: Path | None
     for attempt in (1, 2):
         history = _kept_history(history_path, clock)
         try:
-            return add_record(history, record, key=key, source=source)
+            return add_record(history, record, key=_session_key(history, record, key), source=source)
         except Exception:
             _drop(history_path)
             if attempt == 2:
@@ -152,11 +152,38 @@ def note_game(record: Record, path: str | Path | None, history_path: Path | None
     raise AssertionError("unreachable")  # pragma: no cover
 
 
-def add_file(history: History, path: Path, keyed: bool = True, text: str | None = None) -> int:
+def _session_key(history: History, record: Record, key: str | None) -> str | None:
+    """The key a game in play is stored under: its file's, unless that row holds another deal, or a
+    finished game this one is not (an older copy put back over the finished file): then that row is
+    kept and the game goes on under the file's key with ``#2`` (``#3``...), the same on every move.
+    An undo in the same game keeps its row, as the file does."""
+    if key is None:
+        return None
+    base, n = key, 1
+    while True:
+        row = history.game_by_key(key)
+        if row is None or (not row.over and row.deal_number is not None and row.deal_number == record.deal.number
+                           and row.variant == variant_name(record)):
+            return key  # the usual case, every move of a game: no record to read back
+        kept = _stored(row)
+        if kept is None:
+            return key
+        same_deal = (kept.rules, kept.deal) == (record.rules, record.deal)
+        if same_deal and (not row.over or list(kept.moves) == list(record.moves)):
+            return key
+        n += 1
+        key = f"{base}#{n}"
+
+
+def add_file(history: History, path: Path, keyed: bool = True, text: str | None = None,
+             warnings: list[str] | None = None) -> int:
     """A record file into the history; its dates come from the file. :class:`TutorError` if it is no record.
 
-    ``text``: the file's text when the caller has read it already (a pipe can be read only once)."""
+    ``text``: the file's text when the caller has read it already (a pipe can be read only once).
+    ``warnings`` gets the record's (a stated result its moves do not reach: the moves' is stored)."""
     record = load_record(str(path)) if text is None else loads_record(text, f"record {quoted(path)}")
+    if warnings is not None:
+        warnings += record.warnings
     started = iso(file_started_at(path))
     played = iso(path.stat().st_mtime)
     key = key_for_path(path) if keyed else None

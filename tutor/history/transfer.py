@@ -59,6 +59,8 @@ class ImportResult:
     reviews: int = 0
     drills: int = 0
     problems: list[str] = field(default_factory=list)
+    #: Taken anyway, said on stderr: a stated result that the record's moves do not reach.
+    warnings: list[str] = field(default_factory=list)
 
 
 _LABELS = ("best", "good", "inaccuracy", "mistake", "blunder")
@@ -219,15 +221,18 @@ def _check_drills(drills: object, moves: int) -> None:
             _int(a.get("box"), f"{where}.box", 0, 100)
 
 
-def import_line(history: History, data: dict[str, Any], where: str) -> tuple[int, int]:
+def import_line(history: History, data: dict[str, Any], where: str,
+                warnings: list[str] | None = None) -> tuple[int, int]:
     """One exported line into the history; returns (reviews, drills) stored.
 
     Every field is checked before anything is written, so a bad line leaves
-    the history as it was (no game without its review).
+    the history as it was (no game without its review). ``warnings`` gets the record's.
     """
     if not isinstance(data.get("record"), dict):
         raise RecordError(f"{where}: an {LINE_FORMAT} line needs a 'record' object")
     record = Record.from_json(data["record"], source=where)
+    if warnings is not None:
+        warnings += record.warnings
     try:
         _text(data.get("key"), "key", optional=True)
         _text(data.get("source"), "source", optional=True)
@@ -319,7 +324,7 @@ def import_file(history: History, path: str | Path) -> ImportResult:
     if isinstance(whole, dict) and whole.get("format", "osmosis-record/1") != LINE_FORMAT:
         try:
             # the text read above: a pipe (osmosis import /dev/stdin) gives it only once, and has no name to key by
-            add_file(history, p, keyed=is_regular_file(p), text=text)
+            add_file(history, p, keyed=is_regular_file(p), text=text, warnings=result.warnings)
             result.games += 1
         except TutorError as exc:
             result.problems.append(str(exc))
@@ -352,11 +357,13 @@ def import_file(history: History, path: str | Path) -> ImportResult:
             continue
         try:
             if data.get("format") == LINE_FORMAT:
-                reviews, drills = import_line(history, data, where)
+                reviews, drills = import_line(history, data, where, result.warnings)
                 result.reviews += reviews
                 result.drills += drills
             else:
-                add_record(history, Record.from_json(data, source=where), source=str(path))
+                record = Record.from_json(data, source=where)
+                result.warnings += record.warnings
+                add_record(history, record, source=str(path))
             result.games += 1
         except TutorError as exc:
             result.problems.append(str(exc))
