@@ -292,3 +292,58 @@ def test_due_times_agree_in_number(seconds, said):
     from tutor.cli.history_render import when_text
 
     assert when_text(seconds) == said
+
+
+def _history_file(run, home, tmp_path):
+    from tutor.record import Record
+
+    rules = preset("osmosis")
+    path = tmp_path / "g.json"
+    path.write_text(json.dumps(Record(rules, deal_for(3, rules), ["d"] * 5).to_json()), encoding="utf-8")
+    assert run(["history"]).exit_code == 0  # the database made
+    return path, home / "history.sqlite3"
+
+
+def test_a_full_disk_while_importing_is_one_line_and_the_history_is_kept(run, home, tmp_path, monkeypatch):
+    import sqlite3
+
+    from tutor.history import db
+
+    path, database = _history_file(run, home, tmp_path)
+    connect = db.History._connect_once
+
+    def full(self, upgrade_to):  # the disk fills up: SQLite says "database or disk is full"
+        conn = connect(self, upgrade_to)
+        pages = conn.execute("PRAGMA page_count").fetchone()[0]
+        conn.execute(f"PRAGMA max_page_count = {pages}")
+        return conn
+
+    monkeypatch.setattr(db.History, "_connect_once", full)
+    big = tmp_path / "big.jsonl"
+    big.write_text("".join(json.dumps({"format": "osmosis-record/1", "variant": "osmosis", "deal": {"number": n},
+                                       "moves": ["d"] * 5}) + "\n" for n in range(10, 110)), encoding="utf-8")
+    result = run(["import", str(big)])
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert "cannot be written: database or disk is full: free some disk space and run it again" in result.stderr
+    assert "and the lines after it were not imported" in result.stderr and len(result.stderr.splitlines()) == 1
+    monkeypatch.undo()
+    assert sqlite3.connect(database).execute("PRAGMA integrity_check").fetchone() == ("ok",)
+
+
+def test_a_history_another_process_keeps_locked_is_one_line_not_a_traceback(run, home, tmp_path, monkeypatch):
+    import sqlite3
+
+    from tutor.history import db
+
+    path, database = _history_file(run, home, tmp_path)
+    monkeypatch.setattr(db, "BUSY_MS", 200)
+    other = sqlite3.connect(database, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    try:
+        result = run(["import", str(path)])
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert "database is locked: another osmosis is writing it" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1

@@ -235,6 +235,11 @@ def import_command(ctx: click.Context, files: tuple[Path, ...]) -> None:
             total.drills += result.drills
             total.problems += result.problems
             total.warnings += result.warnings
+            if result.stopped:
+                skipped = len(files) - files.index(f) - 1
+                if skipped:
+                    total.problems.append(f"{skipped} more file{'s' if skipped != 1 else ''} not imported")
+                break
         new = len(history.games()) - before
     for warning in total.warnings:
         click.echo(f"warning: {warning}", err=True)

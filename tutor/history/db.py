@@ -36,6 +36,33 @@ class HistoryError(TutorError):
     """The history database cannot be used (a newer schema, an unwritable folder)."""
 
 
+def _what_to_do(exc: BaseException) -> str:
+    """The player's way out of an SQLite failure, after its own words."""
+    text = str(exc).lower()
+    if "full" in text:
+        return f"{exc}: free some disk space and run it again"
+    if "locked" in text or "busy" in text:
+        return f"{exc}: another osmosis is writing it; run this again when that one is done"
+    if "readonly" in text or "read-only" in text or "unable to open" in text or "i/o" in text:
+        return f"{exc} (set OSMOSIS_HOME to a writable folder, or free some disk space)"
+    return str(exc)
+
+
+def write_failed(path: Path, exc: BaseException) -> HistoryError:
+    """A write to the history that SQLite refused, as one line for the player (nothing of it was stored)."""
+    return HistoryError(f"your history '{path}' cannot be written: {_what_to_do(exc)}")
+
+
+def _rollback(conn: sqlite3.Connection, statement: str = "ROLLBACK") -> None:
+    """Undo a write that failed, when SQLite has not undone it already (a full disk does): the failure's
+    own words must reach the player, not "cannot rollback - no transaction is active"."""
+    try:
+        if conn.in_transaction:
+            conn.execute(statement)
+    except sqlite3.Error:
+        pass
+
+
 def db_path() -> Path:
     """Where the history database lives."""
     return data_dir() / DB_NAME
@@ -113,7 +140,7 @@ class History:
             self.conn = self._connect(upgrade_to)
         except sqlite3.DatabaseError as exc:
             if not damaged_database(exc):
-                raise HistoryError(f"the history database '{self.path}' cannot be used: {exc}") from None
+                raise HistoryError(f"the history database '{self.path}' cannot be used: {_what_to_do(exc)}") from None
             self._set_aside(str(exc))
             self.conn = self._connect(upgrade_to)
 
@@ -181,7 +208,7 @@ class History:
                 conn.execute("UPDATE schema_version SET version = ?", (step + 1,))
             conn.execute("COMMIT")
         except BaseException:
-            conn.execute("ROLLBACK")
+            _rollback(conn)
             raise
 
     def _set_aside(self, problem: str) -> None:
@@ -208,7 +235,7 @@ class History:
 
     def write(self) -> _Write:
         """A write transaction (``BEGIN IMMEDIATE``): ``with history.write(): ...``."""
-        return _Write(self.conn)
+        return _Write(self.conn, self.path)
 
     def query(self, sql: str, args: Sequence[object] = ()) -> list[sqlite3.Row]:
         return self.conn.execute(sql, args).fetchall()
@@ -266,24 +293,41 @@ class History:
 
 class _Write:
     """``BEGIN IMMEDIATE`` ... ``COMMIT`` (``ROLLBACK`` on an error); inside another write, a savepoint, so the
-    writes of one imported line go in together or not at all, whichever helpers make them."""
+    writes of one imported line go in together or not at all, whichever helpers make them. What SQLite
+    refuses for want of room, a lock or a writable file is a :class:`HistoryError`, one line for the player."""
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    def __init__(self, conn: sqlite3.Connection, path: Path) -> None:
         self.conn = conn
+        self.path = path
         self.nested = False
 
     def __enter__(self) -> sqlite3.Connection:
         self.nested = self.conn.in_transaction
-        self.conn.execute("SAVEPOINT inner_write" if self.nested else "BEGIN IMMEDIATE")
+        try:
+            self.conn.execute("SAVEPOINT inner_write" if self.nested else "BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as exc:
+            raise write_failed(self.path, exc) from None
         return self.conn
 
-    def __exit__(self, kind: type[BaseException] | None, *rest: object) -> None:
-        if not self.nested:
-            self.conn.execute("COMMIT" if kind is None else "ROLLBACK")
+    def __exit__(self, kind: type[BaseException] | None, value: BaseException | None, *rest: object) -> None:
+        if self.nested:
+            if kind is not None:
+                _rollback(self.conn, "ROLLBACK TO inner_write")
+            try:
+                self.conn.execute("RELEASE inner_write")
+            except sqlite3.Error:
+                pass
+        elif kind is None:
+            try:
+                self.conn.execute("COMMIT")
+            except sqlite3.OperationalError as exc:
+                _rollback(self.conn)
+                raise write_failed(self.path, exc) from None
             return
-        if kind is not None:
-            self.conn.execute("ROLLBACK TO inner_write")
-        self.conn.execute("RELEASE inner_write")
+        else:
+            _rollback(self.conn)
+        if isinstance(value, sqlite3.OperationalError) and not self.nested:
+            raise write_failed(self.path, value) from None
 
 
 def _record_text(record: dict[str, Any]) -> str:

@@ -24,7 +24,7 @@ from ..inputs import loads_json, read_text
 from ..record import Record
 from ..storage import is_regular_file
 from ..textsafe import quoted, shown_path
-from .db import History, parse_iso
+from .db import History, HistoryError, parse_iso
 from .games import add_file, add_record, key_of
 from .reviews import MAX_SAMPLES, MOVES, candidate_problem, review_of, store_review
 
@@ -61,6 +61,8 @@ class ImportResult:
     problems: list[str] = field(default_factory=list)
     #: Taken anyway, said on stderr: a stated result that the record's moves do not reach.
     warnings: list[str] = field(default_factory=list)
+    #: The history could not be written (a full disk, a lock): nothing after the last problem went in.
+    stopped: bool = False
 
 
 _LABELS = ("best", "good", "inaccuracy", "mistake", "blunder")
@@ -328,6 +330,7 @@ def import_file(history: History, path: str | Path) -> ImportResult:
             result.games += 1
         except TutorError as exc:
             result.problems.append(str(exc))
+            result.stopped = isinstance(exc, HistoryError)
         return result
     if whole is not None and not isinstance(whole, dict):
         result.problems.append(f"{name} holds JSON that is not an object: expected an osmosis-record/1 file or the "
@@ -365,6 +368,10 @@ def import_file(history: History, path: str | Path) -> ImportResult:
                 result.warnings += record.warnings
                 add_record(history, record, source=str(path))
             result.games += 1
+        except HistoryError as exc:  # the same for every line to come: one problem, and the rest left out
+            result.problems.append(f"{exc} ({where} and the lines after it were not imported)")
+            result.stopped = True
+            break
         except TutorError as exc:
             result.problems.append(str(exc))
     if unread and not parsed:  # no line was JSON: the file is not JSON lines, so one problem, not one a line
