@@ -432,6 +432,46 @@ def test_a_game_file_written_by_another_session_is_kept_and_this_game_goes_on_in
     assert files.after_change() == [] and len(load_record(files.autosave).moves) == 3
 
 
+def test_two_sessions_saving_the_same_game_at_once_take_turns_so_one_goes_on_in_a_copy(tmp_path, monkeypatch):
+    """The check that the file is as this session left it and the write went apart: the other session could
+    write between them, and both said "saved" while the file held one of the two moves (13 of 20 trials of
+    two real processes). The folder's lock makes them one step: the second sees the first's write."""
+    import threading
+    import time
+
+    from tutor.cli import saves
+    from tutor.record import Game
+
+    folder = tmp_path / "games"
+    folder.mkdir()
+    path = folder / "game.json"
+    save_record(Record(RULES, deal_for(1, RULES), ["d"] * 5), path)  # then w and d are both legal
+    games = [Game.from_record(load_record(path)) for _ in range(2)]
+    files = [saves.GameFiles(g, folder, "deal-1", resumed=path) for g in games]
+    said: dict[int, list[str]] = {}
+    checked = saves.GameFiles._changed_elsewhere
+
+    def slow_check(self, where):  # session 0 checks, then session 1 tries to save before 0 writes
+        changed = checked(self, where)
+        if self is files[0] and not threads:
+            other = threading.Thread(target=lambda: said.__setitem__(1, files[1].after_change()))
+            threads.append(other)
+            other.start()
+            time.sleep(0.3)
+        return changed
+
+    threads: list[threading.Thread] = []
+    monkeypatch.setattr(saves.GameFiles, "_changed_elsewhere", slow_check)
+    games[0].push("w")
+    games[1].push("d")
+    said[0] = files[0].after_change()
+    for t in threads:
+        t.join(10)
+    assert said[0] == [] and [str(m) for m in load_record(path).moves] == ["d"] * 5 + ["w"]
+    assert files[1].autosave != path and "was written by another session" in said[1][0]
+    assert [str(m) for m in load_record(files[1].autosave).moves] == ["d"] * 6
+
+
 def test_a_data_folder_that_is_a_file_is_named_as_such(tmp_path):
     """OSMOSIS_HOME set to a file: games says no game can be saved there (not "osmosis play starts one"), and
     a lesson's progress warning says which file stands in the way (not "File exists")."""
@@ -596,3 +636,14 @@ def test_a_save_keeps_the_old_files_mode_and_a_new_file_gets_the_umasks(tmp_path
         assert (made.stat().st_mode & 0o777) == 0o644
     finally:
         os.umask(old)
+
+
+def test_a_relative_xdg_data_home_is_ignored_as_the_xdg_specification_says(monkeypatch, tmp_path):
+    from tutor.storage import data_dir
+
+    monkeypatch.delenv("OSMOSIS_HOME", raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("XDG_DATA_HOME", "reldata")
+    assert data_dir() == tmp_path / ".local" / "share" / "osmosis-tutor"
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    assert data_dir() == tmp_path / "xdg" / "osmosis-tutor"

@@ -13,6 +13,8 @@ import re
 import stat
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 # A temporary file of ours is ``.NAME.XXXXXXXX.tmp`` beside NAME (tempfile's
@@ -26,13 +28,14 @@ def data_dir() -> Path:
     """The tutor's data folder.
 
     ``$OSMOSIS_HOME``, else ``$XDG_DATA_HOME/osmosis-tutor``, else
-    ``~/.local/share/osmosis-tutor``.
+    ``~/.local/share/osmosis-tutor``. A relative ``$XDG_DATA_HOME`` is ignored, as the XDG
+    specification says (it would name another folder from every folder the command is run in).
     """
     home = os.environ.get("OSMOSIS_HOME")
     if home:
         return Path(home)
     xdg = os.environ.get("XDG_DATA_HOME")
-    base = Path(xdg) if xdg else Path.home() / ".local" / "share"
+    base = Path(xdg) if xdg and os.path.isabs(xdg) else Path.home() / ".local" / "share"
     return base / "osmosis-tutor"
 
 
@@ -141,6 +144,31 @@ def _new_mode() -> int:
         mask = os.umask(0o022)
         os.umask(mask)
     return 0o666 & ~mask
+
+
+@contextmanager
+def folder_lock(path: str | os.PathLike[str]) -> Iterator[None]:
+    """Hold an exclusive lock on the folder of ``path`` (``flock``) while checking and writing a file there, so
+    two processes saving the same file take turns: the second sees what the first wrote. Where locks are
+    not to be had (another system, a file system without them) the block runs unlocked."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not POSIX
+        yield
+        return
+    try:
+        fd = os.open(os.path.dirname(os.path.abspath(path)) or ".", os.O_RDONLY)
+    except OSError:
+        yield
+        return
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        except OSError:
+            pass
+        yield
+    finally:
+        os.close(fd)  # closing the last descriptor lets the lock go
 
 
 def is_regular_file(path: str | os.PathLike[str]) -> bool:

@@ -33,6 +33,7 @@ from pathlib import Path
 from ..errors import RecordError
 from ..notation import Move
 from ..record import Game, Record, is_finished, keep_finished_game, load_record, save_new_record, save_record
+from ..storage import folder_lock
 from ..textsafe import quoted, shown_path
 
 
@@ -283,6 +284,12 @@ class GameFiles:
             return []  # the player was told at the start: s FILE saves
         if self.autosave is None and not self.game.moves and not force:
             return []
+        # Another session of the same game may save it at this very moment: the check that the file is as
+        # this one left it and the write go together, under the folder's lock.
+        with folder_lock(self.autosave if self.autosave is not None else self.games or "."):
+            return self._autosave(force)
+
+    def _autosave(self, force: bool) -> list[str]:
         try:
             if self.autosave is None:
                 self.autosave = self._new_file()
