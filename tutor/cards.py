@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .errors import CardError
-from .textsafe import brief
+from .textsafe import brief, quoted
 
 RANKS = "A23456789TJQK"
 SUITS = "SHDC"
@@ -89,7 +89,7 @@ def parse_card(text: str) -> int:
         raise CardError(f"unknown card {brief(text)}: {_EXPECTED}")
     raw = text.strip().replace("\ufe0f", "").replace("\ufe0e", "")
     if len(raw) < 2:
-        raise CardError(f"unknown card {brief(text)}: {_EXPECTED}")
+        raise CardError(f"unknown card {quoted(text)}: {_EXPECTED}")
     suit_char = raw[-1]
     rank_text = raw[:-1].upper()
     if suit_char in _SYMBOL_TO_SUIT:
@@ -97,11 +97,11 @@ def parse_card(text: str) -> int:
     else:
         suit = SUITS.find(suit_char.upper()) if suit_char.isascii() else -1
         if suit < 0:
-            raise CardError(f"unknown card {brief(text)}: {_EXPECTED}")
+            raise CardError(f"unknown card {quoted(text)}: {_EXPECTED}")
     if rank_text == "10":
         rank_text = "T"
     if len(rank_text) != 1 or rank_text not in RANKS:
-        raise CardError(f"unknown card {brief(text)}: {_EXPECTED}")
+        raise CardError(f"unknown card {quoted(text)}: {_EXPECTED}")
     return suit * 13 + RANKS.index(rank_text)
 
 
