@@ -21,9 +21,11 @@ from __future__ import annotations
 
 import json
 import logging
+import signal
 import threading
 import time
 from collections import deque
+from contextlib import contextmanager
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, Protocol, TextIO
@@ -46,6 +48,21 @@ Job = tuple[int, BatchArgs] | None
 
 BatchResult = tuple[str, list[DealOutcome]]
 """What :func:`~tutor.policies.play_batch` returns: the engine version and the outcomes."""
+
+
+
+@contextmanager
+def _sigint_ignored() -> Iterator[None]:
+    """SIGINT ignored while the block runs (in the main thread; elsewhere it cannot be changed)."""
+    try:
+        before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except ValueError:  # not the main thread
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
 
 
 class Engine(Protocol):
@@ -160,9 +177,14 @@ class DaskEngine:
                 raise TutorError(f"the Dask scheduler {scheduler!r} has no worker after {worker_timeout:g} s: "
                                  f"start one with `dask worker {scheduler}`") from None
         else:
-            self._own_cluster = distributed.LocalCluster(
-                n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0",
-                silence_logs=logging.ERROR)
+            # Ctrl-C at a terminal reaches the whole process group: the worker processes would each die
+            # with a traceback on stderr while this one stops cleanly and keeps the finished batches. They
+            # start with SIGINT ignored (a disposition a child keeps, and Python leaves as it finds it), and
+            # this process stops them when it is done or interrupted.
+            with _sigint_ignored():
+                self._own_cluster = distributed.LocalCluster(
+                    n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0",
+                    silence_logs=logging.ERROR)
             self.client = distributed.Client(self._own_cluster)
         self.workers = max(1, len(self.client.scheduler_info(n_workers=-1).get("workers", {})) or workers)
 

@@ -220,7 +220,7 @@ def stats_command(ctx: click.Context, deal_range: str, policy: str, workers: int
     except KeyboardInterrupt:
         click.echo(f"stats: interrupted; the finished batches are kept in {store.path}: run the same "
                    "command again to resume", err=True)
-        raise
+        raise click.exceptions.Exit(130) from None  # that line says it all: not "interrupted" again
     finally:
         if out is not None:
             out.close(keep=finished)  # a failed or interrupted run leaves an earlier file as it was
