@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -259,6 +260,31 @@ def test_export_and_import_round_trip_through_the_cli(run, coached, home, tmp_pa
     assert osmosis(["export"], elsewhere).stdout == first
     again = json.loads(osmosis(["coach", "--json", "--no-review"], elsewhere).stdout)
     assert again["games_reviewed"] == 4 and again["tags"] == coached["tags"]
+    # every game keeps its id (the coach's examples and the history name games by it)
+    assert json.loads(osmosis(["history", "--json"], elsewhere).stdout) == json.loads(run(["history", "--json"]).stdout)
+    ids = [json.loads(line)["id"] for line in first.splitlines()]
+    assert sorted(ids) == [1, 2, 3, 4]
+    shuffled = tmp_path / "shuffled.jsonl"
+    shuffled.write_text("".join(reversed(first.splitlines(keepends=True))))
+    third = tmp_path / "third"
+    assert osmosis(["import", str(shuffled)], third).exit_code == 0
+    assert osmosis(["export"], third).stdout == first
+
+
+def test_a_copy_of_a_game_imported_from_another_file_changes_nothing(run, tmp_path):
+    from tutor.record import Record
+
+    rules = preset("osmosis")
+    path = tmp_path / "a.json"
+    path.write_text(json.dumps(Record(rules, deal_for(5, rules), ["d"] * 4).to_json()), encoding="utf-8")
+    os.utime(path, (1_767_261_600, 1_767_261_600))  # 2026-01-01 10:00 UTC
+    assert run(["import", str(path)]).exit_code == 0
+    before = json.loads(run(["history", "--json"]).stdout)
+    copy = tmp_path / "a_copy.json"
+    copy.write_bytes(path.read_bytes())
+    assert "Nothing new to import" in run(["import", str(copy)]).stdout
+    assert json.loads(run(["history", "--json"]).stdout) == before
+    assert before["recent"][0]["played_at"].startswith("2026-01-01T10:00")
 
 
 def test_coach_offers_no_replay_command_for_a_game_file_that_is_gone(run, coached, home, tmp_path):

@@ -255,20 +255,24 @@ class History:
     # ---- games -----------------------------------------------------------
     def upsert_game(self, key: str, record: dict[str, Any], *, variant: str, deal_number: int | None, deal: str | None,
                     moves: int, cards: int, won: bool, over: bool, content: str, source: str | None,
-                    started_at: str, played_at: str) -> int:
-        """Insert a game, or update the one with the same key; returns its id. Call inside :meth:`write`."""
+                    started_at: str, played_at: str, game_id: int | None = None) -> int:
+        """Insert a game, or update the one with the same key; returns its id. Call inside :meth:`write`.
+
+        ``game_id``: the id a new row takes (an exported game's own, restored), when no row has it yet."""
         now = iso(self.now())
         column = deal_number if deal_number is None or deal_number <= MAX_COLUMN_NUMBER else None
+        if game_id is not None and (self.game(game_id) is not None or self.game_by_key(key) is not None):
+            game_id = None
         self.conn.execute(
-            """INSERT INTO games (game_key, record, variant, deal_number, deal, moves, cards, won, over, content,
+            """INSERT INTO games (id, game_key, record, variant, deal_number, deal, moves, cards, won, over, content,
                                   source, started_at, played_at, updated_at)
-               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                ON CONFLICT(game_key) DO UPDATE SET record = excluded.record, variant = excluded.variant,
                    deal_number = excluded.deal_number, deal = excluded.deal, moves = excluded.moves,
                    cards = excluded.cards, won = excluded.won, over = excluded.over, content = excluded.content,
                    source = COALESCE(excluded.source, games.source), played_at = excluded.played_at,
                    updated_at = excluded.updated_at""",
-            (storable(key), _record_text(record), variant, column, deal, moves, cards, int(won),
+            (game_id, storable(key), _record_text(record), variant, column, deal, moves, cards, int(won),
              int(over), content, storable(source) if source is not None else None, started_at, played_at, now))
         return int(self.conn.execute("SELECT id FROM games WHERE game_key = ?", (storable(key),)).fetchone()[0])
 

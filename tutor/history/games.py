@@ -64,7 +64,7 @@ def source_of(path: str | Path) -> str:
 
 
 def add_record(history: History, record: Record, *, key: str | None = None, source: str | None = None,
-               started_at: str | None = None, played_at: str | None = None) -> int:
+               started_at: str | None = None, played_at: str | None = None, game_id: int | None = None) -> int:
     """Store a game (insert, or update the row with the same key); returns its id.
 
     With no key the game is found by its content, so importing the same
@@ -84,7 +84,7 @@ def add_record(history: History, record: Record, *, key: str | None = None, sour
             key, record.to_json(), variant=variant_name(record), deal_number=record.deal.number,
             deal=None if record.deal.number is not None else json.dumps(record.deal.to_json()),
             moves=len(record.moves), cards=final.cards, won=final.won, over=final.over, content=content,
-            source=source, started_at=begun, played_at=played_at or now)
+            source=source, started_at=begun, played_at=played_at or now, game_id=game_id)
 
 
 #: The connection a game in play keeps open between its moves: opening and closing the file
@@ -213,7 +213,7 @@ def key_of(history: History, record: Record, key: str | None) -> str | int | Non
     if key is not None and old is None and history.game_by_key(key) is None:
         same = history.game_by_content(content_of(record))
         if same is not None:
-            key = same.key  # the same game under another name: one row
+            return same.id  # the same game under another name (a copy): one row, its dates and file kept
     return key
 
 

@@ -44,7 +44,7 @@ def export_lines(history: History) -> Iterator[dict[str, Any]]:
                            "tags": json.loads(d["tags"]), "drop": d["drop_points"], "box": d["box"],
                            "due_at": d["due_at"], "created_at": d["created_at"], "retired": d["retired"],
                            "answers": answers})
-        yield {"format": LINE_FORMAT, "key": game.key, "source": game.source, "started_at": game.started_at,
+        yield {"format": LINE_FORMAT, "id": game.id, "key": game.key, "source": game.source, "started_at": game.started_at,
                "played_at": game.played_at, "record": game.record,
                "review": rev.to_json() if rev is not None else None, "drills": drills}
 
@@ -236,6 +236,8 @@ def import_line(history: History, data: dict[str, Any], where: str,
     if warnings is not None:
         warnings += record.warnings
     try:
+        if data.get("id") is not None:
+            _int(data.get("id"), "id", 1, 2**62)
         _text(data.get("key"), "key", optional=True)
         _text(data.get("source"), "source", optional=True)
         _when(data.get("started_at"), "started_at", optional=True)
@@ -264,7 +266,7 @@ def _store_line(history: History, data: dict[str, Any], record: Record, where: s
             return 0, 0
         found = row.key if row is not None else None
     game_id = add_record(history, record, key=found, source=data.get("source"),
-                         started_at=data.get("started_at"), played_at=data.get("played_at"))
+                         started_at=data.get("started_at"), played_at=data.get("played_at"), game_id=data.get("id"))
     reviews = 0
     if isinstance(data.get("review"), dict):
         rev = data["review"]
