@@ -178,9 +178,10 @@ def test_the_store_keeps_big_numbers_exactly_and_in_order(tmp_path):
 
 def test_parse_range_takes_big_numbers_up_to_the_last_deal():
     assert list(parse_range(f"{10**20 - 2}-{10**20}")) == [10**20 - 2, 10**20 - 1, 10**20]
-    for bad in (f"{10**20}-{10**20 + 1}", f"{10**20 + 1}", "1" + "0" * 40):
+    for bad in (f"{10**20}-{10**20 + 1}", f"{10**20 + 1}", "1" + "0" * 40, "1-" + "9" * 70, "9" * 5000):
         with pytest.raises(TutorError, match="out of range: deal numbers go from 1 to 100000000000000000000"):
             parse_range(bad)
+    assert list(parse_range("1-" + "0" * 70 + "3")) == [1, 2, 3]
 
 
 def test_stats_surveys_a_range_across_2_to_the_63_and_reads_it_back_from_the_store(run, tmp_path):

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 
 from .deals import DEAL_RANGE, MAX_DEAL_NUMBER
 from .errors import TutorError
+from .textsafe import quoted
 from .estimate import wilson
 from .policies import (
     POLICIES,
@@ -232,17 +233,20 @@ class DealRange:
 def parse_range(text: str) -> DealRange:
     """Deal numbers from ``A-B`` (inclusive) or a single number ``N``, in ASCII digits."""
     raw = str(text).strip()
-    m = _RANGE.fullmatch(raw) if len(raw) <= 64 else None
+    shown = quoted(text)
+    m = _RANGE.fullmatch(raw)
     if m is None:
-        raise TutorError(f"deal range {text!r} is not valid: expected A-B or N in digits 0-9, like 1-1000 or 7")
+        raise TutorError(f"deal range {shown} is not valid: expected A-B or N in digits 0-9, like 1-1000 or 7")
+    if any(len(g.lstrip("0")) > 64 for g in m.groups() if g is not None):  # far past the last deal
+        raise TutorError(f"deal range {shown} is out of range: deal numbers go from {DEAL_RANGE}")
     a = int(m.group(1))
     b = int(m.group(2)) if m.group(2) is not None else a
     if a < 1 or b < a:
-        raise TutorError(f"deal range {text!r} is not valid: expected 1 <= A <= B, like 1-1000")
+        raise TutorError(f"deal range {shown} is not valid: expected 1 <= A <= B, like 1-1000")
     if b > MAX_DEAL_NUMBER:
-        raise TutorError(f"deal range {text!r} is out of range: deal numbers go from {DEAL_RANGE}")
+        raise TutorError(f"deal range {shown} is out of range: deal numbers go from {DEAL_RANGE}")
     if b - a + 1 > MAX_SURVEY_DEALS:
-        raise TutorError(f"deal range {text!r} has {b - a + 1:,} deals: a survey takes at most "
+        raise TutorError(f"deal range {shown} has {b - a + 1:,} deals: a survey takes at most "
                          f"{MAX_SURVEY_DEALS:,}, like 1-{MAX_SURVEY_DEALS}")
     return DealRange(a, b)
 
