@@ -721,3 +721,12 @@ def test_an_older_copy_put_back_over_a_finished_game_never_takes_the_finished_ga
     assert len(rows()) == 2 and finished[0] in rows() and any(m == 11 for m, _ in rows())
     run(["play", "--resume", str(path)], input=f"{moves[11]}\nq\n")  # and on again: the same row goes on
     assert len(rows()) == 2 and (len(moves), state.cards) in rows() and any(m == 12 for m, _ in rows())
+
+
+def test_lines_of_a_newer_export_format_are_refused_once_naming_the_format_this_version_reads(run, coached, tmp_path):
+    newer = tmp_path / "newer.jsonl"
+    newer.write_text(run(["export"]).stdout.replace('"osmosis-history/1"', '"osmosis-history/2"'), encoding="utf-8")
+    result = osmosis(["import", str(newer)], tmp_path / "elsewhere")
+    assert result.exit_code == 1 and len(result.stderr.splitlines()) == 1
+    assert ("line 1: format 'osmosis-history/2' is not supported: expected 'osmosis-history/1', the one this "
+            "osmosis-tutor reads (a newer osmosis-tutor wrote it: upgrade this one to import it)") in result.stderr

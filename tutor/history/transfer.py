@@ -295,6 +295,15 @@ def _store_line(history: History, data: dict[str, Any], record: Record, where: s
     return reviews, drills
 
 
+def _newer(data: dict[str, Any]) -> str | None:
+    """What to say of a line or file in another version of the export's format, else None."""
+    fmt = data.get("format")
+    if not isinstance(fmt, str) or not fmt.startswith("osmosis-history/") or fmt == LINE_FORMAT:
+        return None
+    return (f"format {quoted(fmt)} is not supported: expected {LINE_FORMAT!r}, the one this osmosis-tutor reads "
+            "(a newer osmosis-tutor wrote it: upgrade this one to import it)")
+
+
 def import_file(history: History, path: str | Path) -> ImportResult:
     """A record file, or a file of exported JSON lines, into the history.
 
@@ -324,6 +333,9 @@ def import_file(history: History, path: str | Path) -> ImportResult:
         result.problems.append(f"{name} is a deal file (osmosis-deal/1), a deal to play, not a game: import takes "
                                "game records and what osmosis export writes (osmosis play --deal-file "
                                f"{shown_path(p)} plays the deal)")
+        return result
+    if isinstance(whole, dict) and _newer(whole) is not None:
+        result.problems.append(f"{name}: {_newer(whole)}")
         return result
     if isinstance(whole, dict) and whole.get("format", "osmosis-record/1") != LINE_FORMAT:
         try:
@@ -360,6 +372,10 @@ def import_file(history: History, path: str | Path) -> ImportResult:
         if not isinstance(data, dict):
             result.problems.append(f"{where}: expected a JSON object")
             continue
+        newer = _newer(data)
+        if newer is not None:  # every line alike: said once
+            result.problems.append(f"{where}: {newer}; this line and the lines after it were not imported")
+            break
         try:
             if data.get("format") == LINE_FORMAT:
                 reviews, drills = import_line(history, data, where, result.warnings)
