@@ -81,6 +81,12 @@ WIN_NODES = 20_000
 BEST_NODES = 2_500
 """Node limit of the best-score search in a lost sample (its score is then the best found)."""
 
+EXACT_BEST_NODES = 200_000
+"""The same where every consistent deal is solved (at most :data:`EXACT_DEALS`, late in a game, where a
+best-score search is small): figures called exact must be. In 2 such positions 2,500 nodes left 6 and 24
+searches short of the best (48 cards shown for 50); the largest full search took 23,453 nodes. A search
+still cut at this limit makes the figures sampled ones, with their intervals, not exact."""
+
 DEFAULT_LIMIT = Limit(nodes=WIN_NODES)
 
 
@@ -298,6 +304,9 @@ def score_moves(obs: Observation, samples: int | None = None, limit: Limit | Non
     scores = Outcomes(moves)
     done = 0
     size = len(states) if exact else min(budget, FIRST_BATCH)
+    cut = cache.cut
+    if exact and best_nodes > 0 and not best_only:  # the tutor as a player needs the best move, not the figures
+        best_nodes = max(best_nodes, EXACT_BEST_NODES)
     while done < len(states):
         for world in states[done:done + size]:
             scores.add(outcomes_in(world, moves, certain, lost, win_nodes, best_nodes, cache))
@@ -317,6 +326,11 @@ def score_moves(obs: Observation, samples: int | None = None, limit: Limit | Non
         if blind is not None:
             method = Method.EXACT if blind_exact else Method.INFOSET
             best = max(blind, key=lambda m: (blind[m], scores.mean(m), -_preference(obs, m, certain)))
+    if exact and not best_only and (cache.cut > cut or any(scores.undecided(m) for m in moves)):
+        # a score or a win only bounded by a node limit: every consistent deal, but figures not exact
+        exact = False
+        why = Why.SAMPLED if why == Why.EXACT else why
+        method = Method.PIMC if method == Method.EXACT and blind is None else method
     candidates = []
     for m in moves:
         est = scores.estimate(m, exact)
@@ -325,7 +339,7 @@ def score_moves(obs: Observation, samples: int | None = None, limit: Limit | Non
             samples=est.samples, undecided=scores.undecided(m), certain=m in certain, lost=m in lost,
             # a move lost in every consistent deal: its win is known, not sampled
             opens_row=opens_row(obs, m), interval=(0.0, 0.0) if m in lost else (est.win_lo, est.win_hi),
-            cards_interval=(est.cards_lo, est.cards_hi), exact=exact,
+            cards_interval=(max(est.cards_lo, float(obs.cards)), est.cards_hi), exact=exact,
             drop=None if m == best else scores.drop(best, m, exact), method=method,
             blind=None if blind is None else blind.get(m, 0.0)))
     return ScoredPosition(best, candidates, why, done, exact, scores, method)

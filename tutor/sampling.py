@@ -29,45 +29,54 @@ class SolveCache:
     """
 
     def __init__(self, max_size: int = 400_000) -> None:
-        self.data: dict[State, tuple[bool | None, int, bool]] = {}
+        # (won, cards, with_cards, cut): ``cut`` the node limit that stopped the best-score search, else 0
+        self.data: dict[State, tuple[bool | None, int, bool, int]] = {}
         self.max_size = max_size
         self.hits = 0
         self.misses = 0
+        self.cut = 0
+        """Answers given whose score was asked for and is only the best found before a node limit."""
 
     def solve(self, state: State, win_nodes: int, best_nodes: int, lost: bool = False) -> tuple[bool | None, int]:
         want_cards = best_nodes > 0
         found = self.data.get(state)
-        if found is not None and (found[2] or not want_cards):
+        if found is not None and (found[2] or not want_cards) and not (want_cards and 0 < found[3] < best_nodes):
             self.hits += 1
+            self.cut += want_cards and found[3] > 0
             return found[0], found[1]
         self.misses += 1
-        won, cards = _solve_sample(state, win_nodes, best_nodes, lost)
+        won, cards, complete = _solve_sample(state, win_nodes, best_nodes, lost)
         if len(self.data) >= self.max_size:
             self.data.clear()
-        self.data[state] = (won, cards, want_cards or won is True)
+        cut = best_nodes if want_cards and not complete else 0
+        self.cut += cut > 0
+        self.data[state] = (won, cards, want_cards or won is True, cut)
         return won, cards
 
 
-def _solve_sample(state: State, win_nodes: int, best_nodes: int, lost: bool = False) -> tuple[bool | None, int]:
-    """(won?, final score) of one sampled position: True/False/None (undecided) and the score.
+def _solve_sample(state: State, win_nodes: int, best_nodes: int,
+                  lost: bool = False) -> tuple[bool | None, int, bool]:
+    """(won?, final score, whether that score is exact) of one sampled position: True/False/None
+    (undecided), the score, and False where a node limit stopped a search before it knew the best.
 
     ``lost``: the position is known to be lost, so only its best score is
     searched. ``best_nodes`` 0: the win only (the win search stops at its
     first win; a lost sample's score is then only the best met on the way).
     """
     if state.won:
-        return True, 52
+        return True, 52, True
     if lost:
         if best_nodes <= 0:
-            return False, state.cards
-        return False, solve(state, Limit(nodes=best_nodes), want="best").best_cards
+            return False, state.cards, False
+        found = solve(state, Limit(nodes=best_nodes), want="best")
+        return False, found.best_cards, found.complete
     res = solve(state, Limit(nodes=win_nodes), want="win")
     if res.winnable:
-        return True, 52
+        return True, 52, True
     if res.winnable is None or best_nodes <= 0:
-        return res.winnable, res.best_cards
+        return res.winnable, res.best_cards, False
     best = solve(state, Limit(nodes=best_nodes), want="best")
-    return False, max(res.best_cards, best.best_cards)
+    return False, max(res.best_cards, best.best_cards), best.complete
 
 
 def outcomes_in(world: State, moves: list[Move], certain: list[Move], lost: set[Move], win_nodes: int,
