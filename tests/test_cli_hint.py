@@ -291,3 +291,30 @@ def test_one_sampled_deal_is_one_deal_not_one_deals(run):
     text = " ".join(result.stdout.split())
     assert "1 deals" not in text and "from 1 deal consistent with what you have seen" in text
     assert "the same one for every move" in text
+
+
+def test_figures_called_exact_are_exact_cards_too(run):
+    """Every consistent deal solved, but each lost deal's best score searched only to 2,500 positions: the
+    hint said 48 cards, exact, where both deals reach 50 after every move (the solver with no limit)."""
+    moves = ("r2 d w r1 d d d w d d w d w w d d d d d w d w w d d d d d d d w d d w d d d d d d w w d d d d d "
+             "w d d w d d w d w w w d w w d d d d w d d w r1 w r1")
+    data = json.loads(run(["hint", "17053", "--reserve-piles", "2", "--moves", moves, "--json"]).stdout)
+    assert all(c.get("exact") for c in data["candidates"])
+    assert {(c["cards"], tuple(c["cards_interval"])) for c in data["candidates"]} == {(50.0, (50.0, 50.0))}
+
+
+def test_a_cards_interval_never_reaches_below_the_cards_already_placed(run):
+    data = json.loads(run(["hint", "30775", "--samples", "1", "--json"]).stdout)
+    assert all(c["cards_interval"][0] >= 1 for c in data["candidates"])  # one card is on the foundations
+
+
+@pytest.mark.parametrize("command", ["hint", "solve"])
+def test_an_unknown_token_in_moves_is_named_by_its_place(run, command):
+    result = run([command, "1", "--moves", "d xx w", "--json"])
+    assert result.exit_code == 1 and result.stderr.startswith("error: move 2 of --moves: unknown move 'xx': expected")
+
+
+def test_a_lost_deal_solved_short_of_its_best_says_more_may_be_possible_not_at_best(run):
+    out = " ".join(run(["solve", "1", "--nodes", "10"]).stdout.split())
+    assert "the best line found before the limit places 8 cards, and more may be possible" in out
+    assert "at best" not in out

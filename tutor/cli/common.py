@@ -121,7 +121,14 @@ class MovesType(click.ParamType):
         long = next((w for w in str(value).split() if len(w) > MAX_WORD), None)
         if long is not None:  # a word too long for any move: quoted cut, not echoed whole
             raise MoveError(too_long(long))
-        return parse_moves(value)
+        tokens = str(value).replace(",", " ").split()
+        moves = []
+        for i, token in enumerate(tokens, 1):  # a bad token named by its place, as an illegal move is
+            try:
+                moves.extend(parse_moves([token]))
+            except MoveError as exc:
+                raise MoveError(f"move {i} of --moves: {exc}") from None
+        return moves
 
 
 class DealNumberType(click.ParamType):

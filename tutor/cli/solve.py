@@ -174,8 +174,11 @@ def solve_command(ctx: click.Context, number: int | None, deal_file: str | None,
         head.append(f". A winning line of {_count(len(result.line), 'move')} ({_count(plays, 'play')}) follows.")
     elif result.winnable is False:
         head.append("lost", style="bold red")
-        head.append(f" whatever the player does; at best {result.best_cards} cards reach the foundations"
-                    + ("" if result.complete else " (the best found before the limit; it may be more)") + ".")
+        if result.complete:
+            head.append(f" whatever the player does; at best {result.best_cards} cards reach the foundations.")
+        else:
+            head.append(f" whatever the player does; the best line found before the limit places "
+                        f"{result.best_cards} cards, and more may be possible (a larger --nodes searches further).")
     else:
         head.append("undecided", style="bold yellow")
         head.append(f": the search stopped at its limit; the best line found places {result.best_cards} cards.")
