@@ -64,6 +64,17 @@ def coached_home(played_home, tmp_path_factory):
     return home, json.loads(result.stdout)
 
 
+def _first_moves_to_the_end(number: int) -> tuple[State, list[str]]:
+    """Osmosis deal ``number`` played to its end, always the first legal move: the final position and the moves."""
+    rules = preset("osmosis")
+    state, moves = State.initial(deal_for(number, rules), rules), []
+    while not state.over:
+        move = state.legal_moves()[0]
+        moves.append(str(move))
+        state = state.apply(move)
+    return state, moves
+
+
 def _copy(src, home) -> None:
     shutil.copytree(src, home)  # games are keyed by their name in the games folder, so a copy is the same history
 
@@ -369,11 +380,7 @@ def test_another_game_imported_from_the_same_file_name_never_replaces_a_stored_o
         where.write_text(json.dumps(record.to_json()), encoding="utf-8")
 
     rules = preset("osmosis")
-    state, moves = State.initial(deal_for(7, rules), rules), []
-    while not state.over:
-        move = state.legal_moves()[0]
-        moves.append(str(move))
-        state = state.apply(move)
+    state, moves = _first_moves_to_the_end(7)
     path = tmp_path / "P.json"
 
     def recent():
@@ -699,12 +706,7 @@ def test_import_warns_of_a_stated_result_the_moves_do_not_reach_and_stores_the_m
 
 
 def test_an_older_copy_put_back_over_a_finished_game_never_takes_the_finished_game_out_of_history(run, home):
-    rules = preset("osmosis")
-    state, moves = State.initial(deal_for(17, rules), rules), []
-    while not state.over:
-        move = state.legal_moves()[0]
-        moves.append(str(move))
-        state = state.apply(move)
+    state, moves = _first_moves_to_the_end(17)
     run(["play", "17"], input=" ".join(moves[:10]) + "\nq\n")
     path = sorted((home / "games").glob("*.json"))[0]
     old = path.read_bytes()

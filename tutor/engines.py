@@ -25,8 +25,8 @@ import signal
 import threading
 import time
 from collections import deque
-from contextlib import contextmanager
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Protocol, TextIO
 

@@ -21,7 +21,6 @@ from dataclasses import dataclass, field
 
 from .deals import DEAL_RANGE, MAX_DEAL_NUMBER
 from .errors import TutorError
-from .textsafe import quoted
 from .estimate import wilson
 from .policies import (
     POLICIES,
@@ -37,6 +36,7 @@ from .policies import (
 )
 from .rules import Rules
 from .search import DEFAULT_LIMIT, Limit
+from .textsafe import quoted
 
 __all__ = [
     # Defined here.
