@@ -54,7 +54,7 @@ from .certainty import (  # noqa: F401 (their old home)
 )
 from .certainty import preference as _preference
 from .errors import TutorError
-from .estimate import Drop
+from .estimate import Drop, wilson
 from .infoset import INFOSET_NODES, INFOSET_UNSEEN, hint_values, wanted  # noqa: F401 (the hint API)
 from .knowledge import Observation
 from .narrate.tips import TipId
@@ -326,7 +326,8 @@ def score_moves(obs: Observation, samples: int | None = None, limit: Limit | Non
         if blind is not None:
             method = Method.EXACT if blind_exact else Method.INFOSET
             best = max(blind, key=lambda m: (blind[m], scores.mean(m), -_preference(obs, m, certain)))
-    if exact and not best_only and (cache.cut > cut or any(scores.undecided(m) for m in moves)):
+    bounded = exact and not best_only and cache.cut > cut
+    if exact and not best_only and (bounded or any(scores.undecided(m) for m in moves)):
         # a score or a win only bounded by a node limit: every consistent deal, but figures not exact
         exact = False
         why = Why.SAMPLED if why == Why.EXACT else why
@@ -334,12 +335,17 @@ def score_moves(obs: Observation, samples: int | None = None, limit: Limit | Non
     candidates = []
     for m in moves:
         est = scores.estimate(m, exact)
+        undecided = scores.undecided(m)
+        # an undecided deal counts as lost in the figure, and may be won: the interval reaches up for it
+        win_hi = est.win_hi if not undecided else max(
+            est.win_hi, wilson(round(est.win * est.samples) + undecided, est.samples)[1])
         candidates.append(Candidate(
             move=m, win=est.win, cards=est.cards, card=obs.card_of(m),
-            samples=est.samples, undecided=scores.undecided(m), certain=m in certain, lost=m in lost,
+            samples=est.samples, undecided=undecided, certain=m in certain, lost=m in lost,
             # a move lost in every consistent deal: its win is known, not sampled
-            opens_row=opens_row(obs, m), interval=(0.0, 0.0) if m in lost else (est.win_lo, est.win_hi),
-            cards_interval=(max(est.cards_lo, float(obs.cards)), est.cards_hi), exact=exact,
+            opens_row=opens_row(obs, m), interval=(0.0, 0.0) if m in lost else (est.win_lo, win_hi),
+            # a best score cut by the node limit is a lower bound: the cards may reach up to 52
+            cards_interval=(max(est.cards_lo, float(obs.cards)), 52.0 if bounded else est.cards_hi), exact=exact,
             drop=None if m == best else scores.drop(best, m, exact), method=method,
             blind=None if blind is None else blind.get(m, 0.0)))
     return ScoredPosition(best, candidates, why, done, exact, scores, method)
