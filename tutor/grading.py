@@ -53,7 +53,7 @@ from dataclasses import dataclass, field, replace
 
 from .constraints import FULL, Needs, row_orders
 from .estimate import Drop, Estimate, mean_interval, paired_drop
-from .hints import BEST_NODES, EXACT_DEALS, WIN_NODES, certain_moves, leader, lost_for_certain
+from .hints import BEST_NODES, EXACT_BEST_NODES, EXACT_DEALS, WIN_NODES, certain_moves, leader, lost_for_certain
 from .knowledge import Observation, SharedWorlds, observe
 from .notation import Move
 from .sampling import BANDS, Outcomes, SolveCache, band, outcomes_in
@@ -237,7 +237,7 @@ def _graded_ply(ply: int, state: State, move: Move, obs: Observation, legal: lis
     lost = {m for m in legal if lost_for_certain(obs, m)}
     scores = Outcomes(legal)
     for d in deals:
-        scores.add(outcomes_in(d, legal, certain, lost, WIN_NODES, BEST_NODES, cache))
+        scores.add(outcomes_in(d, legal, certain, lost, WIN_NODES, EXACT_BEST_NODES if exact else BEST_NODES, cache))
     best = leader(obs, scores, certain)
     value = tuple(any(bool(scores.results[m][k][0]) for m in legal) for k in range(len(deals)))
     estimates = {m: _known(scores.estimate(m, exact), m in lost) for m in legal}
