@@ -731,4 +731,40 @@ def test_lines_of_a_newer_export_format_are_refused_once_naming_the_format_this_
     result = osmosis(["import", str(newer)], tmp_path / "elsewhere")
     assert result.exit_code == 1 and len(result.stderr.splitlines()) == 1
     assert ("line 1: format 'osmosis-history/2' is not supported: expected 'osmosis-history/1', the one this "
-            "osmosis-tutor reads (a newer osmosis-tutor wrote it: upgrade this one to import it)") in result.stderr
+            "osmosis-tutor reads (another version of osmosis-tutor wrote it") in result.stderr
+
+
+def test_two_games_played_alike_stay_two_games_through_an_export_and_a_restore(run, home, tmp_path):
+    """Restoring an export matched a line whose file name was new by its moves: a deal played twice the same
+    way came back as one game, with one review for both."""
+    run(["play", "7"], input="d d d d d d\nq\n")
+    run(["play", "7"], input="d d d d d d\nq\n")
+    assert json.loads(run(["history", "--json"]).stdout)["games"] == 2
+    exported = tmp_path / "all.jsonl"
+    assert run(["export", str(exported)]).exit_code == 0
+    elsewhere = tmp_path / "elsewhere"
+    assert osmosis(["import", str(exported)], elsewhere).exit_code == 0
+    assert json.loads(osmosis(["history", "--json"], elsewhere).stdout) == json.loads(run(["history", "--json"]).stdout)
+    assert osmosis(["export"], elsewhere).stdout == exported.read_text()
+
+
+def test_a_first_use_import_the_history_refuses_is_tried_again_next_time(run, home, monkeypatch):
+    """A locked or full history during the first-use import of the games folder counted its games as
+    unreadable files, marked the folder imported, and the games never went in."""
+    from tutor.history import games as hgames
+    from tutor.history.db import HistoryError
+
+    run(["play", "7"], input="d d\nq\n")
+    (home / "history.sqlite3").unlink()  # as if the games folder had never been imported
+    for extra in home.glob("history.sqlite3-*"):
+        extra.unlink()
+    add_file = hgames.add_file
+
+    def refused(*args, **kwargs):
+        raise HistoryError("your history cannot be written: database is locked")
+
+    monkeypatch.setattr(hgames, "add_file", refused)
+    result = run(["history", "--json"])
+    assert result.exit_code == 1 and "database is locked" in result.stderr
+    monkeypatch.setattr(hgames, "add_file", add_file)
+    assert json.loads(run(["history", "--json"]).stdout)["games"] == 1

@@ -239,8 +239,8 @@ def parse_range(text: str) -> DealRange:
         raise TutorError(f"deal range {shown} is not valid: expected A-B or N in digits 0-9, like 1-1000 or 7")
     if any(len(g.lstrip("0")) > 64 for g in m.groups() if g is not None):  # far past the last deal
         raise TutorError(f"deal range {shown} is out of range: deal numbers go from {DEAL_RANGE}")
-    a = int(m.group(1))
-    b = int(m.group(2)) if m.group(2) is not None else a
+    a = int(m.group(1).lstrip("0") or "0")  # int() refuses over 4,300 digits, leading zeros too
+    b = int(m.group(2).lstrip("0") or "0") if m.group(2) is not None else a
     if a < 1 or b < a:
         raise TutorError(f"deal range {shown} is not valid: expected 1 <= A <= B, like 1-1000")
     if b > MAX_DEAL_NUMBER:

@@ -101,24 +101,6 @@ def _after_game_line(record: Record, path: str | Path | None) -> str | None:
     return None
 
 
-def reviewed_line(path: str | Path) -> str | None:
-    """At the resume of an unfinished game that was reviewed: a line saying the review knew its cards.
-
-    Never raises: a history that cannot be read says nothing here.
-    """
-    from ..history.reviews import review_of
-
-    try:
-        with hgames.open_history(import_folder=False) as history:
-            game = history.game_by_key(hgames.key_for_path(path))
-            if game is None or review_of(history, game.id) is None:
-                return None
-    except Exception:  # noqa: BLE001 - a history failure must never stop a game
-        return None
-    return ("You reviewed this game before finishing it: the review's hindsight knew the cards still to come, "
-            "so from here on you play with them known.")
-
-
 def note_review(ctx: click.Context, record: Record, path: str | Path | None, rev: Review, quiet: bool = False,
                 later: bool = True) -> None:
     """Store a review with its game; one line of what the history shows, after the command's output
@@ -228,7 +210,7 @@ def import_command(ctx: click.Context, files: tuple[Path, ...]) -> None:
     total = ImportResult()
     with open_for_command(console) as history:
         before = len(history.games())
-        for f in files:
+        for at, f in enumerate(files, 1):
             result = import_file(history, f)
             total.games += result.games
             total.reviews += result.reviews
@@ -236,7 +218,7 @@ def import_command(ctx: click.Context, files: tuple[Path, ...]) -> None:
             total.problems += result.problems
             total.warnings += result.warnings
             if result.stopped:
-                skipped = len(files) - files.index(f) - 1
+                skipped = len(files) - at
                 if skipped:
                     total.problems.append(f"{skipped} more file{'s' if skipped != 1 else ''} not imported")
                 break

@@ -113,11 +113,6 @@ def play_command(ctx: click.Context, number: int | None, deal_file: str | None, 
             say_line(console, f"That game is finished: {end_message(game.state)} It opens as a replay.")
             ctx.invoke(replay_command, record_path=str(resumed))
             return
-        from .history import reviewed_line
-
-        line = reviewed_line(resumed)
-        if line:
-            say_line(console, line)
     else:
         rules = rules_from_kwargs(kwargs, deal_file=deal_file)
         if number is None and deal_file is None:

@@ -19,7 +19,7 @@ from ..errors import TutorError
 from ..record import Record, load_record, loads_record
 from ..storage import games_dir, is_regular_file
 from ..textsafe import quoted
-from .db import GameRow, History, db_path, file_started_at, iso
+from .db import GameRow, History, HistoryError, db_path, file_started_at, iso
 
 IMPORTED_FLAG = "games_folder_imported"
 
@@ -193,12 +193,13 @@ def add_file(history: History, path: Path, keyed: bool = True, text: str | None 
     return add_record(history, record, key=found, source=source_of(path), started_at=started, played_at=played)
 
 
-def key_of(history: History, record: Record, key: str | None) -> str | int | None:
+def key_of(history: History, record: Record, key: str | None, by_content: bool = True) -> str | int | None:
     """The key a record goes in under when it comes with ``key`` (a file's, or an exported line's).
 
     An int: the id of the row that already holds this game as far or further on (nothing to store).
     A row under the same key that holds another game keeps it: the record gets a row of its own
-    (``None``: found by its content). The same game under another key stays one row.
+    (``None``: found by its content). With ``by_content``, the same game under another key stays one row
+    (a record file copied); an exported line keeps its own row, as two games played alike are two games.
     """
     old = history.game_by_key(key) if key is not None else None
     if old is not None:
@@ -210,7 +211,7 @@ def key_of(history: History, record: Record, key: str | None) -> str | int | Non
                 old = None  # the same game, gone on: the row is brought up to date
         if old is not None:
             key = None  # another game now under that name: a row of its own, the stored game kept
-    if key is not None and old is None and history.game_by_key(key) is None:
+    if by_content and key is not None and old is None and history.game_by_key(key) is None:
         same = history.game_by_content(content_of(record))
         if same is not None:
             return same.id  # the same game under another name (a copy): one row, its dates and file kept
@@ -236,6 +237,8 @@ def import_games_folder(history: History) -> tuple[int, int]:
         try:
             add_file(history, path)
             added += 1
+        except HistoryError:
+            raise  # the history refused the write (full, locked): the import is tried again next time
         except (TutorError, OSError, ValueError):
             skipped += 1  # a broken or foreign file stays where it is; play never wrote it half
     with history.write():

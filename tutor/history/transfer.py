@@ -259,7 +259,7 @@ def import_line(history: History, data: dict[str, Any], where: str,
 def _store_line(history: History, data: dict[str, Any], record: Record, where: str) -> tuple[int, int]:
     # The line's key names a file on the machine that exported it: here another game may hold that key
     # (kept, and this one gets a row of its own), or this game may be stored further on (kept as it is).
-    found = key_of(history, record, data.get("key") or None)
+    found = key_of(history, record, data.get("key") or None, by_content=False)
     if isinstance(found, int):
         row = history.game(found)
         if row is not None and row.moves > len(record.moves):
@@ -301,7 +301,7 @@ def _newer(data: dict[str, Any]) -> str | None:
     if not isinstance(fmt, str) or not fmt.startswith("osmosis-history/") or fmt == LINE_FORMAT:
         return None
     return (f"format {quoted(fmt)} is not supported: expected {LINE_FORMAT!r}, the one this osmosis-tutor reads "
-            "(a newer osmosis-tutor wrote it: upgrade this one to import it)")
+            "(another version of osmosis-tutor wrote it: export it again with this one, or upgrade this one)")
 
 
 def import_file(history: History, path: str | Path) -> ImportResult:
