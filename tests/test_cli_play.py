@@ -612,3 +612,42 @@ def test_a_command_inside_a_line_of_moves_says_it_goes_alone(run):
     assert "t is a command, not a move: type it on a line of its own; nothing of the line was played" in result.stdout
     assert "h is a command, not a move" in result.stdout and "unknown move 't'" not in result.stdout
     assert "0 moves" in result.stdout or "No move was played" in result.stdout  # the d of those lines stayed unplayed
+
+
+def test_t_names_d_as_it_is_here_a_redeal_or_not_possible_and_one_pass_is_said_in_the_singular(run):
+    """With the waste's top playable, t said "d turns past it" where d was refused (the one pass used), and
+    the refusal said "all 1 passes"."""
+    keys = "d d d d d d d w d d d d d d d d d w d\nt\nd\nq\nq\n"
+    out = " ".join(run(["play", "3", "-v", "bridesmaids", "--passes", "1"], input=keys).stdout.split())
+    assert "The waste's top card can be played: w plays it (no turn or redeal is possible)." in out
+    assert "d turns past it" not in out
+    assert "d is not possible: the one pass through the talon is used" in out and "all 1 passes" not in out
+
+
+def test_t_with_the_stock_empty_and_the_waste_playable_says_d_redeals():
+    from tutor.rules import preset
+    from tutor.search import Limit, solve
+    from tutor.state import State
+    from tutor.talon import TURN_STOPS, turns_to_play
+
+    rules = preset("osmosis")
+    state = State.initial(deal_for(3, rules), rules)
+    line = solve(state, Limit(nodes=200_000), want="win").line
+    for move in line[:208]:  # 51 cards up, the stock empty, the last card on the waste
+        state = state.apply(move)
+    run = turns_to_play(state)
+    assert state.pos == len(state.talon) and run.why == "waste-playable-redeal"
+    assert TURN_STOPS[run.why] == "The waste's top card can be played: w plays it, d redeals the waste."
+
+
+def test_a_tutor_threshold_of_0_never_calls_a_move_no_worse_than_the_best_a_mistake(run, tmp_path):
+    from tutor.rules import preset
+    from tutor.search import Limit, solve
+    from tutor.state import State
+
+    rules = preset("osmosis")
+    line = solve(State.initial(deal_for(3, rules), rules), Limit(nodes=200_000), want="win").line
+    path = tmp_path / "r.json"
+    save_record(Record(rules, deal_for(3, rules), line[:208]), path)
+    out = run(["play", "--resume", str(path), "--tutor", "--threshold", "0"], input="d\nn\nq\nq\n").stdout
+    assert "may be a mistake" not in out and "Play it anyway" not in out

@@ -101,7 +101,8 @@ class TurnRun:
 
     ``why`` is one of ``playable`` (the waste shows a card that can be
     played), ``waste-playable`` (it already does: no turn, so as not to turn
-    past it), ``redeal`` (the stock is empty: the next turn would be a
+    past it; ``waste-playable-redeal`` with the stock empty, ``waste-playable-only``
+    when no turn is possible), ``redeal`` (the stock is empty: the next turn would be a
     redeal), ``ends`` (turning on ends the game for certain), ``last-turn``
     (the next turn empties the stock and no redeal can follow it),
     ``blocked`` (no turn is possible) or ``over``.
@@ -114,6 +115,8 @@ class TurnRun:
 #: What ``t`` says when it turns nothing, by :attr:`TurnRun.why` (the board and line mode alike).
 TURN_STOPS = {
     "waste-playable": "The waste's top card can be played: w plays it, d turns past it.",
+    "waste-playable-redeal": "The waste's top card can be played: w plays it, d redeals the waste.",
+    "waste-playable-only": "The waste's top card can be played: w plays it (no turn or redeal is possible).",
     "redeal": "The stock is empty: d redeals the waste.",
     "ends": ("Turning on ends the game: none of the cards still to turn (you have seen them all) can be played "
              "before the stock runs out. d turns anyway."),
@@ -139,8 +142,11 @@ def turns_to_play(state: State) -> TurnRun:
     """
     if state.over:
         return TurnRun((), "over")
-    if WASTE in state.legal_moves():
-        return TurnRun((), "waste-playable")
+    legal = state.legal_moves()
+    if WASTE in legal:
+        if TURN not in legal:
+            return TurnRun((), "waste-playable-only")
+        return TurnRun((), "waste-playable" if state.pos < len(state.talon) else "waste-playable-redeal")
     moves: list[Move] = []
     while True:
         if state.pos >= len(state.talon):
@@ -249,7 +255,9 @@ def why_illegal(state: State, move: Move) -> str:
     if move.kind != "d" or not state.talon or not moves:
         return reason
     if last_pass(state):
-        return f"d is not possible: all {state.rules.passes} passes through the talon are used"
+        passes = state.rules.passes
+        return ("d is not possible: the one pass through the talon is used" if passes == 1 else
+                f"d is not possible: all {passes} passes through the talon are used")
     since = "since the last redeal" if state.pass_no > 1 else "in this first pass"
     return (f"d is not possible: no card was played {since}, and the talon is turned over again only after a "
             f"play: play {' or '.join(map(str, moves))} first")

@@ -100,7 +100,8 @@ def tutor_question(advice: Hint, move: Move, threshold: float, best_words: str) 
     below the best's, or else, where no move wins in any deal, a sure loss of cards (:data:`CARDS_WARNING`)."""
     if move == advice.best:
         return None
-    if advice.warns(move, threshold):
+    drop = advice.candidate(move).drop
+    if advice.warns(move, threshold) and drop is not None and drop.lo > 0:  # a drop of 0 is no mistake, at 0 too
         return tutor_warning(advice, move, best_words)
     return cards_warning(advice, move, best_words)
 
