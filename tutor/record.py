@@ -147,16 +147,14 @@ class Record:
         fmt = data.get("format", RECORD_FORMAT)
         if fmt != RECORD_FORMAT:
             hint = (" (that is a deal file, a deal to play rather than a game: osmosis play, solve and hint take it "
-                    "with --deal-file)" if fmt == "osmosis-deal/1" else "")
+                    "with --deal-file)" if fmt == DEAL_FORMAT else "")
             raise RecordError(f"{source}: format {brief(fmt)} is not supported: expected {RECORD_FORMAT!r}{hint}")
         rules = _rules_of(data.get("variant", "osmosis"), source)
         if "deal" not in data:
             raise RecordError(f"{source}: missing field 'deal': expected {{\"number\": N}} or an inline deal")
         deal = _deal_of(data["deal"], rules, source)
         moves = _moves_of(data.get("moves", []), source)
-        raw_notes = data.get("annotations", [])
-        if raw_notes is None:
-            raw_notes = []
+        raw_notes = [] if data.get("annotations") is None else data["annotations"]
         if not isinstance(raw_notes, list):
             raise RecordError(f"{source}: 'annotations' must be a list with one entry (an object or null) per move")
         if len(raw_notes) > len(moves):
