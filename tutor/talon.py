@@ -239,6 +239,13 @@ def _turning_shows_no_play(obs: Observation) -> bool:
         state = state.apply(TURN)
 
 
+def passes_used(passes: int) -> str:
+    """``the one pass through the talon is used``, or ``all 3 passes through the talon are used``."""
+    if passes == 1:
+        return "the one pass through the talon is used"
+    return f"all {passes} passes through the talon are used"
+
+
 def why_illegal(state: State, move: Move) -> str:
     """Why ``move`` cannot be played in ``state`` (which must not allow it), in the rules' words.
 
@@ -255,9 +262,7 @@ def why_illegal(state: State, move: Move) -> str:
     if move.kind != "d" or not state.talon or not moves:
         return reason
     if last_pass(state):
-        passes = state.rules.passes
-        return ("d is not possible: the one pass through the talon is used" if passes == 1 else
-                f"d is not possible: all {passes} passes through the talon are used")
+        return f"d is not possible: {passes_used(state.rules.passes)}"
     since = "since the last redeal" if state.pass_no > 1 else "in this first pass"
     return (f"d is not possible: no card was played {since}, and the talon is turned over again only after a "
             f"play: play {' or '.join(map(str, moves))} first")

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..state import State
+from ..talon import passes_used
 
 __all__ = ["WELL_PLAYED", "end_message", "why_blocked", "plural", "turned_sentence", "not_played", "over_rest"]
 
@@ -37,9 +38,7 @@ def why_blocked(state: State) -> str:
     if not state.talon:
         return "no card can be played and the talon is used up"
     if passes and state.pass_no >= passes:
-        if passes == 1:
-            return "no card can be played and the one pass through the talon is used"
-        return f"no card can be played and all {passes} passes through the talon are used"
+        return f"no card can be played and {passes_used(passes)}"
     return "a whole pass through the talon went by without a card played"
 
 
