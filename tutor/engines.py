@@ -50,7 +50,6 @@ BatchResult = tuple[str, list[DealOutcome]]
 """What :func:`~tutor.policies.play_batch` returns: the engine version and the outcomes."""
 
 
-
 @contextmanager
 def _sigint_ignored() -> Iterator[None]:
     """SIGINT ignored while the block runs (in the main thread; elsewhere it cannot be changed)."""

@@ -327,11 +327,10 @@ class _Write:
             except sqlite3.OperationalError as exc:
                 _rollback(self.conn)
                 raise write_failed(self.path, exc) from None
-            return
         else:
             _rollback(self.conn)
-        if isinstance(value, sqlite3.OperationalError) and not self.nested:
-            raise write_failed(self.path, value) from None
+            if isinstance(value, sqlite3.OperationalError):
+                raise write_failed(self.path, value) from None
 
 
 def _record_text(record: dict[str, Any]) -> str:

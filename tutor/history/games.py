@@ -168,8 +168,7 @@ def _session_key(history: History, record: Record, key: str | None) -> str | Non
         kept = _stored(row)
         if kept is None:
             return key
-        same_deal = (kept.rules, kept.deal) == (record.rules, record.deal)
-        if same_deal and (not row.over or list(kept.moves) == list(record.moves)):
+        if _same_deal(kept, record) and (not row.over or list(kept.moves) == list(record.moves)):
             return key
         n += 1
         key = f"{base}#{n}"
@@ -204,7 +203,7 @@ def key_of(history: History, record: Record, key: str | None, by_content: bool =
     old = history.game_by_key(key) if key is not None else None
     if old is not None:
         kept = _stored(old)
-        if kept is not None and (kept.rules, kept.deal) == (record.rules, record.deal):
+        if kept is not None and _same_deal(kept, record):
             if list(kept.moves[:len(record.moves)]) == list(record.moves) and len(kept.moves) >= len(record.moves):
                 return old.id  # the same game, no further on (an undo's copy): the row keeps every move
             if list(record.moves[:len(kept.moves)]) == list(kept.moves):
@@ -216,6 +215,11 @@ def key_of(history: History, record: Record, key: str | None, by_content: bool =
         if same is not None:
             return same.id  # the same game under another name (a copy): one row, its dates and file kept
     return key
+
+
+def _same_deal(kept: Record, record: Record) -> bool:
+    """Whether two records are games of one deal under one set of rules."""
+    return (kept.rules, kept.deal) == (record.rules, record.deal)
 
 
 def _stored(row: GameRow) -> Record | None:
