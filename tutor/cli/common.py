@@ -11,7 +11,7 @@ import click
 
 from ..deals import DEAL_RANGE, MAX_DEAL_NUMBER, Deal, check_rules, deal_for, load_deal
 from ..errors import DealError, IllegalMoveError, MoveError
-from ..notation import Move, parse_moves
+from ..notation import Move
 from ..record import Record, load_record
 from ..rules import MAX_PASSES, Rules, preset
 from ..state import State
@@ -125,7 +125,7 @@ class MovesType(click.ParamType):
         moves = []
         for i, token in enumerate(tokens, 1):  # a bad token named by its place, as an illegal move is
             try:
-                moves.extend(parse_moves([token]))
+                moves.append(Move.parse(token))
             except MoveError as exc:
                 raise MoveError(f"move {i} of --moves: {exc}") from None
         return moves
