@@ -44,8 +44,8 @@ def export_lines(history: History) -> Iterator[dict[str, Any]]:
                            "tags": json.loads(d["tags"]), "drop": d["drop_points"], "box": d["box"],
                            "due_at": d["due_at"], "created_at": d["created_at"], "retired": d["retired"],
                            "answers": answers})
-        yield {"format": LINE_FORMAT, "id": game.id, "key": game.key, "source": game.source, "started_at": game.started_at,
-               "played_at": game.played_at, "record": game.record,
+        yield {"format": LINE_FORMAT, "id": game.id, "key": game.key, "source": game.source,
+               "started_at": game.started_at, "played_at": game.played_at, "record": game.record,
                "review": rev.to_json() if rev is not None else None, "drills": drills}
 
 
@@ -334,8 +334,8 @@ def import_file(history: History, path: str | Path) -> ImportResult:
                                "game records and what osmosis export writes (osmosis play --deal-file "
                                f"{shown_path(p)} plays the deal)")
         return result
-    if isinstance(whole, dict) and _newer(whole) is not None:
-        result.problems.append(f"{name}: {_newer(whole)}")
+    if isinstance(whole, dict) and (newer := _newer(whole)) is not None:
+        result.problems.append(f"{name}: {newer}")
         return result
     if isinstance(whole, dict) and whole.get("format", "osmosis-record/1") != LINE_FORMAT:
         try:
