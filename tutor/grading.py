@@ -52,7 +52,7 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field, replace
 
 from .constraints import FULL, Needs, row_orders
-from .estimate import Drop, Estimate, mean_interval, paired_drop
+from .estimate import Drop, Estimate, mean_interval, paired_drop, wilson
 from .hints import BEST_NODES, EXACT_BEST_NODES, EXACT_DEALS, WIN_NODES, certain_moves, leader, lost_for_certain
 from .knowledge import Observation, SharedWorlds, observe
 from .notation import Move
@@ -106,6 +106,9 @@ class PlyScore:
     ``wide``: when more deals were drawn for ``drop``, the win chances on all
     of them of the best and the played move and of every other move that won
     a shared deal, their cards still the shared deals' (else empty).
+    ``every``: scored on every consistent deal (``exact`` too unless a node
+    limit cut a best score or left a win undecided: then the figures are
+    bounds, with intervals reaching up for them).
     """
 
     ply: int
@@ -123,6 +126,7 @@ class PlyScore:
     cards_gap: tuple[Move, float, float, float] | None = None
     no_progress: bool = False
     wide: dict[Move, Estimate] = field(default_factory=dict)
+    every: bool = False
 
 
 def blocked_for_sure(obs: Observation) -> bool:
@@ -175,7 +179,8 @@ def score_ply(ply: int, state: State, move: Move, graded: bool, worlds: SharedWo
         won = _won(sure)
         est = replace(Estimate.of(sure, exact), win_lo=0.0, win_hi=0.0, cards_lo=float(obs.cards),
                       cards_hi=float(obs.cards))
-        return (PlyScore(ply, False, exact, len(deals), move, {move: est}, won, won, None, no_progress=True),
+        return (PlyScore(ply, False, exact, len(deals), move, {move: est}, won, won, None, no_progress=True,
+                         every=exact),
                 None if exact else sure)
     if not graded:
         # A forced move or a free play keeps the position's value: its chance is the position's.
@@ -183,14 +188,17 @@ def score_ply(ply: int, state: State, move: Move, graded: bool, worlds: SharedWo
         res = [reuse[k] if reuse is not None and k not in changed else cache.solve(d.apply(move), WIN_NODES, 0)
                for k, d in enumerate(deals)]
         won = _won(res)
-        est = Estimate.of(res, exact)
         outcomes = {w for w, _ in res}
+        # every consistent deal, but one left undecided at the node limit: a sampled figure reaching up for it
+        every, exact = exact, exact and None not in outcomes
+        est = _reaching(Estimate.of(res, exact), sum(w is None for w, _ in res), False)
         if not exact and len(outcomes) == 1 and None not in outcomes:
             # as for a graded position: when every consistent deal gives the same, the chance is known exactly
             n = same_everywhere(obs, [move], won[0], cache)
             if n:
                 est = replace(est, win_lo=est.win, win_hi=est.win, samples=n, exact=True)
-        return PlyScore(ply, False, exact, len(deals), move, {move: est}, won, won, None), (None if exact else res)
+        return (PlyScore(ply, False, exact, len(deals), move, {move: est}, won, won, None, every=every),
+                None if every else res)
     ps, played, uniform = _graded_ply(ply, state, move, obs, legal, deals, exact, worlds, cache, budget, bands)
     if uniform and not exact and not any(ps.value):  # a won position is never decided: a later move can lose it
         if lost_by_reserves(obs):
@@ -236,11 +244,17 @@ def _graded_ply(ply: int, state: State, move: Move, obs: Observation, legal: lis
     certain = certain_moves(obs, legal)
     lost = {m for m in legal if lost_for_certain(obs, m)}
     scores = Outcomes(legal)
+    cut = cache.cut
     for d in deals:
         scores.add(outcomes_in(d, legal, certain, lost, WIN_NODES, EXACT_BEST_NODES if exact else BEST_NODES, cache))
     best = leader(obs, scores, certain)
     value = tuple(any(bool(scores.results[m][k][0]) for m in legal) for k in range(len(deals)))
-    estimates = {m: _known(scores.estimate(m, exact), m in lost) for m in legal}
+    # every consistent deal, but a best score cut or a win undecided at a node limit: the figures are bounds,
+    # shown as sampled ones whose intervals reach up for them (as the hint does)
+    bounded = exact and cache.cut > cut
+    every, exact = exact, exact and not bounded and not any(scores.undecided(m) for m in legal)
+    estimates = {m: _known(_reaching(scores.estimate(m, exact), scores.undecided(m), bounded), m in lost)
+                 for m in legal}
     drop = None
     wide: dict[Move, Estimate] = {}
     if move != best:
@@ -250,7 +264,7 @@ def _graded_ply(ply: int, state: State, move: Move, obs: Observation, legal: lis
         res = {m: list(scores.results[m]) for m in grown}
         drop = paired_drop(_won(res[best]), _won(res[move]), exact)
         done = len(deals)
-        while not exact and done < budget and band(drop.lo * 100, bands) != band(drop.hi * 100, bands):
+        while not every and done < budget and band(drop.lo * 100, bands) != band(drop.hi * 100, bands):
             more = worlds.states(state, min(budget, done + LABEL_BATCH))[done:]
             for d in more:
                 r = outcomes_in(d, grown, [c for c in certain if c in grown], lost & set(grown), WIN_NODES, 0,
@@ -269,11 +283,19 @@ def _graded_ply(ply: int, state: State, move: Move, obs: Observation, legal: lis
     played = list(scores.results[move])
     outcomes = {w for m in legal for w, _ in scores.results[m]}
     uniform = len(outcomes) == 1 and None not in outcomes
-    decided = exact and uniform and not any(value)  # lost whatever the move; a won position is not decided
+    decided = every and uniform and not any(value)  # lost whatever the move; a won position is not decided
     gap = _cards_gap(scores, move, exact) if uniform and not any(value) else None
     return (PlyScore(ply, True, exact, len(deals), best, estimates, value, _won(played), drop, decided,
-                     decided_deals=len(deals) if decided else 0, cards_gap=gap, wide=wide),
-            None if exact else played, uniform)
+                     decided_deals=len(deals) if decided else 0, cards_gap=gap, wide=wide, every=every),
+            None if every else played, uniform)
+
+
+def _reaching(est: Estimate, undecided: int, bounded: bool) -> Estimate:
+    """A sampled estimate whose intervals reach up for what a node limit left open: deals left undecided
+    may be won, and a cut best score may be higher, up to 52 cards."""
+    if undecided:
+        est = replace(est, win_hi=max(est.win_hi, wilson(round(est.win * est.samples) + undecided, est.samples)[1]))
+    return replace(est, cards_hi=52.0) if bounded else est
 
 
 def _known(est: Estimate, lost: bool) -> Estimate:

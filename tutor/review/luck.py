@@ -44,15 +44,16 @@ def luck_of(states: list[State], scores: dict[int, PlyScore], final: State, th: 
             value_next = (final.won,) * max(1, len(here.after))
             exact_next = True
         else:
-            value_next, exact_next = tuple(nxt.value), nxt.exact
+            value_next, exact_next = tuple(nxt.value), nxt.every or nxt.exact
         before = sum(here.after) / max(1, len(here.after))
         after = sum(value_next) / max(1, len(value_next))
         swing = after - before
-        paired = not (here.exact or exact_next or len(value_next) != len(here.after))
+        here_every = here.every or here.exact  # every consistent deal (a win undecided there counts as lost)
+        paired = not (here_every or exact_next or len(value_next) != len(here.after))
         if not paired:
             # Not the same deals on both sides: the sampled sides' own uncertainty, unpaired.
             half = 0.0
-            for won, exact in ((tuple(here.after), here.exact), (value_next, exact_next)):
+            for won, exact in ((tuple(here.after), here_every), (value_next, exact_next)):
                 if not exact and won:
                     wlo, whi = wilson(sum(won), len(won))
                     half += ((whi - wlo) / 2) ** 2
