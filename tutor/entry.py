@@ -10,6 +10,9 @@ import sys
 
 
 def run() -> None:
+    from .textsafe import encodable_streams
+
+    encodable_streams(sys.stdout, sys.stderr)  # a C locale or PYTHONIOENCODING=ascii: ASCII stand-ins
     try:
         from .cli import main
     except KeyboardInterrupt:

@@ -65,9 +65,10 @@ def _label(text: str, style: str = LABEL) -> Text:
 
 
 def use_symbols(console: Console) -> bool:
-    """Suit symbols where a terminal that can show them is used, two-letter names elsewhere."""
+    """Suit symbols where a terminal that can show them is used, two-letter names elsewhere (and where the
+    command was asked for plain lines: ``two_letters`` set on the console, as ``--plain`` does)."""
     encoding = (console.encoding or "").lower()
-    return console.is_terminal and encoding.startswith("utf")
+    return console.is_terminal and encoding.startswith("utf") and not getattr(console, "two_letters", False)
 
 
 def card_text(card: int, symbols: bool = True, style: str = "") -> Text:

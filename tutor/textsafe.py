@@ -11,6 +11,7 @@ message and free of control codes.
 
 from __future__ import annotations
 
+import codecs
 import json
 import os
 import re
@@ -105,3 +106,45 @@ def brief(value: object, limit: int = MAX_QUOTED) -> str:
         except (TypeError, ValueError):
             pass
     return text if len(text) <= limit else text[: max(limit - 20, 10)] + f"... ({len(text)} characters)"
+
+
+# ---------------------------------------------------------------- output a terminal cannot encode
+
+STAND_INS = {
+    "▒": "#", "·": ".", "♠": "S", "♥": "H", "♦": "D", "♣": "C", "\ufe0f": "", "\ufe0e": "",
+    "—": "-", "–": "-", "…": "...", "←": "<-", "→": "->", "↑": "^", "↓": "v", "▲": "^", "▼": "v",
+    "⁈": "?!", "⁇": "??", "‘": "'", "’": "'", "“": "'", "”": "'", "×": "x", "≤": "<=", "≥": ">=",
+    "±": "+/-", "•": "*", "━": "-", "─": "-", "│": "|", "✓": "+", "✗": "x", "\u00a0": " ", "\u2009": " ",
+    **{block: str(level) for level, block in enumerate("▁▂▃▄▅▆▇█", start=1)},
+}
+"""ASCII for the few glyphs the tool prints (card backs, empty cells, suits, the sparkline, arrows,
+dashes), where the output's encoding cannot show them (a ``C`` locale, ``PYTHONIOENCODING=ascii``)."""
+
+ERRORS = "osmosis-stand-in"
+"""The codec error handler that writes :data:`STAND_INS` (else ``?``) for a character the encoding lacks."""
+
+
+def _stand_in(error: UnicodeError) -> tuple[str, int]:
+    if not isinstance(error, UnicodeEncodeError):
+        raise error
+    text = error.object[error.start:error.end]
+    return "".join(STAND_INS.get(ch, "?") for ch in text), error.end
+
+
+codecs.register_error(ERRORS, _stand_in)
+
+
+def encodable_streams(*streams: object) -> None:
+    """Let ``streams`` (stdout, stderr) write every character: where their encoding lacks one, its ASCII
+    stand-in (``▒▒`` as ``##``, ``7♠`` as ``7S``), not a UnicodeEncodeError that would end the command."""
+    for stream in streams:
+        encoding = getattr(stream, "encoding", None)
+        reconfigure = getattr(stream, "reconfigure", None)
+        if not encoding or reconfigure is None:
+            continue
+        try:
+            "▒·♠—⁈▁".encode(encoding)
+        except UnicodeEncodeError:
+            reconfigure(errors=ERRORS)
+        except LookupError:
+            pass

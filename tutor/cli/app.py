@@ -26,7 +26,10 @@ class PlainConsole(Console):
     """A Console whose output to a pipe or a file has no trailing spaces (rich pads wrapped lines and tables).
 
     On a terminal nothing changes: the spaces are invisible there and may sit inside a style's codes.
+    ``two_letters``: cards in two letters even on a terminal (``--plain``).
     """
+
+    two_letters = False
 
     def _render_buffer(self, buffer: Iterable[Segment]) -> str:  # rich's one place where output becomes text
         text = super()._render_buffer(buffer)

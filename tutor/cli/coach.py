@@ -95,6 +95,6 @@ def coach_command(ctx: click.Context, tag: str | None, do_review: bool, samples:
         pending = len(unreviewed(history))
         result = coach(history, tag, examples=examples, losses=losses, unreviewed=pending)
     if as_json:
-        click.echo(json.dumps(result.to_json(), ensure_ascii=False))
+        click.echo(json.dumps(result.to_json()))
         return
     words.print_parts(console, words.render_coaching(result, {t: meaning for t, (_, meaning) in TAGS.items()}))

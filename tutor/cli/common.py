@@ -222,6 +222,7 @@ def read_line(prompt: str, echo: bool) -> str | None:
             encoding = getattr(sys.stdin, "encoding", None) or "utf-8"
             click.echo(f"That line is not {encoding} text, so it was ignored: type it again.")
             continue
+        line = line.lstrip("\ufeff")  # a byte-order mark that opens a piped file is no part of a move
         if echo:
             click.echo(clean(line))  # the transcript shows no control codes, even typed ones
         return line

@@ -115,8 +115,7 @@ def games_command(ctx: click.Context, as_json: bool) -> None:
     """List the saved games, newest first; osmosis play --resume N (or last) goes on with one."""
     games = saved_games()
     if as_json:
-        click.echo(json.dumps({"folder": str(games_dir()), "games": [g.to_json() for g in games]},
-                              ensure_ascii=False))
+        click.echo(json.dumps({"folder": str(games_dir()), "games": [g.to_json() for g in games]}))
         return
     console = console_of(ctx)
     if not games:

@@ -188,7 +188,7 @@ def history_command(ctx: click.Context, last_n: int, variant: str | None, as_jso
     with open_for_command(console) as history:
         s = summary(history, last_n, variant)
     if as_json:
-        click.echo(json.dumps(s.to_json(), ensure_ascii=False))
+        click.echo(json.dumps(s.to_json()))
         return
     console.print(words.render_summary(s, width=console.width))
 

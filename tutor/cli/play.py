@@ -127,6 +127,8 @@ def play_command(ctx: click.Context, number: int | None, deal_file: str | None, 
         keep_finished_game(save_path, "this game (--save)")
         keep_other_file(save_path, game.to_record())
     on_board = not plain and board_wanted(console)
+    if plain:
+        console.two_letters = True  # type: ignore[attr-defined]  # cards in two letters, as the README says
     session = Session.open(ctx, game, tutor, threshold, save_path, resumed, board=on_board)
     if on_board:
         from ..board.play import run_board
@@ -141,9 +143,11 @@ def play_command(ctx: click.Context, number: int | None, deal_file: str | None, 
 
 
 def board_wanted(console: Console) -> bool:
-    """The full-screen board: only when both ends are a terminal that can draw it."""
+    """The full-screen board: only when both ends are a terminal that can draw it (its card backs, arrows
+    and empty cells need a UTF-8 terminal; elsewhere line mode spells them in ASCII)."""
     return (sys.stdin.isatty() and sys.stdout.isatty() and console.is_terminal
-            and os.environ.get("TERM", "") not in ("", "dumb"))
+            and os.environ.get("TERM", "") not in ("", "dumb")
+            and (console.encoding or "").lower().replace("-", "").startswith("utf8"))
 
 
 def review_after_play(ctx: click.Context, record: Record) -> None:
@@ -210,6 +214,8 @@ def replay_command(ctx: click.Context, record_path: str, show_all: bool, with_re
     if at is not None and at > len(record.moves):
         raise RecordError(f"the record has {plural(len(record.moves), 'move')}, so there is no move {at}: "
                           + (f"expected --at 1 to {len(record.moves)}" if record.moves else "leave out --at"))
+    if plain:
+        console_of(ctx).two_letters = True  # type: ignore[attr-defined]  # cards in two letters
     if not show_all and not plain and board_wanted(console_of(ctx)):
         from ..board.replay import run_replay
         from .review import review_for_viewer

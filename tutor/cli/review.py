@@ -176,7 +176,7 @@ def review_command(ctx: click.Context, record_path: str, as_json: bool, annotate
         annotated = rev.annotated()
         save_record(annotated, annotate_path)
     if as_json:
-        click.echo(json.dumps(rev.to_json(), ensure_ascii=False))
+        click.echo(json.dumps(rev.to_json()))
         return
     console.print(render_review(rev, use_symbols(console), width=console.width))
     if annotate_path is not None:

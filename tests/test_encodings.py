@@ -1,0 +1,76 @@
+"""Output a terminal cannot encode, and input a file or a pipe brings: never a traceback.
+
+A C locale or ``PYTHONIOENCODING=ascii`` leaves stdout unable to write the
+card backs, the empty cells, the sparkline or a suit symbol: each is written
+as its ASCII stand-in. JSON is ASCII whatever the encoding, so it stays valid.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+from rich.console import Console
+
+from tutor.render import use_symbols
+from tutor.textsafe import STAND_INS
+
+OSMOSIS = [sys.executable, "-c", "from tutor.entry import run; run()"]
+
+
+def osmosis(args: list[str], home, encoding: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONUTF8", "LC_ALL", "LANG")}
+    env.update(OSMOSIS_HOME=str(home), PYTHONIOENCODING=encoding, COLUMNS="100")
+    return subprocess.run([*OSMOSIS, *args], input=stdin, capture_output=True, env=env, timeout=300)
+
+
+@pytest.mark.parametrize("encoding", ["ascii", "latin-1"])
+def test_a_layout_on_a_terminal_that_cannot_show_card_backs_spells_them_in_ascii(home, encoding):
+    done = osmosis(["deal", "1"], home, encoding)
+    assert done.returncode == 0 and b"Traceback" not in done.stderr
+    assert b"r1  ## ## ## AD" in done.stdout
+
+
+def test_a_game_and_its_review_under_ascii_end_without_a_traceback(home, tmp_path):
+    save = tmp_path / "g.json"
+    played = osmosis(["play", "1", "--variant", "peek", "--save", str(save)], home, "ascii",
+                     "d\n7\u2660\n?\nd\nq\n".encode())
+    assert played.returncode == 0 and b"Traceback" not in played.stderr
+    assert b"That line is not ascii text, so it was ignored" in played.stdout
+    assert b"## " not in played.stdout and b"(2 moves" in played.stdout  # Peek: no backs; both turns played
+    review = osmosis(["review", str(save)], home, "ascii")
+    assert review.returncode == 0 and b"Traceback" not in review.stderr
+    review.stdout.decode("ascii")  # every character written is ASCII
+
+
+def test_typed_non_ascii_under_latin_1_is_echoed_and_the_game_goes_on(home):
+    done = osmosis(["play", "1", "--variant", "peek"], home, "latin-1", "\u2603\nd\nq\n".encode())
+    assert b"Traceback" not in done.stderr and done.stdout.count(b"move> ") >= 3
+
+
+def test_a_byte_order_mark_opening_piped_moves_is_no_part_of_the_first_move(run):
+    result = run(["play", "1"], input="\ufeffd\r\nd\r\nq\r\n")
+    assert "unknown move" not in result.stdout
+    assert "2 moves" in result.stdout or "(2 moves" in result.stdout
+
+
+def test_json_is_ascii_and_valid_whatever_the_encoding(tmp_path):
+    home = tmp_path / "h\u00f6m\u00e9"
+    done = osmosis(["games", "--json"], home, "latin-1")
+    assert done.returncode == 0
+    data = json.loads(done.stdout.decode("ascii"))
+    assert data["folder"] == str(home / "games")
+
+
+def test_every_stand_in_is_ascii_and_keeps_json_strings_closed():
+    assert all(v.isascii() and '"' not in v and "\\" not in v for v in STAND_INS.values())
+
+
+def test_plain_asks_for_two_letter_cards_even_on_a_terminal():
+    console = Console(force_terminal=True, file=open(os.devnull, "w", encoding="utf-8"))
+    assert use_symbols(console)
+    console.two_letters = True  # type: ignore[attr-defined]
+    assert not use_symbols(console)
