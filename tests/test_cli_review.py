@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from tutor.deals import deal_for
+from tutor.notation import parse_moves
 from tutor.record import Record, load_record, save_record
 from tutor.review import move_accuracy
 from tutor.rules import preset
@@ -132,3 +133,39 @@ def test_the_accuracy_line_quotes_the_formula_as_it_scores(run, lost_record):
     assert (round(move_accuracy(0)), round(move_accuracy(1)), round(move_accuracy(10))) == (100, 97, 65)
     assert ("a move that loses no points against the best scores 100, one that loses 1 point 97 and one that "
             "loses 10 points 65, so one big error pulls a game down hard") in out
+
+
+def test_a_one_move_game_counts_one_move(run, tmp_path):
+    path = tmp_path / "one.json"
+    save_record(first_moves(1, "osmosis", 1), path)
+    text = " ".join(run(["review", str(path)]).stdout.split())
+    assert "1 move: 0 graded" in text and "1 moves" not in text
+
+
+def test_the_critical_moments_luck_rows_are_the_luck_sentences_figures(run, tmp_path):
+    """Bridesmaids deal 4, turned 17 times: a luck row showed 0% -> -33% where its comment said 33% -> 0%
+    (the row was built from the move's own figure, on other deals, plus the luck's swing)."""
+    rules = preset("bridesmaids")
+    path = tmp_path / "b4.json"
+    save_record(Record(rules, deal_for(4, rules), ["d"] * 17), path)
+    data = json.loads(run(["review", str(path), "--json"]).stdout)
+    lucky = [m for m in data["critical"] if m["kind"] == "luck"]
+    assert lucky
+    for m in lucky:
+        assert 0.0 <= m["before"] <= 1.0 and 0.0 <= m["after"] <= 1.0
+        comment = data["moves"][m["ply"] - 1]["comment"]
+        assert f"moved the win chance from {m['before'] * 100:.0f}% to {m['after'] * 100:.0f}%" in comment
+
+
+def test_forced_moves_in_a_peek_deal_the_reserve_piles_show_lost_carry_no_sampled_interval(run, tmp_path):
+    """Peek deal 13: the face-up piles show the deal lost from the start; a forced move there said
+    "win 0% (95%: 0-6%, 64 deals)" beside the header's certain loss."""
+    rules = preset("peek")
+    moves = parse_moves("r2 d d d d w d d d d d w d w d d d d d d d")
+    path = tmp_path / "p13.json"
+    save_record(Record(rules, deal_for(13, rules), moves), path)
+    data = json.loads(run(["review", str(path), "--json"]).stdout)
+    forced = [m for m in data["moves"] if m["comment"].startswith("The only legal move")]
+    assert forced
+    for m in forced:
+        assert "95%" not in m["comment"] and "win 0%" in m["comment"]

@@ -359,3 +359,10 @@ def test_a_reserve_dig_is_judged_on_the_odds_never_on_the_card_that_turned_up():
     assert verdicts[0] is not None and verdicts[1] is not None
     assert verdicts[0].odds == verdicts[1].odds and 2 * verdicts[0].odds[0] < verdicts[0].odds[1]
     assert {verdicts[0].under, verdicts[1].under} == {under, deal.talon[-1]}
+
+
+def test_the_wait_to_open_tip_speaks_of_no_bet_where_every_card_was_seen():
+    from tutor.narrate.tips import TipId, tip
+
+    assert "bet" in tip(TipId.WAIT_TO_OPEN) and "bet" not in tip(TipId.WAIT_TO_OPEN, known=True)
+    assert tip(TipId.NO_PROGRESS, known=True) == tip(TipId.NO_PROGRESS)

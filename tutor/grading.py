@@ -190,15 +190,18 @@ def score_ply(ply: int, state: State, move: Move, graded: bool, worlds: SharedWo
         won = _won(res)
         outcomes = {w for w, _ in res}
         # every consistent deal, but one left undecided at the node limit: a sampled figure reaching up for it
-        every, exact = exact, exact and None not in outcomes
+        all_deals, exact = exact, exact and None not in outcomes
         est = _reaching(Estimate.of(res, exact), sum(w is None for w, _ in res), False)
-        if not exact and len(outcomes) == 1 and None not in outcomes:
+        blocked = not any(won) and lost_by_reserves(obs)
+        if blocked:  # the face-up reserve piles show it lost in every consistent deal: no sampled interval
+            est = replace(est, win_lo=0.0, win_hi=0.0)
+        elif not exact and len(outcomes) == 1 and None not in outcomes:
             # as for a graded position: when every consistent deal gives the same, the chance is known exactly
             n = same_everywhere(obs, [move], won[0], cache)
             if n:
                 est = replace(est, win_lo=est.win, win_hi=est.win, samples=n, exact=True)
-        return (PlyScore(ply, False, exact, len(deals), move, {move: est}, won, won, None, every=every),
-                None if every else res)
+        return (PlyScore(ply, False, exact, len(deals), move, {move: est}, won, won, None, blocked=blocked,
+                         every=all_deals), None if all_deals else res)
     ps, played, uniform = _graded_ply(ply, state, move, obs, legal, deals, exact, worlds, cache, budget, bands)
     if uniform and not exact and not any(ps.value):  # a won position is never decided: a later move can lose it
         if lost_by_reserves(obs):

@@ -122,7 +122,7 @@ def counts_line(rev: Review, width: int = 200) -> Text:
     """
     counts = rev.graded_counts
     forced, free = counts["forced"], counts["free"]
-    items = [Text(f"{len(rev.moves)} moves: {rev.graded} graded", style="bold")]
+    items = [Text(f"{plural(len(rev.moves), 'move')}: {rev.graded} graded", style="bold")]
     for i, label in enumerate(Label):
         n = counts[str(label)]
         word = str(label) if n == 1 or label in (Label.BEST, Label.GOOD) else (

@@ -155,6 +155,9 @@ def grade_sentence(state: State, fact: Grade | Ungraded | Decided) -> str:
                          "played, which blocks the game"))
             figure = (f"win 0%, certain from what you had seen: {why}, and none of the cards still to turn (you had "
                       f"seen them all) could be played, so {end} with {plural(fact.cards, 'card')} on the foundations")
+        elif fact.blocked:  # certain from the face-up reserve piles: no sampled interval
+            figure = ("win 0%, certain from what you had seen: the reserve piles, every card of them known, leave "
+                      "no order of the rows still to open that can be completed")
         elif fact.ended:  # the last move of a finished game: its result
             figure = (f"win {pct(fact.win)} (the game was "
                       f"{'won with it' if fact.ended == 'won' else 'blocked after it'})")
@@ -169,7 +172,7 @@ def grade_sentence(state: State, fact: Grade | Ungraded | Decided) -> str:
             text = f"Best move: win {pct(played.win)} (exact, {deals})."
         else:
             text = f"Best move: win {pct(played.win)} ({interval_text(*played.interval)}, {_deals(played.samples)})."
-        if top.move != played.move and pct(top.win) != pct(played.win) and paired is not None:
+        if top.move != played.move and round(top.win * 100) > round(played.win * 100) and paired is not None:
             # another move shows a higher figure: say why this one is best all the same
             more = (f"only {paired.estimate * 100:.1f} points more" if paired.estimate * 100 >= 0.05
                     else "no more")
@@ -228,8 +231,8 @@ def tag_sentence(state: State, fact: TagFact) -> str:
         return (f"Playing {card_word(fact.card)} opened row {fact.row} for {SUIT_NAMES[fact.card // 13]} with the "
                 f"starting rank {RANKS[fact.start_rank - 1]}; {how} kept {win_figure(wait)}.")
     if isinstance(fact, WrongRow):
-        return (f"Putting {SUIT_NAMES[fact.card // 13]} in row {fact.row} blocks the rows below; opening it with "
-                f"{card_word(fact.other_card)} instead kept {win_figure(fact.other)}.")
+        return (f"{SUIT_NAMES[fact.card // 13].capitalize()} was the weaker suit for row {fact.row}: opening it "
+                f"with {card_word(fact.other_card)} instead kept {win_figure(fact.other)}.")
     if isinstance(fact, LateStart):
         return (f"Opening the next row with {card_word(fact.open_card)} now was better (win "
                 f"{win_figure(fact.open)}): waiting lost more than it could gain.")
@@ -238,8 +241,8 @@ def tag_sentence(state: State, fact: TagFact) -> str:
             return ("This turn ended a pass with no card played since the redeal, and no card could be played "
                     "after it: the waste can never be turned over again, so the game was blocked.")
         return ("No card had been played since the redeal, and after this turn none of the cards still to turn "
-                "(all of them known) could be played: the pass ended with no play, the waste can never be turned "
-                "over again, and the game was blocked.")
+                "(all of them known) could be played: from then on the pass could only end with no play, after "
+                "which the waste can never be turned over again, so the game was blocked.")
     if isinstance(fact, TurnedPast):
         return (f"Turning past {card_word(fact.card)} on the waste (win {win_figure(fact.play)} if played) gave it "
                 "up: it was never played afterwards.")
@@ -258,17 +261,18 @@ def tag_sentence(state: State, fact: TagFact) -> str:
     return f"Taking {card_word(fact.card)} off the waste shifted the talon's threes; turning kept {win_figure(fact.turn)}."
 
 
-def tip_sentence(tags: tuple[TagFact, ...], cycle: BlockingCycle | None = None) -> str | None:
+def tip_sentence(tags: tuple[TagFact, ...], cycle: BlockingCycle | None = None, known: bool = False) -> str | None:
     """One piece of advice at a time: the first tag's tip (row 1's own tip for a row-1 card turned past); for a
     row opened into a trap of the reserve piles the player could see (``cycle.seen``), reading the reserve,
-    not the waiting bet of an early start: the loss was certain, no bet on the talon."""
+    not the waiting bet of an early start: the loss was certain, no bet on the talon. ``known``: the player
+    had seen every card, so the tip's words for that (no bet on the talon either)."""
     if cycle is not None and cycle.seen:
         return "Tip: " + tip(TipId.READ_RESERVE)
     if not tags:
         return None
     first = tags[0]
     topic = TipId.FIRST_ROW if isinstance(first, TurnedPast) and first.first_row else TAGS[first.tag][0]
-    return "Tip: " + tip(topic)
+    return "Tip: " + tip(topic, known)
 
 
 def cycle_sentence(fact: BlockingCycle) -> str:
@@ -329,7 +333,7 @@ def comment(state: State, facts: Comment) -> str:
     parts += [tag_sentence(state, t) for t in facts.tags]
     if cycle is not None and cycle.seen:  # in view before the move: the error's reason, before the tip
         parts.append(cycle_sentence(cycle))
-    advice = tip_sentence(facts.tags, cycle)
+    advice = tip_sentence(facts.tags, cycle, known)
     if advice is not None:
         parts.append(advice)
     if cycle is not None and not cycle.seen and facts.threw_away is not None:

@@ -34,6 +34,8 @@ class Tip:
     id: TipId
     title: str
     text: str
+    known: str = ""
+    """The advice where the player has seen every card, if it differs (no bet on the talon then)."""
 
 
 TIPS: dict[str, Tip] = {t.id: t for t in (
@@ -46,7 +48,10 @@ TIPS: dict[str, Tip] = {t.id: t for t in (
     Tip(TipId.WAIT_TO_OPEN, "Open a new row late, but not too late",
         "A starting-rank card of a new suit opens the next row, and that row only takes ranks the rows "
         "above already hold. Holding it back lets the rows above grow first; but every pass you wait "
-        "is a bet that the talon will still bring what you need."),
+        "is a bet that the talon will still bring what you need.",
+        "A starting-rank card of a new suit opens the next row, and that row only takes ranks the rows "
+        "above already hold. With every card in view nothing is left to chance: count which cards each "
+        "row will still get, and open the row when the rows above hold the ranks its cards need."),
     Tip(TipId.DIG_RESERVE, "Dig a reserve pile with a purpose",
         "Each reserve pile hides three cards. A reserve card that goes to a row already open only adds "
         "options, so play it; but uncovering a card is not worth opening a row in the wrong order."),
@@ -73,7 +78,8 @@ TIPS: dict[str, Tip] = {t.id: t for t in (
 )}
 
 
-def tip(tip_id: str) -> str:
-    """A tip for the player, its title a sentence of its own: "Title. Advice"."""
+def tip(tip_id: str, known: bool = False) -> str:
+    """A tip for the player, its title a sentence of its own: "Title. Advice" (``known``: the player had seen
+    every card)."""
     found = TIPS[str(tip_id)]
-    return f"{found.title}. {found.text}"
+    return f"{found.title}. {found.known if known and found.known else found.text}"

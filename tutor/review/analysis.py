@@ -130,7 +130,8 @@ def _ungraded(i: int, state: State, move: Move, ps: PlyScore, final: State, last
     if last and final.over:  # the result, not an estimate: the text and the JSON say the same
         value, interval = (1.0, (1.0, 1.0)) if final.won else (0.0, (0.0, 0.0))
         ended = "won" if final.won else "blocked"
-    fact = Ungraded(forced, card, value, interval, est.samples, est.exact, ended, ps.no_progress, state.cards)
+    fact = Ungraded(forced, card, value, interval, est.samples, est.exact, ended, ps.no_progress, state.cards,
+                    ps.blocked and not ended and not est.exact)
     return MoveReview(i + 1, move, move, value, value, Label.BEST, (), "", graded=False, forced=forced, card=card,
                       samples=est.samples, exact=est.exact, win_before_interval=interval,
                       win_after_interval=interval, facts=Comment(fact))

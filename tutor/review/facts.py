@@ -90,7 +90,9 @@ class Ungraded:
     estimate). ``no_progress``: a forced turn in a pass with no card played since the redeal (or the last pass
     of a game with limited passes), none of the
     cards still to turn (all known) playable, so the game is blocked for certain whatever the hidden cards
-    are (:func:`tutor.grading.blocked_for_sure`), with ``cards`` on the foundations.
+    are (:func:`tutor.grading.blocked_for_sure`), with ``cards`` on the foundations. ``blocked``: lost in
+    every consistent deal by the reserve piles' needs (every reserve card known, no row order left that can
+    be completed).
     """
 
     hindsight: ClassVar[bool] = False
@@ -103,6 +105,7 @@ class Ungraded:
     ended: str = ""
     no_progress: bool = False
     cards: int = 0
+    blocked: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,8 +17,12 @@ def critical(moves: list[MoveReview], count: int = 5) -> list[Moment]:
             moments.append(Moment(m.ply, MomentKind.ERROR, m.win_before, m.win_after, "",
                                   ErrorMoment(m.move, m.best, m.drop, m.paired, m.samples)))
         if m.luck is not None:
-            moments.append(Moment(m.ply, MomentKind.LUCK, m.win_after, m.win_after + m.luck, "",
-                                  LuckMoment(m.seen, m.luck, m.luck_interval, m.win_after)))
+            # the luck's own two figures, on the deals it was measured on (the comment's): the move's
+            # figure may rest on more deals drawn for its label, or be the game's result
+            luck = m.facts.luck if m.facts is not None else None
+            before = luck.before if luck is not None else m.win_after
+            moments.append(Moment(m.ply, MomentKind.LUCK, before, before + m.luck, "",
+                                  LuckMoment(m.seen, m.luck, m.luck_interval, before)))
     moments.sort(key=lambda x: (-abs(x.swing), x.ply))
     # at one move, the error (the choice) comes before the luck (the cards it then turned up)
     return sorted(moments[:count], key=lambda x: (x.ply, x.kind != MomentKind.ERROR))
