@@ -74,3 +74,11 @@ def test_plain_asks_for_two_letter_cards_even_on_a_terminal():
     assert use_symbols(console)
     console.two_letters = True  # type: ignore[attr-defined]
     assert not use_symbols(console)
+
+
+@pytest.mark.parametrize("args", [["hint", "51", "--moves", "r2 d"], ["lesson"], ["variants"]])
+def test_a_narrow_terminal_folds_table_cells_and_cuts_no_figure_or_name(run, args):
+    out = run(args, env={"COLUMNS": "40"}).stdout
+    assert "\u2026" not in out
+    if args[0] == "lesson":
+        assert "osmosis-filter" in out  # the name to type, whole

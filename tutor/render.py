@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from typing import Protocol
+from typing import Any, Protocol
 
+from rich import table as rich_table
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
-from rich.table import Table
 from rich.text import Text
 
 from .cards import NAMES, RANKS, RED_SUITS, SUIT_SYMBOLS, SUITS, SYMBOLS
@@ -52,6 +52,15 @@ class ScoredPosition(Protocol):
 
 BACK = "▒▒"
 BACK_STYLE = "blue"
+class Table(rich_table.Table):
+    """A rich Table whose cells fold onto more lines where the terminal is too narrow, never cut short with
+    an ellipsis: a figure, an interval's upper end or a name you must type stays whole."""
+
+    def add_column(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("overflow", "fold")
+        super().add_column(*args, **kwargs)
+
+
 RED = "red"
 DIM = "dim"
 LABEL = "bold"

@@ -225,7 +225,7 @@ def _list(console: Console, history: History, as_json: bool) -> None:
     if not items:
         console.print("No drills yet.", soft_wrap=True)
         return
-    from rich.table import Table
+    from ..render import Table
 
     table = Table(box=None, pad_edge=False, header_style="bold")
     for col in ("drill", "game", "move", "played", "best", "lost", "tags", "box", "answers", "due"):

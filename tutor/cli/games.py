@@ -10,12 +10,12 @@ from pathlib import Path
 
 import click
 from rich.console import JustifyMethod
-from rich.table import Table
 from rich.text import Text
 
 from ..errors import RecordError, TutorError
 from ..narrate.play import plural
 from ..record import Record, load_record
+from ..render import Table
 from ..storage import games_dir
 from ..textsafe import quoted, shown_path
 from .app import console_of
@@ -133,7 +133,7 @@ def games_command(ctx: click.Context, as_json: bool) -> None:
         ("#", "right"), ("deal", "right"), ("variant", "left"), ("date", "left"), ("moves", "right"), ("result", "left"))
     deal_width = max((len(_deal_text(g.record)) for g in games if g.record is not None), default=4)
     for name, justify in columns:  # a deal number of 20 digits stays whole on one line
-        table.add_column(name, justify=justify, **deal_column(deal_width) if name == "deal" else {"overflow": "ellipsis"})
+        table.add_column(name, justify=justify, **deal_column(deal_width) if name == "deal" else {})
     for g in games:
         date = time.strftime("%Y-%m-%d %H:%M", time.localtime(g.mtime))
         if g.record is None:

@@ -14,10 +14,10 @@ from typing import Any, NamedTuple
 
 from rich.console import Group, JustifyMethod
 from rich.padding import Padding
-from rich.table import Table
 from rich.text import Text
 
 from ..cards import NAMES
+from ..render import Table
 from ..textsafe import clean, shown_path
 
 Columns = tuple[tuple[str, JustifyMethod], ...]  # a table's column titles and how each is aligned
@@ -141,7 +141,7 @@ def render_summary(s, width: int = 80) -> Group:
     deal_width = max((len(deal_label(g.deal)) for g in s.recent), default=4)
     for col, just in recent:  # a deal number of 20 digits stays whole on one line: the other columns give way
         table.add_column(col, justify=just, **deal_column(deal_width) if col == "deal" else
-                         {"no_wrap": True, "min_width": 16} if col.startswith("played") else {"overflow": "ellipsis"})
+                         {"no_wrap": True, "min_width": 16} if col.startswith("played") else {})
     for g in s.recent:
         result = Text("won", style="green") if g.won else Text("lost" if g.over else "unfinished",
                                                                style="" if g.over else "dim")
@@ -274,7 +274,7 @@ def render_coaching(c, meanings: dict[str, str]) -> list:
                            ("better", "left"), ("lost", "right"), ("label", "left"), ("tags", "left"))
         deal_width = max((len(deal_label(e.deal)) for e in c.losses), default=4)
         for col, just in losses:
-            table.add_column(col, justify=just, **deal_column(deal_width) if col == "deal" else {"overflow": "ellipsis"})
+            table.add_column(col, justify=just, **deal_column(deal_width) if col == "deal" else {})
         for e in c.losses:
             table.add_row(str(e.game_id), deal_label(e.deal), str(e.ply), Text(clean(e.move)), Text(clean(e.best)),
                           f"{e.drop:.0f}", Text(clean(e.label)), Text(tags_text(e.tags)))

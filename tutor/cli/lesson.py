@@ -6,7 +6,6 @@ import json
 import sys
 
 import click
-from rich.table import Table
 from rich.text import Text
 
 from ..errors import LessonError, MoveError
@@ -27,7 +26,7 @@ from ..lessons import (
 )
 from ..lessons.words import remembered_talon, score_cells, second_try_lines
 from ..notation import parse_input
-from ..render import prose, render_state, use_symbols
+from ..render import Table, prose, render_state, use_symbols
 from ..talon import memory
 from ..textsafe import os_reason, quoted
 from .app import console_of
@@ -107,7 +106,7 @@ def _list(console, as_json: bool) -> None:
         return
     table = Table(box=None, pad_edge=False, header_style="bold")
     table.add_column("level", justify="right")
-    table.add_column("name")
+    table.add_column("name", no_wrap=True)  # the name to type: whole, on one line
     table.add_column("title")
     table.add_column("steps", justify="right")
     table.add_column("done")

@@ -10,12 +10,11 @@ from __future__ import annotations
 
 from rich.console import Group, RenderableType
 from rich.padding import Padding
-from rich.table import Table
 from rich.text import Text
 
 from ..narrate.play import plural
 from ..notation import Move
-from ..render import card_text, prose
+from ..render import Table, card_text, prose
 from ..review import Label, MomentKind, MoveReview, Review, move_accuracy
 from ..review.facts import Decided, Grade
 

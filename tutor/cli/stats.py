@@ -19,11 +19,11 @@ from typing import Any, NoReturn, TextIO
 import click
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
-from rich.table import Table
 
 from ..engines import BATCH, DaskEngine, InProcess, stream_survey
 from ..engines import Progress as SurveyProgress
 from ..errors import TutorError
+from ..render import Table
 from ..rules import Rules
 from ..search import DEFAULT_LIMIT, Limit
 from ..store import ResultStore

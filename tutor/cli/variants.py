@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 
 import click
-from rich.table import Table
 
+from ..render import Table
 from ..rules import ALIASES, PRESET_NOTES, PRESETS
 from .app import console_of
 
