@@ -50,3 +50,48 @@ def test_a_best_score_cut_by_the_node_limit_is_a_bound_not_an_exact_figure(monke
     assert ps.every and not ps.exact
     assert all(not e.exact and e.cards_hi == 52.0 and e.cards_lo <= e.cards <= 50.0 for e in ps.estimates.values())
     assert any(e.cards < 50.0 for e in ps.estimates.values())  # the cut figure: a lower bound
+
+
+DEAL_51_AT_152 = (
+    "r2 d d d d d d d d d d d d d d d w d d d d d d d d d d d d d d d w d d d d w w d d d d d d d d d d d d d w "
+    "d d d d d d d d d d d w r3 r4 d d d d d d d d w d d d d d d d d d d w d d d d d d d d d d d d w d d d d d d "
+    "d w r1 r3 d d d d d d d d d d d d d d d w w d d d d d d d d d d d d w d d d d d d d d w d d d")
+
+
+def test_a_pimc_lead_that_the_search_shows_a_blind_player_cannot_cash_is_no_drop():
+    """Osmosis deal 51 after 152 of the tutor's moves: on 128 deals PIMC puts w (KH) ahead of the turn the
+    tutor played, but the search over what can still turn up gives the turn at least as much for a player who
+    cannot see the face-down cards (strategy fusion). The turn is graded best, no drop, both figures kept."""
+    from tutor.notation import TURN, WASTE
+    from tutor.rules import preset
+
+    rules = preset("osmosis")
+    state = State.initial(deal_for(51, rules), rules)
+    for m in parse_moves(DEAL_51_AT_152):
+        state = state.apply(m)
+    ps, _ = score_ply(152, state, TURN, True, SharedWorlds(state, 128), SolveCache(), 128, 1024)
+    assert ps.fused == WASTE and ps.best == TURN and ps.drop is None
+    assert ps.estimates[WASTE].win > ps.estimates[TURN].win  # PIMC's lead, still shown
+    assert ps.blind[TURN] >= ps.blind[WASTE]
+    # the same position graded for the leader itself: nothing to veto
+    lead, _ = score_ply(152, state, WASTE, True, SharedWorlds(state, 128), SolveCache(), 128, 1024)
+    assert lead.fused is None and lead.best == WASTE
+
+
+def test_the_comment_says_why_a_higher_pimc_figure_is_no_better_move():
+    from tutor.narrate.review import grade_sentence
+    from tutor.notation import TURN, WASTE
+    from tutor.review import Label
+    from tutor.review.facts import Candidate, Grade
+    from tutor.rules import preset
+
+    rules = preset("osmosis")
+    state = State.initial(deal_for(51, rules), rules)
+    for m in parse_moves(DEAL_51_AT_152):
+        state = state.apply(m)
+    played = Candidate(TURN, 0.48, 48.0, 128, (0.40, 0.57), blind=0.516)
+    fused = Candidate(WASTE, 0.53, 48.0, 128, (0.44, 0.61), blind=0.492)
+    text = grade_sentence(state, Grade(Label.BEST, TURN, TURN, played, played, None, False, fused=fused))
+    assert text.startswith("Best move: win 48%")
+    assert "shows 53% on those deals solved with every card known" in text
+    assert "wins no more with it (49% against 52% with this move)" in text

@@ -54,6 +54,7 @@ from dataclasses import dataclass, field, replace
 from .constraints import FULL, Needs, row_orders
 from .estimate import Drop, Estimate, mean_interval, paired_drop, wilson
 from .hints import BEST_NODES, EXACT_BEST_NODES, EXACT_DEALS, WIN_NODES, certain_moves, leader, lost_for_certain
+from .infoset import hint_values, wanted
 from .knowledge import Observation, SharedWorlds, observe
 from .notation import Move
 from .sampling import BANDS, Outcomes, SolveCache, band, outcomes_in
@@ -108,7 +109,11 @@ class PlyScore:
     a shared deal, their cards still the shared deals' (else empty).
     ``every``: scored on every consistent deal (``exact`` too unless a node
     limit cut a best score or left a win undecided: then the figures are
-    bounds, with intervals reaching up for them).
+    bounds, with intervals reaching up for them). ``blind``: where PIMC may be
+    wrong and the played move was not its leader, each live move's win chance
+    for a blind player from the information-set search (as the hint's
+    ``blind_win``); ``fused``: PIMC's leader when that search found the played
+    move as good (strategy fusion), so the played move is ``best``.
     """
 
     ply: int
@@ -127,6 +132,8 @@ class PlyScore:
     no_progress: bool = False
     wide: dict[Move, Estimate] = field(default_factory=dict)
     every: bool = False
+    blind: dict[Move, float] = field(default_factory=dict)
+    fused: Move | None = None
 
 
 def blocked_for_sure(obs: Observation) -> bool:
@@ -258,6 +265,17 @@ def _graded_ply(ply: int, state: State, move: Move, obs: Observation, legal: lis
     every, exact = exact, exact and not bounded and not any(scores.undecided(m) for m in legal)
     estimates = {m: _known(_reaching(scores.estimate(m, exact), scores.undecided(m), bounded), m in lost)
                  for m in legal}
+    blind: dict[Move, float] = {}
+    fused = None
+    if (move != best and move not in lost and sum(scores.won(best)) > sum(scores.won(move))
+            and wanted(obs, scores, legal, lost, exact)):
+        # PIMC's leader wins more deals, but PIMC may be wrong here (strategy fusion): where the search over what
+        # can still turn up finds the played move as good for a blind player, that lead is no real drop, and the
+        # move is not labelled (a lead in cards alone, every win level, is the tie-break's: left as it is)
+        found, _ = hint_values(obs, deals, [m for m in legal if m not in lost], cache, EXACT_DEALS, scores)
+        blind = found or {}
+        if blind and blind[move] >= blind[best] - 1e-9:
+            best, fused = move, best
     drop = None
     wide: dict[Move, Estimate] = {}
     if move != best:
@@ -289,7 +307,8 @@ def _graded_ply(ply: int, state: State, move: Move, obs: Observation, legal: lis
     decided = every and uniform and not any(value)  # lost whatever the move; a won position is not decided
     gap = _cards_gap(scores, move, exact) if uniform and not any(value) else None
     return (PlyScore(ply, True, exact, len(deals), best, estimates, value, _won(played), drop, decided,
-                     decided_deals=len(deals) if decided else 0, cards_gap=gap, wide=wide, every=every),
+                     decided_deals=len(deals) if decided else 0, cards_gap=gap, wide=wide, every=every,
+                     blind=blind, fused=fused),
             None if every else played, uniform)
 
 

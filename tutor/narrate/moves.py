@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     """A position as a move describer reads it: the full state, or what the player has seen."""
 
 __all__ = ["MoveKind", "MoveFact", "move_fact", "card_word", "move_deed", "move_brief", "move_heading", "move_label",
-           "move_phrase", "move_gerund", "move_long", "move_short", "move_past", "destination_phrase"]
+           "move_phrase", "move_gerund", "move_long", "move_short", "move_past", "destination_phrase", "move_named"]
 
 
 class MoveKind(Enum):
@@ -150,3 +150,8 @@ def destination_phrase(view: View, card: int) -> str:
     if row >= len(view.rows):
         return f"to open row {row + 1} for {suit}"
     return f"to row {row + 1} ({suit})"
+
+
+def move_named(view: View, move: Move) -> str:
+    """A move as a comment names another move: ``r2 (7H)``, ``d (turning the talon)``."""
+    return move_short(view, move) if view.card_of(move) is not None else f"{move} ({move_gerund(view, move)})"

@@ -14,9 +14,7 @@ from dataclasses import replace
 from typing import Any
 
 from ..cards import RANKS, SUIT_NAMES
-from ..estimate import Estimate, interval_text
-from ..notation import Move
-from ..practical import won_count
+from ..estimate import interval_text
 from ..review.facts import (
     BlockingCycle,
     Comment,
@@ -29,7 +27,6 @@ from ..review.facts import (
     LuckMoment,
     MomentFact,
     NoProgress,
-    Practical,
     ReserveDig,
     Tag,
     TagFact,
@@ -44,7 +41,9 @@ from ..state import State
 from ..talon import last_pass
 from .hint import pct, surely_fewer_cards, win_figure
 from .moves import card_word, move_gerund, move_short
+from .moves import move_named as _better
 from .play import plural
+from .practical import PRACTICAL_HEADING, practical_sentence
 from .tips import TipId, tip
 
 __all__ = ["TAGS", "HINDSIGHT", "tell", "comment", "grade_sentence", "tag_sentence", "tip_sentence",
@@ -83,11 +82,6 @@ def _points(x: float, places: int = 0) -> str:
     """``1 point``, ``12 points``, ``4.7 points``: win-chance points, its noun agreeing."""
     n = _num(x, places)
     return f"{n} point{'' if n in ('1', '-1') else 's'}"
-
-
-def _better(state: State, move: Move) -> str:
-    """The better move as the error sentence names it: ``r2 (7H)``, ``d (turning the talon)``."""
-    return move_short(state, move) if state.card_of(move) is not None else f"{move} ({move_gerund(state, move)})"
 
 
 def decided_sentence(state: State, fact: Decided) -> str:
@@ -172,6 +166,12 @@ def grade_sentence(state: State, fact: Grade | Ungraded | Decided) -> str:
             text = f"Best move: win {pct(played.win)} (exact, {deals})."
         else:
             text = f"Best move: win {pct(played.win)} ({interval_text(*played.interval)}, {_deals(played.samples)})."
+        fused = fact.fused
+        if fused is not None and fused.blind is not None and played.blind is not None:  # strategy fusion
+            return (f"{text} {_better(state, fused.move)} shows {pct(fused.win)} on those deals solved with every "
+                    "card known, but searched over the cards that can still turn up, a player who cannot see them "
+                    f"wins no more with it ({pct(fused.blind)} against {pct(played.blind)} with this move): its lead "
+                    "needs the face-down cards known.")
         if top.move != played.move and round(top.win * 100) > round(played.win * 100) and paired is not None:
             # another move shows a higher figure: say why this one is best all the same
             more = (f"only {paired.estimate * 100:.1f} points more" if paired.estimate * 100 >= 0.05
@@ -373,29 +373,6 @@ def moment_text(state: State, fact: MomentFact) -> str:
     swing = int(pct(fact.before + fact.luck)[:-1]) - int(pct(fact.before)[:-1])
     sign = "+" if fact.luck > 0 else "-"
     return f"luck: {_shown(fact.seen, 6)} turned up ({sign}{_points(abs(swing))}{span})"
-
-
-#: The heading of the review's block of practical win chances (``--practical N``).
-PRACTICAL_HEADING = "Practical win chance at the errors (the tutor playing blind)"
-
-
-def practical_sentence(state: State, fact: Practical) -> str:
-    """The practical win chances of an error in one sentence: the tutor's blind play on deals consistent with
-    what the player had seen, after the move played and after the best move, each with its interval."""
-    n = fact.games
-    if fact.exact:
-        where = (f"on all {n} deals consistent with what you had seen (exact)" if n > 1
-                 else "on the one deal consistent with what you had seen (exact)")
-    else:
-        where = f"on {n} deals consistent with what you had seen"
-
-    def figure(est: Estimate, move: Move, your: bool) -> str:
-        span = "" if fact.exact else f" ({interval_text(est.win_lo, est.win_hi)})"
-        return (f"{won_count(est)} of {est.samples}{' won' if your else ''}{span} after {'your ' if your else ''}"
-                f"{_better(state, move)}")
-
-    return (f"Played out blind by the tutor {where}: {figure(fact.played, fact.move, True)}, "
-            f"{figure(fact.top, fact.best, False)}.")
 
 
 def tell(rev: Review) -> Review:

@@ -115,9 +115,9 @@ def review(record: Record, samples: int | None = DEFAULT_SAMPLES, thresholds: Th
                         practical_progress))
 
 
-def _candidate(move: Move, est: Estimate) -> Candidate:
+def _candidate(move: Move, est: Estimate, blind: float | None = None) -> Candidate:
     return Candidate(move, est.win, est.cards, est.samples, (est.win_lo, est.win_hi),
-                     (est.cards_lo, est.cards_hi), est.exact)
+                     (est.cards_lo, est.cards_hi), est.exact, blind=blind)
 
 
 def _ungraded(i: int, state: State, move: Move, ps: PlyScore, final: State, last: bool) -> MoveReview:
@@ -167,7 +167,7 @@ def _decided(i: int, state: State, move: Move, ps: PlyScore, facts: Hindsight) -
 def _graded(i: int, state: State, move: Move, ps: PlyScore, th: Thresholds, placed: dict[int, int],
             facts: Hindsight) -> MoveReview:
     card = state.card_of(move)
-    cands = [_candidate(m, e) for m, e in ps.estimates.items()]
+    cands = [_candidate(m, e, ps.blind.get(m) if ps.blind else None) for m, e in ps.estimates.items()]
     by_move = {c.move: c for c in cands}
     played = by_move.get(move)
     if played is None:
@@ -191,7 +191,8 @@ def _graded(i: int, state: State, move: Move, ps: PlyScore, th: Thresholds, plac
     win_before = max(lead.win, played.win)
     tags, cycle = find_tags(state, move, by_move, played, top, th, placed, paired) if label >= Label.INACCURACY else ((), None)
     threw = ThrewAwayWin(facts.better) if facts.lost_at_ply == i + 1 else None
-    comment = Comment(Grade(label, move, best, played, top, paired, close, th.inaccuracy), tags, cycle, threw)
+    fused = by_move.get(ps.fused) if ps.fused is not None else None
+    comment = Comment(Grade(label, move, best, played, top, paired, close, th.inaccuracy, fused), tags, cycle, threw)
     drop_pts = max(0.0, paired.estimate * 100) if paired is not None else 0.0
     return MoveReview(i + 1, move, best, win_before, played.win, label, tuple(t.tag for t in tags), "",
                       card=card, cards_after=played.cards,

@@ -62,6 +62,9 @@ class Candidate:
     cards_interval: tuple[float, float] = (0.0, 52.0)
     exact: bool = False
     cards_samples: int = 0
+    blind: float | None = None
+    """Where the search over what can still turn up ran (:mod:`tutor.infoset`): the move's win chance for a
+    player who cannot see the face-down cards, on the same deals (``blind_win`` in the JSON, as the hint's)."""
 
     @property
     def cards_deals(self) -> int:
@@ -77,6 +80,8 @@ class Candidate:
             out["cards_samples"] = self.cards_samples
         if self.exact:
             out["exact"] = True
+        if self.blind is not None:
+            out["blind_win"] = round(self.blind, 4)
         return out
 
 
@@ -146,6 +151,9 @@ class Grade:
     paired: Drop | None
     close: bool
     inaccuracy: float = 5.0
+    fused: Candidate | None = None
+    """The move PIMC put first, whose lead the search over what can still turn up showed a blind player
+    cannot cash (strategy fusion): the played move is graded best instead."""
 
 
 # ---- the tags (each a fact of what the player had seen) ---------------------
