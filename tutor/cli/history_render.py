@@ -59,12 +59,15 @@ def deal_column(width: int) -> dict[str, Any]:
 
 
 def rate_text(fig) -> str:
-    """``2 of 5 won (40%; 95% interval 12-77%)``."""
+    """``2 of 5 won (40%; 95% interval 12-77%)``, of the finished games (an unfinished one can still be won)."""
     if not fig.games:
         return "no games"
+    open_ = fig.games - fig.finished
+    if fig.interval is None:
+        return f"no finished game yet ({open_} unfinished)"
     lo, hi = fig.interval
-    return (f"{fig.wins} of {fig.games} won ({_pct(fig.win_rate)}; 95% interval "
-            f"{lo * 100:.0f}-{hi * 100:.0f}%)")
+    return (f"{fig.wins} of {fig.finished}{' finished' if open_ else ''} won ({_pct(fig.win_rate)}; 95% interval "
+            f"{lo * 100:.0f}-{hi * 100:.0f}%){f', {open_} unfinished' if open_ else ''}")
 
 
 def figures_line(title: str, fig) -> Text:
@@ -101,7 +104,8 @@ def accuracy_chart(series, height: int = 5, width: int = 80) -> Text:
             level = max(0, min(len(BLOCKS) - 1, int(round(filled * (len(BLOCKS) - 1)))))
             out.append(BLOCKS[level], style="green" if v >= 80 else "yellow" if v >= 50 else "red")
         out.append("\n")
-    out.append(f"     {'^' if values else ''} oldest of {len(values)} reviewed games, newest right", style="dim")
+    out.append(f"     {'^' if values else ''} oldest of {_plural(len(values), 'reviewed game')}, newest right",
+               style="dim")
     return out
 
 
@@ -122,9 +126,10 @@ def render_summary(s, width: int = 80) -> Group:
         for col, just in columns:
             table.add_column(col, justify=just)
         for name, fig in s.variants.items():
-            lo, hi = fig.interval
+            lo, hi = fig.interval or (0.0, 0.0)
             table.add_row(variant_label(name), str(fig.games), str(fig.wins),
-                          f"{_pct(fig.win_rate)} ({lo * 100:.0f}-{hi * 100:.0f}%)", f"{fig.mean_cards:.1f}",
+                          f"{_pct(fig.win_rate)} ({lo * 100:.0f}-{hi * 100:.0f}%)" if fig.interval else "-",
+                          f"{fig.mean_cards:.1f}",
                           f"{fig.accuracy:.1f} ({fig.reviewed})" if fig.accuracy is not None else "-")
         parts += [Text(""), table]
     parts.append(Text(""))
@@ -156,6 +161,13 @@ def _indent(renderable, by: int = 2) -> Padding:
     return Padding(renderable, (0, 0, 0, by), expand=False)
 
 
+def _lost(e) -> str:
+    """A loss's win points with their paired 95% interval where it was kept: ``30 (15-44)``."""
+    if e.drop_interval is None or e.drop_interval[0] == e.drop_interval[1]:
+        return f"{e.drop:.0f}"
+    return f"{e.drop:.0f} ({e.drop_interval[0]:.0f}-{e.drop_interval[1]:.0f})"
+
+
 def lesson_text(ref) -> str:
     return f"lesson {ref.level} ({ref.name})" if ref is not None else "no lesson yet"
 
@@ -164,13 +176,19 @@ def trend_text(t) -> str:
     (a, n), (b, m) = t.older, t.newer
     if t.trend is None:
         return "Trend: needs two reviewed games."
-    counts = f"{_plural(a, 'time')} in your {_plural(n, 'older game')}, {b} in your {m} newer"
+    x, y = t.older_moves, t.newer_moves
+    # the rate is per graded move where they are known: a game quit after one move gave one chance, not a game's
+    counts = (f"{_plural(a, 'time')} in your {_plural(n, 'older game')} ({_plural(x, 'graded move')}), {b} in "
+              f"your {m} newer ({y})" if x and y else
+              f"{_plural(a, 'time')} in your {_plural(n, 'older game')}, {b} in your {m} newer")
     if t.trend == "same":
         return f"No change: {counts}."
     if not t.trend_clear:  # a split that chance alone gives often: no word for a direction
-        return f"No clear trend yet: {counts} (a split that chance alone often gives)."
+        return f"No clear trend yet: {counts}, a split that chance alone often gives."
     word = {"better": "Getting better", "worse": "Getting worse"}[t.trend]
-    return f"{word}: {counts} ({a / n:.2f} a game against {b / m:.2f}; chance alone gives it {t.trend_p:.1%})."
+    rates = (f"{100 * a / x:.1f} per 100 graded moves against {100 * b / y:.1f}" if x and y
+             else f"{a / n:.2f} a game against {b / m:.2f}")
+    return f"{word}: {counts} ({rates}; chance alone gives it {t.trend_p:.1%})."
 
 
 def tags_text(tags) -> str:
@@ -234,8 +252,8 @@ def render_coaching(c, meanings: dict[str, str]) -> list:
                 ", ".join(_plural(n, label) for label, n in c.labels.items()) + ".")
     parts: list = [head]
     if c.unreviewed:
-        parts.append(Text(f"{c.unreviewed} game{'s' if c.unreviewed != 1 else ''} not reviewed yet "
-                          "(osmosis coach --review reviews them).", style="dim"))
+        parts.append(Text(f"{_plural(c.unreviewed, 'game')} not reviewed yet (osmosis coach --review reviews "
+                          f"{'it' if c.unreviewed == 1 else 'them'}).", style="dim"))
     if not c.tags:
         what = f"no {c.tag_filter}" if c.tag_filter else "no tagged error"
         parts.append(Text(f"In your reviewed games: {what}. Keep playing, and check again."))
@@ -245,8 +263,11 @@ def render_coaching(c, meanings: dict[str, str]) -> list:
         line.append(clean(t.tag), style="bold")
         line.append(f"  {t.count} time{'s' if t.count != 1 else ''} in {t.games} game{'s' if t.games != 1 else ''}")
         parts.append(line)
-        if t.interval is None:  # one time: a figure, not an average
+        if t.count == 1:  # one time: a figure, not an average
             cost = f"Cost: {t.mean_drop:.0f} win points, the one time."
+        elif t.interval is None:  # every drop alike: their spread gives no interval, so none is claimed
+            cost = (f"Cost: {t.mean_drop:.1f} win points a time on average ({t.count} times, each the same, too "
+                    "few to say how it varies).")
         else:
             cost = (f"Cost: {t.mean_drop:.1f} win points a time on average (95% interval "
                     f"{t.interval[0]:.1f}-{t.interval[1]:.1f}).")
@@ -271,13 +292,13 @@ def render_coaching(c, meanings: dict[str, str]) -> list:
         parts.append(Text(title, style="bold"))
         table = Table(box=None, pad_edge=False, header_style="bold")
         losses: Columns = (("id", "right"), ("deal", "right"), ("move", "right"), ("played", "left"),
-                           ("better", "left"), ("lost", "right"), ("label", "left"), ("tags", "left"))
+                           ("better", "left"), ("lost (95%)", "right"), ("label", "left"), ("tags", "left"))
         deal_width = max((len(deal_label(e.deal)) for e in c.losses), default=4)
         for col, just in losses:
             table.add_column(col, justify=just, **deal_column(deal_width) if col == "deal" else {})
         for e in c.losses:
             table.add_row(str(e.game_id), deal_label(e.deal), str(e.ply), Text(clean(e.move)), Text(clean(e.best)),
-                          f"{e.drop:.0f}", Text(clean(e.label)), Text(tags_text(e.tags)))
+                          _lost(e), Text(clean(e.label)), Text(tags_text(e.tags)))
         parts.append(table)
     return parts
 

@@ -88,6 +88,8 @@ class Example:
     drop: float
     card: int | None = None       # the card the move played (None: a turn or a redeal)
     best_card: int | None = None  # the card the better move plays
+    drop_interval: tuple[float, float] | None = None  # its paired 95% interval, points (None: not stored)
+    drop_samples: int | None = None  # the deals it rests on
 
     @property
     def path(self) -> str | None:
@@ -101,7 +103,9 @@ class Example:
                 "record": self.source, "ply": self.ply, "move": self.move, "best": self.best,
                 "label": self.label, "tags": list(self.tags), "drop": round(self.drop, 1),
                 "card": NAMES[self.card] if self.card is not None else None,
-                "best_card": NAMES[self.best_card] if self.best_card is not None else None}
+                "best_card": NAMES[self.best_card] if self.best_card is not None else None,
+                "drop_interval": list(self.drop_interval) if self.drop_interval is not None else None,
+                "drop_samples": self.drop_samples}
 
 
 #: Student's t, the 97.5% point, for 1 to 30 degrees of freedom (a 95% interval of a mean of few values).
@@ -128,19 +132,32 @@ class TagFigures:
     lesson: LessonRef | None
     examples: list[Example]
     sd: float = 0.0  # the spread of the drops (sample standard deviation)
+    older_moves: int = 0  # graded moves in the older half: the chances to make the error there
+    newer_moves: int = 0
+
+    @property
+    def _exposure(self) -> tuple[int, int]:
+        """What each half's count is a rate of: its graded moves (a game quit after one move gave one chance,
+        not a whole game's), or its games where the moves are not known."""
+        if self.older_moves and self.newer_moves:
+            return self.older_moves, self.newer_moves
+        return self.older[1], self.newer[1]
 
     @property
     def interval(self) -> tuple[float, float] | None:
-        """A 95% interval of the mean drop (Student's t over the occurrences, since they are few; None for one)."""
-        if self.count < 2:
+        """A 95% interval of the mean drop (Student's t over the occurrences, since they are few); None for one,
+        and for drops all alike (no spread to measure: a width of zero would claim certainty)."""
+        if self.count < 2 or self.sd == 0:
             return None
         half = t_quantile(self.count - 1) * self.sd / math.sqrt(self.count)
         return (max(0.0, self.mean_drop - half), min(100.0, self.mean_drop + half))
 
     @property
     def trend(self) -> str | None:
-        """``better`` when the tag comes less often per game in the newer half, ``worse`` more, else ``same``."""
-        (a, n), (b, m) = self.older, self.newer
+        """``better`` when the tag comes less often per graded move in the newer half, ``worse`` more, else
+        ``same``."""
+        (a, _), (b, _) = self.older, self.newer
+        n, m = self._exposure
         if n == 0 or m == 0:
             return None
         old, new = a / n, b / m
@@ -151,9 +168,11 @@ class TagFigures:
         """How likely a split at least this uneven is by chance alone, if the rate never changed (one-sided).
 
         Given the ``k`` occurrences in all, each falls in the newer games with probability ``m / (n + m)``
-        under an unchanged rate per game (the exact conditional test of two Poisson counts).
+        under an unchanged rate per graded move, ``n`` and ``m`` the halves' graded moves (the exact
+        conditional test of two Poisson counts).
         """
-        (a, n), (b, m) = self.older, self.newer
+        (a, _), (b, _) = self.older, self.newer
+        n, m = self._exposure
         if n == 0 or m == 0 or self.trend in (None, "same"):
             return None
         k, q = a + b, m / (n + m)
@@ -170,8 +189,8 @@ class TagFigures:
         return {"tag": self.tag, "count": self.count, "games": self.games, "mean_drop": round(self.mean_drop, 1),
                 "interval": [round(x, 1) for x in self.interval] if self.interval else None,
                 "total_drop": round(self.total_drop, 1), "trend": self.trend, "trend_clear": self.trend_clear,
-                "older": {"count": self.older[0], "games": self.older[1]},
-                "newer": {"count": self.newer[0], "games": self.newer[1]},
+                "older": {"count": self.older[0], "games": self.older[1], "graded_moves": self.older_moves},
+                "newer": {"count": self.newer[0], "games": self.newer[1], "graded_moves": self.newer_moves},
                 "lesson": self.lesson.name if self.lesson else None,
                 "lesson_level": self.lesson.level if self.lesson else None,
                 "lesson_title": self.lesson.title if self.lesson else None,
@@ -210,12 +229,14 @@ def _cards_at(game: GameRow, m: StoredMove) -> tuple[int | None, int | None]:
 def _example(game: GameRow, m: StoredMove) -> Example:
     card, best_card = _cards_at(game, m)
     return Example(game.id, game.deal_number, game.variant, game.played_at, game.source, m.ply, m.move, m.best,
-                   m.label, m.tags, m.drop, card, best_card)
+                   m.label, m.tags, m.drop, card, best_card, m.drop_interval, m.drop_samples)
 
 
 def is_loss(m: StoredMove) -> bool:
-    """A graded move the review counts as a loss: not graded best, another move better, a drop above zero."""
-    return m.graded and m.label != "best" and m.best != m.move and m.drop > 0
+    """A graded move the review counts as a loss: not graded best, another move better, a drop above zero, and
+    surely so where its interval was kept (a "good" move whose drop may be nothing is no loss)."""
+    sure = m.drop_interval is None or m.drop_interval[0] > 0
+    return m.graded and m.label != "best" and m.best != m.move and m.drop > 0 and sure
 
 
 def _reviewed(history: History) -> list[tuple[GameRow, StoredReview]]:
@@ -235,11 +256,13 @@ def coach(history: History, tag: str | None = None, examples: int = 3, losses: i
     by_tag: dict[str, list[tuple[GameRow, StoredMove]]] = {}
     labels = {label: 0 for label in ERROR_LABELS}
     graded: list[tuple[GameRow, StoredMove]] = []
+    moves_old = 0
     for game, rev in pairs:
         for m in rev.moves:
             if not m.graded:
                 continue
             graded.append((game, m))
+            moves_old += game.id in older_ids
             if m.label in labels:
                 labels[m.label] += 1
             for t in m.tags:
@@ -255,7 +278,7 @@ def coach(history: History, tag: str | None = None, examples: int = 3, losses: i
         sd = math.sqrt(sum((d - mean) ** 2 for d in drops) / (len(drops) - 1)) if len(drops) > 1 else 0.0
         figures.append(TagFigures(t, len(hits), len({g.id for g, _ in hits}), mean, sum(drops),
                                   (old, n_old), (len(hits) - old, n_new), lesson_for(t),
-                                  [_example(g, m) for g, m in worst], sd))
+                                  [_example(g, m) for g, m in worst], sd, moves_old, len(graded) - moves_old))
     figures.sort(key=lambda f: (-f.total_drop, -f.count, f.tag))
     # a loss by the review's own grading: a move graded best lost nothing (its drop within the noise), and a
     # move whose better move is the move itself names no better move
@@ -277,12 +300,13 @@ class Recurring:
 
 
 def recurring(history: History, window: int = 5, game_id: int | None = None) -> Recurring | None:
-    """The tag seen in the most of the last ``window`` reviewed games (at least two of them).
+    """The tag seen in the most of the last ``window`` reviewed games (at least two of them, of at least
+    three looked at: two games alike out of two say little).
 
     With ``game_id`` (just reviewed), only the tags of that game's review count.
     """
     pairs = _reviewed(history)[-window:]
-    if len(pairs) < 2:
+    if len(pairs) < 3:
         return None
     seen: dict[str, set[int]] = {}
     cost: dict[str, float] = {}

@@ -30,11 +30,12 @@ class Figures:
 
     @property
     def win_rate(self) -> float | None:
-        return self.wins / self.games if self.games else None
+        """Of the finished games: an unfinished one can still be won, so it is no lost trial."""
+        return self.wins / self.finished if self.finished else None
 
     @property
     def interval(self) -> tuple[float, float] | None:
-        return wilson(self.wins, self.games) if self.games else None
+        return wilson(self.wins, self.finished) if self.finished else None
 
     def to_json(self) -> dict[str, Any]:
         return {"games": self.games, "wins": self.wins, "finished": self.finished,

@@ -1,0 +1,51 @@
+"""The history and the coach claim no more than their games show (issue: the coach honesty audit)."""
+
+from __future__ import annotations
+
+from tutor.cli.history_render import rate_text, trend_text
+from tutor.history.coach import TagFigures, is_loss
+from tutor.history.reviews import StoredMove
+from tutor.history.stats import Figures
+
+
+def _tag(older, newer, older_moves=0, newer_moves=0, drops=(10.0, 10.0)):
+    mean = sum(drops) / len(drops)
+    sd = (sum((d - mean) ** 2 for d in drops) / (len(drops) - 1)) ** 0.5 if len(drops) > 1 else 0.0
+    return TagFigures("early-start", older[0] + newer[0], older[1] + newer[1], mean, sum(drops), older, newer,
+                      None, [], sd, older_moves, newer_moves)
+
+
+def test_a_trend_is_a_rate_per_graded_move_not_per_game():
+    """Four bad games, then four quit after one move: 6 against 0 per game looked like "getting better"
+    (chance 1.6%), but the newer games gave 4 chances to the older games' 34."""
+    quit_early = _tag((6, 4), (0, 4), older_moves=34, newer_moves=4)
+    assert quit_early.trend == "better" and not quit_early.trend_clear
+    assert quit_early.trend_p is not None and quit_early.trend_p > 0.4
+    assert "6 times in your 4 older games (34 graded moves), 0 in your 4 newer (4)" in trend_text(quit_early)
+    assert trend_text(quit_early).startswith("No clear trend yet")
+    even = _tag((6, 4), (0, 4), older_moves=34, newer_moves=34)
+    assert even.trend_clear and "per 100 graded moves" in trend_text(even)
+
+
+def test_a_win_rate_counts_finished_games_only():
+    two_open = Figures(games=2, wins=0, finished=0, mean_cards=5.0, reviewed=0, accuracy=None)
+    assert two_open.win_rate is None and two_open.interval is None
+    assert rate_text(two_open) == "no finished game yet (2 unfinished)"
+    mixed = Figures(games=5, wins=2, finished=4, mean_cards=30.0, reviewed=0, accuracy=None)
+    assert mixed.win_rate == 0.5 and rate_text(mixed).startswith("2 of 4 finished won (50%;")
+    assert rate_text(mixed).endswith(", 1 unfinished")
+
+
+def test_drops_all_alike_claim_no_zero_width_interval():
+    assert _tag((1, 1), (1, 1), drops=(75.0, 75.0)).interval is None
+    assert _tag((1, 1), (1, 1), drops=(70.0, 80.0)).interval is not None
+
+
+def _move(label, drop, interval):
+    return StoredMove(1, 5, "w", "d", label, (), drop, 0.5, 0.48, True, "", (), interval, 64)
+
+
+def test_a_good_move_whose_drop_may_be_nothing_is_no_loss():
+    assert not is_loss(_move("good", 2.0, (-1.82, 4.9)))
+    assert is_loss(_move("mistake", 30.0, (15.0, 44.0)))
+    assert is_loss(_move("good", 3.0, None))  # an older review that kept no interval: its drop as it is
