@@ -222,21 +222,36 @@ def read_line(prompt: str, echo: bool) -> str | None:
             encoding = getattr(sys.stdin, "encoding", None) or "utf-8"
             click.echo(f"That line is not {encoding} text, so it was ignored: type it again.")
             continue
+        if isinstance(line, int):
+            click.echo(f"That line is longer than {MAX_LINE:,} bytes ({line:,}), so it was ignored: type it again.")
+            continue
         line = line.lstrip("\ufeff")  # a byte-order mark that opens a piped file is no part of a move
         if echo:
             click.echo(clean(line))  # the transcript shows no control codes, even typed ones
         return line
 
 
-def _raw_line(prompt: str, echo: bool) -> str | bytes | None:
-    """The next line as text, its bytes when they do not decode, or None at the end of the input."""
+MAX_LINE = 100_000
+"""The longest piped line read as one (a whole game's moves fit many times): a longer one (``/dev/zero``, a
+binary file) is skipped to its end, never held whole in memory."""
+
+
+def _raw_line(prompt: str, echo: bool) -> str | bytes | int | None:
+    """The next line as text, its bytes when they do not decode, its length when it is longer than
+    :data:`MAX_LINE` (skipped), or None at the end of the input."""
     stream = sys.stdin
     if echo and hasattr(stream, "buffer"):
         # Piped input: read bytes, so one undecodable line cannot break the text layer for the rest.
         click.echo(prompt, nl=False)
-        data = stream.buffer.readline()
+        data = stream.buffer.readline(MAX_LINE + 1)
         if not data:
             return None
+        if len(data) > MAX_LINE and not data.endswith(b"\n"):
+            size = len(data)
+            while data and not data.endswith(b"\n"):  # the rest of the line, a piece at a time
+                data = stream.buffer.readline(1 << 16)
+                size += len(data)
+            return size
         data = data.rstrip(b"\n").rstrip(b"\r")
         try:
             return data.decode(getattr(stream, "encoding", None) or "utf-8")

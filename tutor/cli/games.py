@@ -17,7 +17,7 @@ from ..narrate.play import plural
 from ..record import Record, load_record
 from ..render import Table
 from ..storage import games_dir
-from ..textsafe import quoted, shown_path
+from ..textsafe import brief, quoted, shown_path
 from .app import console_of
 from .history_render import deal_column
 
@@ -95,9 +95,10 @@ def resolve_resume(value: str, action: str = "resumed") -> Path:
             raise RecordError(f"no saved game in {shown_path(games_dir())} can be read ({plural(len(games), 'file')}, "
                               "osmosis games lists them): play one with osmosis play")
         return readable[0].path
-    index = int(key)
+    index = int(key) if len(key.lstrip("0")) <= 12 else 0  # past a trillion: no saved game, and int() may refuse it
     if not 1 <= index <= len(games):
-        raise RecordError(f"there is no saved game {index}: expected 1 to {len(games)} (osmosis games lists them)")
+        raise RecordError(f"there is no saved game {brief(value.strip())}: expected 1 to {len(games)} (osmosis games "
+                          "lists them)")
     game = games[index - 1]
     if game.record is None:
         raise RecordError(f"saved game {index} cannot be {action}: {game.error}")

@@ -22,7 +22,7 @@ from ..practical import MAX_GAMES, check_games
 from ..record import Record, save_record
 from ..render import use_symbols
 from ..review import DEFAULT_SAMPLES, DEFAULT_THRESHOLDS, Review, Thresholds, review
-from ..textsafe import shown_path
+from ..textsafe import brief, shown_path
 from .app import console_of
 from .common import record_from_file
 from .review_report import UNRATED, chart, counts_line, moments_table, moves_table, render_review, result_line
@@ -55,6 +55,9 @@ class GamesType(click.ParamType):
         if not text.isdecimal() or not text.isascii():
             raise TutorError(f"--practical {str(value)!r} is not a number of games: expected a whole number "
                              f"from 1 to {MAX_GAMES}, like 16")
+        if len(text.lstrip("0")) > len(str(MAX_GAMES)):  # far too many (and int() refuses 4,301 digits)
+            raise TutorError(f"--practical {brief(text)} is too many games: expected a whole number from 1 to "
+                             f"{MAX_GAMES}, like 16")
         return check_games(int(text))
 
 

@@ -304,6 +304,11 @@ def _newer(data: dict[str, Any]) -> str | None:
             "(another version of osmosis-tutor wrote it: export it again with this one, or upgrade this one)")
 
 
+MAX_EXPORT_BYTES = 256 * 1024 * 1024
+"""The largest file import reads: an export keeps about 24 kB a reviewed game, so 1,000 of them are already
+past the 16 MB that bounds a record or a deal file."""
+
+
 def import_file(history: History, path: str | Path) -> ImportResult:
     """A record file, or a file of exported JSON lines, into the history.
 
@@ -314,7 +319,7 @@ def import_file(history: History, path: str | Path) -> ImportResult:
     result = ImportResult()
     name = quoted(path)
     try:
-        text = read_text(p, "record or export", RecordError)
+        text = read_text(p, "record or export", RecordError, MAX_EXPORT_BYTES)
     except TutorError as exc:
         result.problems.append(str(exc))
         return result
@@ -355,6 +360,7 @@ def import_file(history: History, path: str | Path) -> ImportResult:
         [(1, whole)] if isinstance(whole, dict) else enumerate(text.splitlines(), 1))
     parsed = 0
     unread: list[str] = []
+    refused: list[str] = []  # lines read but not taken: the first few said, then how many more
     for number, entry in entries:
         where = f"{quoted(path)} line {number}"
         data: object
@@ -370,7 +376,7 @@ def import_file(history: History, path: str | Path) -> ImportResult:
             data = entry
         parsed += 1
         if not isinstance(data, dict):
-            result.problems.append(f"{where}: expected a JSON object")
+            refused.append(f"{where}: expected a JSON object")
             continue
         newer = _newer(data)
         if newer is not None:  # every line alike: said once
@@ -391,7 +397,10 @@ def import_file(history: History, path: str | Path) -> ImportResult:
             result.stopped = True
             break
         except TutorError as exc:
-            result.problems.append(str(exc))
+            refused.append(str(exc))
+    result.problems[:0] = refused[:MAX_PROBLEMS]  # before a stop's own line, in the order of the file
+    if len(refused) > MAX_PROBLEMS:
+        result.problems.insert(MAX_PROBLEMS, f"{name}: {len(refused) - MAX_PROBLEMS} more lines were refused too")
     if unread and not parsed:  # no line was JSON: the file is not JSON lines, so one problem, not one a line
         result.problems.append(f"{name} is not valid JSON: expected an osmosis-record/1 file or the lines osmosis "
                                "export writes, one JSON object a line")

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from ..state import State
 from ..talon import passes_used
+from ..textsafe import tame
 
 __all__ = ["WELL_PLAYED", "end_message", "why_blocked", "plural", "turned_sentence", "not_played", "over_rest"]
 
@@ -59,11 +60,16 @@ def turned_sentence(first: int, last: int, why: str) -> str:
     return f"{span}: turned the talon {'once' if turned == 1 else f'{turned} times'}, until {TURNED_UNTIL[why]}."
 
 
+def _words(rest: Sequence[str], most: int = 12) -> str:
+    """The first ``most`` words of a line's rest, and how many more: a long piped line stays a readable line."""
+    return tame(" ".join(rest[:most]), 40) + (f" ... ({len(rest) - most} more)" if len(rest) > most else "")
+
+
 def not_played(rest: Sequence[str]) -> str:
     """A move the tutor's question kept back, and the rest of its line with it."""
-    return "Move not played." + (f" Nor the rest of the line: {' '.join(rest)}." if rest else "")
+    return "Move not played." + (f" Nor the rest of the line: {_words(rest)}." if rest else "")
 
 
 def over_rest(rest: Sequence[str]) -> str:
     """The words of a line left when its game ended."""
-    return f"Not played, since the game is over: {' '.join(rest)}."
+    return f"Not played, since the game is over: {_words(rest)}."

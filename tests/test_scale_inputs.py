@@ -1,0 +1,39 @@
+"""Inputs at scale: one clear line, bounded memory, never a traceback (the scale audit)."""
+
+from __future__ import annotations
+
+import json
+
+from tutor.narrate.play import not_played, over_rest
+
+
+def test_a_game_number_past_python_int_limit_is_no_saved_game(run):
+    run(["play", "1"], input="d\nq\n")
+    result = run(["review", "1" * 4301])
+    assert result.exit_code == 1 and result.stderr.startswith("error: there is no saved game '111")
+    assert "(4303 characters)" in result.stderr and "Traceback" not in result.output
+
+
+def test_practical_with_thousands_of_digits_is_too_many_games(run, tmp_path):
+    run(["play", "1"], input="d\nq\n")
+    result = run(["review", "last", "--practical", "9" * 4301])
+    assert result.exit_code == 1 and "is too many games: expected a whole number from 1 to" in result.stderr
+
+
+def test_a_piped_line_longer_than_the_limit_is_skipped_not_held(run):
+    result = run(["play", "1"], input="x" * 250_000 + "\nd\nq\n")
+    assert "That line is longer than 100,000 bytes (250,001), so it was ignored: type it again." in result.stdout
+    assert "(1 move," in result.stdout
+
+
+def test_the_rest_of_a_long_line_is_cut_to_a_readable_sentence():
+    assert over_rest(["d"] * 1000) == "Not played, since the game is over: " + " ".join(["d"] * 12) + " ... (988 more)."
+    assert len(not_played(["y" * 10_000])) < 200
+
+
+def test_an_import_with_thousands_of_bad_lines_says_three_and_how_many_more(run, tmp_path):
+    path = tmp_path / "bad.jsonl"
+    path.write_text("".join(json.dumps([n]) + "\n" for n in range(500)))
+    result = run(["import", str(path)])
+    said = [line for line in result.output.splitlines() if "expected a JSON object" in line]
+    assert len(said) == 3 and "497 more lines were refused too" in result.output
