@@ -24,7 +24,7 @@ from ..errors import MoveError
 from ..history import drill as drills
 from ..history.db import History
 from ..history.games import record_of
-from ..history.reviews import reviews
+from ..history.reviews import review_of, reviews
 from ..knowledge import observe
 from ..lessons import describe_move, judge_answer
 from ..lessons.words import win_text
@@ -144,7 +144,7 @@ def _ask(console: Console, history: History, d: drills.Drill, index: int, total:
     record = record_of(game)
 
     found = drills.position(record, d)
-    rev = reviews(history).get(d.game_id)
+    rev = review_of(history, d.game_id) if d.game_id in reviews(history, with_moves=False) else None
     if found is None or rev is None:
         drills.retire(history, d, "the game changed after the review this drill came from")
         return {}

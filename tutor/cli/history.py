@@ -97,7 +97,7 @@ def _after_game_line(record: Record, path: str | Path | None) -> str | None:
         variant = hgames.variant_name(record)
         same = [g for g in history.games(played_only=True) if g.variant == variant]
         if len(same) >= 2:
-            return words.results_line(figures(same, reviews(history)), variant)
+            return words.results_line(figures(same, reviews(history, with_moves=False)), variant)
     return None
 
 
@@ -147,7 +147,7 @@ def store_review(record: Record, path: str | Path | None, rev: Review, history: 
         rec = recurring(history, game_id=game_id)
         if rec is not None:
             return words.recurring_line(rec)
-        done = reviews(history)
+        done = reviews(history, with_moves=False)
         this = history.game(game_id)
         variant = this.variant if this is not None else None
         # compared within the variant only: a Peek game's accuracy says nothing of an Osmosis game's

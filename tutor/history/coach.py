@@ -18,7 +18,7 @@ from typing import Any
 
 from ..errors import TutorError
 from .db import GameRow, History, path_of
-from .reviews import StoredMove, StoredReview, reviews
+from .reviews import StoredMove, StoredReview, review_of, reviews
 
 #: review tag -> the lesson (file name) that teaches it.
 TAG_LESSONS = {
@@ -239,9 +239,14 @@ def is_loss(m: StoredMove) -> bool:
     return m.graded and m.label != "best" and m.best != m.move and m.drop > 0 and sure
 
 
-def _reviewed(history: History) -> list[tuple[GameRow, StoredReview]]:
-    done = reviews(history)
-    return [(g, done[g.id]) for g in history.games(played_only=True) if g.id in done]
+def _reviewed(history: History, last: int | None = None) -> list[tuple[GameRow, StoredReview]]:
+    """The reviewed games and their reviews, oldest first (only the ``last`` ones, their moves read alone)."""
+    if last is None:
+        done = reviews(history)
+        return [(g, done[g.id]) for g in history.games(played_only=True) if g.id in done]
+    ids = reviews(history, with_moves=False)
+    pairs = [(g, r) for g in history.games(played_only=True) if (r := ids.get(g.id)) is not None][-last:]
+    return [(g, full) for g, _ in pairs if (full := review_of(history, g.id)) is not None]
 
 
 def coach(history: History, tag: str | None = None, examples: int = 3, losses: int = 10,
@@ -305,7 +310,7 @@ def recurring(history: History, window: int = 5, game_id: int | None = None) -> 
 
     With ``game_id`` (just reviewed), only the tags of that game's review count.
     """
-    pairs = _reviewed(history)[-window:]
+    pairs = _reviewed(history, window)
     if len(pairs) < 3:
         return None
     seen: dict[str, set[int]] = {}

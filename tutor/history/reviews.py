@@ -216,10 +216,10 @@ def _moves_of(history: History, review_id: int, game_id: int) -> tuple[StoredMov
                  for r in rows)
 
 
-def _stored(history: History, r: sqlite3.Row) -> StoredReview:
+def _stored(history: History, r: sqlite3.Row, with_moves: bool = True) -> StoredReview:
     return StoredReview(r["game_id"], r["moves_reviewed"], r["accuracy"], r["graded"], r["samples"],
                         json.loads(r["thresholds"]), json.loads(r["hindsight"]), r["reviewed_at"],
-                        _moves_of(history, r["id"], r["game_id"]), r["content"])
+                        _moves_of(history, r["id"], r["game_id"]) if with_moves else (), r["content"])
 
 
 def review_of(history: History, game_id: int) -> StoredReview | None:
@@ -228,8 +228,9 @@ def review_of(history: History, game_id: int) -> StoredReview | None:
     return _stored(history, rows[0]) if rows else None
 
 
-def reviews(history: History) -> dict[int, StoredReview]:
-    """Every current review (of the game's moves as they stand), by game id."""
+def reviews(history: History, with_moves: bool = True) -> dict[int, StoredReview]:
+    """Every current review (of the game's moves as they stand), by game id; without ``with_moves`` only the
+    figures of each (accuracy, graded moves), not its moves: quick with thousands of reviewed games."""
     out: dict[int, StoredReview] = {}
     for r in history.query("SELECT reviews.*, games.moves AS game_moves, games.content AS game_content "
                            "FROM reviews JOIN games ON games.id = reviews.game_id"):
@@ -237,12 +238,12 @@ def reviews(history: History) -> dict[int, StoredReview]:
             continue  # the game went on (or was taken back) after this review
         if r["content"] is not None and r["content"] != r["game_content"]:
             continue  # the same number of moves, but other ones
-        out[r["game_id"]] = _stored(history, r)
+        out[r["game_id"]] = _stored(history, r, with_moves)
     return out
 
 
 def unreviewed(history: History) -> list[GameRow]:
 
     """The finished or abandoned games (one move or more) with no current review, oldest first."""
-    done = reviews(history)
+    done = reviews(history, with_moves=False)
     return [g for g in history.games(played_only=True) if g.id not in done]

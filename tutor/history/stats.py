@@ -141,7 +141,7 @@ def streaks(games: list[GameRow]) -> Streaks:
 def summary(history: History, last_n: int = 10, variant: str | None = None) -> Summary:
     """The figures of the whole history (or of one variant) and of its last ``last_n`` games."""
     games = [g for g in history.games(played_only=True) if variant is None or g.variant == variant]
-    done = reviews(history)
+    done = reviews(history, with_moves=False)  # the accuracy of each: its moves are not needed
     recent = games[-last_n:] if last_n > 0 else []
     by_variant: dict[str, list[GameRow]] = {}
     for g in games:
