@@ -37,3 +37,14 @@ def test_an_import_with_thousands_of_bad_lines_says_three_and_how_many_more(run,
     result = run(["import", str(path)])
     said = [line for line in result.output.splitlines() if "expected a JSON object" in line]
     assert len(said) == 3 and "497 more lines were refused too" in result.output
+
+
+def test_coach_in_a_pipe_says_how_far_its_reviews_are(run, monkeypatch):
+    from tutor.cli import coach as coach_cli
+
+    monkeypatch.setattr(coach_cli, "PROGRESS_EVERY", 0.0)
+    for n in (1, 2, 3):
+        run(["play", str(n)], input="d\nd\nq\n")
+    result = run(["coach", "--samples", "4", "--workers", "1"])
+    assert result.exit_code == 0
+    assert "coach: reviewed 1 of 3 games, about " in result.stderr and "coach: reviewed 2 of 3 games" in result.stderr

@@ -8,6 +8,7 @@ and the reviews are kept, so each game is reviewed once.
 from __future__ import annotations
 
 import json
+import time
 
 import click
 from rich.console import Console
@@ -46,8 +47,16 @@ def review_pending(console: Console, history: History, samples: int | None, limi
         store_review(record, None, rev, history=history, game_id=game.id)
 
     if quiet or not console.is_terminal:
-        for game in pending:
+        # in a pipe a run of many reviews says how far it is on stderr, as stats does, every 15 s
+        start = last = time.monotonic()
+        for i, game in enumerate(pending, 1):
             one(game)
+            now = time.monotonic()
+            if now - last >= PROGRESS_EVERY and i < len(pending):
+                last = now
+                left = (now - start) / i * (len(pending) - i)
+                click.echo(f"coach: reviewed {i:,} of {len(pending):,} games, about {_duration(left)} left "
+                           "(Ctrl-C stops; the reviews made are kept)", err=True)
         return len(pending)
     with Progress(TextColumn("Reviewing your games"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=console, transient=True) as bar:
@@ -56,6 +65,17 @@ def review_pending(console: Console, history: History, samples: int | None, limi
             one(game)
             bar.advance(task)
     return len(pending)
+
+
+PROGRESS_EVERY = 15.0
+"""Seconds between two progress lines of the reviews a coach run makes in a pipe."""
+
+
+def _duration(seconds: float) -> str:
+    """``40 s``, ``12 min``, ``5.5 h``: a rough time left."""
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    return f"{seconds / 60:.0f} min" if seconds < 5400 else f"{seconds / 3600:.1f} h"
 
 
 @click.command("coach")
