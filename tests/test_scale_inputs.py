@@ -48,3 +48,25 @@ def test_coach_in_a_pipe_says_how_far_its_reviews_are(run, monkeypatch):
     result = run(["coach", "--samples", "4", "--workers", "1"])
     assert result.exit_code == 0
     assert "coach: reviewed 1 of 3 games, about " in result.stderr and "coach: reviewed 2 of 3 games" in result.stderr
+
+
+def _lesson(tmp_path, name: str, steps: str):
+    from tutor.lessons.format import LESSON_FORMAT
+
+    path = tmp_path / f"{name}.toml"
+    path.write_text(f'format = "{LESSON_FORMAT}"\nname = "{name}"\ntitle = "T"\nlevel = 20\nintroduction = "I."\n'
+                    f"deal = 1\n{steps}", encoding="utf-8")
+    return path
+
+
+def test_a_lesson_with_more_steps_than_any_lesson_needs_is_one_line(run, tmp_path):
+    path = _lesson(tmp_path, "many", '[[steps]]\ntext = "x"\n' * 201)
+    result = run(["lesson", str(path)])
+    assert result.exit_code == 1 and "the lesson has 201 steps: expected at most 200" in result.stderr
+
+
+def test_a_huge_value_in_a_lesson_file_is_quoted_cut(run, tmp_path):
+    path = _lesson(tmp_path, "huge", '[[steps]]\ntext = "x"\nquestion = "q"\nexpect = "d"\nteaches = "t"\njudge = "'
+                   + "j" * 100_000 + '"\n')
+    result = run(["lesson", str(path)])
+    assert result.exit_code == 1 and len(result.stderr) < 500 and "characters)" in result.stderr

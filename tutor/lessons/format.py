@@ -96,6 +96,9 @@ SOLVER_NODES = 500_000
 MAX_SAMPLES = 1000
 MAX_LEVEL = 999
 
+MAX_STEPS = 200
+"""The most steps a lesson may have (the longest shipped lesson has a few dozen)."""
+
 _LESSON_KEYS = {"format", "name", "title", "level", "introduction", "summary", "deal", "variant", "steps"}
 _STEP_KEYS = {"text", "deal", "variant", "moves", "continue", "reveal", "question", "expect", "teaches",
               "wrong", "judge", "explain", "tip", "hint", "samples", "win_margin", "cards_margin", "claims"}
@@ -150,7 +153,7 @@ class Step:
         parsed = parse_input(token)
         if isinstance(parsed, Move):
             if not self.state.is_legal(parsed):
-                raise self.error(f"{token!r} is not a legal move in this position "
+                raise self.error(f"{brief(token)} is not a legal move in this position "
                                  f"(legal: {' '.join(map(str, self.state.legal_moves()))})")
             return parsed
         try:
@@ -219,7 +222,7 @@ def _deal_of(value: object, rules: Rules, where: str) -> Deal:
         except DealError as exc:
             raise LessonError(f"{where}: {exc}") from None
         return deal
-    raise LessonError(f"{where}: deal {value!r} is neither a deal number nor a table with reserves, base and talon")
+    raise LessonError(f"{where}: deal {brief(value)} is neither a deal number nor a table with reserves, base and talon")
 
 
 def _rules_of(value: object, where: str) -> Rules:
@@ -234,7 +237,7 @@ def _tokens(value: object, where: str, key: str) -> tuple[str, ...]:
         return tuple(value.replace(",", " ").split())
     if isinstance(value, list) and all(isinstance(v, str) for v in value):
         return tuple(value)
-    raise LessonError(f"{where}: field {key!r} is {value!r}: expected moves or cards like \"d w r2\" or [\"7H\"]")
+    raise LessonError(f"{where}: field {key!r} is {brief(value)}: expected moves or cards like \"d w r2\" or [\"7H\"]")
 
 
 def parse_lesson(text: str, source: str, name: str | None = None) -> Lesson:
@@ -248,15 +251,15 @@ def parse_lesson(text: str, source: str, name: str | None = None) -> Lesson:
     data = _cleaned(loads_toml(text, where, LessonError))
     fmt = data.get("format")
     if fmt != LESSON_FORMAT:
-        raise LessonError(f"{where}: format {fmt!r} is not supported: expected format = {LESSON_FORMAT!r}")
+        raise LessonError(f"{where}: format {brief(fmt)} is not supported: expected format = {LESSON_FORMAT!r}")
     unknown = sorted(set(data) - _LESSON_KEYS)
     if unknown:
         raise LessonError(f"{where}: unknown field(s) {', '.join(unknown)}: expected {', '.join(sorted(_LESSON_KEYS))}")
     lesson_name = _require(data, "name", str, where, "a lesson name like \"osmosis-filter\"")
     if not NAME_PATTERN.match(lesson_name):
-        raise LessonError(f"{where}: name {lesson_name!r} is not allowed: expected lower-case letters, digits and '-'")
+        raise LessonError(f"{where}: name {brief(lesson_name)} is not allowed: expected lower-case letters, digits and '-'")
     if name is not None and lesson_name != name:
-        raise LessonError(f"{where}: name {lesson_name!r} does not match the file name: expected {name!r}")
+        raise LessonError(f"{where}: name {brief(lesson_name)} does not match the file name: expected {name!r}")
     title = _require(data, "title", str, where, "the lesson's title")
     level = _require(data, "level", int, where, "a whole number, 1 for the first lesson")
     if not 1 <= level <= MAX_LEVEL:
@@ -267,6 +270,8 @@ def parse_lesson(text: str, source: str, name: str | None = None) -> Lesson:
     raw_steps = _require(data, "steps", list, where, "a list of [[steps]] tables")
     if not raw_steps:
         raise LessonError(f"{where}: the lesson has no steps: expected at least one [[steps]] table")
+    if len(raw_steps) > MAX_STEPS:  # each step is checked against the engine: a huge file would take minutes
+        raise LessonError(f"{where}: the lesson has {len(raw_steps):,} steps: expected at most {MAX_STEPS}")
     steps: list[Step] = []
     previous: Step | None = None
     for number, raw in enumerate(raw_steps, 1):
@@ -341,7 +346,7 @@ def _parse_step(raw: object, number: int, lesson: str, source: str, data: Mappin
     if judge is None:
         judge = "solver" if reveal or full_information(state) else "hint"
     if judge not in JUDGES:
-        raise LessonError(f"{where}: judge {judge!r} is unknown: expected one of {', '.join(JUDGES)}")
+        raise LessonError(f"{where}: judge {brief(judge)} is unknown: expected one of {', '.join(JUDGES)}")
     if judge == "solver" and not (reveal or full_information(state)):
         raise LessonError(f"{where}: judge 'solver' would use cards the player has not seen: "
                           f"use judge = \"hint\", or show every card with reveal = true")
@@ -382,10 +387,10 @@ def _parse_claims(step: Step) -> None:
     bools = ("blocked", "can_redeal", "progress", "winnable", "lost_from_start", "full_information")
     for key in bools:
         if key in c and not isinstance(c[key], bool):
-            raise step.error(f"claim {key} = {c[key]!r}: expected true or false")
+            raise step.error(f"claim {key} = {brief(c[key])}: expected true or false")
     for key in ("score", "pass", "best_cards"):
         if key in c and (not isinstance(c[key], int) or isinstance(c[key], bool)):
-            raise step.error(f"claim {key} = {c[key]!r}: expected a whole number")
+            raise step.error(f"claim {key} = {brief(c[key])}: expected a whole number")
     for key in ("legal", "playable", "cycle", "rows", "went_by"):
         if key in c:
             _tokens(c[key], step.where(), f"claims.{key}")
@@ -399,6 +404,6 @@ def _parse_claims(step: Step) -> None:
         raise step.error(str(exc)) from None
     for token in _tokens(c.get("rows", []), step.where(), "claims.rows"):
         if token.upper() not in SUITS:
-            raise step.error(f"claim rows: {token!r} is not a suit: expected S, H, D or C")
+            raise step.error(f"claim rows: {brief(token)} is not a suit: expected S, H, D or C")
     if "start_rank" in c and (not isinstance(c["start_rank"], str) or c["start_rank"].upper() not in RANKS):
-        raise step.error(f"claim start_rank = {c['start_rank']!r}: expected one of {', '.join(RANKS)}")
+        raise step.error(f"claim start_rank = {brief(c['start_rank'])}: expected one of {', '.join(RANKS)}")
