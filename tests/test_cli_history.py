@@ -768,3 +768,13 @@ def test_a_first_use_import_the_history_refuses_is_tried_again_next_time(run, ho
     assert result.exit_code == 1 and "database is locked" in result.stderr
     monkeypatch.setattr(hgames, "add_file", add_file)
     assert json.loads(run(["history", "--json"]).stdout)["games"] == 1
+
+
+def test_a_drill_tag_none_of_the_drills_carries_says_so_not_another_kinds_due_time(run, coached):
+    from tutor.review import TAGS
+
+    listed = json.loads(run(["drill", "--list", "--json"]).stdout)
+    have = {t for d in listed for t in d["tags"]}
+    missing = next(str(t) for t in TAGS if str(t) not in have)
+    out = " ".join(run(["drill", "--tag", missing]).stdout.split())
+    assert f"No drill of {missing} yet" in out and "is due" not in out

@@ -49,3 +49,9 @@ def test_a_good_move_whose_drop_may_be_nothing_is_no_loss():
     assert not is_loss(_move("good", 2.0, (-1.82, 4.9)))
     assert is_loss(_move("mistake", 30.0, (15.0, 44.0)))
     assert is_loss(_move("good", 3.0, None))  # an older review that kept no interval: its drop as it is
+
+
+def test_history_of_a_variant_with_no_games_names_the_variant(run):
+    run(["play", "1"], input="d\nq\n")
+    out = " ".join(run(["history", "--variant", "peek"]).stdout.split())
+    assert out.startswith("No games of peek in your history yet") and "without --variant" in out

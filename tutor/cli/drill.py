@@ -106,9 +106,12 @@ def drill_command(ctx: click.Context, count: int, tag: str | None, list_only: bo
         if added:
             say(f"{added} new drill{'s' if added != 1 else ''} from your reviewed games.")
         if not todo:
-            nxt = drills.next_due(history)
+            nxt = drills.next_due(history, tag)
             if as_json:
                 click.echo(json.dumps({"asked": 0, "right": 0, "answers": [], "next_due": nxt}))
+            elif nxt is None and tag is not None and drills.next_due(history) is not None:
+                say(f"No drill of {tag} yet: they come from the mistakes and blunders of your reviewed games "
+                    "that carry that tag (osmosis drill without --tag asks the others).")
             elif nxt is None:
                 say("No drills yet: they come from the mistakes and blunders of your reviewed games "
                     "(osmosis review RECORD, or osmosis coach).")

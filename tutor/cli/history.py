@@ -190,7 +190,7 @@ def history_command(ctx: click.Context, last_n: int, variant: str | None, as_jso
     if as_json:
         click.echo(json.dumps(s.to_json()))
         return
-    console.print(words.render_summary(s, width=console.width))
+    console.print(words.render_summary(s, width=console.width, variant=variant))
 
 
 @click.command("import")

@@ -109,10 +109,13 @@ def accuracy_chart(series, height: int = 5, width: int = 80) -> Text:
     return out
 
 
-def render_summary(s, width: int = 80) -> Group:
+def render_summary(s, width: int = 80, variant: str | None = None) -> Group:
     """``osmosis history``: figures overall, of the last N, per variant; streaks; accuracy; recent games."""
     parts: list = []
     if not s.all.games:
+        if variant is not None:
+            return Group(Text(f"No games of {variant_label(variant)} in your history yet: play one with osmosis "
+                              f"play --variant {variant} (osmosis history without --variant shows the others)."))
         return Group(Text("No games in your history yet: play one with osmosis play "
                           "(or bring records in with osmosis import FILE)."))
     parts.append(figures_line("All games", s.all))

@@ -186,7 +186,12 @@ def drill(history: History, drill_id: int) -> Drill | None:
     return _drill(rows[0]) if rows else None
 
 
-def next_due(history: History) -> str | None:
+def next_due(history: History, tag: str | None = None) -> str | None:
+    """When the next drill (of ``tag``, if given) is due; None when there is none."""
+    if tag is not None:
+        times = [r["due_at"] for r in history.query("SELECT due_at, tags FROM drills WHERE retired IS NULL")
+                 if tag in json.loads(r["tags"])]
+        return min(times, default=None)
     row = history.query("SELECT MIN(due_at) FROM drills WHERE retired IS NULL")
     first: str | None = row[0][0] if row else None
     return first
