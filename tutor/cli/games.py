@@ -97,8 +97,8 @@ def resolve_resume(value: str, action: str = "resumed") -> Path:
         return readable[0].path
     index = int(key) if len(key.lstrip("0")) <= 12 else 0  # past a trillion: no saved game, and int() may refuse it
     if not 1 <= index <= len(games):
-        raise RecordError(f"there is no saved game {brief(value.strip())}: expected 1 to {len(games)} (osmosis games "
-                          "lists them)")
+        shown = key if len(key) <= 30 else brief(key)  # a number of thousands of digits, quoted cut
+        raise RecordError(f"there is no saved game {shown}: expected 1 to {len(games)} (osmosis games lists them)")
     game = games[index - 1]
     if game.record is None:
         raise RecordError(f"saved game {index} cannot be {action}: {game.error}")
