@@ -8,7 +8,7 @@ from tutor.history.reviews import StoredMove
 from tutor.history.stats import Figures
 
 
-def _tag(older, newer, older_moves=0, newer_moves=0, drops=(10.0, 10.0)):
+def _tag(older, newer, older_moves=None, newer_moves=None, drops=(10.0, 10.0)):
     mean = sum(drops) / len(drops)
     sd = (sum((d - mean) ** 2 for d in drops) / (len(drops) - 1)) ** 0.5 if len(drops) > 1 else 0.0
     return TagFigures("early-start", older[0] + newer[0], older[1] + newer[1], mean, sum(drops), older, newer,
@@ -25,6 +25,9 @@ def test_a_trend_is_a_rate_per_graded_move_not_per_game():
     assert trend_text(quit_early).startswith("No clear trend yet")
     even = _tag((6, 4), (0, 4), older_moves=34, newer_moves=34)
     assert even.trend_clear and "per 100 graded moves" in trend_text(even)
+    no_chance = _tag((0, 10), (8, 10), older_moves=0, newer_moves=200)  # the older games had no graded move
+    assert no_chance.trend is None and not no_chance.trend_clear
+    assert trend_text(no_chance) == "Trend: needs graded moves in both your older and your newer games."
 
 
 def test_a_win_rate_counts_finished_games_only():

@@ -82,3 +82,22 @@ def test_a_narrow_terminal_folds_table_cells_and_cuts_no_figure_or_name(run, arg
     assert "\u2026" not in out
     if args[0] == "lesson":
         assert "osmosis-filter" in out  # the name to type, whole
+
+
+def test_a_character_with_no_stand_in_is_escaped_not_replaced_by_a_lookalike():
+    import codecs
+
+    from tutor.textsafe import ERRORS
+
+    assert codecs.encode("\u2603 7\u2660\ufe0f", "ascii", ERRORS) == b"\\u2603 7S"
+
+
+def test_an_export_is_ascii_json_whatever_the_folder_is_called(tmp_path):
+    home = tmp_path / "h\u00f6m\u2014e"
+    osmosis(["play", "1"], home, "utf-8", b"d\nq\n")
+    out = tmp_path / "all.jsonl"
+    done = osmosis(["export", str(out)], home, "latin-1")
+    assert done.returncode == 0, done.stderr
+    text = out.read_bytes().decode("ascii")  # ASCII: the folder's name as \u escapes, read back whole
+    assert "\\u2014" in text and any("h\u00f6m\u2014e" in json.dumps(json.loads(line), ensure_ascii=False)
+                                     for line in text.splitlines())

@@ -45,10 +45,12 @@ def test_every_consistent_deal_searched_to_its_best_is_exact():
 
 
 def test_a_best_score_cut_by_the_node_limit_is_a_bound_not_an_exact_figure(monkeypatch: pytest.MonkeyPatch):
+    """The cards are a lower bound reaching up to 52; the wins, decided in every deal, stay exact."""
     monkeypatch.setattr(grading, "EXACT_BEST_NODES", 2_500)
     ps = _score(_position())
-    assert ps.every and not ps.exact
-    assert all(not e.exact and e.cards_hi == 52.0 and e.cards_lo <= e.cards <= 50.0 for e in ps.estimates.values())
+    assert ps.every and ps.exact and ps.bounded
+    assert all(e.cards_hi == 52.0 and e.cards_lo <= e.cards <= 50.0 for e in ps.estimates.values())
+    assert all(e.win_lo == e.win == e.win_hi for e in ps.estimates.values())
     assert any(e.cards < 50.0 for e in ps.estimates.values())  # the cut figure: a lower bound
 
 
@@ -94,4 +96,7 @@ def test_the_comment_says_why_a_higher_pimc_figure_is_no_better_move():
     text = grade_sentence(state, Grade(Label.BEST, TURN, TURN, played, played, None, False, fused=fused))
     assert text.startswith("Best move: win 48%")
     assert "shows 53% on those deals solved with every card known" in text
-    assert "wins no more with it (49% against 52% with this move)" in text
+    assert "wins no more with it (49% against 52% with this move, as the search estimates it)" in text
+    exact = grade_sentence(state, Grade(Label.BEST, TURN, TURN, played, played, None, False, fused=fused,
+                                        fused_exact=True))
+    assert "(49% against 52% with this move)" in exact

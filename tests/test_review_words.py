@@ -298,12 +298,15 @@ def test_a_good_move_too_close_to_call_shows_its_low_end_with_a_decimal():
 
 def test_a_best_move_in_a_lost_position_says_when_another_places_more_cards():
     state = State.initial(deal_for(1, preset("osmosis")), preset("osmosis"))
-    top = Candidate(Move.parse("d"), 0.0, 34.2, 120, (0.0, 0.0), exact=True)
-    played = Candidate(Move.parse("r1"), 0.0, 32.1, 120, (0.0, 0.0), exact=True)
+    top = Candidate(Move.parse("d"), 0.0, 34.2, 120, (0.0, 0.0), (34.2, 34.2), exact=True)
+    played = Candidate(Move.parse("r1"), 0.0, 32.1, 120, (0.0, 0.0), (32.1, 32.1), exact=True)
     grade = Grade(Label.BEST, Move.parse("r1"), Move.parse("r1"), played, top, Drop(0.0, 0.0, 0.0, 120), False)
     assert grade_sentence(state, grade).endswith(
         "d (turning the talon) has the same win chance but places more cards (34 against 32 on average): both "
         "keep the best win chance, and the hint would choose d for the cards.")
+    # a cut best score is a lower bound (up to 52): no claim that the other move places more
+    cut = replace(played, cards_interval=(32.1, 52.0))
+    assert "places more cards" not in grade_sentence(state, replace(grade, played=cut))
 
 
 def test_a_luck_sentence_says_the_same_deals_only_when_they_are():

@@ -12,7 +12,8 @@ import sys
 def run() -> None:
     from .textsafe import encodable_streams
 
-    encodable_streams(sys.stdout, sys.stderr)  # a C locale or PYTHONIOENCODING=ascii: ASCII stand-ins
+    # a C locale or PYTHONIOENCODING=ascii: ASCII stand-ins on stdout (stderr keeps Python's \u escapes)
+    encodable_streams(sys.stdout)
     try:
         from .cli import main
     except KeyboardInterrupt:

@@ -108,12 +108,15 @@ class PlyScore:
     of them of the best and the played move and of every other move that won
     a shared deal, their cards still the shared deals' (else empty).
     ``every``: scored on every consistent deal (``exact`` too unless a node
-    limit cut a best score or left a win undecided: then the figures are
-    bounds, with intervals reaching up for them). ``blind``: where PIMC may be
+    limit left a win undecided: then the figures are bounds, with intervals
+    reaching up for them). ``blind``: where PIMC may be
     wrong and the played move was not its leader, each live move's win chance
     for a blind player from the information-set search (as the hint's
     ``blind_win``); ``fused``: PIMC's leader when that search found the played
-    move as good (strategy fusion), so the played move is ``best``.
+    move as good (strategy fusion), so the played move is ``best``;
+    ``blind_exact``: those values are exact (every consistent deal, the
+    search complete), else estimates. ``bounded``: a lost deal's best score
+    was cut by the node limit, so the cards are lower bounds (the wins stay exact).
     """
 
     ply: int
@@ -134,6 +137,8 @@ class PlyScore:
     every: bool = False
     blind: dict[Move, float] = field(default_factory=dict)
     fused: Move | None = None
+    blind_exact: bool = False
+    bounded: bool = False
 
 
 def blocked_for_sure(obs: Observation) -> bool:
@@ -259,20 +264,21 @@ def _graded_ply(ply: int, state: State, move: Move, obs: Observation, legal: lis
         scores.add(outcomes_in(d, legal, certain, lost, WIN_NODES, EXACT_BEST_NODES if exact else BEST_NODES, cache))
     best = leader(obs, scores, certain)
     value = tuple(any(bool(scores.results[m][k][0]) for m in legal) for k in range(len(deals)))
-    # every consistent deal, but a best score cut or a win undecided at a node limit: the figures are bounds,
-    # shown as sampled ones whose intervals reach up for them (as the hint does)
+    # every consistent deal, but a win undecided at a node limit: the win figures are sampled ones whose
+    # intervals reach up for it (as the hint does); a best score cut there leaves the wins exact and makes the
+    # cards a lower bound, their interval reaching up to 52
     bounded = exact and cache.cut > cut
-    every, exact = exact, exact and not bounded and not any(scores.undecided(m) for m in legal)
+    every, exact = exact, exact and not any(scores.undecided(m) for m in legal)
     estimates = {m: _known(_reaching(scores.estimate(m, exact), scores.undecided(m), bounded), m in lost)
                  for m in legal}
     blind: dict[Move, float] = {}
-    fused = None
+    fused, blind_exact = None, False
     if (move != best and move not in lost and sum(scores.won(best)) > sum(scores.won(move))
             and wanted(obs, scores, legal, lost, exact)):
         # PIMC's leader wins more deals, but PIMC may be wrong here (strategy fusion): where the search over what
         # can still turn up finds the played move as good for a blind player, that lead is no real drop, and the
         # move is not labelled (a lead in cards alone, every win level, is the tie-break's: left as it is)
-        found, _ = hint_values(obs, deals, [m for m in legal if m not in lost], cache, EXACT_DEALS, scores)
+        found, blind_exact = hint_values(obs, deals, [m for m in legal if m not in lost], cache, EXACT_DEALS, scores)
         blind = found or {}
         if blind and blind[move] >= blind[best] - 1e-9:
             best, fused = move, best
@@ -305,10 +311,10 @@ def _graded_ply(ply: int, state: State, move: Move, obs: Observation, legal: lis
     outcomes = {w for m in legal for w, _ in scores.results[m]}
     uniform = len(outcomes) == 1 and None not in outcomes
     decided = every and uniform and not any(value)  # lost whatever the move; a won position is not decided
-    gap = _cards_gap(scores, move, exact) if uniform and not any(value) else None
+    gap = _cards_gap(scores, move, exact and not bounded) if uniform and not any(value) else None
     return (PlyScore(ply, True, exact, len(deals), best, estimates, value, _won(played), drop, decided,
                      decided_deals=len(deals) if decided else 0, cards_gap=gap, wide=wide, every=every,
-                     blind=blind, fused=fused),
+                     blind=blind, fused=fused, blind_exact=blind_exact, bounded=bounded),
             None if every else played, uniform)
 
 

@@ -121,14 +121,17 @@ STAND_INS = {
 dashes), where the output's encoding cannot show them (a ``C`` locale, ``PYTHONIOENCODING=ascii``)."""
 
 ERRORS = "osmosis-stand-in"
-"""The codec error handler that writes :data:`STAND_INS` (else ``?``) for a character the encoding lacks."""
+"""The codec error handler that writes :data:`STAND_INS` (else a ``\\u`` escape) for a character the encoding
+lacks."""
 
 
 def _stand_in(error: UnicodeError) -> tuple[str, int]:
     if not isinstance(error, UnicodeEncodeError):
         raise error
     text = error.object[error.start:error.end]
-    return "".join(STAND_INS.get(ch, "?") for ch in text), error.end
+    # another character (a name the player gave, say) as Python's own \\u escape: never a lookalike
+    return "".join(STAND_INS[ch] if ch in STAND_INS else ch.encode("ascii", "backslashreplace").decode("ascii")
+                   for ch in text), error.end
 
 
 codecs.register_error(ERRORS, _stand_in)

@@ -124,7 +124,7 @@ def render_summary(s, width: int = 80, variant: str | None = None) -> Group:
     parts.append(Text(streak_text(s.streaks)))
     if s.variants:
         table = Table(box=None, pad_edge=False, header_style="bold", title_justify="left")
-        columns: Columns = (("variant", "left"), ("games", "right"), ("won", "right"), ("win rate (95%)", "right"),
+        columns: Columns = (("variant", "left"), ("games", "right"), ("won", "right"), ("of finished (95%)", "right"),
                             ("cards", "right"), ("accuracy", "right"))
         for col, just in columns:
             table.add_column(col, justify=just)
@@ -177,12 +177,14 @@ def lesson_text(ref) -> str:
 
 def trend_text(t) -> str:
     (a, n), (b, m) = t.older, t.newer
+    if t.trend is None and n and m:  # games in both halves, but one half had no graded move: no chance there
+        return "Trend: needs graded moves in both your older and your newer games."
     if t.trend is None:
         return "Trend: needs two reviewed games."
     x, y = t.older_moves, t.newer_moves
     # the rate is per graded move where they are known: a game quit after one move gave one chance, not a game's
     counts = (f"{_plural(a, 'time')} in your {_plural(n, 'older game')} ({_plural(x, 'graded move')}), {b} in "
-              f"your {m} newer ({y})" if x and y else
+              f"your {m} newer ({y})" if x is not None and y is not None else
               f"{_plural(a, 'time')} in your {_plural(n, 'older game')}, {b} in your {m} newer")
     if t.trend == "same":
         return f"No change: {counts}."
@@ -190,7 +192,7 @@ def trend_text(t) -> str:
         return f"No clear trend yet: {counts}, a split that chance alone often gives."
     word = {"better": "Getting better", "worse": "Getting worse"}[t.trend]
     rates = (f"{100 * a / x:.1f} per 100 graded moves against {100 * b / y:.1f}" if x and y
-             else f"{a / n:.2f} a game against {b / m:.2f}")
+             else f"{a / n:.2f} a game against {b / m:.2f}")  # a trend needs chances in both halves
     return f"{word}: {counts} ({rates}; chance alone gives it {t.trend_p:.1%})."
 
 
@@ -269,8 +271,8 @@ def render_coaching(c, meanings: dict[str, str]) -> list:
         if t.count == 1:  # one time: a figure, not an average
             cost = f"Cost: {t.mean_drop:.0f} win points, the one time."
         elif t.interval is None:  # every drop alike: their spread gives no interval, so none is claimed
-            cost = (f"Cost: {t.mean_drop:.1f} win points a time on average ({t.count} times, each the same, too "
-                    "few to say how it varies).")
+            cost = (f"Cost: {t.mean_drop:.1f} win points a time on average ({t.count} times, each the same: no "
+                    "spread to give an interval from).")
         else:
             cost = (f"Cost: {t.mean_drop:.1f} win points a time on average (95% interval "
                     f"{t.interval[0]:.1f}-{t.interval[1]:.1f}).")

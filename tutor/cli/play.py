@@ -111,7 +111,7 @@ def play_command(ctx: click.Context, number: int | None, deal_file: str | None, 
             # finished file does not hold goes on in a new copy (GameFiles says so). Either
             # way the finished file is never rewritten.
             say_line(console, f"That game is finished: {end_message(game.state)} It opens as a replay.")
-            ctx.invoke(replay_command, record_path=str(resumed))
+            ctx.invoke(replay_command, record_path=str(resumed), plain=plain)
             return
     else:
         rules = rules_from_kwargs(kwargs, deal_file=deal_file)

@@ -132,14 +132,14 @@ class TagFigures:
     lesson: LessonRef | None
     examples: list[Example]
     sd: float = 0.0  # the spread of the drops (sample standard deviation)
-    older_moves: int = 0  # graded moves in the older half: the chances to make the error there
-    newer_moves: int = 0
+    older_moves: int | None = None  # graded moves in the older half: the chances to make the error there
+    newer_moves: int | None = None
 
     @property
     def _exposure(self) -> tuple[int, int]:
         """What each half's count is a rate of: its graded moves (a game quit after one move gave one chance,
-        not a whole game's), or its games where the moves are not known."""
-        if self.older_moves and self.newer_moves:
+        not a whole game's; a half with none gave no chance, so no trend), or its games where not known."""
+        if self.older_moves is not None and self.newer_moves is not None:
             return self.older_moves, self.newer_moves
         return self.older[1], self.newer[1]
 

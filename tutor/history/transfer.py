@@ -50,7 +50,7 @@ def export_lines(history: History) -> Iterator[dict[str, Any]]:
 
 
 def export_text(history: History) -> str:
-    return "".join(json.dumps(line, ensure_ascii=False, sort_keys=True) + "\n" for line in export_lines(history))
+    return "".join(json.dumps(line, sort_keys=True) + "\n" for line in export_lines(history))
 
 
 @dataclass

@@ -97,7 +97,7 @@ MAX_SAMPLES = 1000
 MAX_LEVEL = 999
 
 MAX_STEPS = 200
-"""The most steps a lesson may have (the longest shipped lesson has a few dozen)."""
+"""The most steps a lesson may have (the longest shipped lesson has 8)."""
 
 _LESSON_KEYS = {"format", "name", "title", "level", "introduction", "summary", "deal", "variant", "steps"}
 _STEP_KEYS = {"text", "deal", "variant", "moves", "continue", "reveal", "question", "expect", "teaches",

@@ -104,13 +104,19 @@ def sure_cards_sentence(state: State, fact: Grade) -> str | None:
     played, top = fact.played, fact.top
     if fact.label != Label.BEST or top.move == played.move or top.win > 0 or played.win > 0:
         return None
-    if not surely_fewer_cards(top, played, played.exact):
+    exact = played.exact and _point(played.cards_interval) and _point(top.cards_interval)  # not a cut bound
+    if not surely_fewer_cards(top, played, exact):
         return None
-    if played.exact:
+    if exact:
         return f"{_better(state, top.move)} places more cards ({top.cards:.0f} against {played.cards:.0f}, exact)."
     return (f"{_better(state, top.move)} places more cards: about {top.cards:.0f} (95%: {top.cards_interval[0]:.0f}-"
             f"{top.cards_interval[1]:.0f}) against {played.cards:.0f} ({played.cards_interval[0]:.0f}-"
             f"{played.cards_interval[1]:.0f}), on {plural(played.cards_deals, 'sampled deal')}, none won by any move.")
+
+
+def _point(interval: tuple[float, float]) -> bool:
+    """A figure known exactly: its interval is the figure itself (a cut best score reaches up to 52)."""
+    return interval[0] == interval[1]
 
 
 def more_cards_sentence(state: State, fact: Decided) -> str | None:
@@ -168,10 +174,11 @@ def grade_sentence(state: State, fact: Grade | Ungraded | Decided) -> str:
             text = f"Best move: win {pct(played.win)} ({interval_text(*played.interval)}, {_deals(played.samples)})."
         fused = fact.fused
         if fused is not None and fused.blind is not None and played.blind is not None:  # strategy fusion
+            how = "" if fact.fused_exact else ", as the search estimates it"
             return (f"{text} {_better(state, fused.move)} shows {pct(fused.win)} on those deals solved with every "
                     "card known, but searched over the cards that can still turn up, a player who cannot see them "
-                    f"wins no more with it ({pct(fused.blind)} against {pct(played.blind)} with this move): its lead "
-                    "needs the face-down cards known.")
+                    f"wins no more with it ({pct(fused.blind)} against {pct(played.blind)} with this move{how}): "
+                    "its lead needs the face-down cards known.")
         if top.move != played.move and round(top.win * 100) > round(played.win * 100) and paired is not None:
             # another move shows a higher figure: say why this one is best all the same
             more = (f"only {paired.estimate * 100:.1f} points more" if paired.estimate * 100 >= 0.05
@@ -184,7 +191,8 @@ def grade_sentence(state: State, fact: Grade | Ungraded | Decided) -> str:
                      f"{'' if paired.exact or paired.samples > played.samples else ' (paired)'}, too little to call "
                      "either move better.")
         elif (top.move != played.move and round(top.cards) > round(played.cards)
-              and (played.exact or top.cards_interval[0] > played.cards_interval[1])):
+              and ((played.exact and _point(played.cards_interval) and _point(top.cards_interval))
+                   or top.cards_interval[0] > played.cards_interval[1])):
             # the same chance, but the hint's tie-break (the cards placed) prefers another move: said when the
             # cards are surely more (their intervals apart), not on 42 against 41 with overlapping ones
             # the label is the win chance's (both moves keep it), the hint's choice the cards': say both

@@ -160,14 +160,15 @@ def _decided(i: int, state: State, move: Move, ps: PlyScore, facts: Hindsight) -
                       win_before_interval=(value, value),
                       win_after_interval=(value, value),
                       facts=Comment(Decided(played, ps.decided_deals, more, ps.blocked,
-                                            gap=None if gap is None or ps.exact else (gap[2], gap[3])),
+                                            gap=None if gap is None or (ps.exact and not ps.bounded)
+                                            else (gap[2], gap[3])),
                                     threw_away=threw))
 
 
 def _graded(i: int, state: State, move: Move, ps: PlyScore, th: Thresholds, placed: dict[int, int],
             facts: Hindsight) -> MoveReview:
     card = state.card_of(move)
-    cands = [_candidate(m, e, ps.blind.get(m) if ps.blind else None) for m, e in ps.estimates.items()]
+    cands = [_candidate(m, e, ps.blind.get(m)) for m, e in ps.estimates.items()]
     by_move = {c.move: c for c in cands}
     played = by_move.get(move)
     if played is None:
@@ -183,8 +184,8 @@ def _graded(i: int, state: State, move: Move, ps: PlyScore, th: Thresholds, plac
     if ps.wide:
         # more deals were drawn for the label, every move that could matter scored on them: the figures are
         # those, so no win chance in the comment, a tag or the JSON disagrees with the drop (before - after is it)
-        cands = [replace(_candidate(m, ps.wide[m]), cards_samples=ps.samples) if m in ps.wide else _candidate(m, e)
-                 for m, e in ps.estimates.items()]
+        cands = [replace(_candidate(m, ps.wide[m], ps.blind.get(m)), cards_samples=ps.samples) if m in ps.wide
+                 else _candidate(m, e, ps.blind.get(m)) for m, e in ps.estimates.items()]
         by_move = {c.move: c for c in cands}
         top, played = by_move[ps.best], by_move[move]
         lead = top if top.win >= played.win else played
@@ -192,7 +193,8 @@ def _graded(i: int, state: State, move: Move, ps: PlyScore, th: Thresholds, plac
     tags, cycle = find_tags(state, move, by_move, played, top, th, placed, paired) if label >= Label.INACCURACY else ((), None)
     threw = ThrewAwayWin(facts.better) if facts.lost_at_ply == i + 1 else None
     fused = by_move.get(ps.fused) if ps.fused is not None else None
-    comment = Comment(Grade(label, move, best, played, top, paired, close, th.inaccuracy, fused), tags, cycle, threw)
+    comment = Comment(Grade(label, move, best, played, top, paired, close, th.inaccuracy, fused, ps.blind_exact),
+                      tags, cycle, threw)
     drop_pts = max(0.0, paired.estimate * 100) if paired is not None else 0.0
     return MoveReview(i + 1, move, best, win_before, played.win, label, tuple(t.tag for t in tags), "",
                       card=card, cards_after=played.cards,

@@ -154,6 +154,9 @@ class Grade:
     fused: Candidate | None = None
     """The move PIMC put first, whose lead the search over what can still turn up showed a blind player
     cannot cash (strategy fusion): the played move is graded best instead."""
+    fused_exact: bool = False
+    """The search's values behind ``fused`` are exact (every consistent deal, searched to the end), not
+    estimates."""
 
 
 # ---- the tags (each a fact of what the player had seen) ---------------------
