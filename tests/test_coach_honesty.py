@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from tutor.cli.history_render import rate_text, trend_text
 from tutor.history.coach import TagFigures, is_loss
 from tutor.history.reviews import StoredMove
@@ -58,3 +60,14 @@ def test_history_of_a_variant_with_no_games_names_the_variant(run):
     run(["play", "1"], input="d\nq\n")
     out = " ".join(run(["history", "--variant", "peek"]).stdout.split())
     assert out.startswith("No games of peek in your history yet") and "without --variant" in out
+
+
+def test_a_cost_counted_for_two_tags_says_so():
+    from tutor.cli.history_render import render_coaching
+    from tutor.history.coach import Coaching
+
+    shared = _tag((1, 1), (1, 1), drops=(10.0, 20.0))
+    parts = render_coaching(Coaching(2, 20, {"inaccuracy": 0, "mistake": 0, "blunder": 0},
+                                     [replace(shared, shared=1)], [], None, 0), {})
+    text = " ".join(p.renderable.plain if hasattr(p, "renderable") else p.plain for p in parts)
+    assert "1 of those moves carries another tag too, and the move's whole drop counts for each." in text

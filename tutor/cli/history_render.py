@@ -276,6 +276,10 @@ def render_coaching(c, meanings: dict[str, str]) -> list:
         else:
             cost = (f"Cost: {t.mean_drop:.1f} win points a time on average (95% interval "
                     f"{t.interval[0]:.1f}-{t.interval[1]:.1f}).")
+        if t.shared:  # a move's drop is not split between its tags: say so where it is counted twice
+            who = ("That move carries" if t.count == 1 else
+                   f"{t.shared} of those moves {'carries' if t.shared == 1 else 'carry'}")
+            cost += f" {who} another tag too, and the move's whole drop counts for each."
         if t.tag in meanings:
             parts.append(_indent(Text(f"You {meanings[t.tag]}.", style="dim")))
         parts.append(_indent(Text(cost)))

@@ -134,6 +134,7 @@ class TagFigures:
     sd: float = 0.0  # the spread of the drops (sample standard deviation)
     older_moves: int | None = None  # graded moves in the older half: the chances to make the error there
     newer_moves: int | None = None
+    shared: int = 0  # of the occurrences, moves that carry another tag too (their whole drop counts for each)
 
     @property
     def _exposure(self) -> tuple[int, int]:
@@ -189,6 +190,7 @@ class TagFigures:
         return {"tag": self.tag, "count": self.count, "games": self.games, "mean_drop": round(self.mean_drop, 1),
                 "interval": [round(x, 1) for x in self.interval] if self.interval else None,
                 "total_drop": round(self.total_drop, 1), "trend": self.trend, "trend_clear": self.trend_clear,
+                "shared": self.shared,
                 "older": {"count": self.older[0], "games": self.older[1], "graded_moves": self.older_moves},
                 "newer": {"count": self.newer[0], "games": self.newer[1], "graded_moves": self.newer_moves},
                 "lesson": self.lesson.name if self.lesson else None,
@@ -283,7 +285,8 @@ def coach(history: History, tag: str | None = None, examples: int = 3, losses: i
         sd = math.sqrt(sum((d - mean) ** 2 for d in drops) / (len(drops) - 1)) if len(drops) > 1 else 0.0
         figures.append(TagFigures(t, len(hits), len({g.id for g, _ in hits}), mean, sum(drops),
                                   (old, n_old), (len(hits) - old, n_new), lesson_for(t),
-                                  [_example(g, m) for g, m in worst], sd, moves_old, len(graded) - moves_old))
+                                  [_example(g, m) for g, m in worst], sd, moves_old, len(graded) - moves_old,
+                                  sum(1 for _, m in hits if len(m.tags) > 1)))
     figures.sort(key=lambda f: (-f.total_drop, -f.count, f.tag))
     # a loss by the review's own grading: a move graded best lost nothing (its drop within the noise), and a
     # move whose better move is the move itself names no better move
