@@ -60,6 +60,13 @@ def read_text(path: str | os.PathLike[str], what: str, error: ErrorFactory, limi
         raise error(f"{name} is not UTF-8 text (byte {exc.start + 1} cannot be decoded)") from None
 
 
+def capped_int(digits: str, most: int) -> int:
+    """A string of ASCII digits as a number, or ``most + 1`` when it has more digits than ``most`` (no huge
+    int is made: int() refuses past 4,300 digits)."""
+    text = digits.lstrip("0") or "0"
+    return int(text) if len(text) <= len(str(most)) else most + 1
+
+
 def _parse_int(text: str) -> int:
     if len(text.lstrip("-")) > MAX_DIGITS:
         raise _TooLarge(f"a number of {len(text.lstrip('-'))} digits is too large (at most {MAX_DIGITS})")

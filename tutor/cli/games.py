@@ -13,6 +13,7 @@ from rich.console import JustifyMethod
 from rich.text import Text
 
 from ..errors import RecordError, TutorError
+from ..inputs import capped_int
 from ..narrate.play import plural
 from ..record import Record, load_record
 from ..render import Table
@@ -95,7 +96,7 @@ def resolve_resume(value: str, action: str = "resumed") -> Path:
             raise RecordError(f"no saved game in {shown_path(games_dir())} can be read ({plural(len(games), 'file')}, "
                               "osmosis games lists them): play one with osmosis play")
         return readable[0].path
-    index = int(key) if len(key.lstrip("0")) <= 12 else 0  # past a trillion: no saved game, and int() may refuse it
+    index = capped_int(key, len(games))
     if not 1 <= index <= len(games):
         shown = key if len(key) <= 30 else brief(key)  # a number of thousands of digits, quoted cut
         raise RecordError(f"there is no saved game {shown}: expected 1 to {len(games)} (osmosis games lists them)")

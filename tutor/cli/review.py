@@ -17,6 +17,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from ..errors import TutorError
+from ..inputs import capped_int
 from ..narrate.play import plural
 from ..practical import MAX_GAMES, check_games
 from ..record import Record, save_record
@@ -55,10 +56,11 @@ class GamesType(click.ParamType):
         if not text.isdecimal() or not text.isascii():
             raise TutorError(f"--practical {str(value)!r} is not a number of games: expected a whole number "
                              f"from 1 to {MAX_GAMES}, like 16")
-        if len(text.lstrip("0")) > len(str(MAX_GAMES)):  # far too many (and int() refuses 4,301 digits)
+        games = capped_int(text, MAX_GAMES)
+        if games > MAX_GAMES:
             raise TutorError(f"--practical {brief(text)} is too many games: expected a whole number from 1 to "
                              f"{MAX_GAMES}, like 16")
-        return check_games(int(text))
+        return check_games(games)
 
 
 def compute_review(console: Console, record: Record, samples: int | None = DEFAULT_SAMPLES,

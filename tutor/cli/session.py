@@ -24,6 +24,7 @@ from rich.text import Text
 
 from ..deals import Deal
 from ..errors import IllegalMoveError, MoveError, RecordError, TutorError
+from ..inputs import capped_int
 from ..narrate.play import end_message, not_played, over_rest, turned_sentence
 from ..notation import Move
 from ..record import Game, Record
@@ -352,8 +353,7 @@ class Session:
                 raise MoveError(f"{brief('u ' + ' '.join(args))} is not an undo: expected u, or u and a number "
                                 "of moves of at least 1, like u 3")
             # a number of more digits than any game has moves takes them all back (no huge int is made)
-            digits = args[0].lstrip("0")
-            count = int(digits) if len(digits) <= 6 else 10**6
+            count = capped_int(args[0], 10**6)
         if not self.game.can_undo():
             self.say("Nothing to undo: this is the start of the game.")
             return

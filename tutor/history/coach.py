@@ -246,9 +246,9 @@ def _reviewed(history: History, last: int | None = None) -> list[tuple[GameRow, 
     if last is None:
         done = reviews(history)
         return [(g, done[g.id]) for g in history.games(played_only=True) if g.id in done]
-    ids = reviews(history, with_moves=False)
-    pairs = [(g, r) for g in history.games(played_only=True) if (r := ids.get(g.id)) is not None][-last:]
-    return [(g, full) for g, _ in pairs if (full := review_of(history, g.id)) is not None]
+    current = reviews(history, with_moves=False)
+    games = [g for g in history.games(played_only=True) if g.id in current][-last:]
+    return [(g, full) for g in games if (full := review_of(history, g.id)) is not None]
 
 
 def coach(history: History, tag: str | None = None, examples: int = 3, losses: int = 10,
