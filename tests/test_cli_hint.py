@@ -318,3 +318,14 @@ def test_a_lost_deal_solved_short_of_its_best_says_more_may_be_possible_not_at_b
     out = " ".join(run(["solve", "1", "--nodes", "10"]).stdout.split())
     assert "the best line found before the limit places 8 cards, and more may be possible" in out
     assert "at best" not in out
+
+
+def test_record_takes_last_and_a_number_from_the_saved_games_as_review_does(run):
+    assert run(["play", "1", "--plain"], input="d\nd\nd\nd\nq\n").exit_code == 0
+    direct = json.loads(run(["hint", "1", "--moves", "d d d d d", "--samples", "2", "--json"]).stdout)
+    for name in ("last", "1"):
+        result = run(["hint", "--record", name, "--moves", "d", "--samples", "2", "--json"])
+        assert result.exit_code == 0, result.stderr
+        assert json.loads(result.stdout) == direct
+    missing = run(["hint", "--record", "7"])
+    assert missing.exit_code == 1 and missing.stderr.startswith("error: there is no saved game 7: expected 1 to 1")

@@ -184,3 +184,20 @@ def test_solve_gives_the_exact_best_score_where_the_librarys_limit_gives_a_lower
     assert data["nodes"] < 1_000_000
     bounded = json.loads(run(["solve", "2", "--json", "--nodes", "200000"]).stdout)
     assert bounded["best_cards"] == 42 and bounded["complete"] is False
+
+
+def test_the_line_solve_prints_pastes_back_into_moves_with_its_cards(run):
+    printed = " ".join(run(["solve", "4"]).output.split("Line:")[1].split())
+    tokens = printed.split()
+    assert any(t[0].isdigit() or t[0] in "AKQJT" for t in tokens)  # the plays carry their cards
+    data = json.loads(run(["solve", "4", "--moves", printed, "--json"]).output)
+    assert data["winnable"] is True and data["line"] == []  # every move of the line played: the game is won
+
+
+def test_a_card_name_in_moves_plays_that_card_and_an_unplayable_one_is_named(run):
+    by_card = json.loads(run(["solve", "7", "--moves", "QS d", "--json"]).output)
+    by_move = json.loads(run(["solve", "7", "--moves", "r2 d", "--json"]).output)
+    assert by_card == {**by_move, "seconds": by_card["seconds"]}
+    again = run(["solve", "7", "--moves", "r2 QS QS"])
+    assert again.exit_code == 1
+    assert again.stderr.strip() == "error: move 3 of --moves (QS): QS cannot be played now: it is already on a foundation"

@@ -11,7 +11,8 @@ import click
 
 from ..deals import DEAL_RANGE, MAX_DEAL_NUMBER, Deal, check_rules, deal_for, load_deal
 from ..errors import DealError, IllegalMoveError, MoveError
-from ..notation import Move
+from ..cards import NAMES
+from ..notation import Move, parse_input
 from ..record import Record, load_record
 from ..rules import MAX_PASSES, Rules, preset
 from ..state import State
@@ -94,27 +95,48 @@ def resolve_deal(number: int | None, deal_file: str | None, rules: Rules) -> Dea
     return deal_for(number, rules)
 
 
-def position_after(state: State, moves: Iterable[Move] | None) -> State:
-    """The position after ``--moves``; an illegal move names its number."""
-    return positions_after(state, moves)[-1]
+def follow(state: State, tokens: Iterable[Move | int] | None) -> tuple[list[State], list[Move]]:
+    """``state`` and the position after each of ``--moves`` (:class:`MovesType`'s tokens), and the moves.
 
+    A card names the move that plays it, as in play. A card right after the
+    move that played it is that move's label (``solve``'s line reads
+    ``r2 QS d``), so a line printed by ``solve`` pastes back as it is. An
+    illegal move or card names its place in the list.
+    """
+    from ..knowledge import move_for_card
 
-def positions_after(state: State, moves: Iterable[Move] | None) -> list[State]:
-    """``state`` and the position after each of ``--moves``; an illegal move names its number."""
-    states = [state]
-    for i, move in enumerate(moves or [], 1):
-        if move not in states[-1].legal_moves():
-            raise IllegalMoveError(f"move {i} of --moves ({move}): {why_illegal(states[-1], move)}")
-        states.append(states[-1].apply(move))
-    return states
+    states, moves = [state], []
+    labelled: int | None = None  # the card the last move played, which may follow it as its label
+    for i, token in enumerate(tokens or [], 1):
+        here = states[-1]
+        if isinstance(token, Move):
+            move = token
+            if move not in here.legal_moves():
+                raise IllegalMoveError(f"move {i} of --moves ({move}): {why_illegal(here, move)}")
+        elif token == labelled:
+            labelled = None
+            continue
+        else:
+            try:
+                move = move_for_card(here, token)
+            except IllegalMoveError as exc:
+                raise IllegalMoveError(f"move {i} of --moves ({NAMES[token]}): {exc}") from None
+        labelled = here.card_of(move) if move.is_play else None
+        states.append(here.apply(move))
+        moves.append(move)
+    return states, moves
 
 
 class MovesType(click.ParamType):
-    """A list of move tokens, ``"d w r2"``."""
+    """A list of move tokens, ``"d w r2"``, or card names (``"d 5s"``): a :class:`Move` or a card index each.
+
+    A card is resolved against the position by :func:`follow`.
+    """
 
     name = "moves"
 
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> list[Move]:
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> list[Move | int]:
         if isinstance(value, list):
             return value
         # A bad token is an input error (exit 1), not a usage error.
@@ -122,10 +144,10 @@ class MovesType(click.ParamType):
         if long is not None:  # a word too long for any move: quoted cut, not echoed whole
             raise MoveError(too_long(long))
         tokens = str(value).replace(",", " ").split()
-        moves = []
+        moves: list[Move | int] = []
         for i, token in enumerate(tokens, 1):  # a bad token named by its place, as an illegal move is
             try:
-                moves.append(Move.parse(token))
+                moves.append(parse_input(token))
             except MoveError as exc:
                 raise MoveError(f"move {i} of --moves: {exc}") from None
         return moves

@@ -20,7 +20,7 @@ from .common import (
     MOVES,
     DealCommand,
     check_record_rules,
-    positions_after,
+    follow,
     record_from_file,
     resolve_deal,
     rules_from_kwargs,
@@ -34,16 +34,18 @@ MAX_SAMPLES = 1000  # the same bound as review's; beyond it a hint takes minutes
 @click.argument("number", type=DEAL_NUMBER, required=False)
 @click.option("--deal-file", type=click.Path(), default=None, help="A deal file (JSON) instead of a number.")
 @click.option("--record", "record_path", type=click.Path(), default=None,
-              help="A game record: the hint is for the position after its moves.")
+              help="A game record (a file, 'last', or a number from osmosis games): the hint is for the "
+                   "position after its moves.")
 @variant_options
-@click.option("--moves", type=MOVES, default=None, help='Moves to play first (after the record\'s), e.g. "d w r2".')
+@click.option("--moves", "tokens", type=MOVES, default=None,
+              help='Moves to play first (after the record\'s), e.g. "d w r2" (card names too, as in play).')
 @click.option("--samples", type=click.IntRange(1, MAX_SAMPLES), default=None,
               help=f"Most deals to sample from what you have seen (default {DEFAULT_SAMPLES}, at most {MAX_SAMPLES}; "
                    "samples stop early once the answer is settled); more is slower and steadier.")
 @click.option("--json", "as_json", is_flag=True, help="Print the hint as JSON.")
 @click.pass_context
 def hint_command(ctx: click.Context, number: int | None, deal_file: str | None, record_path: str | None,
-                 moves: list[Move] | None, samples: int | None, as_json: bool, **kwargs: Any) -> None:
+                 tokens: list[Move | int] | None, samples: int | None, as_json: bool, **kwargs: Any) -> None:
 
     """The best move for the player, who sees only the face-up cards.
 
@@ -55,7 +57,9 @@ def hint_command(ctx: click.Context, number: int | None, deal_file: str | None, 
         if number is not None or deal_file is not None:
             raise click.UsageError("--record takes the deal from the record: give no deal number or --deal-file "
                                    "with it")
-        record = record_from_file(record_path)
+        from .games import resolve_resume
+
+        record = record_from_file(str(resolve_resume(record_path, "read")))
         check_record_rules(kwargs, record.rules, "--record")
         played, state = list(record.moves), record.replay()
         states = record.states()
@@ -66,8 +70,9 @@ def hint_command(ctx: click.Context, number: int | None, deal_file: str | None, 
         state = State.initial(resolve_deal(number, deal_file, rules), rules)
         played, states = [], [state]
     # the positions along the way too, so the board shows the waste as play shows it
-    states += positions_after(state, moves)[1:]
-    played += moves or []
+    after, moves = follow(state, tokens)
+    states += after[1:]
+    played += moves
     state = states[-1]
     console = console_of(ctx)
     if not state.legal_moves():

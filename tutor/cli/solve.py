@@ -26,7 +26,7 @@ from .common import (
     MOVES,
     SECONDS,
     DealCommand,
-    position_after,
+    follow,
     resolve_deal,
     rules_from_kwargs,
     variant_options,
@@ -133,7 +133,9 @@ MAX_GRAPH_NODES = 200_000
 @click.argument("number", type=DEAL_NUMBER, required=False)
 @click.option("--deal-file", type=click.Path(), default=None, help="A deal file (JSON) instead of a number.")
 @variant_options
-@click.option("--moves", type=MOVES, default=None, help='Solve the position after these moves, e.g. "d w r2".')
+@click.option("--moves", "tokens", type=MOVES, default=None,
+              help='Solve the position after these moves, e.g. "d w r2" (card names too, as in play; a line '
+                   'printed by solve pastes as it is).')
 @click.option("--nodes", type=click.IntRange(1, MAX_NODES), default=None,
               help=f"Node limit of the search (default {SOLVE_NODES}, at most {MAX_NODES}).")
 @click.option("--seconds", type=SECONDS, default=None, metavar="S",
@@ -144,7 +146,7 @@ MAX_GRAPH_NODES = 200_000
 @click.option("--graph-nodes", type=click.IntRange(1, MAX_GRAPH_NODES), default=GRAPH_NODES, show_default=True,
               help=f"The most positions --graph explores (at most {MAX_GRAPH_NODES:,}: each costs about 13 kB).")
 @click.pass_context
-def solve_command(ctx: click.Context, number: int | None, deal_file: str | None, moves: list[Move] | None,
+def solve_command(ctx: click.Context, number: int | None, deal_file: str | None, tokens: list[Move | int] | None,
                   nodes: int | None, seconds: float | None, as_json: bool, graph_file: str | None = None,
                   graph_nodes: int = GRAPH_NODES, **kwargs: Any) -> None:
     """Solve a deal (or the position after some moves) with every card known.
@@ -154,7 +156,8 @@ def solve_command(ctx: click.Context, number: int | None, deal_file: str | None,
     """
     rules = rules_from_kwargs(kwargs, deal_file=deal_file)
     deal = resolve_deal(number, deal_file, rules)
-    state = position_after(State.initial(deal, rules), moves)
+    states, moves = follow(State.initial(deal, rules), tokens)
+    state = states[-1]
     result = run_solve(state, limit_from(nodes, seconds))
     graph_facts = write_graph(state, graph_file, graph_nodes) if graph_file is not None else None
     if as_json:
