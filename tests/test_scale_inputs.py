@@ -40,9 +40,9 @@ def test_an_import_with_thousands_of_bad_lines_says_three_and_how_many_more(run,
 
 
 def test_coach_in_a_pipe_says_how_far_its_reviews_are(run, monkeypatch):
-    from tutor.cli import coach as coach_cli
+    from tutor.cli import common
 
-    monkeypatch.setattr(coach_cli, "PROGRESS_EVERY", 0.0)
+    monkeypatch.setattr(common, "PIPE_EVERY", 0.02)
     for n in (1, 2, 3):
         run(["play", str(n)], input="d\nd\nq\n")
     result = run(["coach", "--samples", "4", "--workers", "1"])

@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import io
 import json
+import re
 import os
 import signal
 import socket
@@ -448,3 +449,33 @@ def test_the_surveys_own_worker_processes_ignore_ctrl_c_and_this_process_still_t
         assert signal.getsignal(signal.SIGINT) is before
     finally:
         engine.close()
+
+
+def test_a_slow_survey_reports_its_rate_per_minute_and_no_line_once_done():
+    from tutor.cli.stats import progress_line, rate_text
+    from tutor.engines import Progress
+    from tutor.survey import DealOutcome, Tally
+
+    assert rate_text(3 / 74) == "2.4 deals/min" and rate_text(12.5) == "12.5 deals/s" and rate_text(0) == "0.0 deals/s"
+    tally = Tally(OSMOSIS, "tutor")
+    tally.add(DealOutcome(1, True, 52, 30.0))
+    assert ", 1.2 deals/min, about 50 s left;" in progress_line(Progress(1, 2, 0, tally, 50.0))
+
+
+def test_a_survey_in_a_pipe_says_how_far_it_is_while_its_first_batch_runs(run, monkeypatch):
+    from tutor.cli import common
+
+    monkeypatch.setattr(common, "PIPE_EVERY", 0.05)
+    result = run(["stats", "--deals", "1-2", "--policy", "tutor", "--workers", "1", "--json"])
+    assert result.exit_code == 0, result.stderr
+    lines = result.stderr.splitlines()
+    assert lines and all(line.startswith("stats: ") for line in lines)
+    assert lines[0].startswith("stats: 0/2 deals, ") and lines[0].endswith(" s so far")
+    assert not any(line.startswith("stats: 2/2") for line in lines)  # nothing once the survey is done
+    assert json.loads(result.stdout)["deals"] == 2
+
+
+def test_the_survey_table_says_the_time_in_all_beside_the_time_playing(run):
+    out = " ".join(run(["stats", "--deals", "1-3"]).stdout.split())
+    assert " time " in out or "│ time" in out
+    assert re.search(r"time [│|]? ?\d+\.\d s( playing the deals, \d+\.\d s in all \(with starting the workers\))?", out)

@@ -8,7 +8,6 @@ and the reviews are kept, so each game is reviewed once.
 from __future__ import annotations
 
 import json
-import time
 
 import click
 from rich.console import Console
@@ -27,6 +26,7 @@ from ..history.reviews import unreviewed
 from ..review import DEFAULT_SAMPLES, TAGS
 from . import history_render as words
 from .app import console_of
+from .common import PipeTicker
 from .history import open_for_command, store_review
 
 
@@ -43,20 +43,22 @@ def review_pending(console: Console, history: History, samples: int | None, limi
 
     def one(game: GameRow) -> None:
         record = record_of(game)
-        rev = compute_review(console, record, samples, workers=workers, quiet=True)
+        rev = compute_review(console, record, samples, workers=workers, quiet=True, lines=False)
         store_review(record, None, rev, history=history, game_id=game.id)
 
     if quiet or not console.is_terminal:
         # in a pipe a run of many reviews says how far it is on stderr, as stats does, every 15 s
-        start = last = time.monotonic()
-        for i, game in enumerate(pending, 1):
-            one(game)
-            now = time.monotonic()
-            if now - last >= PROGRESS_EVERY and i < len(pending):
-                last = now
-                left = (now - start) / i * (len(pending) - i)
-                click.echo(f"coach: reviewed {i:,} of {len(pending):,} games, about {_duration(left)} left "
-                           "(Ctrl-C stops; the reviews made are kept)", err=True)
+        reviewed = 0
+
+        def line(seconds: float) -> str:
+            left = f", about {_duration(seconds / reviewed * (len(pending) - reviewed))} left" if reviewed else ""
+            return (f"coach: reviewed {reviewed:,} of {len(pending):,} games{left} "
+                    "(Ctrl-C stops; the reviews made are kept)")
+
+        with PipeTicker(line):
+            for game in pending:
+                one(game)
+                reviewed += 1
         return len(pending)
     with Progress(TextColumn("Reviewing your games"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=console, transient=True) as bar:
@@ -65,10 +67,6 @@ def review_pending(console: Console, history: History, samples: int | None, limi
             one(game)
             bar.advance(task)
     return len(pending)
-
-
-PROGRESS_EVERY = 15.0
-"""Seconds between two progress lines of the reviews a coach run makes in a pipe."""
 
 
 def _duration(seconds: float) -> str:

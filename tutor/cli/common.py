@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import math
 import sys
+import threading
+import time
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
 import click
 
+from ..cards import NAMES
 from ..deals import DEAL_RANGE, MAX_DEAL_NUMBER, Deal, check_rules, deal_for, load_deal
 from ..errors import DealError, IllegalMoveError, MoveError
-from ..cards import NAMES
 from ..notation import Move, parse_input
 from ..record import Record, load_record
 from ..rules import MAX_PASSES, Rules, preset
@@ -327,3 +329,41 @@ def unreadable_word(words: Iterable[str]) -> str | None:
 def played_before(moves: list[str]) -> str:
     """What a line's failed move leaves played before it: " (played before it: d d)", or nothing."""
     return f" (played before it: {' '.join(moves)})" if moves else ""
+
+
+PIPE_EVERY = 15.0
+"""Seconds between two progress lines on stderr of a long command whose output is not a terminal."""
+
+
+class PipeTicker:
+    """A progress line on stderr every :data:`PIPE_EVERY` seconds while a long command runs in a pipe.
+
+    ``line(seconds)`` gives the line for the time so far (None: nothing to
+    say this time). The lines come from a timer, not from the work's own
+    progress calls, so they keep coming while one long step runs (the first
+    positions of a review, a survey's first batch). Use as a context manager;
+    nothing is printed once it is left.
+    """
+
+    def __init__(self, line: Callable[[float], str | None], every: float | None = None) -> None:
+        self._line, self._every = line, PIPE_EVERY if every is None else every
+        self._stop = threading.Event()
+        self._lock = threading.Lock()  # no line after the command has moved on
+        self._thread = threading.Thread(target=self._run, name="osmosis-pipe-progress", daemon=True)
+
+    def _run(self) -> None:
+        start = time.monotonic()
+        while not self._stop.wait(self._every):
+            text = self._line(time.monotonic() - start)
+            with self._lock:
+                if text and not self._stop.is_set():
+                    print(text, file=sys.stderr, flush=True)
+
+    def __enter__(self) -> PipeTicker:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        with self._lock:
+            self._stop.set()
+        self._thread.join()

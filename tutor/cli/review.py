@@ -14,7 +14,7 @@ import json
 
 import click
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
 from ..errors import TutorError
 from ..inputs import capped_int
@@ -25,7 +25,7 @@ from ..render import use_symbols
 from ..review import DEFAULT_SAMPLES, DEFAULT_THRESHOLDS, Review, Thresholds, review
 from ..textsafe import brief, shown_path
 from .app import console_of
-from .common import record_from_file
+from .common import PipeTicker, record_from_file
 from .review_report import UNRATED, chart, counts_line, moments_table, moves_table, render_review, result_line
 
 __all__ = ["review_command", "compute_review", "run_review", "review_after_play", "annotate_for_replay",
@@ -65,16 +65,36 @@ class GamesType(click.ParamType):
 
 def compute_review(console: Console, record: Record, samples: int | None = DEFAULT_SAMPLES,
                    thresholds: Thresholds = DEFAULT_THRESHOLDS, workers: int | None = None,
-                   quiet: bool = False, practical: int | None = None) -> Review:
-    """Run the review, with a progress bar on a terminal (quiet in pipes).
+                   quiet: bool = False, practical: int | None = None, lines: bool = True) -> Review:
+    """Run the review, with a progress bar on a terminal, else (in a pipe, or ``quiet``: JSON on stdout) a
+    line on stderr every 15 s while it runs (none with ``lines`` False: the caller says how far it is).
 
     ``practical``: blind games a move for the practical win chance at each error (None: not computed).
     """
+    positions = len(record.moves) + 1
     if quiet or not console.is_terminal:
-        return review(record, samples=samples, thresholds=thresholds, workers=workers, practical=practical)
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=console, transient=True) as bar:
-        task = bar.add_task("Reviewing", total=None)
+        # in a pipe a long review (limited games take minutes) says how far it is on stderr every 15 s
+        done = {"what": "positions scored", "done": 0, "total": positions}
+
+        def note(what: str, count: int, total: int) -> None:
+            done.update(what=what, done=count, total=total)
+
+        def line(seconds: float) -> str:
+            return f"review: {done['done']:,} of {done['total']:,} {done['what']}, {seconds:.0f} s so far"
+
+        def run() -> Review:
+            return review(record, samples=samples, thresholds=thresholds, workers=workers, practical=practical,
+                          progress=lambda d, t: note("positions scored", d, t),
+                          practical_progress=lambda d, t: note("blind games played", d, t))
+
+        if not lines:
+            return run()
+        with PipeTicker(line):
+            return run()
+    with Progress(SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                  TimeElapsedColumn(), console=console, transient=True) as bar:
+        # the total from the start: the first positions (most cards unseen) take longest, so the count waits
+        task = bar.add_task("Reviewing", total=positions)
 
         def tick(done: int, total: int) -> None:
             bar.update(task, completed=done, total=total)
