@@ -778,3 +778,11 @@ def test_a_drill_tag_none_of_the_drills_carries_says_so_not_another_kinds_due_ti
     missing = next(str(t) for t in TAGS if str(t) not in have)
     out = " ".join(run(["drill", "--tag", missing]).stdout.split())
     assert f"No drill of {missing} yet" in out and "is due" not in out
+
+
+def test_coach_help_names_every_tag_in_the_order_of_its_tag_option(run):
+    from tutor.review import TAGS
+
+    text = "".join(run(["coach", "--help"]).stdout.split())  # help wraps at the hyphens too
+    listed = ",".join(t.value for t in TAGS)
+    assert f"({listed})" in text and f"Onlyonekindoferror:{listed}." in text

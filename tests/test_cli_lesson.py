@@ -304,3 +304,22 @@ def test_the_list_shows_the_best_finished_run_not_an_abandoned_try(run):
     assert run(["lesson", "layout"], input="r1\nr1\nq\n").exit_code == 0
     row = next(line for line in run(["lesson"]).stdout.splitlines() if " layout " in line)
     assert "yes (best 2/2 right)" in row
+
+
+def test_a_lesson_name_in_another_case_opens_it_and_the_error_lists_lessons_in_teaching_order(run):
+    lower = run(["lesson", "layout", "--json"])
+    upper = run(["lesson", "Layout", "--json"])
+    assert upper.exit_code == 0 and upper.stdout == lower.stdout
+    result = run(["lesson", "nope"])
+    assert "expected one of layout, osmosis-filter, starting-rank, first-row, waiting, reserve-traps, " \
+           "turning-three, variants (or a level number, 1-8" in " ".join(result.stderr.split())
+
+
+def test_an_answer_given_after_the_answer_was_shown_is_not_counted_as_found(run):
+    # layout: the first question answered wrong twice; the second answered after h, h (the verdict table)
+    moves = "r1\nr1\nh\nh\n7s\n"
+    out = " ".join(run(["lesson", "layout"], input=moves).stdout.split())
+    assert "Lesson 1 (layout) done. 0 of 2 answers right (1 more after the answer was shown)." in out
+    assert "Steps to look at again: 2, 4" in out
+    found = " ".join(run(["lesson", "layout"], input="r1\nr1\nh\n7s\n").stdout.split())
+    assert "done. 1 of 2 answers right." in found  # the first hint nudges and shows nothing

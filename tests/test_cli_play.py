@@ -385,7 +385,7 @@ def test_tutor_warns_before_a_losing_move_and_does_not_play_it_on_no(run, tmp_pa
     path = _greedy_record(tmp_path, 3, "peek", PEEK3_PLIES)
     out = run(["play", "--resume", str(path), "--tutor"], input="d\nn\nq\n").stdout
     assert "That may be a mistake: win 0% against 100% for w (TD), exact" in out
-    assert "Play it anyway? [y/N]" in out
+    assert "Play it anyway? [y/N, h hint, q quit]" in out
     assert "Move not played." in out
     assert len(load_record(path).moves) == PEEK3_PLIES
 
@@ -393,7 +393,7 @@ def test_tutor_warns_before_a_losing_move_and_does_not_play_it_on_no(run, tmp_pa
 def test_the_tutors_question_shows_the_hint_on_h_and_asks_again_on_anything_else(run, tmp_path):
     path = _greedy_record(tmp_path, 3, "peek", PEEK3_PLIES)
     out = run(["play", "--resume", str(path), "--tutor"], input="d\nh\nzz\ny\nq\n").stdout
-    assert out.count("Play it anyway? [y/N]") == 3
+    assert out.count("Play it anyway? [y/N, h hint, q quit]") == 3
     assert "Hint: w (TD)" in out
     assert "'zz': type y to play it anyway, n (or Enter) to keep it back, h for the hint, q to quit." in out
     assert "Move 25: d turn" in out and str(load_record(path).moves[-1]) == "d"
@@ -522,7 +522,7 @@ def test_the_tutors_question_names_the_moves_it_holds_back_and_takes_q(run, home
     assert result.exit_code == 0, result.output
     out = result.stdout
     assert "Move not played. Nor the rest of the line: d." in out
-    assert out.count("Play it anyway? [y/N]") == 2 and "type y to play it anyway" not in out
+    assert out.count("Play it anyway? [y/N, h hint, q quit]") == 2 and "type y to play it anyway" not in out
     assert "(28 moves," in out  # q at the question quit with the game as it was
 
 

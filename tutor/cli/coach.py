@@ -96,7 +96,7 @@ def coach_command(ctx: click.Context, tag: str | None, do_review: bool, samples:
     """Your recurring kinds of error: how often, their cost, the lesson for each.
 
     Each kind is a review tag (early-start, late-start, wrong-row,
-    turned-past, talon-shift, reserve-dig): how often it happened, the mean
+    turned-past, reserve-dig, talon-shift, no-progress): how often it happened, the mean
     win chance it cost, whether it comes less often in your newer games than
     in your older ones, the worst examples (open them with osmosis replay)
     and the lesson that teaches it. Then the biggest single losses.

@@ -231,7 +231,7 @@ def _list(console: Console, history: History, as_json: bool) -> None:
     from ..render import Table
 
     table = Table(box=None, pad_edge=False, header_style="bold")
-    for col in ("drill", "game", "move", "played", "best", "lost", "tags", "box", "answers", "due"):
+    for col in ("drill", "game id", "move", "played", "best", "lost", "tags", "box", "answers", "due"):
         table.add_column(col)
     for d in items:
         # stored text shown without control codes, and never read as markup (an older import checked less)

@@ -334,7 +334,8 @@ def accuracy_line(this: float, fig, variant: str) -> str:
 def drill_head(d, game, total: int, index: int) -> Text:
     text = Text()
     text.append(f"Drill {index} of {total}", style="bold")
-    text.append(f": game {game.id}, deal {deal_label(game.deal_number)} ({variant_label(game.variant)}), "
+    # "game id": the history's number (coach's and history's), not the list number of osmosis games
+    text.append(f": deal {deal_label(game.deal_number)} ({variant_label(game.variant)}), game id {game.id}, "
                 f"before move {d.ply}.")
     return text
 

@@ -173,6 +173,7 @@ class Run:
         self.interactive = answers is None and sys.stdin.isatty()
         self.results: list[Feedback] = []
         self.tries: list[tuple[str, ...]] = []  # every answer given to each question, in order
+        self.shown: list[bool] = []  # whether the engine's verdict (the answer) was shown before the answer
         self.finished = False
         self.current = 1
 
@@ -257,6 +258,7 @@ class Run:
         hints = 0
         verdict: Verdict | None = None
         given: list[str] = []
+        shown = False  # the second hint shows the verdict, and with it the answer
         while True:
             self.say(Text(step.question or "", style="bold"))
             line = self.read("answer (h hint, ? help, q quit)> ")
@@ -276,6 +278,7 @@ class Run:
                 else:
                     verdict = verdict or verdict_for(step)
                     self.show_verdict(step, verdict)
+                    shown = True
                 hints += 1
                 continue
             try:
@@ -288,7 +291,7 @@ class Run:
             if not feedback.right and len(given) < MAX_TRIES:
                 self.second_try(feedback)
                 continue
-            self.feedback(feedback, tuple(given))
+            self.feedback(feedback, tuple(given), shown)
             return True
 
     def show_verdict(self, step: Step, verdict: Verdict) -> None:
@@ -320,32 +323,39 @@ class Run:
         if verdict.reason:
             self.say(verdict.reason, markup=False)
 
-    def feedback(self, fb: Feedback, tries: tuple[str, ...]) -> None:
+    def feedback(self, fb: Feedback, tries: tuple[str, ...], shown: bool = False) -> None:
         self.results.append(fb)
         self.tries.append(tries)
+        self.shown.append(shown)
         style = "bold green" if fb.right else "bold red"
         first, *rest = fb.lines
         self.say(Text(first, style=style))
         for line in rest:
             self.say(line, markup=False)
 
+    def right_count(self) -> int:
+        """Answers right before the answer was shown (one given after the verdict table counts as not found)."""
+        return sum(f.right and not shown for f, shown in zip(self.results, self.shown))
+
     def stop(self) -> None:
-        right = sum(f.right for f in self.results)
+        right = self.right_count()
         asked = len(self.results)
         lesson = self.lesson
+        second = sum(f.right and len(t) > 1 and not shown for f, t, shown in zip(self.results, self.tries, self.shown))
+        told = sum(f.right and shown for f, shown in zip(self.results, self.shown))
+        notes = [f"{second} at the second try"] * bool(second) + [f"{told} more after the answer was shown"] * bool(told)
+        later = f" ({'; '.join(notes)})" if notes else ""
         self.say()
         if self.finished:
             if lesson.summary:
                 self.say(lesson.summary, markup=False)
-            second = sum(f.right and len(t) > 1 for f, t in zip(self.results, self.tries))
-            later = f" ({second} at the second try)" if second else ""
             score = f" {right} of {asked} answers right{later}." if asked else ""
             self.say(Text(f"Lesson {lesson.level} ({lesson.name}) done.{score}", style="bold"))
-            missed = [f.step.number for f in self.results if not f.right]
+            missed = [f.step.number for f, shown in zip(self.results, self.shown) if not f.right or shown]
             if missed:
                 self.say("Steps to look at again: " + ", ".join(map(str, missed)))
         else:
-            self.say(f"Stopped at step {self.current}: {right} of {asked} answers right so far. "
+            self.say(f"Stopped at step {self.current}: {right} of {asked} answers right so far{later}. "
                      "The lesson is not marked done.")
         self.progress.record(lesson.name, right, asked, self.finished)
         try:
@@ -362,9 +372,10 @@ class Run:
         return {
             "lesson": self.lesson.name,
             "done": self.finished,
-            "right": sum(f.right for f in self.results),
+            "right": self.right_count(),  # found before the answer was shown
             "asked": len(self.results),
             "answers": [{"step": f.step.number, "answer": f.answer, "right": f.right,
-                         "best": str(f.verdict.best), "feedback": list(f.lines), "tries": list(t)}
-                        for f, t in zip(self.results, self.tries)],
+                         "best": str(f.verdict.best), "feedback": list(f.lines), "tries": list(t),
+                         "answer_shown": shown}
+                        for f, t, shown in zip(self.results, self.tries, self.shown)],
         }

@@ -70,7 +70,7 @@ def deal_command(ctx: click.Context, number: int | None, deal_file: str | None, 
 @variant_options
 @click.option("--tutor", is_flag=True, help="Warn before a move that is clearly worse than the best one.")
 @click.option("--threshold", type=FiniteFloat(0, 100), default=10.0, show_default=True, metavar="PCT",
-              help="Tutor mode warns when a move's win chance is this many points below the best.")
+              help="Tutor mode warns when a move's win chance is this many points below the best (0 to 100).")
 @click.option("--save", "save_path", metavar="PATH", default=None,
               help="Also save the record here (on s, at the end and on quit).")
 @click.option("--resume", "resume_path", metavar="RECORD", default=None,

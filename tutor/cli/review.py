@@ -177,7 +177,7 @@ def review_for_viewer(ctx_or_console: click.Context | Console, record: Record,
 @click.pass_context
 def review_command(ctx: click.Context, record_path: str, as_json: bool, annotate_path: str | None,
                    samples: int, thresholds: Thresholds, workers: int | None, practical: int | None) -> None:
-    """Review a finished game: every move graded from what you could see, plus hindsight.
+    """Review a game (finished or not): every move graded from what you could see, plus hindsight.
 
     Labels by the drop in win chance from the best move: best, good,
     inaccuracy, mistake, blunder. Hindsight (every card known) says whether

@@ -405,7 +405,7 @@ class Session:
             return True
         self.say(warning)
         while True:
-            answer = read_line("Play it anyway? [y/N] ", self.echo)
+            answer = read_line("Play it anyway? [y/N, h hint, q quit] ", self.echo)
             if answer is None:
                 return None
             word = answer.strip().lower()

@@ -7,7 +7,6 @@ import json
 import math
 import os
 import signal
-import sys
 import tempfile
 import threading
 import time

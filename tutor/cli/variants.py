@@ -18,7 +18,8 @@ def variants(ctx: click.Context, as_json: bool) -> None:
     """List the variants (presets) and the options each one sets.
 
     Every preset is a combination of --turn, --passes, --open-reserve and
-    --reserve-piles, which any command also takes one by one.
+    --reserve-piles, which the commands that set up a deal (deal, play, solve,
+    hint, stats) also take one by one; a game record names its own.
     """
     aliases = {name: [a for a, target in ALIASES.items() if target == name] for name in PRESETS}
     if as_json:

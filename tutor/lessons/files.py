@@ -69,14 +69,16 @@ def find_lesson(name: str) -> Lesson:
     if name.endswith(".toml"):
         return load_lesson_file(Path(name))
     files = dict(lesson_files())
-    if name in files:
-        return load_lesson_file(files[name])
-    if name.isascii() and name.isdigit() and len(name) <= len(str(MAX_LEVEL)):
+    key = name.strip().lower()  # names are lower case; "Layout" and " layout" mean the same lesson
+    if key in files:
+        return load_lesson_file(files[key])
+    if key.isascii() and key.isdigit() and len(key) <= len(str(MAX_LEVEL)):
         for lesson in all_lessons():
-            if lesson.level == int(name):
+            if lesson.level == int(key):
                 return lesson
-    known = ", ".join(files) or "none"
-    levels = sorted(lesson.level for lesson in all_lessons())
+    ordered = all_lessons()  # listed in teaching order, as osmosis lesson lists them
+    known = ", ".join(lesson.name for lesson in ordered if lesson.name in files) or "none"
+    levels = sorted(lesson.level for lesson in ordered)
     span = f"{levels[0]}-{levels[-1]}" if levels else "none"
     raise LessonError(f"no lesson called {quoted(name, limit=60)}: expected one of {known} "
                       f"(or a level number, {span}, or a file NAME.toml)")
