@@ -204,7 +204,7 @@ def test_hint_panel_lists_every_move_with_its_chance_samples_and_interval(tmp_pa
     session = make_session(tmp_path)
     _, after, _ = run(session, ["d"] * 5 + ["h"], height=50)
     assert "Hint: " in after
-    assert "move  card   win   95% interval  samples  cards    95%" in after
+    assert "move  card   win   95% interval  cards    95%  samples" in after
     assert "w     7♠" in after and "d     turn" in after
     assert "cards: how many cards the move leaves on the foundations at the end" in flat(after)
 
@@ -225,7 +225,7 @@ def test_tutor_mode_asks_before_a_clear_mistake_and_n_keeps_the_move_back(tmp_pa
     assert "Stock 15" in shown[1]  # the board stays in view under the question
     assert f"Move {ply} " in status_line(shown[2]) and "That may be a mistake" in shown[2]  # t waits
     assert "Move not played." in shown[3] and f"Move {ply} " in status_line(shown[3])
-    assert "Hint: w T♦" in shown[5]
+    assert "Hint: w (T♦)" in shown[5]
     assert game.ply == ply + 1 and str(game.moves[-1]) == "d"
     assert "Move not played." not in shown[7]
 
@@ -340,7 +340,7 @@ def test_on_a_short_terminal_the_hint_asked_for_is_scrolled_into_view(tmp_path):
     before, after = screens(session, ["h"], height=24)[:2]
     assert "Hint: " not in before
     text = flat(after)
-    assert "Hint: r2 Q♠" in text and "the same ones for every move." in text  # the whole panel, to its end
+    assert "Hint: r2 (Q♠)" in text and "the same ones for every move." in text  # the whole panel, to its end
     assert all(len(screen.splitlines()) <= 24 for screen in (before, after))
 
 

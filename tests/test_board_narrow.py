@@ -117,7 +117,7 @@ def test_every_figure_of_the_hint_is_in_view(tmp_path, size):
     app, text = board(make_session(tmp_path, number=7), *size, keys=["h"])
     (hint,) = app.hints.values()
     said = flat(text)
-    assert "Hint: r2 Q♠" in said and "the same ones for every move." in said
+    assert "Hint: r2 (Q♠)" in said and "the same ones for every move." in said
     for cand in hint.ranked():
         assert f"{cand.win * 100:.0f}%" in said and str(cand.samples) in said
         lo, hi = cand.cards_interval

@@ -201,12 +201,12 @@ def test_the_move_list_play_and_replay_spell_a_move_as_the_one_describer_does():
                 assert move_line(7, state, move, symbols).plain == move_heading(7, state, move, symbols)
     assert move_brief(redeal, Move.parse("d")) == "d redeal"
     assert move_heading(3, position(1, "d d d d d"), Move.parse("w")) == "Move 3: w 7S"
-    # The board's hint panel names a redeal as the move list does, in the title and in its row.
+    # The board's hint panel names a redeal as osmosis hint does in its title, as the move list does in its row.
     from tutor.hints import Candidate, Hint
 
     hint = Hint(Move.parse("d"), [Candidate(Move.parse("d"), 0.5, 30.0, samples=8)], "")
     console = Console(width=60, color_system=None, record=True)
     console.print(HintView(hint, redeal, symbols=False))
     rows = console.export_text().splitlines()
-    assert rows[0].startswith("Hint: d redeal")
+    assert rows[0].startswith("Hint: d (redeal the waste)")  # as osmosis hint says it
     assert any(line.startswith("d     redeal") for line in rows[2:])

@@ -25,8 +25,8 @@ from ..render import (
     LABEL,
     card_text,
     cards_interval_cell,
+    describe_move,
     foundation_lines,
-    move_text,
     passes_text,
     prose,
     suit_text,
@@ -271,10 +271,19 @@ class HintView(_Sized):
 
     def lines(self, width: int) -> list[Text]:
         hint, state = self.hint, self.state
+        # the heading and the columns as osmosis hint and line mode give them: "Hint: r4 (4♠)"
         title = Text("Hint: ", style=LABEL)
-        title.append_text(move_text(state, hint.best, self.symbols))
+        fact = move_fact(state, hint.best)
+        title.append(fact.notation, style=LABEL)
+        if fact.card is not None:
+            title.append(" (")
+            title.append_text(card_text(fact.card, self.symbols))
+            title.append(")")
+        else:
+            title = Text("Hint: ", style=LABEL)
+            title.append(describe_move(state, hint.best, self.symbols), style=LABEL)
         ruled = getattr(hint, "cards_certain", False)  # cards fixed by the rule (tutor.advice.SettledHint)
-        table = [Text("move  card   win   95% interval  samples  cards    95%", style=DIM)]
+        table = [Text("move  card   win   95% interval  cards    95%  samples", style=DIM)]
         table += [self._row(cand, ruled) for cand in hint.ranked()]
         out = wrap(title, width)
         if max(len(row.plain) for row in table) <= width:
@@ -311,7 +320,7 @@ class HintView(_Sized):
         row.append(f"{cand.win * 100:4.0f}%  ")
         interval = self._win_interval(cand) or "-"
         row.append(f"{interval}     " if "%" in interval else f"{interval:<13}")
-        row.append(f"{cand.samples:>7}  {cand.cards:5.1f}  {cards_interval_cell(cand, ruled):>9}")
+        row.append(f"{cand.cards:5.1f}  {cards_interval_cell(cand, ruled):>5}  {cand.samples:>7}")
         return row
 
     def _figures(self, cand, ruled: bool) -> list[Text]:
