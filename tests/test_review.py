@@ -11,7 +11,7 @@ from tutor import search
 from tutor.deals import deal_for
 from tutor.errors import TutorError
 from tutor.knowledge import observe, seen_cards
-from tutor.notation import TURN, WASTE, Move
+from tutor.notation import TURN, WASTE, Move, parse_moves
 from tutor.record import Record
 from tutor.review import Label, Thresholds, game_accuracy, hindsight, move_accuracy, review
 from tutor.rules import preset
@@ -719,3 +719,15 @@ def test_the_early_start_tag_stands_on_the_labels_paired_drop():
     assert any(isinstance(t, EarlyStart) and t.wait.move == TURN for t in tags)
     tags, _ = find_tags(state, move, by_move, played, top, th, {}, None)  # the unpaired gap alone: no tag
     assert not any(isinstance(t, EarlyStart) for t in tags)
+
+
+def test_a_card_turned_past_at_a_cost_and_played_later_is_tagged_with_the_move_that_played_it():
+    # deal 10: r2, then turns; at move 22 the turn passes 4C (row 1's suit, clubs), played only at move 36
+    moves = "r2 " + "d " * 25 + "r4 " + "d " * 8 + "w"
+    rules = preset("osmosis")
+    record = Record(rules, deal_for(10, rules), parse_moves(moves))
+    rev = review(record, samples=32, workers=1)
+    move = rev.moves[21]
+    assert str(move.move) == "d" and str(move.best) == "w" and move.label >= Label.MISTAKE
+    assert "turned-past" in move.tags
+    assert "Turning past 4C on the waste" in move.comment and "put it off until move 36" in move.comment

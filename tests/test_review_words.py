@@ -71,13 +71,16 @@ def test_each_tag_fact_has_its_sentence_naming_its_cards():
     state = State.initial(deal_for(1, preset("osmosis")), preset("osmosis"))
     facts = [EarlyStart(25, 2, 2, _figure()), WrongRow(25, 2, _figure("r1"), 12), LateStart(_figure("r1"), 12),
              NoProgress(), TurnedPast(3, _figure("w"), False), ReserveDig(25, 1, 30, (6, 34)), ReserveDig(25, 1, None),
-             TalonShift(25, _figure()), NoProgress(at_once=False)]
+             TalonShift(25, _figure()), NoProgress(at_once=False), TurnedPast(3, _figure("w"), False, 40),
+             NoProgress(first_pass=True)]
     words = [tag_sentence(state, f) for f in facts]
     assert len(set(words)) == len(words)
     assert "KH" in words[0] and "row 2 for hearts" in words[0] and "40% (95%: 20-60%)" in words[0]
     assert "KS" in words[1] and "KS" in words[2] and "4S" in words[4] and "5D" in words[5]
     assert "reserve pile 2" in words[6]
     assert "ended a pass" in words[3] and "all of them known" in words[8]
+    assert "never played afterwards" in words[4] and "put it off until move 40" in words[9]
+    assert "since the redeal" in words[3] and "no card played since the start" in words[10]
     assert all(not f.hindsight for f in facts) and not any(HINDSIGHT in w for w in words)
 
 

@@ -60,12 +60,12 @@ TAGS: dict[str, tuple[TipId, str]] = {
     Tag.LATE_START: (TipId.WAIT_TO_OPEN, "waited while opening the row with the starting rank was better"),
     Tag.WRONG_ROW: (TipId.TRACK_RANKS, "opened a row in a suit while opening it in another suit was better"),
     Tag.TURNED_PAST: (TipId.PLAN_PASSES,
-                      "turned the talon past a playable card that mattered, and never played it"),
+                      "turned the talon past a playable card that mattered (given up, or put off at a cost)"),
     Tag.RESERVE_DIG: (TipId.DIG_RESERVE, "played a reserve card that helped nothing while another move mattered"),
     Tag.TALON_SHIFT: (TipId.PLAN_PASSES,
                       "took a waste card that helped nothing and shifted the talon, while turning was better"),
     Tag.NO_PROGRESS: (TipId.NO_PROGRESS,
-                      "ended a pass with no card played since the redeal, so the game was blocked"),
+                      "ended a pass with no card played since the redeal (or the start), so the game was blocked"),
 }
 
 
@@ -245,13 +245,17 @@ def tag_sentence(state: State, fact: TagFact) -> str:
         return (f"Opening the next row with {card_word(fact.open_card)} now was better (win "
                 f"{win_figure(fact.open)}): waiting lost more than it could gain.")
     if isinstance(fact, NoProgress):
+        since = "since the start" if fact.first_pass else "since the redeal"
         if fact.at_once:
-            return ("This turn ended a pass with no card played since the redeal, and no card could be played "
+            return (f"This turn ended a pass with no card played {since}, and no card could be played "
                     "after it: the waste can never be turned over again, so the game was blocked.")
-        return ("No card had been played since the redeal, and after this turn none of the cards still to turn "
+        return (f"No card had been played {since}, and after this turn none of the cards still to turn "
                 "(all of them known) could be played: from then on the pass could only end with no play, after "
                 "which the waste can never be turned over again, so the game was blocked.")
     if isinstance(fact, TurnedPast):
+        if fact.later is not None:
+            return (f"Turning past {card_word(fact.card)} on the waste (win {win_figure(fact.play)} if played) put "
+                    f"it off until move {fact.later}, and the wait cost more than the turn gained.")
         return (f"Turning past {card_word(fact.card)} on the waste (win {win_figure(fact.play)} if played) gave it "
                 "up: it was never played afterwards.")
     if isinstance(fact, ReserveDig):

@@ -206,17 +206,23 @@ class NoProgress:
     tag: ClassVar[Tag] = Tag.NO_PROGRESS
     hindsight: ClassVar[bool] = False
     at_once: bool = True
+    first_pass: bool = False
+    """The pass is the first one: no card played since the start (there was no redeal yet)."""
 
 
 @dataclass(frozen=True, slots=True)
 class TurnedPast:
-    """Turning past ``card`` on the waste (``play`` its score) gave it up; ``first_row``: it is row 1's suit."""
+    """Turning past ``card`` on the waste (``play`` its score) gave it up; ``first_row``: it is row 1's suit.
+
+    ``later``: the move (1-based) that played the card after all, when the game did; None: never played.
+    """
 
     tag: ClassVar[Tag] = Tag.TURNED_PAST
     hindsight: ClassVar[bool] = False
     card: int
     play: Candidate
     first_row: bool
+    later: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -161,13 +161,15 @@ def find_tags(state: State, move: Move, by_move: dict[Move, Candidate], played: 
         if best_open is not None and gap(best_open) >= margin and not no_progress:
             tags.append(LateStart(best_open, state.card_of(best_open.move)))
     if no_progress:
-        tags.append(NoProgress(at_once))
+        tags.append(NoProgress(at_once, state.pass_no == 1))
     elif move.kind == "d" and state.pos and WASTE in by_move:
         top_card = state.waste_top
         w = by_move[WASTE]
-        if (top_card is not None and not opens_row(state, top_card) and gap(w) >= margin
-                and placed_at.get(top_card) is None):
-            tags.append(TurnedPast(top_card, w, top_card // 13 == state.rows[0]))
+        if top_card is not None and not opens_row(state, top_card) and gap(w) >= margin:
+            # the card played later after all still cost the drop: the turn put it off (the words say so)
+            later = placed_at.get(top_card)
+            tags.append(TurnedPast(top_card, w, top_card // 13 == state.rows[0],
+                                   None if later is None else later + 1))
     if move.kind == "r" and card is not None and gap(top) >= margin:
         # Only a reserve card that opens a row is ever graded (any other one only adds options).
         dig = reserve_dig(state, move, after)
