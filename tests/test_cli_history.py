@@ -786,3 +786,57 @@ def test_coach_help_names_every_tag_in_the_order_of_its_tag_option(run):
     text = "".join(run(["coach", "--help"]).stdout.split())  # help wraps at the hyphens too
     listed = ",".join(t.value for t in TAGS)
     assert f"({listed})" in text and f"Onlyonekindoferror:{listed}." in text
+
+
+def test_the_history_catches_up_with_a_game_file_it_lags_behind(run, home):
+    # play saves the file first and the history second: a game stopped in between (a Ctrl-C, a kill, a
+    # refused write) left the history a move behind, until the next command that opens it
+    from tutor.notation import parse_moves
+    from tutor.record import Record, load_record, save_record
+
+    assert run(["play", "3", "--plain"], input="d\nd\nq\n").exit_code == 0
+    path = next((home / "games").glob("*.json"))
+    played = load_record(path)
+    save_record(Record(played.rules, played.deal, list(played.moves) + parse_moves("d d")), path)
+    data = json.loads(run(["history", "--json"]).stdout)
+    assert data["games"] == 1 and data["recent"][0]["moves"] == 4
+    again = json.loads(run(["history", "--json"]).stdout)
+    assert again["games"] == 1 and again["recent"][0]["moves"] == 4
+    # a game file the history never got at all goes in too, once
+    rules = preset("osmosis")
+    save_record(Record(rules, deal_for(5, rules), parse_moves("d w")), home / "games" / "deal-5-lost.json")
+    data = json.loads(run(["history", "--json"]).stdout)
+    assert data["games"] == 2 and sorted(g["deal"] for g in data["recent"]) == [3, 5]
+
+
+def test_copies_of_one_game_imported_at_once_make_one_row(home, tmp_path, monkeypatch):
+    import threading
+
+    from tutor.history.games import add_file, open_history
+    from tutor.notation import parse_moves
+    from tutor.record import Record, save_record
+
+    monkeypatch.setenv("OSMOSIS_HOME", str(home))
+    rules = preset("osmosis")
+    copies = []
+    for i in range(4):
+        copies.append(tmp_path / f"copy{i}.json")
+        save_record(Record(rules, deal_for(3, rules), parse_moves("d d w")), copies[-1])
+    open_history().close()
+    start = threading.Barrier(len(copies))
+
+    def add(path):
+        history = open_history()
+        try:
+            start.wait()
+            add_file(history, path)
+        finally:
+            history.close()
+
+    threads = [threading.Thread(target=add, args=(p,)) for p in copies]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    with open_history() as history:
+        assert len(history.games()) == 1

@@ -136,14 +136,15 @@ def store_review(record: Record, path: str | Path | None, rev: Review, history: 
     own = history is None
     history = history or hgames.open_history()
     try:
-        if game_id is None:
-            key = hgames.key_for_path(path) if path is not None else None
-            game = history.game_by_key(key) if key else None
-            if game is None or game.record.get("moves") != [str(m) for m in record.moves]:
-                game = history.game_by_content(hgames.content_of(record))
-            game_id = game.id if game is not None else hgames.add_record(history, record, key=key,
-                                                                          source=hgames.source_of(path) if path else None)
-        store(history, game_id, review_data(rev))
+        with history.write():  # look-up and insert in one transaction: two reviews at once add one game
+            if game_id is None:
+                key = hgames.key_for_path(path) if path is not None else None
+                game = history.game_by_key(key) if key else None
+                if game is None or game.record.get("moves") != [str(m) for m in record.moves]:
+                    game = history.game_by_content(hgames.content_of(record))
+                game_id = game.id if game is not None else hgames.add_record(
+                    history, record, key=key, source=hgames.source_of(path) if path else None)
+            store(history, game_id, review_data(rev))
         rec = recurring(history, game_id=game_id)
         if rec is not None:
             return words.recurring_line(rec)

@@ -19,22 +19,78 @@ from ..errors import TutorError
 from ..record import Record, load_record, loads_record
 from ..storage import games_dir, is_regular_file
 from ..textsafe import quoted
-from .db import GameRow, History, HistoryError, db_path, file_started_at, iso
+from .db import GameRow, History, HistoryError, db_path, file_started_at, iso, parse_iso
 
 IMPORTED_FLAG = "games_folder_imported"
+SYNCED_FLAG = "games_folder_synced"
+"""When the games folder was last compared with the history (:func:`sync_games_folder`)."""
+SYNC_SLACK = 2.0
+"""Seconds before that moment whose files are looked at again (times are stored in whole seconds)."""
 
 
 def open_history(path: Path | None = None, clock: Callable[[], float] = time.time,
                  import_folder: bool = True) -> History:
-    """Open (or create) the history; on first use, the records in the games folder go in."""
+    """Open (or create) the history; on first use, the records in the games folder go in, and after that
+    the files changed since the last look that the history lags behind (:func:`sync_games_folder`)."""
     history = History(path or db_path(), clock=clock)
-    if import_folder and history.meta(IMPORTED_FLAG) is None:
+    if import_folder:
         try:
-            history.imported = import_games_folder(history)
+            if history.meta(IMPORTED_FLAG) is None:
+                history.imported = import_games_folder(history)
+            else:
+                sync_games_folder(history)
         except BaseException:
             history.close()
             raise
     return history
+
+
+def sync_games_folder(history: History) -> int:
+    """Bring the history up to the games folder: the files saved since the last look, each stored where
+    its row lags behind it or it has none; returns how many were looked at.
+
+    Play saves the file first and the history second, so a game stopped in between (Ctrl-C, a kill, a
+    full disk, a lock held too long) left the history a move or a game behind the file; the next command
+    that opens the history catches up. Only files changed since the last look are read (their times
+    against the stored moment), so a folder of thousands of games costs a listing. A write the history
+    refuses leaves the look for next time.
+    """
+    since = history.meta(SYNCED_FLAG) or history.meta(IMPORTED_FLAG)
+    if since is None:
+        return 0
+    try:
+        start = parse_iso(since) - SYNC_SLACK
+    except ValueError:
+        start = 0.0  # a moment that cannot be read: look at every file once
+    now = history.now()
+    folder = games_dir()
+    recent = []
+    try:
+        files = sorted(folder.glob("*.json")) if folder.is_dir() else []
+    except OSError:
+        return 0
+    for path in files:
+        try:
+            changed = path.stat().st_mtime >= start
+        except OSError:
+            continue
+        if changed and is_regular_file(path):
+            recent.append(path)
+    if not recent:
+        return 0
+    try:
+        for path in recent:
+            try:
+                add_file(history, path)
+            except HistoryError:
+                raise
+            except (TutorError, OSError, ValueError):
+                continue  # a broken or foreign file stays where it is
+        with history.write():
+            history.set_meta(SYNCED_FLAG, iso(now))
+    except HistoryError:
+        return 0  # refused (read-only, full, locked): tried again on the next open
+    return len(recent)
 
 
 def variant_name(record: Record) -> str:
@@ -186,10 +242,12 @@ def add_file(history: History, path: Path, keyed: bool = True, text: str | None 
     started = iso(file_started_at(path))
     played = iso(path.stat().st_mtime)
     key = key_for_path(path) if keyed else None
-    found = key_of(history, record, key)
-    if isinstance(found, int):
-        return found
-    return add_record(history, record, key=found, source=source_of(path), started_at=started, played_at=played)
+    with history.write():  # the look-up and the insert in one transaction: two imports at once make one row
+        found = key_of(history, record, key)
+        if isinstance(found, int):
+            return found
+        return add_record(history, record, key=found, source=source_of(path), started_at=started,
+                          played_at=played)
 
 
 def key_of(history: History, record: Record, key: str | None, by_content: bool = True) -> str | int | None:
