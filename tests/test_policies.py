@@ -9,6 +9,7 @@ import time
 import pytest
 
 from tutor import policies
+from tutor import pool as pool_module
 from tutor.deals import deal_for
 from tutor.engines import InProcess, stream_survey
 from tutor.errors import TutorError
@@ -94,7 +95,7 @@ def test_when_no_process_can_start_the_jobs_run_here(monkeypatch):
     def refuse(*args, **kwargs):
         raise OSError(38, "Function not implemented")
 
-    monkeypatch.setattr(policies, "ProcessPoolExecutor", refuse)
+    monkeypatch.setattr(pool_module, "ProcessPoolExecutor", refuse)
     with WorkerPool(2) as pool:
         assert not pool.parallel and pool.workers == 1
         results = list(pool.map(_slow_square, range(5)))
@@ -185,3 +186,72 @@ def test_the_engine_hash_covers_every_module_the_solver_imports():
     # modules that only explain (words, graphs) or guard input do not decide a verdict
     explaining = {"errors", "cycles", "textsafe", "inputs", "storage", "graph"}
     assert seen - explaining <= hashed, sorted(seen - explaining - hashed)
+
+
+def _pid_then_sleep(path: str) -> int:
+    with open(path, "w") as f:
+        f.write(str(os.getpid()))
+    time.sleep(120)
+    return os.getpid()
+
+
+def _sigint_ignored(_: int) -> bool:
+    import signal
+
+    return signal.getsignal(signal.SIGINT) == signal.SIG_IGN
+
+
+def test_the_workers_leave_ctrl_c_to_the_main_process():
+    # the terminal sends Ctrl-C to every process of the group: a worker that died of it broke the pool
+    assert all(parallel_map(_sigint_ignored, range(4), workers=2))
+
+
+def test_a_pool_left_by_an_exception_stops_its_running_jobs_at_once(tmp_path):
+    marker = tmp_path / "pid"
+    with pytest.raises(KeyboardInterrupt):
+        with WorkerPool(2) as pool:
+            if not pool.parallel:
+                pytest.skip("no worker processes here")
+            task = pool.submit(_pid_then_sleep, str(marker))
+            while not marker.exists() or not marker.read_text():
+                time.sleep(0.05)
+            assert task is not None
+            raise KeyboardInterrupt  # as Ctrl-C would, in the middle of a 120 s job
+    with pytest.raises(ProcessLookupError):
+        os.kill(int(marker.read_text()), 0)  # the worker was stopped, not waited for
+
+
+def test_a_killed_review_stops_with_its_workers_and_says_interrupted(tmp_path):
+    import signal
+    import subprocess
+    import sys
+
+    from tutor.record import Record, save_record
+
+    rules = preset("osmosis")
+    path = tmp_path / "game.json"
+    save_record(Record(rules, deal_for(10, rules), ["r2"] + ["d"] * 25 + ["r4"] + ["d"] * 8 + ["w"] + ["d"] * 10), path)
+    env = {**os.environ, "OSMOSIS_HOME": str(tmp_path / "home")}
+    child = subprocess.Popen([sys.executable, "-c", "from tutor.cli import main; main()", "review", str(path),
+                              "--samples", "64", "--workers", "2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             env=env, text=True)
+    workers: list[str] = []
+    for _ in range(600):  # until its worker processes are running
+        time.sleep(0.05)
+        listed = subprocess.run(["pgrep", "-P", str(child.pid)], capture_output=True, text=True).stdout.split()
+        workers = [w for p in listed for w in
+                   subprocess.run(["pgrep", "-P", p], capture_output=True, text=True).stdout.split()]
+        if workers or child.poll() is not None:
+            break
+    if not workers:
+        child.kill()
+        pytest.skip("the review ran without worker processes here")
+    child.send_signal(signal.SIGTERM)
+    out, err = child.communicate(timeout=60)
+    assert child.returncode == 130 and err == "interrupted\n" and out == ""
+    for _ in range(100):
+        alive = subprocess.run(["ps", "-o", "stat=", "-p", ",".join(workers)], capture_output=True, text=True).stdout
+        if all(s.startswith("Z") for s in alive.split()):
+            break
+        time.sleep(0.1)
+    assert all(s.startswith("Z") for s in alive.split()), alive  # gone (or only waiting to be reaped)

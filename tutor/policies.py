@@ -17,43 +17,29 @@ deal, :func:`play_batch` a survey's unit of work. Every deal is played on its
 own, with no shared state and no randomness beyond what the deal number and
 the position fix, so results never depend on the number of processes.
 
-**The process pool.** :class:`WorkerPool` (and :func:`parallel_map` over it)
-is the only place that starts worker processes (``forkserver`` where the
-system has it, else ``spawn``: safe beside the threads of a progress display
-or a Dask client). Results come back in the order of the items. When no
-process can be started, the jobs run in this process; when a worker dies
-(the pool breaks), the jobs it left run here too, so a result is never lost
-to the pool. An exception raised by a job reaches the caller as it is.
+**The process pool** lives in :mod:`tutor.pool` (:class:`WorkerPool`,
+:func:`parallel_map`; both are imported here, their old home): how jobs are
+spread over processes never changes an answer, so it is not part of any
+engine version.
 """
 
 from __future__ import annotations
 
 import hashlib
-import logging
-import multiprocessing
 import time
-from collections import deque
-from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import BrokenExecutor, Future, ProcessPoolExecutor
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import cache
-from itertools import islice
 from pathlib import Path
-from types import TracebackType
-from typing import Generic, TypeVar
 
 from .deals import deal_for
 from .errors import TutorError
 from .notation import Move
+from .pool import POOL_ERRORS, Task, WorkerPool, parallel_map  # noqa: F401 (their old home)
 from .rules import Rules
 from .search import DEFAULT_LIMIT, Limit, solve
 from .state import State
-
-log = logging.getLogger(__name__)
-
-T = TypeVar("T")
-R = TypeVar("R")
 
 
 class Policy(StrEnum):
@@ -213,162 +199,3 @@ def engine_version(policy: Policy | str) -> str:
     for name in _ENGINE_MODULES[policy]:
         digest.update((here / f"{name}.py").read_bytes())
     return digest.hexdigest()[:12]
-
-
-# ---------------------------------------------------------------- the process pool
-
-
-POOL_ERRORS = (OSError, ValueError)
-"""What starting a worker process raises where processes cannot be made (then jobs run here)."""
-
-
-class Task(Generic[R]):
-    """A job given to a :class:`WorkerPool`; :meth:`result` is its value.
-
-    A job the pool could not take, or lost with a dying worker, is computed
-    here, in this process, when its result is asked for.
-    """
-
-    __slots__ = ("_fn", "_args", "_future", "_pool", "_value", "_done")
-
-    def __init__(self, pool: WorkerPool, fn: Callable[..., R], args: tuple[object, ...],
-                 future: Future[R] | None) -> None:
-        self._pool, self._fn, self._args, self._future = pool, fn, args, future
-        self._done = False
-        self._value: R | None = None
-
-    def result(self) -> R:
-        if not self._done:
-            value: R
-            if self._future is not None:
-                try:
-                    value = self._future.result()
-                except BrokenExecutor:
-                    self._pool._broken()
-                    value = self._fn(*self._args)
-            else:
-                value = self._fn(*self._args)
-            self._value, self._done, self._future = value, True, None
-        return self._value  # type: ignore[return-value]  # set above: R, whatever R is
-
-    def cancel(self) -> None:
-        """Drop the job if no worker has started it."""
-        if self._future is not None:
-            self._future.cancel()
-
-
-class WorkerPool:
-    """THE process pool: ``workers`` processes, or this process alone (``workers`` 1, or no processes here).
-
-    Use it as a context manager (or call :meth:`close`); :meth:`map` for an
-    ordered stream of results, :meth:`submit` for one job at a time.
-    ``fn`` and its arguments must pickle (a module-level function).
-    """
-
-    def __init__(self, workers: int) -> None:
-        if workers < 1:
-            raise TutorError(f"workers {workers!r} is not allowed: expected 1 or more")
-        self._executor: ProcessPoolExecutor | None = None
-        if workers > 1:
-            methods = multiprocessing.get_all_start_methods()
-            ctx = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-            try:
-                self._executor = ProcessPoolExecutor(max_workers=workers, mp_context=ctx)
-            except POOL_ERRORS as exc:
-                log.warning("no worker processes here (%s): the jobs run in this process", exc)
-        self.workers = workers if self._executor is not None else 1
-
-    @property
-    def parallel(self) -> bool:
-        """Jobs run in worker processes (False: in this one)."""
-        return self._executor is not None
-
-    def submit(self, fn: Callable[..., R], *args: object) -> Task[R]:
-        """Start ``fn(*args)`` in a worker (or, with no workers, when its result is asked for)."""
-        future = None
-        if self._executor is not None:
-            try:
-                future = self._executor.submit(fn, *args)
-            except BrokenExecutor:
-                self._broken()
-            except POOL_ERRORS as exc:
-                log.warning("cannot start a worker process (%s): the jobs run in this process", exc)
-                self._shutdown()
-        return Task(self, fn, args, future)
-
-    def map(self, fn: Callable[[T], R], items: Iterable[T], chunksize: int = 1,
-            window: int | None = None) -> Iterator[R]:
-        """``fn(item)`` for every item, in the order of ``items``, each result as soon as it and those before it
-        are in.
-
-        ``items`` is read lazily: at most ``window`` jobs (of ``chunksize``
-        items each; default 4 a worker) are out at a time. A job that
-        raises stops the stream with its exception (the jobs not started
-        are dropped).
-        """
-        if chunksize < 1:
-            raise TutorError(f"chunksize {chunksize!r} is not allowed: expected 1 or more")
-        if chunksize == 1:
-            yield from self._stream(fn, iter(items), window)
-            return
-        it = iter(items)
-        chunks = iter(lambda: list(islice(it, chunksize)), [])
-        for done in self._stream(_Chunk(fn), chunks, window):
-            yield from done
-
-    def _stream(self, fn: Callable[[T], R], items: Iterator[T], window: int | None) -> Iterator[R]:
-        size = window or 4 * self.workers
-        pending: deque[Task[R]] = deque()
-        try:
-            for item in items:
-                pending.append(self.submit(fn, item))
-                while len(pending) >= size:
-                    yield pending.popleft().result()
-            while pending:
-                yield pending.popleft().result()
-        finally:
-            for task in pending:
-                task.cancel()
-
-    def _broken(self) -> None:
-        if self._executor is not None:
-            log.warning("a worker process died: the jobs it left run in this process")
-            self._shutdown()
-
-    def _shutdown(self) -> None:
-        executor, self._executor = self._executor, None
-        if executor is not None:
-            executor.shutdown(wait=True, cancel_futures=True)
-        self.workers = 1
-
-    def close(self) -> None:
-        """Stop the workers (jobs not started are dropped)."""
-        self._shutdown()
-
-    def __enter__(self) -> WorkerPool:
-        return self
-
-    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
-                 tb: TracebackType | None) -> None:
-        self.close()
-
-
-class _Chunk(Generic[T, R]):
-    """``fn`` over a list of items, as one job (picklable when ``fn`` is)."""
-
-    def __init__(self, fn: Callable[[T], R]) -> None:
-        self.fn = fn
-
-    def __call__(self, items: list[T]) -> list[R]:
-        return [self.fn(item) for item in items]
-
-
-def parallel_map(fn: Callable[[T], R], items: Iterable[T], workers: int, chunksize: int = 1,
-                 window: int | None = None) -> Iterator[R]:
-    """``fn(item)`` for every item, in order, on a :class:`WorkerPool` of ``workers`` processes opened for it.
-
-    The pool closes when the results are exhausted (or the iterator is
-    closed). See :meth:`WorkerPool.map`.
-    """
-    with WorkerPool(workers) as pool:
-        yield from pool.map(fn, items, chunksize, window)

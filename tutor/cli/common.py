@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import math
+import signal
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeVar
 
 import click
@@ -367,3 +369,25 @@ class PipeTicker:
         with self._lock:
             self._stop.set()
         self._thread.join()
+
+
+@contextlib.contextmanager
+def stopped_like_ctrl_c() -> Iterator[None]:
+    """While a long command runs, ``kill`` (SIGTERM) and a closed terminal (SIGHUP) stop it as Ctrl-C does:
+    its worker processes are stopped and its files closed cleanly, then ``interrupted`` and exit status 130.
+
+    Off the main thread (where no handler can be set) nothing changes.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    kept = {sig: signal.signal(sig, interrupt) for sig in (signal.SIGTERM, signal.SIGHUP)}
+    try:
+        yield
+    finally:
+        for sig, handler in kept.items():
+            signal.signal(sig, handler)

@@ -25,7 +25,7 @@ from ..render import use_symbols
 from ..review import DEFAULT_SAMPLES, DEFAULT_THRESHOLDS, Review, Thresholds, review
 from ..textsafe import brief, shown_path
 from .app import console_of
-from .common import PipeTicker, record_from_file
+from .common import PipeTicker, record_from_file, stopped_like_ctrl_c
 from .review_report import UNRATED, chart, counts_line, moments_table, moves_table, render_review, result_line
 
 __all__ = ["review_command", "compute_review", "run_review", "review_after_play", "annotate_for_replay",
@@ -70,7 +70,14 @@ def compute_review(console: Console, record: Record, samples: int | None = DEFAU
     line on stderr every 15 s while it runs (none with ``lines`` False: the caller says how far it is).
 
     ``practical``: blind games a move for the practical win chance at each error (None: not computed).
+    ``kill`` and a closed terminal stop it as Ctrl-C does (its worker processes with it).
     """
+    with stopped_like_ctrl_c():
+        return _compute_review(console, record, samples, thresholds, workers, quiet, practical, lines)
+
+
+def _compute_review(console: Console, record: Record, samples: int | None, thresholds: Thresholds,
+                    workers: int | None, quiet: bool, practical: int | None, lines: bool) -> Review:
     positions = len(record.moves) + 1
     if quiet or not console.is_terminal:
         # in a pipe a long review (limited games take minutes) says how far it is on stderr every 15 s

@@ -6,14 +6,11 @@ import gzip
 import json
 import math
 import os
-import signal
 import tempfile
-import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from types import FrameType
-from typing import Any, NoReturn, TextIO
+from typing import Any, TextIO
 
 import click
 from rich.console import Console
@@ -29,7 +26,7 @@ from ..store import ResultStore
 from ..survey import POLICIES, DealRange, Tally, parse_range
 from ..textsafe import quoted
 from .app import console_of
-from .common import PipeTicker, rules_from_kwargs, variant_options
+from .common import PipeTicker, rules_from_kwargs, stopped_like_ctrl_c, variant_options
 
 MAX_WORKERS = 1024
 MAX_NODES = 10**9
@@ -85,18 +82,6 @@ def progress_line(p: SurveyProgress) -> str:
     stored = f", {p.from_store:,} from the store" if p.from_store else ""
     return (f"stats: {p.done:,}/{p.total:,} deals{stored}, {rate_text(rate)}, about {_duration(left)} left; "
             f"win rate {running_rate(p.tally)}")
-
-
-def _sigterm_interrupts() -> Callable[[int, FrameType | None], Any] | int | None:
-    """While a survey runs, ``kill`` stops it as Ctrl-C does: the cluster is shut down and the store
-    closed cleanly. Returns the handler to restore (None off the main thread)."""
-    if threading.current_thread() is not threading.main_thread():
-        return None
-
-    def interrupt(signum: int, frame: FrameType | None) -> NoReturn:
-        raise KeyboardInterrupt
-
-    return signal.signal(signal.SIGTERM, interrupt)
 
 
 class PerDealFile:
@@ -205,33 +190,32 @@ def stats_command(ctx: click.Context, deal_range: str, policy: str, workers: int
         click.echo(f"warning: {store.warning}", err=True)
     out: PerDealFile | None = None
     engine: InProcess | DaskEngine | None = None
-    terminated = _sigterm_interrupts()
     finished = False
-    try:
-        out = open_per_deal(per_deal) if per_deal is not None else None
-        # One batch or one worker: a cluster would only add its start-up time.
-        if scheduler is not None:
-            engine = DaskEngine(scheduler=scheduler)
-        elif workers > 1 and len(deals) > size:
-            engine = DaskEngine(workers=workers)
-        else:
-            engine = InProcess()
-        tally = _run(console, rules, deals, policy, limit, engine, store, fresh, size,
-                     out.stream if out is not None else None, as_json, retry_nodes,
-                     policy != "solver" and (policy == "tutor" if against is None else against))
-        finished = True
-    except KeyboardInterrupt:
-        click.echo(f"stats: interrupted; the finished batches are kept in {store.path}: run the same "
-                   "command again to resume", err=True)
-        raise click.exceptions.Exit(130) from None  # that line says it all: not "interrupted" again
-    finally:
-        if out is not None:
-            out.close(keep=finished)  # a failed or interrupted run leaves an earlier file as it was
-        if engine is not None:
-            engine.close()
-        store.close()
-        if terminated is not None:
-            signal.signal(signal.SIGTERM, terminated)
+    # kill stops a survey as Ctrl-C does: the cluster shut down, the store closed
+    with stopped_like_ctrl_c():
+        try:
+            out = open_per_deal(per_deal) if per_deal is not None else None
+            # One batch or one worker: a cluster would only add its start-up time.
+            if scheduler is not None:
+                engine = DaskEngine(scheduler=scheduler)
+            elif workers > 1 and len(deals) > size:
+                engine = DaskEngine(workers=workers)
+            else:
+                engine = InProcess()
+            tally = _run(console, rules, deals, policy, limit, engine, store, fresh, size,
+                         out.stream if out is not None else None, as_json, retry_nodes,
+                         policy != "solver" and (policy == "tutor" if against is None else against))
+            finished = True
+        except KeyboardInterrupt:
+            click.echo(f"stats: interrupted; the finished batches are kept in {store.path}: run the same "
+                       "command again to resume", err=True)
+            raise click.exceptions.Exit(130) from None  # that line says it all: not "interrupted" again
+        finally:
+            if out is not None:
+                out.close(keep=finished)  # a failed or interrupted run leaves an earlier file as it was
+            if engine is not None:
+                engine.close()
+            store.close()
     if as_json:
         click.echo(json.dumps(tally.to_json()))
         return
