@@ -647,3 +647,34 @@ def test_a_relative_xdg_data_home_is_ignored_as_the_xdg_specification_says(monke
     assert data_dir() == tmp_path / ".local" / "share" / "osmosis-tutor"
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
     assert data_dir() == tmp_path / "xdg" / "osmosis-tutor"
+
+
+def test_a_read_only_data_folder_still_lets_the_history_be_read_and_exported(tmp_path):
+    prefix = _setpriv()
+    folder = Path(tempfile.mkdtemp(prefix="osmosis-ro-home-"))
+    try:
+        folder.chmod(0o755)
+        home = folder / "home"
+        made = subprocess.run(OSMOSIS + ["play", "3"], input="d\nd\nq\n", capture_output=True, text=True,
+                              env=child_env(home), timeout=60)
+        assert made.returncode == 0, made.stderr
+        for path in [home, *home.rglob("*")]:
+            path.chmod(0o755 if path.is_dir() else 0o644)  # readable by the other user, writable only by root
+        probe = subprocess.run(prefix + ["true"], capture_output=True)
+        if probe.returncode != 0:
+            pytest.skip(f"setpriv cannot switch user here: {probe.stderr.decode(errors='replace').strip()}")
+        env = {**child_env(home), "HOME": str(folder)}
+        shown = subprocess.run(prefix + OSMOSIS + ["history", "--json"], capture_output=True, text=True, env=env,
+                               timeout=60)
+        assert shown.returncode == 0, shown.stderr
+        assert json.loads(shown.stdout)["games"] == 1
+        assert shown.stderr.startswith("warning: your history") and "cannot be written here" in shown.stderr
+        exported = subprocess.run(prefix + OSMOSIS + ["export"], capture_output=True, text=True, env=env,
+                                  timeout=60)
+        assert exported.returncode == 0, exported.stderr
+        assert len([line for line in exported.stdout.splitlines() if line.strip()]) >= 1
+        for command in (["drill", "--list"], ["coach", "--no-review"], ["games"]):
+            done = subprocess.run(prefix + OSMOSIS + command, capture_output=True, text=True, env=env, timeout=60)
+            assert done.returncode == 0 and "Traceback" not in done.stderr, (command, done.stderr)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)

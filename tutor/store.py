@@ -103,6 +103,10 @@ class ResultStore:
         try:
             self.db = self._open()
         except sqlite3.Error as exc:
+            if path is None and not damaged_database(exc):  # the data folder's own store: the folder is at fault
+                raise TutorError(f"results store {str(self.path)!r} cannot be used ({exc}): check that the data "
+                                 "folder is writable and the disk is not full (or set OSMOSIS_HOME to another "
+                                 "folder, or give --store FILE)") from None
             if path is not None or not damaged_database(exc):
                 raise TutorError(f"results store {str(self.path)!r} cannot be used ({exc}): "
                                  "give --store a new file name or an osmosis results store") from None

@@ -96,7 +96,8 @@ def drill_command(ctx: click.Context, count: int, tag: str | None, list_only: bo
     console = console_of(ctx)
     symbols = use_symbols(console)
     with open_for_command(console) as history:
-        added = drills.sync_drills(history)
+        # a history that cannot be written (a read-only data folder) still lists the drills it holds
+        added = 0 if history.read_only and list_only else drills.sync_drills(history)
         if list_only:
             return _list(console, history, as_json)
         todo = drills.due(history, count, tag)

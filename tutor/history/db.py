@@ -136,11 +136,21 @@ class History:
         except OSError as exc:
             raise HistoryError(f"cannot create the data folder '{self.path.parent}': {exc.strerror or exc} "
                                "(set OSMOSIS_HOME to a writable folder)") from None
+        #: Opened as it is, with no write possible: a read-only or full data folder (see :meth:`_read_only`).
+        self.read_only = False
         try:
             self.conn = self._connect(upgrade_to)
         except sqlite3.DatabaseError as exc:
             if not damaged_database(exc):
-                raise HistoryError(f"the history database '{self.path}' cannot be used: {_what_to_do(exc)}") from None
+                conn = self._read_only(exc, upgrade_to)
+                if conn is None:
+                    raise HistoryError(f"the history database '{self.path}' cannot be used: {_what_to_do(exc)}"
+                                       ) from None
+                self.conn, self.read_only = conn, True
+                self.warning = (f"your history '{self.path}' cannot be written here ({exc}): it is read as it is, "
+                                "and nothing new is stored (set OSMOSIS_HOME to a writable folder, or free some "
+                                "disk space)")
+                return
             self._set_aside(str(exc))
             self.conn = self._connect(upgrade_to)
 
@@ -182,6 +192,36 @@ class History:
         except BaseException:
             conn.close()
             raise
+        return conn
+
+    def _read_only(self, exc: sqlite3.DatabaseError, upgrade_to: int) -> sqlite3.Connection | None:
+        """The history opened as it is, for reading, where a read-only or full data folder refused the
+        usual opening (WAL needs to write beside the file); None if that is not the trouble or it fails.
+
+        History, export, drill --list and coach --no-review then still read the games: a player can
+        always get their history out. Nothing can be written on this connection.
+        """
+        text = str(exc).lower()
+        if not any(word in text for word in ("readonly", "read-only", "unable to open", "i/o", "full")):
+            return None
+        if not self.path.is_file():
+            return None
+        try:
+            from urllib.parse import quote
+
+            conn = sqlite3.connect(f"file:{quote(str(self.path.resolve()))}?immutable=1", uri=True,
+                                   isolation_level=None)
+        except sqlite3.Error:
+            return None
+        try:
+            conn.row_factory = sqlite3.Row
+            conn.text_factory = lambda data: data.decode("utf-8", "replace")
+            if conn.execute("PRAGMA quick_check").fetchone()[0] != "ok" or version_of(conn) < upgrade_to:
+                conn.close()
+                return None
+        except sqlite3.Error:
+            conn.close()
+            return None
         return conn
 
     def _migrate(self, conn: sqlite3.Connection, upgrade_to: int) -> None:
