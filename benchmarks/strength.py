@@ -341,6 +341,12 @@ def main() -> None:
     tr.add_argument("--samples", type=int, default=512, help="PIMC samples at the fatal position (default 512)")
     tr.add_argument("--out", help="one JSON line a deal (the game's moves too); deals in it are not redone")
     tr.add_argument("--workers", type=int, default=1)
+    fa = sub.add_parser("fatal", help="the tutor's own blind play after each fatal move and after the move "
+                                      "that kept the real deal winnable")
+    fa.add_argument("triage", help="a triage file (triage-PRESET-METHOD-DEALS.jsonl)")
+    fa.add_argument("--deals", help="only these deals of the file (a range or list)")
+    fa.add_argument("--games", type=int, default=16, help="blind games after each of the two moves (default 16)")
+    fa.add_argument("--workers", type=int, default=1)
     pr = sub.add_parser("practical")
     pr.add_argument("--preset", default="osmosis", choices=sorted(PRESETS))
     pr.add_argument("--deal", type=int, default=10)
@@ -357,6 +363,10 @@ def main() -> None:
     args = ap.parse_args()
     if args.cmd == "practical":
         practical(args)
+    elif args.cmd == "fatal":
+        from triage import fatal_practical
+
+        fatal_practical(args)
     elif args.cmd == "triage":
         from triage import triage
 

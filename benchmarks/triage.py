@@ -234,3 +234,52 @@ def triage(args) -> None:
               f"{100 * played['blind']:.1f}% ({played['samples']}{' exact' if played['exact'] else ''}, "
               f"{played['method']}) | {alt} | {gain} | {r['verdict']} |")
     print("summary: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
+
+
+def fatal_practical(args) -> None:
+    """At each fatal position of a triage file: the tutor's own blind play after the move it played, and after
+    the move that kept the real deal winnable (the best of them by the triage's blind value), on the same
+    ``--games`` consistent deals (:func:`tutor.practical.practical_many`: no card the player had not seen is
+    used, and no sample is solved with its cards known: every figure is a blind game played to its end).
+
+        python benchmarks/strength.py fatal benchmarks/results/strength/triage-osmosis-tutor-1-300.jsonl \\
+            --games 16 --workers 2
+    """
+    from strength import deal_list
+
+    from tutor.estimate import wilson
+    from tutor.notation import parse_move
+    from tutor.practical import Request, practical_many, won_count
+
+    only = set(deal_list(args.deals)) if args.deals else None
+    totals = [0, 0, 0]  # games, won after the played move, won after the move keeping the deal
+    for line in Path(args.triage).read_text().splitlines():
+        row = json.loads(line)
+        if only is not None and row["deal"] not in only:
+            continue
+        keeping = [c for c in row["moves"] if c["real"] and not c["played"]]
+        if not keeping:
+            continue
+        other = max(keeping, key=lambda c: c["blind"])
+        rules = PRESETS[row["preset"]]
+        state = State.initial(deal_for(row["deal"], rules), rules)
+        for move in row["game"].split()[:row["fatal"]]:
+            state = state.apply(parse_move(move))
+        obs = observe(state)
+        t0 = time.perf_counter()
+        played, kept = practical_many([Request(obs, args.games, parse_move(row["played"])),
+                                       Request(obs, args.games, parse_move(other["move"]))], workers=args.workers)
+        a, b = won_count(played), won_count(kept)
+        totals[0] += played.samples
+        totals[1] += a
+        totals[2] += b
+        print(f"deal {row['deal']} move {row['fatal'] + 1} ({row.get('verdict', 'no verdict')}): after {row['played']} (played) "
+              f"{a}/{played.samples}, after {other['move']} (keeps the real deal) {b}/{kept.samples} "
+              f"({time.perf_counter() - t0:.0f} s)", flush=True)
+    games, a, b = totals
+    if games:
+        lo_a, hi_a = wilson(a, games)
+        lo_b, hi_b = wilson(b, games)
+        print(f"in all: the tutor's blind play won {a}/{games} = {100 * a / games:.1f}% (95% CI "
+              f"{100 * lo_a:.1f}-{100 * hi_a:.1f}) after its own move, {b}/{games} = {100 * b / games:.1f}% "
+              f"({100 * lo_b:.1f}-{100 * hi_b:.1f}) after the move that kept the real deal winnable")
