@@ -204,7 +204,7 @@ def test_hint_panel_lists_every_move_with_its_chance_samples_and_interval(tmp_pa
     session = make_session(tmp_path)
     _, after, _ = run(session, ["d"] * 5 + ["h"], height=50)
     assert "Hint: " in after
-    assert "move  card   win   95% interval  cards    95%  samples" in after
+    assert "move  card   win   95% interval  cards        95%  samples" in after
     assert "w     7♠" in after and "d     turn" in after
     assert "cards: how many cards the move leaves on the foundations at the end" in flat(after)
 

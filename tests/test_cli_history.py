@@ -840,3 +840,35 @@ def test_copies_of_one_game_imported_at_once_make_one_row(home, tmp_path, monkey
         t.join()
     with open_history() as history:
         assert len(history.games()) == 1
+
+
+def test_a_game_gone_on_another_way_from_an_older_copy_stays_one_row_when_the_history_catches_up(run, home):
+    # the history catching up with the file must use the row play uses (the file's key with #2), not add one
+    from tutor.notation import Move
+    from tutor.record import load_record, save_record
+
+    state, moves = _first_moves_to_the_end(17)
+    rules = preset("osmosis")
+    at = State.initial(deal_for(17, rules), rules)
+    k = 0
+    while k < 5 or len(at.legal_moves()) < 2:  # a position after 5 moves or more with another way to go
+        at = at.apply(Move.parse(moves[k]))
+        k += 1
+    other = next(m for m in at.legal_moves() if str(m) != moves[k])
+    run(["play", "17"], input=" ".join(moves[:k]) + "\nq\n")
+    path = sorted((home / "games").glob("*.json"))[0]
+    old = path.read_bytes()
+    run(["play", "--resume", str(path)], input=" ".join(moves[k:]) + "\n")
+    path.write_bytes(old)
+    run(["play", "--resume", str(path)], input=f"{other}\nq\n")
+
+    def rows():
+        return sorted(r["moves"] for r in json.loads(run(["history", "--json"]).stdout)["recent"])
+
+    assert rows() == [k + 1, len(moves)]
+    played = load_record(path)  # the file one move ahead of the history, as a kill between the two leaves it
+    after = played.replay()
+    save_record(type(played)(played.rules, played.deal, list(played.moves) + [after.legal_moves()[0]]), path)
+    assert rows() == [k + 2, len(moves)]
+    run(["play", "--resume", str(path)], input="d\nq\n")
+    assert len(rows()) == 2 and len(moves) in rows()

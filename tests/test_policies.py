@@ -255,3 +255,20 @@ def test_a_killed_review_stops_with_its_workers_and_says_interrupted(tmp_path):
             break
         time.sleep(0.1)
     assert all(s.startswith("Z") for s in alive.split()), alive  # gone (or only waiting to be reaped)
+
+
+def test_kill_stops_a_long_command_like_ctrl_c_but_nohup_keeps_its_hangup_ignored():
+    import signal
+
+    from tutor.cli.common import stopped_like_ctrl_c
+
+    before = signal.signal(signal.SIGHUP, signal.SIG_IGN)  # as nohup starts a command
+    try:
+        with stopped_like_ctrl_c():
+            assert signal.getsignal(signal.SIGHUP) == signal.SIG_IGN
+            with pytest.raises(KeyboardInterrupt):
+                os.kill(os.getpid(), signal.SIGTERM)
+                time.sleep(1)
+        assert signal.getsignal(signal.SIGTERM) == signal.SIG_DFL
+    finally:
+        signal.signal(signal.SIGHUP, before)

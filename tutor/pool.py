@@ -27,6 +27,7 @@ import logging
 import multiprocessing
 import signal
 import sys
+import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import BrokenExecutor, Future, ProcessPoolExecutor
@@ -118,8 +119,11 @@ class WorkerPool:
             method = "forkserver" if "forkserver" in methods else "spawn"
             ctx = multiprocessing.get_context(method)
             if method == "forkserver":
-                # the fork server imports this module's child side first, so it ends with this process too
-                ctx.set_forkserver_preload(["tutor.pool_child"])
+                # the fork server imports this module's child side first, so it ends with this process too;
+                # only when started from the main thread: the system signals the end of the *thread* that
+                # started it, and a pool's own thread may end long before the process does
+                main = threading.current_thread() is threading.main_thread()
+                ctx.set_forkserver_preload(["tutor.pool_child"] if main else [])
             try:
                 self._executor = ProcessPoolExecutor(max_workers=workers, mp_context=ctx,
                                                      initializer=_worker_start)

@@ -283,7 +283,7 @@ class HintView(_Sized):
             title = Text("Hint: ", style=LABEL)
             title.append(describe_move(state, hint.best, self.symbols), style=LABEL)
         ruled = getattr(hint, "cards_certain", False)  # cards fixed by the rule (tutor.advice.SettledHint)
-        table = [Text("move  card   win   95% interval  cards    95%  samples", style=DIM)]
+        table = [Text("move  card   win   95% interval  cards        95%  samples", style=DIM)]
         table += [self._row(cand, ruled) for cand in hint.ranked()]
         out = wrap(title, width)
         if max(len(row.plain) for row in table) <= width:
@@ -320,7 +320,7 @@ class HintView(_Sized):
         row.append(f"{cand.win * 100:4.0f}%  ")
         interval = self._win_interval(cand) or "-"
         row.append(f"{interval}     " if "%" in interval else f"{interval:<13}")
-        row.append(f"{cand.cards:5.1f}  {cards_interval_cell(cand, ruled):>5}  {cand.samples:>7}")
+        row.append(f"{cand.cards:5.1f}  {cards_interval_cell(cand, ruled):>9}  {cand.samples:>7}")
         return row
 
     def _figures(self, cand, ruled: bool) -> list[Text]:

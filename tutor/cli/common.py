@@ -376,7 +376,8 @@ def stopped_like_ctrl_c() -> Iterator[None]:
     """While a long command runs, ``kill`` (SIGTERM) and a closed terminal (SIGHUP) stop it as Ctrl-C does:
     its worker processes are stopped and its files closed cleanly, then ``interrupted`` and exit status 130.
 
-    Off the main thread (where no handler can be set) nothing changes.
+    Off the main thread (where no handler can be set) nothing changes, nor does a signal that is ignored
+    (``nohup``) or already handled.
     """
     if threading.current_thread() is not threading.main_thread():
         yield
@@ -385,7 +386,9 @@ def stopped_like_ctrl_c() -> Iterator[None]:
     def interrupt(signum: int, frame: object) -> None:
         raise KeyboardInterrupt
 
-    kept = {sig: signal.signal(sig, interrupt) for sig in (signal.SIGTERM, signal.SIGHUP)}
+    # only where the signal would end the process anyway: nohup's ignored SIGHUP stays ignored
+    kept = {sig: signal.signal(sig, interrupt) for sig in (signal.SIGTERM, signal.SIGHUP)
+            if signal.getsignal(sig) == signal.SIG_DFL}
     try:
         yield
     finally:

@@ -81,7 +81,7 @@ def sync_games_folder(history: History) -> int:
     try:
         for path in recent:
             try:
-                add_file(history, path)
+                _catch_up(history, path)
             except HistoryError:
                 raise
             except (TutorError, OSError, ValueError):
@@ -228,6 +228,20 @@ def _session_key(history: History, record: Record, key: str | None) -> str | Non
             return key
         n += 1
         key = f"{base}#{n}"
+
+
+def _catch_up(history: History, path: Path) -> None:
+    """A game file of the folder into the history under the key play stores it under (:func:`_session_key`:
+    the file's, or ``#2``... where the file's row holds a finished game this one is not), so a game that
+    went on in the file after an older copy was put back over a finished one never gets a row of its own."""
+    record = load_record(str(path))
+    with history.write():
+        key = _session_key(history, record, key_for_path(path))
+        found = key_of(history, record, key)
+        if isinstance(found, int):
+            return
+        add_record(history, record, key=found, source=source_of(path), started_at=iso(file_started_at(path)),
+                   played_at=iso(path.stat().st_mtime))
 
 
 def add_file(history: History, path: Path, keyed: bool = True, text: str | None = None,
