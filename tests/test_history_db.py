@@ -19,7 +19,7 @@ from tutor.history import drill as drills
 from tutor.history.coach import TAG_LESSONS, coach, recurring
 from tutor.history.db import History, HistoryError
 from tutor.history.games import add_record, content_of, note_game, open_history
-from tutor.history.reviews import reviews, store_review
+from tutor.history.reviews import TAGGING, reviews, store_review
 from tutor.history.stats import streaks, summary, wilson
 from tutor.history.transfer import export_text, import_file
 from tutor.lessons import find_lesson
@@ -157,7 +157,7 @@ def test_two_processes_writing_at_once_lose_nothing(db):
 def _review(moves: list[dict], accuracy: float = 50.0, reviewed: int = 2) -> dict:
     """A stored review of a game of ``reviewed`` moves (only the moves that matter are listed)."""
     return {"moves_reviewed": reviewed, "accuracy": accuracy, "graded": sum(m["graded"] for m in moves),
-            "samples": 8, "thresholds": {}, "hindsight": {}, "moves": moves}
+            "samples": 8, "thresholds": {}, "hindsight": {}, "tagging": TAGGING, "moves": moves}
 
 
 def _move(ply, move, best, label="best", tags=(), drop=0.0, graded=True, cands=()):
@@ -451,3 +451,24 @@ def test_junk_bytes_in_a_text_are_read_as_replacement_characters(db):
     with open_history() as h:
         assert h.warning is None
         assert h.conn.execute("SELECT source FROM games").fetchone()[0] == "/tmp/\ufffd.json"
+
+
+def test_a_review_tagged_by_older_rules_is_left_out_of_the_tag_counts_and_reviewed_again(db):
+    from tutor.history.reviews import unreviewed
+
+    clock = Clock()
+    with open_history(clock=clock) as h:
+        ids = []
+        for n in range(2):
+            clock.t += 10
+            ids.append(add_record(h, record(n + 1, "d d"), key=f"g{n}"))
+        old = {k: v for k, v in _review([_move(1, "d", "w", "blunder", ["early-start"], 30.0)]).items()
+               if k != "tagging"}  # stored before the tagging rules were kept: the first rules
+        store_review(h, ids[0], old)
+        store_review(h, ids[1], _review([_move(1, "d", "w", "mistake", ["early-start"], 12.0)]))
+        c = coach(h)
+        assert [g.id for g in unreviewed(h)] == [ids[0]]  # coach reviews it again
+        assert set(reviews(h)) == set(ids)  # the history's own figures (accuracy) still read both
+        assert reviews(h)[ids[0]].tagging == 1 and reviews(h)[ids[1]].tagging == TAGGING
+    early = next(t for t in c.tags if t.tag == "early-start")
+    assert (early.count, early.games) == (1, 1) and c.games_reviewed == 1

@@ -43,7 +43,7 @@ def _move(ply: int, move: str, best: str, label: str = "best", drop: float = 0.0
 
 def _review(moves: list[dict]) -> dict:
     return {"moves_reviewed": len(MOVES.split()), "accuracy": 70.0, "graded": len(moves), "samples": 64,
-            "thresholds": {}, "hindsight": {}, "moves": moves}
+            "thresholds": {}, "hindsight": {}, "tagging": 2, "moves": moves}
 
 
 def _good_line(tmp_path: Path) -> dict:

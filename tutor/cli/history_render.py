@@ -257,8 +257,9 @@ def render_coaching(c, meanings: dict[str, str]) -> list:
                 ", ".join(_plural(n, label) for label, n in c.labels.items()) + ".")
     parts: list = [head]
     if c.unreviewed:
-        parts.append(Text(f"{_plural(c.unreviewed, 'game')} not reviewed yet (osmosis coach --review reviews "
-                          f"{'it' if c.unreviewed == 1 else 'them'}).", style="dim"))
+        parts.append(Text(f"{_plural(c.unreviewed, 'game')} not reviewed yet, or reviewed by older rules for "
+                          f"the kinds of error (osmosis coach --review reviews {'it' if c.unreviewed == 1 else 'them'})"
+                          ".", style="dim"))
     if not c.tags:
         what = f"no {c.tag_filter}" if c.tag_filter else "no tagged error"
         parts.append(Text(f"In your reviewed games: {what}. Keep playing, and check again."))

@@ -242,11 +242,15 @@ def is_loss(m: StoredMove) -> bool:
 
 
 def _reviewed(history: History, last: int | None = None) -> list[tuple[GameRow, StoredReview]]:
-    """The reviewed games and their reviews, oldest first (only the ``last`` ones, their moves read alone)."""
+    """The reviewed games and their reviews, oldest first (only the ``last`` ones, their moves read alone).
+
+    Only reviews tagged by the current rules: a kind of error counted by older, narrower rules in the older
+    games would look rarer there and make a trend that is not the player's (coach reviews those again).
+    """
     if last is None:
-        done = reviews(history)
+        done = reviews(history, tags_current=True)
         return [(g, done[g.id]) for g in history.games(played_only=True) if g.id in done]
-    current = reviews(history, with_moves=False)
+    current = reviews(history, with_moves=False, tags_current=True)
     games = [g for g in history.games(played_only=True) if g.id in current][-last:]
     return [(g, full) for g in games if (full := review_of(history, g.id)) is not None]
 

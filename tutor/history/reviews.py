@@ -130,12 +130,20 @@ class StoredReview:
     reviewed_at: str
     moves: tuple[StoredMove, ...]
     content: str | None = None
+    tagging: int = 1
+    """The rules its tags were found by (:data:`TAGGING`)."""
 
     def to_json(self) -> dict[str, Any]:
         return {"moves_reviewed": self.moves_reviewed, "accuracy": self.accuracy, "graded": self.graded,
                 "samples": self.samples, "thresholds": self.thresholds, "hindsight": self.hindsight,
-                "reviewed_at": self.reviewed_at, "content": self.content,
+                "reviewed_at": self.reviewed_at, "content": self.content, "tagging": self.tagging,
                 "moves": [m.to_json() for m in self.moves]}
+
+
+TAGGING = 2
+"""The rules a review's tags are found by, as stored with it: 1, the first; 2 (stop 38), ``turned-past`` also
+for a card turned past at a cost and played later. The coach counts kinds of error only over reviews tagged
+by the current rules (:func:`reviews` with ``tags_current``), and reviews the older ones again."""
 
 
 def review_data(rev: Review) -> dict[str, Any]:
@@ -163,7 +171,7 @@ def review_data(rev: Review) -> dict[str, Any]:
             # the figure the review prints and its JSON gives (one decimal), so the history shows the same one
             "accuracy": round(float(rev.accuracy), 1),
             "graded": int(rev.graded), "samples": rev.samples, "thresholds": thresholds,
-            "hindsight": hindsight, "moves": moves}
+            "hindsight": hindsight, "tagging": TAGGING, "moves": moves}
 
 
 def store_review(history: History, game_id: int, data: Mapping[str, Any], reviewed_at: str | None = None) -> None:
@@ -173,10 +181,10 @@ def store_review(history: History, game_id: int, data: Mapping[str, Any], review
         conn.execute("DELETE FROM reviews WHERE game_id = ?", (game_id,))
         cur = conn.execute(
             "INSERT INTO reviews (game_id, moves_reviewed, accuracy, graded, samples, thresholds, hindsight, "
-            "reviewed_at, content) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "reviewed_at, content, tagging) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (game_id, int(data["moves_reviewed"]), float(data["accuracy"]), int(data["graded"]), data.get("samples"),
              json.dumps(data.get("thresholds") or {}), json.dumps(data.get("hindsight") or {}), when,
-             data.get("content")))
+             data.get("content"), _tagging(data.get("tagging"))))
         review_id = cur.lastrowid
         conn.executemany(
             "INSERT INTO review_moves (review_id, ply, move, best, label, tags, drop_points, win_before, win_after, "
@@ -186,6 +194,12 @@ def store_review(history: History, game_id: int, data: Mapping[str, Any], review
               m.get("comment") or "", json.dumps(m.get("candidates") or []), _interval_json(m.get("drop_interval")),
               _count(m.get("drop_samples")))
              for m in data["moves"]])
+
+
+def _tagging(value: Any) -> int | None:
+    """A review's tagging rules as stored: a whole number from 1 to :data:`TAGGING`, else NULL (the first)."""
+    ok = isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= TAGGING
+    return value if ok else None
 
 
 def _interval_json(value: Any) -> str | None:
@@ -219,7 +233,8 @@ def _moves_of(history: History, review_id: int, game_id: int) -> tuple[StoredMov
 def _stored(history: History, r: sqlite3.Row, with_moves: bool = True) -> StoredReview:
     return StoredReview(r["game_id"], r["moves_reviewed"], r["accuracy"], r["graded"], r["samples"],
                         json.loads(r["thresholds"]), json.loads(r["hindsight"]), r["reviewed_at"],
-                        _moves_of(history, r["id"], r["game_id"]) if with_moves else (), r["content"])
+                        _moves_of(history, r["id"], r["game_id"]) if with_moves else (), r["content"],
+                        r["tagging"] or 1)
 
 
 def review_of(history: History, game_id: int) -> StoredReview | None:
@@ -228,12 +243,15 @@ def review_of(history: History, game_id: int) -> StoredReview | None:
     return _stored(history, rows[0]) if rows else None
 
 
-def reviews(history: History, with_moves: bool = True) -> dict[int, StoredReview]:
+def reviews(history: History, with_moves: bool = True, tags_current: bool = False) -> dict[int, StoredReview]:
     """Every current review (of the game's moves as they stand), by game id; without ``with_moves`` only the
-    figures of each (accuracy, graded moves), not its moves: quick with thousands of reviewed games."""
+    figures of each (accuracy, graded moves), not its moves: quick with thousands of reviewed games.
+    ``tags_current``: only reviews whose tags the current rules found (:data:`TAGGING`), for counting tags."""
     out: dict[int, StoredReview] = {}
     for r in history.query("SELECT reviews.*, games.moves AS game_moves, games.content AS game_content "
                            "FROM reviews JOIN games ON games.id = reviews.game_id"):
+        if tags_current and (r["tagging"] or 1) < TAGGING:
+            continue  # tagged by older rules: the coach reviews it again
         if r["moves_reviewed"] != r["game_moves"]:
             continue  # the game went on (or was taken back) after this review
         if r["content"] is not None and r["content"] != r["game_content"]:
@@ -244,6 +262,7 @@ def reviews(history: History, with_moves: bool = True) -> dict[int, StoredReview
 
 def unreviewed(history: History) -> list[GameRow]:
 
-    """The finished or abandoned games (one move or more) with no current review, oldest first."""
-    done = reviews(history, with_moves=False)
+    """The finished or abandoned games (one move or more) with no current review, or one tagged by older
+    rules (:data:`TAGGING`), oldest first."""
+    done = reviews(history, with_moves=False, tags_current=True)
     return [g for g in history.games(played_only=True) if g.id not in done]

@@ -112,6 +112,11 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE review_moves ADD COLUMN drop_samples INTEGER;
     """,
+    # 8: the rules the review's tags were found by (tutor.history.reviews.TAGGING; NULL: the first ones), so
+    # the coach compares kinds of error only between reviews tagged alike and reviews older ones again.
+    """
+    ALTER TABLE reviews ADD COLUMN tagging INTEGER;
+    """,
 ]
 VERSION = len(MIGRATIONS)
 OUR_TABLES = {"games", "meta", "reviews", "review_moves", "drills", "drill_answers", "schema_version"}
@@ -121,7 +126,8 @@ OUR_TABLES = {"games", "meta", "reviews", "review_moves", "drills", "drill_answe
 _UNREADABLE = {
     "games": "json_valid(record) = 0 OR typeof(moves) <> 'integer' OR typeof(cards) <> 'integer' "
              "OR typeof(won) <> 'integer' OR typeof(over) <> 'integer'",
-    "reviews": "json_valid(thresholds) = 0 OR json_valid(hindsight) = 0 OR typeof(accuracy) NOT IN ('real', 'integer')",
+    "reviews": "json_valid(thresholds) = 0 OR json_valid(hindsight) = 0 OR typeof(accuracy) NOT IN ('real', 'integer') "
+               "OR (tagging IS NOT NULL AND typeof(tagging) <> 'integer')",
     "review_moves": "json_valid(tags) = 0 OR json_valid(candidates) = 0 OR typeof(ply) <> 'integer' "
                     "OR typeof(drop_points) NOT IN ('real', 'integer') OR (drop_interval IS NOT NULL AND "
                     "json_valid(drop_interval) = 0) OR (drop_samples IS NOT NULL AND typeof(drop_samples) <> 'integer')",

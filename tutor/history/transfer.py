@@ -26,7 +26,7 @@ from ..storage import is_regular_file
 from ..textsafe import quoted, shown_path
 from .db import History, HistoryError, parse_iso
 from .games import add_file, add_record, key_of
-from .reviews import MAX_SAMPLES, MOVES, candidate_problem, review_of, store_review
+from .reviews import MAX_SAMPLES, MOVES, TAGGING, candidate_problem, review_of, store_review
 
 LINE_FORMAT = "osmosis-history/1"
 
@@ -158,6 +158,8 @@ def _check_review(rev: dict[str, Any], moves: int) -> None:
     if rev.get("samples") is not None:
         _int(rev.get("samples"), "review.samples", 0, 10**6)
     _when(rev.get("reviewed_at"), "review.reviewed_at", optional=True)
+    if rev.get("tagging") is not None:  # an older export has none: its tags are the first rules'
+        _int(rev.get("tagging"), "review.tagging", 1, TAGGING)
     for key in ("thresholds", "hindsight"):
         if rev.get(key) is not None and not isinstance(rev[key], dict):
             raise _Bad(f"review.{key} is {_shown(rev[key])}: expected an object")
