@@ -872,3 +872,25 @@ def test_a_game_gone_on_another_way_from_an_older_copy_stays_one_row_when_the_hi
     assert rows() == [k + 2, len(moves)]
     run(["play", "--resume", str(path)], input="d\nq\n")
     assert len(rows()) == 2 and len(moves) in rows()
+
+
+def test_import_counts_only_its_own_new_games_while_another_process_adds_some(run, home, tmp_path, monkeypatch):
+    from tutor.history import transfer
+    from tutor.history.games import add_record
+    from tutor.record import Record
+
+    rules = preset("osmosis")
+    path = tmp_path / "mine.json"
+    path.write_text(json.dumps(Record(rules, deal_for(5, rules), ["d", "d"]).to_json()), encoding="utf-8")
+    real = transfer.import_file
+
+    def with_another_writer(history, f):
+        # another osmosis stores two games while this import runs
+        for n in (8, 9):
+            add_record(history, Record(rules, deal_for(n, rules), ["d"]), key=f"games/other-{n}.json")
+        return real(history, f)
+
+    monkeypatch.setattr(transfer, "import_file", with_another_writer)
+    result = run(["import", str(path)])
+    assert result.exit_code == 0
+    assert result.stdout.strip() == "Imported 1 game into your history."

@@ -210,7 +210,7 @@ def import_command(ctx: click.Context, files: tuple[Path, ...]) -> None:
     console = console_of(ctx)
     total = ImportResult()
     with open_for_command(console) as history:
-        before = len(history.games())
+        before = {g.id for g in history.games()}  # this import's new rows only: another may run at once
         for at, f in enumerate(files, 1):
             result = import_file(history, f)
             total.games += result.games
@@ -218,12 +218,13 @@ def import_command(ctx: click.Context, files: tuple[Path, ...]) -> None:
             total.drills += result.drills
             total.problems += result.problems
             total.warnings += result.warnings
+            total.ids |= result.ids
             if result.stopped:
                 skipped = len(files) - at
                 if skipped:
                     total.problems.append(f"{skipped} more file{'s' if skipped != 1 else ''} not imported")
                 break
-        new = len(history.games()) - before
+        new = len(total.ids - before)
     for warning in total.warnings:
         click.echo(f"warning: {warning}", err=True)
     for problem in total.problems:

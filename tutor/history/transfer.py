@@ -63,6 +63,8 @@ class ImportResult:
     warnings: list[str] = field(default_factory=list)
     #: The history could not be written (a full disk, a lock): nothing after the last problem went in.
     stopped: bool = False
+    #: The ids of the games this import stored or found stored (another process's rows are not counted).
+    ids: set[int] = field(default_factory=set)
 
 
 _LABELS = ("best", "good", "inaccuracy", "mistake", "blunder")
@@ -226,7 +228,7 @@ def _check_drills(drills: object, moves: int) -> None:
 
 
 def import_line(history: History, data: dict[str, Any], where: str,
-                warnings: list[str] | None = None) -> tuple[int, int]:
+                warnings: list[str] | None = None, ids: set[int] | None = None) -> tuple[int, int]:
     """One exported line into the history; returns (reviews, drills) stored.
 
     Every field is checked before anything is written, so a bad line leaves
@@ -253,22 +255,25 @@ def import_line(history: History, data: dict[str, Any], where: str,
         raise RecordError(f"{where}: not as osmosis export writes it: {exc}") from None
     try:
         with history.write():  # the game, its review and its drills go in together, or nothing of the line does
-            return _store_line(history, data, record, where)
+            return _store_line(history, data, record, where, ids if ids is not None else set())
     except sqlite3.IntegrityError as exc:  # the checks above should leave none: still one line, nothing written
         raise RecordError(f"{where}: not as osmosis export writes it: it cannot be stored ({exc})") from None
 
 
-def _store_line(history: History, data: dict[str, Any], record: Record, where: str) -> tuple[int, int]:
+def _store_line(history: History, data: dict[str, Any], record: Record, where: str,
+                ids: set[int]) -> tuple[int, int]:
     # The line's key names a file on the machine that exported it: here another game may hold that key
     # (kept, and this one gets a row of its own), or this game may be stored further on (kept as it is).
     found = key_of(history, record, data.get("key") or None, by_content=False)
     if isinstance(found, int):
         row = history.game(found)
         if row is not None and row.moves > len(record.moves):
+            ids.add(row.id)
             return 0, 0
         found = row.key if row is not None else None
     game_id = add_record(history, record, key=found, source=data.get("source"),
                          started_at=data.get("started_at"), played_at=data.get("played_at"), game_id=data.get("id"))
+    ids.add(game_id)
     reviews = 0
     if isinstance(data.get("review"), dict):
         rev = data["review"]
@@ -347,7 +352,7 @@ def import_file(history: History, path: str | Path) -> ImportResult:
     if isinstance(whole, dict) and whole.get("format", "osmosis-record/1") != LINE_FORMAT:
         try:
             # the text read above: a pipe (osmosis import /dev/stdin) gives it only once, and has no name to key by
-            add_file(history, p, keyed=is_regular_file(p), text=text, warnings=result.warnings)
+            result.ids.add(add_file(history, p, keyed=is_regular_file(p), text=text, warnings=result.warnings))
             result.games += 1
         except TutorError as exc:
             result.problems.append(str(exc))
@@ -386,13 +391,13 @@ def import_file(history: History, path: str | Path) -> ImportResult:
             break
         try:
             if data.get("format") == LINE_FORMAT:
-                reviews, drills = import_line(history, data, where, result.warnings)
+                reviews, drills = import_line(history, data, where, result.warnings, result.ids)
                 result.reviews += reviews
                 result.drills += drills
             else:
                 record = Record.from_json(data, source=where)
                 result.warnings += record.warnings
-                add_record(history, record, source=str(path))
+                result.ids.add(add_record(history, record, source=str(path)))
             result.games += 1
         except HistoryError as exc:  # the same for every line to come: one problem, and the rest left out
             result.problems.append(f"{exc} ({where} and the lines after it were not imported)")
