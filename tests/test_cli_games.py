@@ -7,7 +7,9 @@ import os
 import time
 
 from tutor.cli.play import board_wanted
-from tutor.record import load_record
+from tutor.deals import deal_for
+from tutor.record import Record, load_record
+from tutor.rules import preset
 
 
 def _play(run, number, keys):
@@ -156,3 +158,27 @@ def test_an_unfinished_game_reviewed_says_its_hindsight_knows_the_cards_to_come(
     _play(run, 5, "d d\nq\n")
     report = " ".join(run(["review", "last", "--samples", "4"]).stdout.split())
     assert "the game was not finished. The hindsight below knows the cards this game has not shown yet" in report
+
+
+def test_games_name_a_combination_of_options_by_its_options_and_no_reserve_open_is_bridesmaids(run, home):
+    run(["play", "3", "--turn", "1", "--passes", "3"], input="d\nq\n")
+    run(["play", "3", "--passes", "1", "--reserve-piles", "1"], input="d\nq\n")
+    run(["play", "4", "--variant", "peek", "--reserve-piles", "0"], input="d\nq\n")
+    out = run(["games"]).stdout
+    assert "turn 1, 3 passes, 4 piles" in out and "turn 3, 1 pass, 1 pile " in out and "custom" not in out
+    assert "bridesmaids" in out
+    history = json.loads(run(["history", "--json"]).stdout)
+    assert set(history["variants"]) >= {"bridesmaids"}
+    text = run(["history"]).stdout
+    assert "1 pass, 1 pile" in text and "1 passes" not in text and "1 piles" not in text
+
+
+def test_an_old_record_of_no_reserve_with_open_reserve_loads_as_bridesmaids(tmp_path):
+    from tutor.record import load_record
+
+    path = tmp_path / "old.json"
+    rules = preset("bridesmaids")
+    data = Record(rules, deal_for(3, rules), ["d"]).to_json()
+    data["variant"] = {"turn": 3, "passes": 0, "open_reserve": True, "reserve_piles": 0}
+    path.write_text(json.dumps(data), encoding="utf-8")
+    assert load_record(path).rules == rules and load_record(path).rules.name == "bridesmaids"

@@ -472,3 +472,12 @@ def test_a_review_tagged_by_older_rules_is_left_out_of_the_tag_counts_and_review
         assert reviews(h)[ids[0]].tagging == 1 and reviews(h)[ids[1]].tagging == TAGGING
     early = next(t for t in c.tags if t.tag == "early-start")
     assert (early.count, early.games) == (1, 1) and c.games_reviewed == 1
+
+
+def test_a_coach_example_gives_its_variant_as_history_json_does():
+    from tutor.history.coach import Example
+
+    custom = Example(3, 22, '{"open_reserve":false,"passes":3,"reserve_piles":4,"turn":1}', "2026-12-05T07:00:00Z",
+                     None, 19, "d", "w", "mistake", ("turned-past",), 12.0)
+    assert custom.to_json()["variant"] == {"open_reserve": False, "passes": 3, "reserve_piles": 4, "turn": 1}
+    assert Example(**{**custom.__dict__, "variant": "peek"}).to_json()["variant"] == "peek"

@@ -2,7 +2,7 @@
 
 Two engines give the same outcomes: :class:`InProcess` plays batches on
 this machine (one after another in this process, or on the process pool,
-:class:`tutor.policies.WorkerPool`), :class:`DaskEngine` sends them as tasks
+:class:`tutor.pool.WorkerPool`), :class:`DaskEngine` sends them as tasks
 to a ``dask.distributed`` cluster (a ``LocalCluster`` of worker processes, or
 an existing scheduler whose workers were started with ``dask worker``). A
 task is :func:`tutor.policies.play_batch`: pure, so a batch lost with a dying
@@ -31,7 +31,8 @@ from dataclasses import dataclass
 from typing import Any, Protocol, TextIO
 
 from .errors import TutorError
-from .policies import DealOutcome, Policy, Task, WorkerPool, engine_version, parse_policy, play_batch
+from .policies import DealOutcome, Policy, engine_version, parse_policy, play_batch
+from .pool import Task, WorkerPool
 from .rules import Rules
 from .search import DEFAULT_LIMIT, Limit
 from .store import ResultStore, config_key

@@ -385,7 +385,7 @@ def score_game(states: list[State], moves: list[Move], graded: set[int], samples
             progress(len(scores), count)
 
     if workers > 1 and len(jobs) > 1:
-        from .policies import parallel_map  # the project's one process pool
+        from .pool import parallel_map  # the project's one process pool
 
         for result in parallel_map(score_run, jobs, workers):
             take(result)

@@ -19,7 +19,7 @@ cards the player never saw get the same figure. The chance *after* a move
 plays the move on each of those deals first, so two moves of one position
 are played out on the same deals (a paired comparison).
 
-The games run on the project's process pool (:func:`tutor.policies.parallel_map`,
+The games run on the project's process pool (:func:`tutor.pool.parallel_map`,
 ``workers`` processes; 1 plays them here). Costly: a whole blind game a deal
 (5-75 s early in an Osmosis game, well under a second late with few unseen
 cards).
@@ -35,7 +35,8 @@ from .errors import TutorError
 from .estimate import Estimate
 from .knowledge import Observation
 from .notation import Move
-from .policies import WorkerPool, play_game
+from .policies import play_game
+from .pool import WorkerPool
 from .state import State
 
 __all__ = ["METHOD", "MAX_GAMES", "Request", "practical_win", "practical_after", "practical_many", "won_count",

@@ -175,9 +175,17 @@ class Record:
 
 def _rules_of(value: object, source: str) -> Rules:
     try:
-        return Rules.from_json(value)
+        return plain_rules(Rules.from_json(value))
     except RulesError as exc:
         raise RecordError(f"{source}: bad variant: {exc}") from None
+
+
+def plain_rules(rules: Rules) -> Rules:
+    """The rules as one name for one game: with no reserve, "open reserve" changes nothing, so it is dropped
+    (``--variant peek --reserve-piles 0`` is Bridesmaids, and its games are filed as Bridesmaids)."""
+    if rules.reserve_piles == 0 and rules.open_reserve:
+        return rules.with_options(open_reserve=False)
+    return rules
 
 
 def _deal_of(value: object, rules: Rules, source: str) -> Deal:

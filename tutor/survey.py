@@ -3,7 +3,7 @@
 :func:`tutor.engines.stream_survey` runs a survey batch by batch (here or on
 Dask, reading the results store); :func:`run_survey` is the older path that
 keeps every outcome in a list and plays on the process pool
-(:func:`tutor.policies.parallel_map`; kept for ``benchmarks/survey.py
+(:func:`tutor.pool.parallel_map`; kept for ``benchmarks/survey.py
 scaling`` to compare against). The policies themselves, and the function
 that plays a deal with one, are in :mod:`tutor.policies`.
 
@@ -27,13 +27,13 @@ from .policies import (
     DealOutcome,
     Policy,
     engine_version,
-    parallel_map,
     parse_policy,
     play_batch,
     play_deal,
     play_greedy,
     play_tutor,
 )
+from .pool import parallel_map
 from .rules import Rules
 from .search import DEFAULT_LIMIT, Limit
 from .textsafe import quoted

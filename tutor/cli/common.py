@@ -17,7 +17,7 @@ from ..cards import NAMES
 from ..deals import DEAL_RANGE, MAX_DEAL_NUMBER, Deal, check_rules, deal_for, load_deal
 from ..errors import DealError, IllegalMoveError, MoveError
 from ..notation import Move, parse_input
-from ..record import Record, load_record
+from ..record import Record, load_record, plain_rules
 from ..rules import MAX_PASSES, Rules, preset
 from ..state import State
 from ..talon import why_illegal
@@ -46,8 +46,9 @@ def rules_from(variant: str | None, turn: str | int | None = None, passes: int |
                default: Rules | None = None) -> Rules:
     """The rule set from a preset name (or a default) and option overrides; ``--variant ''`` is an error."""
     base = preset(variant) if variant is not None else (default or preset("osmosis"))
-    return base.with_options(turn=int(turn) if turn is not None else None, passes=passes,
-                             open_reserve=open_reserve, reserve_piles=reserve_piles)
+    # no reserve: "open" changes nothing, so the rules are one name for one game (Bridesmaids)
+    return plain_rules(base.with_options(turn=int(turn) if turn is not None else None, passes=passes,
+                                         open_reserve=open_reserve, reserve_piles=reserve_piles))
 
 
 def rules_from_kwargs(kwargs: dict[str, Any], default: Rules | None = None, deal_file: str | None = None) -> Rules:

@@ -20,7 +20,7 @@ from ..render import Table
 from ..storage import games_dir
 from ..textsafe import brief, quoted, shown_path
 from .app import console_of
-from .history_render import deal_column
+from .history_render import deal_column, options_label
 
 
 @dataclass(frozen=True)
@@ -142,7 +142,9 @@ def games_command(ctx: click.Context, as_json: bool) -> None:
             table.add_row(str(g.number), "?", "?", date, "?", Text(f"unreadable: {shown_path(g.path.name)}", style="red"))
             continue
         rules = g.record.rules
-        table.add_row(str(g.number), _deal_text(g.record), rules.name or "custom", date,
+        # a combination of options no preset has is named by its options: two of them are told apart
+        variant = rules.name or options_label(rules.turn, rules.passes, rules.reserve_piles, rules.open_reserve)
+        table.add_row(str(g.number), _deal_text(g.record), variant, date,
                       str(len(g.record.moves)), g.result_text())
     console.print(table)
     console.print(Text(f"In {shown_path(games_dir())}. osmosis play --resume N goes on with game N (--resume last: "

@@ -43,9 +43,16 @@ def variant_label(variant: str) -> str:
         opts = json.loads(variant)
     except json.JSONDecodeError:
         return variant
-    passes = opts.get("passes") or 0
-    return (f"turn {opts.get('turn', 3)}, {'unlimited' if not passes else passes} passes, "
-            f"{opts.get('reserve_piles', 4)} piles{', open' if opts.get('open_reserve') else ''}")
+    return options_label(opts.get("turn", 3), opts.get("passes") or 0, opts.get("reserve_piles", 4),
+                         bool(opts.get("open_reserve")))
+
+
+def options_label(turn: object, passes: object, piles: object, open_reserve: bool) -> str:
+    """Rule options in a few words: ``turn 1, 3 passes, 4 piles``, ``turn 3, 1 pass, no reserve``."""
+    count = f"{'unlimited' if not passes else passes} pass{'' if passes == 1 else 'es'}"
+    reserve = ("no reserve" if piles == 0 else
+               f"{piles} pile{'' if piles == 1 else 's'}{', open' if open_reserve else ''}")
+    return f"turn {turn}, {count}, {reserve}"
 
 
 def deal_label(deal: int | None) -> str:

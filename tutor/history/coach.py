@@ -98,8 +98,10 @@ class Example:
 
     def to_json(self) -> dict[str, Any]:
         from ..cards import NAMES
+        from .stats import variant_json  # a preset's name, or the options as an object, as history --json has it
 
-        return {"game": self.game_id, "deal": self.deal, "variant": self.variant, "played_at": self.played_at,
+        return {"game": self.game_id, "deal": self.deal, "variant": variant_json(self.variant),
+                "played_at": self.played_at,
                 "record": self.source, "ply": self.ply, "move": self.move, "best": self.best,
                 "label": self.label, "tags": list(self.tags), "drop": round(self.drop, 1),
                 "card": NAMES[self.card] if self.card is not None else None,
