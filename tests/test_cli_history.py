@@ -894,3 +894,13 @@ def test_import_counts_only_its_own_new_games_while_another_process_adds_some(ru
     result = run(["import", str(path)])
     assert result.exit_code == 0
     assert result.stdout.strip() == "Imported 1 game into your history."
+
+
+def test_history_variant_takes_a_combination_of_options_as_the_history_names_it(run, home):
+    run(["play", "3", "--turn", "1", "--passes", "3"], input="d\nq\n")
+    run(["play", "4"], input="d\nq\n")
+    data = json.loads(run(["history", "--variant", "Turn 1, 3 passes, 4 piles", "--json"]).stdout)
+    assert data["games"] == 1 and data["recent"][0]["deal"] == 3
+    wrong = run(["history", "--variant", "nope"])
+    assert wrong.exit_code == 1 and wrong.stderr.count("\n") == 1
+    assert "or a combination of options your history holds: 'turn 1, 3 passes, 4 piles'" in wrong.stderr

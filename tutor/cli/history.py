@@ -169,7 +169,9 @@ def store_review(record: Record, path: str | Path | None, rev: Review, history: 
 @click.command("history")
 @click.option("--last", "last_n", type=click.IntRange(1), default=10, show_default=True, metavar="N",
               help="Figures over the last N games too, and the N most recent games listed.")
-@click.option("--variant", "-v", default=None, metavar="NAME", help="Only the games of one variant.")
+@click.option("--variant", "-v", default=None, metavar="NAME",
+              help="Only the games of one variant: a preset, or options as the history names them "
+                   "(\"turn 1, 3 passes, 4 piles\").")
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
 @click.pass_context
 def history_command(ctx: click.Context, last_n: int, variant: str | None, as_json: bool) -> None:
@@ -181,17 +183,36 @@ def history_command(ctx: click.Context, last_n: int, variant: str | None, as_jso
     played ($OSMOSIS_HOME/history.sqlite3); saved games are imported on
     first use, other records with osmosis import.
     """
-    if variant is not None:
-        from ..rules import preset
-
-        variant = preset(variant).name or variant
     console = console_of(ctx)
     with open_for_command(console) as history:
+        if variant is not None:
+            variant = _stored_variant(history, variant)
         s = summary(history, last_n, variant)
     if as_json:
         click.echo(json.dumps(s.to_json()))
         return
     console.print(words.render_summary(s, width=console.width, variant=variant))
+
+
+def _stored_variant(history: History, name: str) -> str:
+    """``--variant``'s value as the history stores it: a preset (or alias), else a combination of options
+    written as the history shows it (``turn 1, 3 passes, 4 piles``, any case); else the preset's error, with
+    the combinations the history holds."""
+    from ..errors import TutorError
+    from ..rules import preset
+
+    try:
+        return preset(name).name or name
+    except TutorError as exc:
+        combos = sorted({g.variant for g in history.games() if g.variant.startswith("{")})
+        wanted = " ".join(name.lower().split())
+        for stored in combos:
+            if words.variant_label(stored).lower() == wanted:
+                return stored
+        if not combos:
+            raise
+        shown = "; ".join(repr(words.variant_label(v)) for v in combos[:5])
+        raise TutorError(f"{exc}, or a combination of options your history holds: {shown}") from None
 
 
 @click.command("import")

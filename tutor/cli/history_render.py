@@ -121,8 +121,9 @@ def render_summary(s, width: int = 80, variant: str | None = None) -> Group:
     parts: list = []
     if not s.all.games:
         if variant is not None:
+            how = f"--variant {variant}" if not variant.startswith("{") else "those options"
             return Group(Text(f"No games of {variant_label(variant)} in your history yet: play one with osmosis "
-                              f"play --variant {variant} (osmosis history without --variant shows the others)."))
+                              f"play {how} (osmosis history without --variant shows the others)."))
         return Group(Text("No games in your history yet: play one with osmosis play "
                           "(or bring records in with osmosis import FILE)."))
     parts.append(figures_line("All games", s.all))
