@@ -17,8 +17,9 @@ from rich.text import Text
 
 from ..deals import deal_text, random_deal_number
 from ..errors import RecordError
+from ..game import Game
 from ..narrate.play import end_message, plural
-from ..record import Game, Record
+from ..record import Record
 from ..render import move_line, prose, render_deal, render_state, use_symbols
 from ..talon import waste_fan
 from ..textsafe import clean

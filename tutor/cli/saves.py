@@ -31,8 +31,9 @@ import os
 from pathlib import Path
 
 from ..errors import RecordError
+from ..game import Game
 from ..notation import Move
-from ..record import Game, Record, is_finished, keep_finished_game, load_record, save_new_record, save_record
+from ..record import Record, is_finished, keep_finished_game, load_record, save_new_record, save_record
 from ..storage import folder_lock
 from ..textsafe import quoted, shown_path
 

@@ -24,10 +24,11 @@ from rich.text import Text
 
 from ..deals import Deal
 from ..errors import IllegalMoveError, MoveError, RecordError, TutorError
+from ..game import Game
 from ..inputs import capped_int
 from ..narrate.play import end_message, not_played, over_rest, turned_sentence
 from ..notation import Move
-from ..record import Game, Record
+from ..record import Record
 from ..render import describe_move, move_line, prose, render_hint, render_state, use_symbols
 from ..state import State
 from ..storage import games_dir, is_regular_file, remove_stale_temps
