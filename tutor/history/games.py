@@ -81,7 +81,7 @@ def sync_games_folder(history: History) -> int:
     try:
         for path in recent:
             try:
-                _catch_up(history, path)
+                add_file(history, path, as_played=True)
             except HistoryError:
                 raise
             except (TutorError, OSError, ValueError):
@@ -230,26 +230,15 @@ def _session_key(history: History, record: Record, key: str | None) -> str | Non
         key = f"{base}#{n}"
 
 
-def _catch_up(history: History, path: Path) -> None:
-    """A game file of the folder into the history under the key play stores it under (:func:`_session_key`:
-    the file's, or ``#2``... where the file's row holds a finished game this one is not), so a game that
-    went on in the file after an older copy was put back over a finished one never gets a row of its own."""
-    record = load_record(str(path))
-    with history.write():
-        key = _session_key(history, record, key_for_path(path))
-        found = key_of(history, record, key)
-        if isinstance(found, int):
-            return
-        add_record(history, record, key=found, source=source_of(path), started_at=iso(file_started_at(path)),
-                   played_at=iso(path.stat().st_mtime))
-
-
 def add_file(history: History, path: Path, keyed: bool = True, text: str | None = None,
-             warnings: list[str] | None = None) -> int:
+             warnings: list[str] | None = None, as_played: bool = False) -> int:
     """A record file into the history; its dates come from the file. :class:`TutorError` if it is no record.
 
     ``text``: the file's text when the caller has read it already (a pipe can be read only once).
-    ``warnings`` gets the record's (a stated result its moves do not reach: the moves' is stored)."""
+    ``warnings`` gets the record's (a stated result its moves do not reach: the moves' is stored).
+    ``as_played``: a file of the games folder, stored under the key play stores it under
+    (:func:`_session_key`: ``#2``... where the file's row holds a finished game this one is not), so a
+    game that went on from an older copy put back over a finished one never gets a row of its own."""
     record = load_record(str(path)) if text is None else loads_record(text, f"record {quoted(path)}")
     if warnings is not None:
         warnings += record.warnings
@@ -257,6 +246,8 @@ def add_file(history: History, path: Path, keyed: bool = True, text: str | None 
     played = iso(path.stat().st_mtime)
     key = key_for_path(path) if keyed else None
     with history.write():  # the look-up and the insert in one transaction: two imports at once make one row
+        if as_played:
+            key = _session_key(history, record, key)
         found = key_of(history, record, key)
         if isinstance(found, int):
             return found
