@@ -172,13 +172,16 @@ def test_forced_moves_in_a_peek_deal_the_reserve_piles_show_lost_carry_no_sample
         assert "95%" not in m["comment"] and "win 0%" in m["comment"]
 
 
-def test_a_review_in_a_pipe_says_how_far_it_is_on_stderr_while_it_runs(run, tmp_path, monkeypatch):
+def test_a_review_in_a_pipe_says_how_far_it_is_on_stderr_while_it_runs(run, home, tmp_path, monkeypatch):
+    import shutil
+
     from tutor.cli import common
 
     monkeypatch.setattr(common, "PIPE_EVERY", 0.05)
     path = tmp_path / "g.json"
     save_record(Record(preset("osmosis"), deal_for(10, preset("osmosis")), ["d"] * 12), path)
     for args in (["review", str(path)], ["review", str(path), "--json"]):
+        shutil.rmtree(home / "cache", ignore_errors=True)  # a kept review would come back at once, silently
         result = run(args)
         assert result.exit_code == 0, result.stderr
         lines = result.stderr.splitlines()

@@ -72,8 +72,15 @@ def compute_review(console: Console, record: Record, samples: int | None = DEFAU
     ``practical``: blind games a move for the practical win chance at each error (None: not computed).
     ``kill`` and a closed terminal stop it as Ctrl-C does (its worker processes with it).
     """
+    from ..review import cache
+
+    kept = cache.load(record, samples, thresholds, practical)
+    if kept is not None:  # reviewed before, under the same settings and code: the same review
+        return kept
     with stopped_like_ctrl_c():
-        return _compute_review(console, record, samples, thresholds, workers, quiet, practical, lines)
+        rev = _compute_review(console, record, samples, thresholds, workers, quiet, practical, lines)
+    cache.save(rev, samples, thresholds, practical)
+    return rev
 
 
 def _compute_review(console: Console, record: Record, samples: int | None, thresholds: Thresholds,
