@@ -37,13 +37,28 @@ def test_a_layout_on_a_terminal_that_cannot_show_card_backs_spells_them_in_ascii
 def test_a_game_and_its_review_under_ascii_end_without_a_traceback(home, tmp_path):
     save = tmp_path / "g.json"
     played = osmosis(["play", "1", "--variant", "peek", "--save", str(save)], home, "ascii",
-                     "d\n7\u2660\n?\nd\nq\n".encode())
+                     "d\n7\u2660\n".encode() + b"\xe97\n?\nd\nq\n")
     assert played.returncode == 0 and b"Traceback" not in played.stderr
+    # a suit symbol is UTF-8 whatever the locale says; bytes that are not are ignored, said in one line
+    assert b"7S cannot be played now" in played.stdout
     assert b"That line is not ascii text, so it was ignored" in played.stdout
     assert b"## " not in played.stdout and b"(2 moves" in played.stdout  # Peek: no backs; both turns played
     review = osmosis(["review", str(save)], home, "ascii")
     assert review.returncode == 0 and b"Traceback" not in review.stderr
     review.stdout.decode("ascii")  # every character written is ASCII
+
+
+def test_a_card_with_its_suit_symbol_in_a_c_locale_is_that_card(home):
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONIOENCODING",)}
+    env.update(OSMOSIS_HOME=str(home), LC_ALL="C", LANG="C", PYTHONUTF8="0", PYTHONCOERCECLOCALE="0")
+    # --moves on argv: Python keeps the bytes of the symbol as surrogate escapes in this locale
+    done = subprocess.run([*OSMOSIS, "hint", "10", "--moves", "d d 5\u2663"], capture_output=True, env=env,
+                          timeout=300)
+    assert done.returncode == 1 and b"move 3 of --moves (5C): 5C cannot be played now" in done.stderr
+    symbol, letter = (subprocess.run([*OSMOSIS, "hint", "10", "--moves", f"r2 9{suit}", "--json"],
+                                     capture_output=True, env=env, timeout=300) for suit in ("\u2663", "C"))
+    assert symbol.returncode == 0, symbol.stderr
+    assert json.loads(symbol.stdout) == json.loads(letter.stdout)  # the same position, the same hint
 
 
 def test_typed_non_ascii_under_latin_1_is_echoed_and_the_game_goes_on(home):

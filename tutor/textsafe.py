@@ -151,3 +151,17 @@ def encodable_streams(*streams: object) -> None:
             reconfigure(errors=ERRORS)
         except LookupError:
             pass
+
+
+def utf8_argument(arg: str) -> str:
+    """A command-line word as the player typed it.
+
+    In a C locale without UTF-8 mode (``LC_ALL=C PYTHONUTF8=0``) Python keeps the bytes of ``5\u2663``
+    as surrogate escapes, which no card name matches: bytes that are UTF-8 are read as such, any
+    others are left as they were (the error then names them). Not for file names, whose escapes are
+    what opens the file.
+    """
+    try:
+        return arg.encode("utf-8", "surrogateescape").decode("utf-8")
+    except UnicodeError:
+        return arg

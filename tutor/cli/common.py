@@ -21,7 +21,7 @@ from ..record import Record, load_record, plain_rules
 from ..rules import MAX_PASSES, Rules, preset
 from ..state import State
 from ..talon import why_illegal
-from ..textsafe import clean, quoted
+from ..textsafe import clean, quoted, utf8_argument
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -144,6 +144,7 @@ class MovesType(click.ParamType):
                 ctx: click.Context | None) -> list[Move | int]:
         if isinstance(value, list):
             return value
+        value = utf8_argument(str(value))  # 5\u2663 typed in a C locale
         # A bad token is an input error (exit 1), not a usage error.
         long = next((w for w in str(value).split() if len(w) > MAX_WORD), None)
         if long is not None:  # a word too long for any move: quoted cut, not echoed whole
@@ -280,10 +281,12 @@ def _raw_line(prompt: str, echo: bool) -> str | bytes | int | None:
                 size += len(data)
             return size
         data = data.rstrip(b"\n").rstrip(b"\r")
-        try:
-            return data.decode(getattr(stream, "encoding", None) or "utf-8")
-        except (UnicodeDecodeError, LookupError):
-            return data
+        for encoding in (getattr(stream, "encoding", None) or "utf-8", "utf-8"):
+            try:  # UTF-8 too: a card's suit symbol piped in a C locale, whose encoding is ASCII
+                return data.decode(encoding)
+            except (UnicodeDecodeError, LookupError):
+                continue
+        return data
     try:
         return input(prompt)
     except EOFError:
