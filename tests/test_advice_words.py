@@ -153,7 +153,7 @@ def test_the_hint_says_a_no_progress_loss_is_certain_not_a_sampled_interval():
         out = flat(result.output)
         assert "certain" in out and "95%: 0-" not in out and "Win 0% and 8 cards on the foundations" in out, out
         assert "a pass with no play blocks the game" in out and "95% intervals" not in out
-        data = json.loads(run("hint", "5", "--moves", " ".join(greedy(5)[:k]), "--json").output)
+        data = json.loads(run("hint", "5", "--moves", " ".join(greedy(5)[:k]), "--json").stdout)
         assert data["settled"] == {"won": False, "by": "no-progress"}
         assert [c["interval"] for c in data["candidates"]] == [[0.0, 0.0]]
         assert [c["cards_interval"] for c in data["candidates"]] == [[8.0, 8.0]]
@@ -172,7 +172,7 @@ def test_the_last_pass_of_limited_ending_with_nothing_left_to_play_is_certain_no
         assert "the game ends with this pass, the last of 3" in out and "no redeal follows" in out, out
         assert "Win 0% and 16 cards on the foundations, both certain" in out and "95%: 0-" not in out, out
         assert "a pass with no play blocks" not in out and "since the redeal" not in out, out
-        data = json.loads(run("hint", "2", "-v", "limited", "--moves", " ".join(moves[:k]), "--json").output)
+        data = json.loads(run("hint", "2", "-v", "limited", "--moves", " ".join(moves[:k]), "--json").stdout)
         assert data["settled"] == {"won": False, "by": "passes"} and data["tips"] == []
         assert [(c["interval"], c["cards_interval"]) for c in data["candidates"]] == [([0.0, 0.0], [16.0, 16.0])]
     # one move earlier a card (6S) can still be played: nothing is claimed
@@ -184,7 +184,7 @@ def test_the_review_says_the_last_pass_ran_out_for_certain():
     record = {"format": "osmosis-record/1", "variant": "limited", "deal": {"number": 2}, "moves": greedy(2, "limited")}
     with tempfile.NamedTemporaryFile("w", suffix=".json", dir=HOME, delete=False) as f:
         json.dump(record, f)
-    moves = json.loads(run("review", f.name, "--json").output)["moves"]
+    moves = json.loads(run("review", f.name, "--json").stdout)["moves"]
     last = [m for m in moves if "this was the last pass" in m["comment"]]
     assert [m["ply"] for m in last] == list(range(43, 49)), [m["comment"] for m in moves[40:]]
     for m in last:
@@ -195,6 +195,6 @@ def test_the_review_says_the_last_pass_ran_out_for_certain():
 def test_an_exact_hint_says_exact_once():
     """Peek deal 3 after 26 greedy moves: every card seen, so every figure is exact; the reason says so once."""
     moves = " ".join(greedy(3, "peek")[:26])
-    reason = json.loads(run("hint", "3", "--variant", "peek", "--moves", moves, "--json").output)["reason"]
+    reason = json.loads(run("hint", "3", "--variant", "peek", "--moves", moves, "--json").stdout)["reason"]
     assert "Win 100% either way, 52 cards, exact: you have seen every card, and the position was solved." in reason
     assert reason.count("exact") == 1, reason

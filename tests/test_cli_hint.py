@@ -24,7 +24,7 @@ def run(*args):
 def test_json_has_the_spec_fields_and_every_legal_move():
     result = run("hint", "5", "--samples", "3", "--json")
     assert result.exit_code == 0, result.output
-    data = json.loads(result.output)
+    data = json.loads(result.stdout)
     assert set(data) >= {"best", "candidates", "reason"}
     assert data["best"] == "r4"
     assert sorted(c["move"] for c in data["candidates"]) == ["d", "r3", "r4"]
@@ -34,13 +34,13 @@ def test_json_has_the_spec_fields_and_every_legal_move():
 
 
 def test_samples_option_changes_the_reported_effort():
-    few = json.loads(run("hint", "1", "--moves", "d d d d d", "--samples", "2", "--json").output)
-    more = json.loads(run("hint", "1", "--moves", "d d d d d", "--samples", "9", "--json").output)
+    few = json.loads(run("hint", "1", "--moves", "d d d d d", "--samples", "2", "--json").stdout)
+    more = json.loads(run("hint", "1", "--moves", "d d d d d", "--samples", "9", "--json").stdout)
     assert few["samples"] == 2 and more["samples"] >= 8
 
 
 def test_the_hint_is_for_the_position_after_the_moves():
-    data = json.loads(run("hint", "1", "--moves", "d d d d d", "--samples", "2", "--json").output)
+    data = json.loads(run("hint", "1", "--moves", "d d d d d", "--samples", "2", "--json").stdout)
     assert sorted(c["move"] for c in data["candidates"]) == ["d", "w"]
     assert "7S" in data["reason"]
 
@@ -52,7 +52,7 @@ def test_record_gives_the_position_after_its_moves_and_then_moves(tmp_path):
     from_record = run("hint", "--record", str(path), "--moves", "d", "--samples", "2", "--json")
     direct = run("hint", "1", "--moves", "d d d d d", "--samples", "2", "--json")
     assert from_record.exit_code == 0, from_record.output
-    assert json.loads(from_record.output) == json.loads(direct.output)
+    assert json.loads(from_record.stdout) == json.loads(direct.stdout)
 
 
 def test_deal_file_and_variant(tmp_path):
@@ -60,7 +60,7 @@ def test_deal_file_and_variant(tmp_path):
     save_deal(deal_for(5, preset("peek")), path)
     result = run("hint", "--deal-file", str(path), "--variant", "peek", "--samples", "2", "--json")
     assert result.exit_code == 0, result.output
-    assert json.loads(result.output)["best"] == "r4"
+    assert json.loads(result.stdout)["best"] == "r4"
 
 
 def test_terminal_output_shows_the_table_and_the_reason():
@@ -99,7 +99,7 @@ def test_a_finished_game_has_no_hint(tmp_path):
     save_record(Record(rules, deal_for(1, rules), moves), path)
     result = run("hint", "--record", str(path))
     assert result.exit_code == 0 and "game is over" in result.output
-    data = json.loads(run("hint", "--record", str(path), "--json").output)
+    data = json.loads(run("hint", "--record", str(path), "--json").stdout)
     assert data["best"] is None and data["candidates"] == [] and "game is over" in data["reason"]
 
 
@@ -118,10 +118,10 @@ def test_a_record_takes_variant_options_that_name_its_own_variant(tmp_path):
     path = tmp_path / "peek.json"
     rules = preset("peek")
     save_record(Record(rules, deal_for(5, rules), parse_moves("d d")), path)
-    plain = json.loads(run("hint", "--record", str(path), "--json").output)
+    plain = json.loads(run("hint", "--record", str(path), "--json").stdout)
     for same in (["--variant", "peek"], ["--variant", "open-osmosis"], ["--open-reserve"], ["--turn", "3"]):
         result = run("hint", "--record", str(path), *same, "--json")
-        assert result.exit_code == 0 and json.loads(result.output) == plain, same
+        assert result.exit_code == 0 and json.loads(result.stdout) == plain, same
     for other in (["--variant", "osmosis"], ["--turn", "1"], ["--no-open-reserve"]):
         result = run("hint", "--record", str(path), *other)
         assert result.exit_code == 2 and "takes the variant from the record (peek: turn 3" in result.output, other
@@ -177,7 +177,7 @@ def test_the_hint_shows_the_waste_as_play_shows_it(run, number, upto):
 def test_the_hint_states_its_sample_basis_once_in_the_reason(deal, moves):
     """The reason says how many deals its figures rest on (its footer no longer says it again), whatever the
     kind of reason: a free turn with a playable card beside it (51), a safe play (7), a plain comparison."""
-    data = json.loads(run("hint", deal, "--moves", moves, "--samples", "6", "--json").output)
+    data = json.loads(run("hint", deal, "--moves", moves, "--samples", "6", "--json").stdout)
     assert re.search(r"from \d+ deals consistent with what you have seen|consistent deals? (was|were) solved|"
                      r"you have seen every card|None of the \d+ deals sampled", data["reason"]), data["reason"]
     text = run("hint", deal, "--moves", moves, "--samples", "6")
@@ -258,7 +258,7 @@ def test_one_undecided_deal_is_said_in_the_singular():
 def test_a_peek_position_lost_by_its_face_up_reserve_says_so_once():
     """Peek deal 31: two cycles of needs lie face up from the first move, so the game is lost whatever the
     player does. The hint says that, as a fact of what the player sees, once."""
-    data = json.loads(run("hint", "31", "--variant", "peek", "--samples", "8", "--json").output)
+    data = json.loads(run("hint", "31", "--variant", "peek", "--samples", "8", "--json").stdout)
     assert all(c["win"] == 0 for c in data["candidates"])
     assert data["reason"].startswith("This position cannot be won any more whatever you do: the reserve piles, "
                                      "every card of them known, leave no order of the rows still to open")
@@ -269,7 +269,7 @@ def test_a_waste_play_on_the_last_pass_speaks_of_the_rest_of_it_not_a_next_pass(
     """Limited deal 23 in its third and last pass (lesson 'variants'): there is no next pass to change."""
     moves = ("r2 d d d w w r3 d d d w w r1 w r2 w w r3 w d d w d w r3 r3 w d d d d d w w w d d w w d d d d w r4 w w "
              "d d d d w d w w w d")
-    data = json.loads(run("hint", "23", "--variant", "limited", "--moves", moves, "--json").output)
+    data = json.loads(run("hint", "23", "--variant", "limited", "--moves", moves, "--json").stdout)
     assert data["best"] == "w" and "next pass" not in data["reason"]
     assert "changes which cards the rest of this pass, the last one, shows" in data["reason"]
 

@@ -459,7 +459,7 @@ def test_replay_with_piped_input_that_ends_prints_the_rest(run, tmp_path):
 def test_variants_lists_every_preset_with_its_aliases(run):
     result = run(["variants", "--json"])
     assert result.exit_code == 0
-    data = {v["name"]: v for v in json.loads(result.output)}
+    data = {v["name"]: v for v in json.loads(result.stdout)}
     assert set(data) == {"osmosis", "peek", "single", "limited", "bridesmaids"}
     assert data["osmosis"]["aliases"] == ["treasure-trove"]
     assert (data["limited"]["passes"], data["single"]["turn"], data["bridesmaids"]["reserve_piles"]) == (3, 1, 0)

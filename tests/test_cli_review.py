@@ -40,7 +40,7 @@ def lost_record(tmp_path_factory) -> Path:
 def test_review_json_follows_the_spec(run, lost_record):
     result = run(["review", str(lost_record), "--json", "--samples", "3", "--workers", "1"])
     assert result.exit_code == 0, result.output
-    data = json.loads(result.output)
+    data = json.loads(result.stdout)
     assert set(data) >= {"moves", "accuracy", "hindsight", "result"}
     assert len(data["moves"]) == 18
     assert [m["ply"] for m in data["moves"]] == list(range(1, 19))
@@ -119,7 +119,7 @@ def test_review_json_rates_an_early_start_that_throws_a_win_away(run, tmp_path):
     save_record(record, path)
     result = run(["review", str(path), "--json", "--samples", "4", "--workers", "1"])
     assert result.exit_code == 0, result.output
-    data = json.loads(result.output)
+    data = json.loads(result.stdout)
     move = data["moves"][ply - 1]
     assert move["label"] == "blunder"
     assert "early-start" in move["tags"]

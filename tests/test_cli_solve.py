@@ -22,22 +22,22 @@ def start(number: int, variant: str = "osmosis") -> State:
 def test_solve_json_gives_a_winning_line_that_replays(run):
     result = run(["solve", "4", "--json"])
     assert result.exit_code == 0
-    data = json.loads(result.output)
+    data = json.loads(result.stdout)
     assert data["winnable"] is True and data["best_cards"] == 52
     assert isinstance(data["nodes"], int) and isinstance(data["seconds"], float)
     assert start(4).play(data["line"]).won
 
 
 def test_solve_after_moves_starts_from_that_position(run):
-    first = json.loads(run(["solve", "4", "--json"]).output)["line"]
+    first = json.loads(run(["solve", "4", "--json"]).stdout)["line"]
     moves = first[:6]
-    data = json.loads(run(["solve", "4", "--moves", " ".join(moves), "--json"]).output)
+    data = json.loads(run(["solve", "4", "--moves", " ".join(moves), "--json"]).stdout)
     assert data["winnable"] is True
     assert start(4).play(moves + data["line"]).won
 
 
 def test_solve_lost_deal_reports_best_score_line(run):
-    data = json.loads(run(["solve", "1", "--json"]).output)
+    data = json.loads(run(["solve", "1", "--json"]).stdout)
     assert data["winnable"] is False
     assert start(1).play(data["line"]).cards == data["best_cards"]
 
@@ -56,7 +56,7 @@ def test_solve_on_a_terminal_shows_the_verdict_and_the_line(run):
 
 
 def test_solve_stopped_by_its_limit_is_undecided(run):
-    data = json.loads(run(["solve", "3", "--nodes", "2", "--json"]).output)
+    data = json.loads(run(["solve", "3", "--nodes", "2", "--json"]).stdout)
     assert data["winnable"] is None and data["complete"] is False
     text = run(["solve", "3", "--nodes", "2"]).output
     assert "undecided" in text
@@ -66,10 +66,10 @@ def test_solve_takes_a_deal_file_and_a_variant(run, tmp_path):
     deal = make_deal(["5S 5H KC QC", "JC TC 9C 8C", "7C 6C 4C 3C", "KD QD JD TD"], "2S")
     path = tmp_path / "lost.json"
     save_deal(deal, path)
-    data = json.loads(run(["solve", "--deal-file", str(path), "--json"]).output)
+    data = json.loads(run(["solve", "--deal-file", str(path), "--json"]).stdout)
     assert data["winnable"] is False
     assert sorted(data["explanation"]["cycle"]) == ["5H", "5S"]
-    single = json.loads(run(["solve", "3", "--variant", "single", "--json"]).output)
+    single = json.loads(run(["solve", "3", "--variant", "single", "--json"]).stdout)
     assert start(3, "single").play(single["line"]).cards == single["best_cards"]
 
 
@@ -85,7 +85,7 @@ def test_solve_needs_a_deal(run):
 
 
 def test_stats_json_has_the_spec_fields(run):
-    data = json.loads(run(["stats", "--deals", "1-6", "--nodes", "20000", "--json"]).output)
+    data = json.loads(run(["stats", "--deals", "1-6", "--nodes", "20000", "--json"]).stdout)
     assert {"variant", "policy", "deals", "wins", "unknown", "win_rate", "mean_cards"} <= set(data)
     assert data["variant"] == "osmosis" and data["policy"] == "solver" and data["deals"] == 6
     assert data["win_rate"] == pytest.approx(data["wins"] / 6, abs=1e-4)
@@ -95,8 +95,8 @@ def test_stats_json_has_the_spec_fields(run):
 
 def test_stats_with_two_workers_equals_one_worker(run):
     args = ["stats", "--deals", "1-8", "--nodes", "20000", "--json", "--fresh", "--batch", "3"]
-    one = json.loads(run(args + ["--workers", "1"]).output)
-    two = json.loads(run(args + ["--workers", "2"]).output)
+    one = json.loads(run(args + ["--workers", "1"]).stdout)
+    two = json.loads(run(args + ["--workers", "2"]).stdout)
     one.pop("seconds"), two.pop("seconds")
     assert one == two
 
@@ -114,7 +114,7 @@ def test_stats_bad_range_is_an_input_error(run):
 
 
 def test_solve_with_a_time_limit_only(run):
-    data = json.loads(run(["solve", "4", "--seconds", "30", "--json"]).output)
+    data = json.loads(run(["solve", "4", "--seconds", "30", "--json"]).stdout)
     assert data["winnable"] is True and start(4).play(data["line"]).won
 
 
@@ -138,7 +138,7 @@ def test_stats_json_names_a_custom_variant_in_words_and_gives_its_options(run):
     result = run(["stats", "--variant", "bridesmaids", "--passes", "1", "--deals", "1-3",
                   "--policy", "greedy", "--workers", "1", "--json"])
     assert result.exit_code == 0, result.output
-    data = json.loads(result.output)
+    data = json.loads(result.stdout)
     assert isinstance(data["variant"], str) and "1 pass" in data["variant"]
     assert data["options"] == {"turn": 3, "passes": 1, "open_reserve": False, "reserve_piles": 0}
 
@@ -154,7 +154,7 @@ def test_solve_writes_the_state_graph_as_graphml(run, tmp_path):
     assert g.number_of_nodes() >= 300
     assert {d["win"] for _, d in g.nodes(data=True)} <= {"true", "false", "unknown"}
     assert all(d["move"] for _, _, d in g.edges(data=True))
-    data = json.loads(run(["solve", "4", "--graph", str(path), "--graph-nodes", "300", "--json"]).output)
+    data = json.loads(run(["solve", "4", "--graph", str(path), "--graph-nodes", "300", "--json"]).stdout)
     assert data["graph"]["nodes"] == g.number_of_nodes() and data["graph"]["complete"] is False
     # the count above the limit is explained: the limit counts explored positions, the rest were only reached
     cut = sum(1 for key, d in g.nodes(data=True) if d["win"] == "unknown" and g.out_degree(key) == 0)
@@ -190,13 +190,13 @@ def test_the_line_solve_prints_pastes_back_into_moves_with_its_cards(run):
     printed = " ".join(run(["solve", "4"]).output.split("Line:")[1].split())
     tokens = printed.split()
     assert any(t[0].isdigit() or t[0] in "AKQJT" for t in tokens)  # the plays carry their cards
-    data = json.loads(run(["solve", "4", "--moves", printed, "--json"]).output)
+    data = json.loads(run(["solve", "4", "--moves", printed, "--json"]).stdout)
     assert data["winnable"] is True and data["line"] == []  # every move of the line played: the game is won
 
 
 def test_a_card_name_in_moves_plays_that_card_and_an_unplayable_one_is_named(run):
-    by_card = json.loads(run(["solve", "7", "--moves", "QS d", "--json"]).output)
-    by_move = json.loads(run(["solve", "7", "--moves", "r2 d", "--json"]).output)
+    by_card = json.loads(run(["solve", "7", "--moves", "QS d", "--json"]).stdout)
+    by_move = json.loads(run(["solve", "7", "--moves", "r2 d", "--json"]).stdout)
     assert by_card == {**by_move, "seconds": by_card["seconds"]}
     again = run(["solve", "7", "--moves", "r2 QS QS"])
     assert again.exit_code == 1

@@ -46,7 +46,7 @@ def counted(monkeypatch):
 def review_json(home, path, *extra):
     result = osmosis(["review", str(path), "--json", "--samples", "3", "--workers", "1", *extra], home)
     assert result.exit_code == 0, result.output
-    return json.loads(result.output)
+    return json.loads(result.stdout)
 
 
 def test_the_second_look_reuses_the_first_review(home, tmp_path, counted):

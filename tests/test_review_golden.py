@@ -122,7 +122,7 @@ def test_the_command_prints_the_same_review(run):
     path = GOLDEN / "osmosis-54-cycle.record.json"
     result = run(["review", str(path), "--json", "--samples", str(SAMPLES), "--workers", "1"])
     assert result.exit_code == 0, result.output
-    data = json.loads(result.output)
+    data = json.loads(result.stdout)
     for m in data["moves"]:
         m.pop("candidates", None)
     assert json.dumps(data, indent=1, ensure_ascii=False) + "\n" == (

@@ -247,7 +247,7 @@ def test_a_rerun_comes_from_the_store_and_fresh_plays_again(run):
 
 def test_per_deal_writes_one_json_line_per_deal(run, tmp_path):
     out = tmp_path / "deals.jsonl.gz"
-    data = json.loads(run(["stats", "--deals", "5-16", "--nodes", "20000", "--json", "--per-deal", str(out)]).output)
+    data = json.loads(run(["stats", "--deals", "5-16", "--nodes", "20000", "--json", "--per-deal", str(out)]).stdout)
     with gzip.open(out, "rt") as fh:
         rows = [json.loads(line) for line in fh]
     assert [r["deal"] for r in rows] == list(range(5, 17))
@@ -304,8 +304,8 @@ def test_a_cluster_started_with_dask_scheduler_and_dask_worker(run, tmp_path):
         with distributed.Client(address, timeout=30) as client:
             client.wait_for_workers(1, timeout=30)
         args = ["stats", "--deals", "1-24", "--nodes", "20000", "--batch", "4", "--json", "--fresh"]
-        on_cluster = json.loads(run(args + ["--scheduler", address]).output)
-        here = json.loads(run(args + ["--workers", "1"]).output)
+        on_cluster = json.loads(run(args + ["--scheduler", address]).stdout)
+        here = json.loads(run(args + ["--workers", "1"]).stdout)
         for data in (on_cluster, here):
             data.pop("seconds")
         assert on_cluster == here and here["deals"] == 24
