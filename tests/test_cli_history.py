@@ -12,6 +12,7 @@ from builders import osmosis
 
 from tutor.cards import NAMES
 from tutor.deals import deal_for
+from tutor.record import Record, save_record
 from tutor.rules import preset
 from tutor.state import State
 
@@ -455,6 +456,19 @@ def test_saved_games_are_imported_on_first_use(run, home):
     assert json.loads(result.stdout)["games"] == 1
     assert result.stderr == ("Imported 1 saved game from the games folder into your history "
                              "(1 unreadable file left out).\n")
+
+
+def test_the_first_use_import_numbers_the_games_in_the_order_they_were_played(run, home):
+    """Ids followed the file names: deal 10, 11 and 3 came before deal 5, played first."""
+    folder = home / "games"
+    folder.mkdir(parents=True)
+    order = [5, 3, 11, 10]
+    for i, number in enumerate(order):
+        record = Record(preset("osmosis"), deal_for(number, preset("osmosis")), ["d"])
+        save_record(record, folder / f"deal-{number}-20261201-1{i}0000.json")
+    data = json.loads(run(["history", "--json"]).stdout)
+    by_id = sorted(data["recent"], key=lambda g: g["id"])
+    assert [g["deal"] for g in by_id] == order, by_id
 
 
 def test_a_damaged_database_is_set_aside_with_one_line(run, home):

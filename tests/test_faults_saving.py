@@ -649,6 +649,45 @@ def test_a_relative_xdg_data_home_is_ignored_as_the_xdg_specification_says(monke
     assert data_dir() == tmp_path / "xdg" / "osmosis-tutor"
 
 
+def test_a_read_only_data_folder_with_a_history_from_an_older_osmosis_is_read_too(tmp_path, monkeypatch):
+    """An older schema is brought up to date in a copy in memory: the file needs no write to be read."""
+    from tutor.history.db import History
+    from tutor.history.games import add_record
+
+    prefix = _setpriv()
+    folder = Path(tempfile.mkdtemp(prefix="osmosis-ro-old-"))
+    try:
+        folder.chmod(0o755)
+        home = folder / "home"
+        monkeypatch.setenv("OSMOSIS_HOME", str(home))
+        old = History(home / "history.sqlite3", upgrade_to=4)  # drills, before reviews knew their content
+        add_record(old, Record(RULES, deal_for(3, RULES), ["d", "d"]), key="games/a.json")
+        rules = preset("peek").with_options(reserve_piles=0)
+        add_record(old, Record(rules, deal_for(4, rules), ["d"]), key="games/b.json")
+        old.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        old.close()
+        before = (home / "history.sqlite3").read_bytes()
+        for path in [home, *home.rglob("*")]:
+            path.chmod(0o755 if path.is_dir() else 0o644)
+        probe = subprocess.run(prefix + ["true"], capture_output=True)
+        if probe.returncode != 0:
+            pytest.skip(f"setpriv cannot switch user here: {probe.stderr.decode(errors='replace').strip()}")
+        env = {**child_env(home), "HOME": str(folder)}
+        shown = subprocess.run(prefix + OSMOSIS + ["history", "--json"], capture_output=True, text=True, env=env,
+                               timeout=60)
+        assert shown.returncode == 0, shown.stderr
+        data = json.loads(shown.stdout)
+        assert data["games"] == 2
+        assert shown.stderr.startswith("warning: your history") and "cannot be written here" in shown.stderr
+        assert "bridesmaids" in shown.stdout  # filed as the upgrade files it, in the copy
+        for command in (["export"], ["drill", "--list"], ["coach", "--no-review"]):
+            done = subprocess.run(prefix + OSMOSIS + command, capture_output=True, text=True, env=env, timeout=60)
+            assert done.returncode == 0 and "Traceback" not in done.stderr, (command, done.stderr)
+        assert (home / "history.sqlite3").read_bytes() == before  # the file as it was
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 def test_a_read_only_data_folder_still_lets_the_history_be_read_and_exported(tmp_path):
     prefix = _setpriv()
     folder = Path(tempfile.mkdtemp(prefix="osmosis-ro-home-"))

@@ -481,3 +481,82 @@ def test_a_coach_example_gives_its_variant_as_history_json_does():
                      None, 19, "d", "w", "mistake", ("turned-past",), 12.0)
     assert custom.to_json()["variant"] == {"open_reserve": False, "passes": 3, "reserve_piles": 4, "turn": 1}
     assert Example(**{**custom.__dict__, "variant": "peek"}).to_json()["variant"] == "peek"
+
+
+def test_a_game_stored_with_no_reserve_and_an_open_reserve_is_filed_as_bridesmaids_after_the_upgrade(db):
+    """Schema 9: ``--variant peek --reserve-piles 0`` is Bridesmaids; such games stored before stayed a
+    variant of their own in history, coach and --variant, and a finished one never changed."""
+    from tutor.history.reviews import review_of
+
+    rules = preset("peek").with_options(reserve_piles=0)  # as an older osmosis kept them
+    old_game = Record(rules, deal_for(4, rules), ["d", "d"])
+    old = History(db, upgrade_to=8)
+    gid = add_record(old, old_game, key="games/old.json")
+    other = add_record(old, record(2, "d"), key="games/other.json")
+    stale_content = content_of(old_game)
+    with old.write() as conn:
+        conn.execute("INSERT INTO reviews (game_id, moves_reviewed, accuracy, graded, thresholds, hindsight, "
+                     "reviewed_at, content, tagging) VALUES (?, 2, 90, 1, '{}', '{}', '2026-12-01T00:00:00Z', ?, ?)",
+                     (gid, stale_content, TAGGING))
+    assert json.loads(old.game(gid).variant)["open_reserve"] is True
+    old.close()
+    with open_history() as h:
+        assert h.version == hdb.VERSION
+        game = h.game(gid)
+        assert game.variant == "bridesmaids" and game.record["variant"] == "bridesmaids"
+        plain = Record(preset("bridesmaids"), deal_for(4, preset("bridesmaids")), ["d", "d"])
+        assert h.query("SELECT content FROM games WHERE id = ?", (gid,))[0][0] == content_of(plain) != stale_content
+        assert gid in reviews(h) and review_of(h, gid).accuracy == 90  # its review is still its current one
+        assert h.game(other).variant == "osmosis"
+        # the same game played now is the same row, not a second one
+        assert add_record(h, plain) == gid
+
+
+def test_a_drill_follows_its_game_reviewed_again(db):
+    """A drill kept the old review's label, tags and cost after the game was reviewed again (by a newer
+    osmosis): "lost 12 win points (mistake; 95%: 1-5)" for a move the coach no longer faulted."""
+    clock = Clock()
+    with open_history(clock=clock) as h:
+        gid = add_record(h, record(3, "d d d d"), key="games/a.json")
+        store_review(h, gid, _review([_move(2, "d", "r1", "mistake", ["talon-shift"], 12.0),
+                                      _move(4, "d", "r2", "blunder", ["turned-past"], 30.0)], reviewed=4))
+        assert drills.sync_drills(h) == 2
+        four = next(d for d in drills.all_drills(h) if d.ply == 4)
+        drills.answer(h, four, "r2", True)  # up a box
+        # reviewed again: move 2 is now good, move 4 a mistake of another cost and kind
+        store_review(h, gid, _review([_move(2, "d", "r1", "good", [], 2.7),
+                                      _move(4, "d", "w", "mistake", ["no-progress"], 18.0)], reviewed=4))
+        assert drills.sync_drills(h) == 0
+        (left,) = drills.all_drills(h)
+        assert (left.ply, left.best, left.label, left.tags, left.drop) == (4, "w", "mistake", ("no-progress",), 18.0)
+        assert left.box == 1 and left.answers == 1  # its answers kept
+        retired = h.query("SELECT retired FROM drills WHERE ply = 2")[0][0]
+        assert retired == drills.NO_LONGER
+        assert drills.sync_drills(h) == 0 and len(drills.all_drills(h)) == 1  # nothing comes back
+
+
+def test_the_coach_says_which_games_an_older_osmosis_reviewed(db):
+    """After an upgrade the coach said "No reviewed game yet" while history counted 7 reviewed games, and
+    "Reviewed 7 games not reviewed before" while it reviewed them again."""
+    from rich.console import Console
+
+    from tutor.cli.coach import reviewed_what
+    from tutor.cli.history_render import render_coaching
+    from tutor.history.reviews import outdated
+
+    with open_history(clock=Clock()) as h:
+        ids = [add_record(h, record(n, "d d"), key=f"g{n}") for n in (1, 2, 3)]
+        for gid in ids[:2]:
+            store_review(h, gid, {k: v for k, v in _review([_move(1, "d", "w")]).items() if k != "tagging"})
+        assert outdated(h) == set(ids[:2])
+        c = coach(h, unreviewed=3, outdated=2)
+    assert c.to_json()["outdated"] == 2
+    console = Console(width=200, record=True)
+    for part in render_coaching(c, {}):
+        console.print(part)
+    text = console.export_text()
+    assert "No game reviewed by the current rules for the kinds of error yet: 2 games reviewed by an older " \
+           "osmosis, and 1 game not reviewed yet. osmosis coach --review reviews them." in text
+    assert reviewed_what(3, 2) == ("1 game not reviewed before, and 2 games again: their reviews were made by an "
+                                   "older osmosis, with older rules for the kinds of error")
+    assert reviewed_what(2, 0) == "2 games not reviewed before"

@@ -216,10 +216,19 @@ class History:
         try:
             conn.row_factory = sqlite3.Row
             conn.text_factory = lambda data: data.decode("utf-8", "replace")
-            if conn.execute("PRAGMA quick_check").fetchone()[0] != "ok" or version_of(conn) < upgrade_to:
+            if conn.execute("PRAGMA quick_check").fetchone()[0] != "ok":
                 conn.close()
                 return None
-        except sqlite3.Error:
+            if version_of(conn) < upgrade_to:
+                # written by an older osmosis: brought up to date in a copy in memory, the file untouched
+                memory = sqlite3.connect(":memory:", isolation_level=None)
+                memory.row_factory, memory.text_factory = conn.row_factory, conn.text_factory
+                conn.backup(memory)
+                conn.close()
+                conn = memory
+                self._migrate(conn, upgrade_to)
+            conn.execute("PRAGMA query_only = ON")  # nothing written here could be kept
+        except (sqlite3.Error, HistoryError):
             conn.close()
             return None
         return conn
@@ -243,8 +252,12 @@ class History:
                 conn.execute("INSERT INTO schema_version (version) SELECT 0 WHERE NOT EXISTS "
                              "(SELECT 1 FROM schema_version)")
             for step in range(version, upgrade_to):
-                for statement in statements(MIGRATIONS[step]):
-                    conn.execute(statement)
+                migration = MIGRATIONS[step]
+                if callable(migration):
+                    migration(conn)
+                else:
+                    for statement in statements(migration):
+                        conn.execute(statement)
                 conn.execute("UPDATE schema_version SET version = ?", (step + 1,))
             conn.execute("COMMIT")
         except BaseException:

@@ -33,7 +33,7 @@ def open_history(path: Path | None = None, clock: Callable[[], float] = time.tim
     """Open (or create) the history; on first use, the records in the games folder go in, and after that
     the files changed since the last look that the history lags behind (:func:`sync_games_folder`)."""
     history = History(path or db_path(), clock=clock)
-    if import_folder:
+    if import_folder and not history.read_only:  # read as it is: nothing could be stored
         try:
             if history.meta(IMPORTED_FLAG) is None:
                 history.imported = import_games_folder(history)
@@ -292,11 +292,19 @@ def _stored(row: GameRow) -> Record | None:
         return None
 
 
+def _play_order(path: Path) -> tuple[float, str]:
+    """Files in the order their games began, so ids follow it (by name, deal 10 came before deal 5)."""
+    try:
+        return file_started_at(path), path.name
+    except OSError:
+        return float("inf"), path.name
+
+
 def import_games_folder(history: History) -> tuple[int, int]:
     """Every record file of the games folder into the history (once); returns (games, files skipped)."""
     folder = games_dir()
     added = skipped = 0
-    files = sorted(folder.glob("*.json")) if folder.is_dir() else []
+    files = sorted(folder.glob("*.json"), key=_play_order) if folder.is_dir() else []
     for path in files:
         if not is_regular_file(path):  # a pipe named x.json would block the read for ever
             skipped += 1

@@ -8,12 +8,42 @@ finds damage that SQLite's page checks let through.
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
 
 # ---- the schema, in order --------------------------------------------------
 
-#: Each entry brings the schema from version i to i + 1. Never edit a released
-#: step: add a new one.
-MIGRATIONS: list[str] = [
+def _refile_without_reserve(conn: sqlite3.Connection) -> None:
+    """Step 9: file a game with no reserve under its plain rules, "open reserve" dropped (it changes
+    nothing there): its rules, variant name and content fingerprint, and a review of it stays current."""
+    import json
+
+    from ..record import Record
+    from .db import _record_text
+    from .games import content_of, variant_name
+
+    for row in conn.execute("SELECT id, record, variant, content FROM games").fetchall():
+        try:
+            options = json.loads(row[2])
+        except ValueError:
+            continue  # a preset's name
+        if not (isinstance(options, dict) and options.get("reserve_piles") == 0 and options.get("open_reserve")):
+            continue
+        try:
+            data = json.loads(row[1])
+            record = Record.from_json(data)  # read under its plain rules
+        except Exception:  # noqa: BLE001 - left as it was; the reader says what is wrong with it
+            continue
+        data["variant"] = record.rules.to_json()
+        content = content_of(record)
+        conn.execute("UPDATE games SET record = ?, variant = ?, content = ? WHERE id = ?",
+                     (_record_text(data), variant_name(record), content, row[0]))
+        conn.execute("UPDATE reviews SET content = ? WHERE game_id = ? AND content = ?", (content, row[0], row[3]))
+
+
+#: Each entry brings the schema from version i to i + 1: SQL, or a function for what SQL cannot say.
+
+#: Never edit a released step: add a new one.
+MIGRATIONS: list[str | Callable[[sqlite3.Connection], None]] = [
     # 1: games, one row per game; a stable key makes re-saving the same file an update.
     """
     CREATE TABLE games (
@@ -117,6 +147,9 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE reviews ADD COLUMN tagging INTEGER;
     """,
+    # 9: games with no reserve whose rules said "open reserve" (``--variant peek --reserve-piles 0``) are
+    # Bridesmaids, as the tutor now files them: stored before that, they stayed a variant of their own.
+    _refile_without_reserve,
 ]
 VERSION = len(MIGRATIONS)
 OUR_TABLES = {"games", "meta", "reviews", "review_moves", "drills", "drill_answers", "schema_version"}
