@@ -22,7 +22,7 @@ from rich.progress import (
 from ..history.coach import check_tag, coach
 from ..history.db import GameRow, History
 from ..history.games import record_of
-from ..history.reviews import unreviewed
+from ..history.reviews import outdated, unreviewed
 from ..review import DEFAULT_SAMPLES, TAGS
 from . import history_render as words
 from .app import console_of
@@ -31,15 +31,17 @@ from .history import open_for_command, store_review
 
 
 def review_pending(console: Console, history: History, samples: int | None, limit: int | None = None, quiet: bool = False,
-                   workers: int | None = None) -> int:
-    """Review the games that have no current review, oldest first; returns how many were reviewed."""
+                   workers: int | None = None) -> tuple[int, int]:
+    """Review the games that have no current review, oldest first, and those reviewed by older rules for
+    the kinds of error; returns how many were reviewed, and how many of them again."""
     from .review import compute_review
 
     pending = unreviewed(history)
     if limit is not None:
         pending = pending[-limit:]
     if not pending:
-        return 0
+        return 0, 0
+    again = len(outdated(history) & {g.id for g in pending})
 
     def one(game: GameRow) -> None:
         record = record_of(game)
@@ -59,14 +61,25 @@ def review_pending(console: Console, history: History, samples: int | None, limi
             for game in pending:
                 one(game)
                 reviewed += 1
-        return len(pending)
+        return len(pending), again
     with Progress(TextColumn("Reviewing your games"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=console, transient=True) as bar:
         task = bar.add_task("coach", total=len(pending))
         for game in pending:
             one(game)
             bar.advance(task)
-    return len(pending)
+    return len(pending), again
+
+
+def reviewed_what(done: int, again: int) -> str:
+    """``3 games not reviewed before``, ``7 games again: their reviews were by older rules for the kinds of
+    error``, or both."""
+    first = done - again
+    parts = [f"{first} game{'s' if first != 1 else ''} not reviewed before"] if first else []
+    if again:
+        parts.append(f"{again} game{'s' if again != 1 else ''} again: {'their reviews were' if again != 1 else 'its review was'} "
+                     "made by an older osmosis, with older rules for the kinds of error")
+    return ", and ".join(parts)
 
 
 def _duration(seconds: float) -> str:
@@ -106,12 +119,13 @@ def coach_command(ctx: click.Context, tag: str | None, do_review: bool, samples:
     console = console_of(ctx)
     with open_for_command(console) as history:
         if do_review:
-            done = review_pending(console, history, samples, quiet=as_json, workers=workers)
+            done, again = review_pending(console, history, samples, quiet=as_json, workers=workers)
             if done and not as_json:
-                console.print(f"Reviewed {done} game{'s' if done != 1 else ''} not reviewed before "
-                              f"({samples} samples a move).", soft_wrap=True, markup=False)
+                console.print(f"Reviewed {reviewed_what(done, again)} ({samples} samples a move).", soft_wrap=True,
+                              markup=False)
         pending = len(unreviewed(history))
-        result = coach(history, tag, examples=examples, losses=losses, unreviewed=pending)
+        result = coach(history, tag, examples=examples, losses=losses, unreviewed=pending,
+                       outdated=len(outdated(history)))
     if as_json:
         click.echo(json.dumps(result.to_json()))
         return

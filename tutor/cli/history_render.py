@@ -256,9 +256,15 @@ def print_parts(console, parts: list) -> None:
 def render_coaching(c, meanings: dict[str, str]) -> list:
     """``osmosis coach``: each recurring kind of error, then the biggest single losses."""
     if not c.games_reviewed:
-        return [Text("No reviewed game yet: play a game (osmosis play), and osmosis coach reviews it "
-                     "on the way." if not c.unreviewed else
-                     f"No reviewed game yet: osmosis coach --review reviews your {_plural(c.unreviewed, 'game')}.")]
+        if not c.unreviewed:
+            return [Text("No reviewed game yet: play a game (osmosis play), and osmosis coach reviews it on the way.")]
+        if c.outdated:
+            fresh = c.unreviewed - c.outdated
+            also = f", and {_plural(fresh, 'game')} not reviewed yet" if fresh else ""
+            return [Text(f"No game reviewed by the current rules for the kinds of error yet: "
+                         f"{_plural(c.outdated, 'game')} reviewed by an older osmosis{also}. osmosis coach --review "
+                         f"reviews {'it' if c.unreviewed == 1 else 'them'}{'' if fresh else ' again'}.")]
+        return [Text(f"No reviewed game yet: osmosis coach --review reviews your {_plural(c.unreviewed, 'game')}.")]
     head = Text()
     head.append(f"{c.games_reviewed} reviewed game{'s' if c.games_reviewed != 1 else ''}", style="bold")
     head.append(f", {_plural(c.moves_graded, 'graded move')}: " +

@@ -210,11 +210,13 @@ class Coaching:
     losses: list[Example]
     tag_filter: str | None = None
     unreviewed: int = 0
+    #: Of the unreviewed: games reviewed by older rules for the kinds of error (an older osmosis).
+    outdated: int = 0
 
     def to_json(self) -> dict[str, Any]:
         return {"games_reviewed": self.games_reviewed, "moves_graded": self.moves_graded, "labels": self.labels,
                 "tags": [t.to_json() for t in self.tags], "losses": [e.to_json() for e in self.losses],
-                "tag_filter": self.tag_filter, "unreviewed": self.unreviewed}
+                "tag_filter": self.tag_filter, "unreviewed": self.unreviewed, "outdated": self.outdated}
 
 
 def _cards_at(game: GameRow, m: StoredMove) -> tuple[int | None, int | None]:
@@ -258,7 +260,7 @@ def _reviewed(history: History, last: int | None = None) -> list[tuple[GameRow, 
 
 
 def coach(history: History, tag: str | None = None, examples: int = 3, losses: int = 10,
-          unreviewed: int = 0) -> Coaching:
+          unreviewed: int = 0, outdated: int = 0) -> Coaching:
     """The coach's figures over every reviewed game, oldest first (``tag`` keeps one kind of error)."""
     if tag is not None:
         tag = check_tag(tag)
@@ -299,7 +301,7 @@ def coach(history: History, tag: str | None = None, examples: int = 3, losses: i
     pool = [(g, m) for g, m in graded if is_loss(m) and (tag is None or tag in m.tags)]
     pool.sort(key=lambda gm: (-gm[1].drop, gm[0].id, gm[1].ply))
     return Coaching(len(pairs), len(graded), labels, figures, [_example(g, m) for g, m in pool[:losses]], tag,
-                    unreviewed)
+                    unreviewed, outdated)
 
 
 @dataclass(frozen=True)

@@ -142,20 +142,46 @@ class Drill:
                 "due_at": self.due_at, "answers": self.answers, "right": self.right}
 
 
+#: Why a drill is no longer asked when its game was reviewed again (by a newer osmosis, say).
+NO_LONGER = "reviewed again: no longer a clear mistake"
+
+
 def sync_drills(history: History) -> int:
-    """Add a drill for every clear mistake of the current reviews; returns how many were new."""
+    """Bring the drills up to the current reviews; returns how many were new.
+
+    Every clear mistake of a current review is a drill. A drill whose game was reviewed again takes the
+    new review's figures (label, tags, drop, the better move), its box and answers kept; one the new
+    review no longer calls a clear mistake is retired (:data:`NO_LONGER`), so a drill never asks about
+    a mistake, or gives a cost, that the coach no longer reports.
+    """
     now = iso(history.now())
-    rows = []
+    current: dict[int, dict[int, tuple[str, str, str, str, float]]] = {}
     for game_id, rev in reviews(history).items():
-        for m in rev.moves:
-            if clear_mistake(m, rev.samples):
-                rows.append((game_id, m.ply, m.move, m.best, m.label, json.dumps(list(m.tags)), m.drop, now, now))
-    if not rows:
+        current[game_id] = {m.ply: (m.move, m.best, m.label, json.dumps(list(m.tags)), m.drop)
+                            for m in rev.moves if clear_mistake(m, rev.samples)}
+    known = {(r["game_id"], r["ply"]): r for r in history.query(
+        "SELECT id, game_id, ply, played, best, label, tags, drop_points, retired FROM drills")}
+    new, changed, retired = [], [], []
+    for game_id, mistakes in current.items():
+        for ply, fields in mistakes.items():
+            old = known.get((game_id, ply))
+            if old is None:
+                new.append((game_id, ply, *fields, now, now))
+            elif old["retired"] is None and (old["played"], old["best"], old["label"], old["tags"],
+                                             old["drop_points"]) != fields:
+                changed.append((*fields, old["id"]))
+    for (game_id, ply), old in known.items():
+        if old["retired"] is None and game_id in current and ply not in current[game_id]:
+            retired.append((NO_LONGER, old["id"]))
+    if not (new or changed or retired):
         return 0
     with history.write() as conn:
+        conn.executemany("UPDATE drills SET played = ?, best = ?, label = ?, tags = ?, drop_points = ? "
+                         "WHERE id = ?", changed)
+        conn.executemany("UPDATE drills SET retired = ? WHERE id = ?", retired)
         before = conn.total_changes
         conn.executemany("INSERT OR IGNORE INTO drills (game_id, ply, played, best, label, tags, drop_points, "
-                         "due_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+                         "due_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", new)
         return conn.total_changes - before
 
 

@@ -260,6 +260,12 @@ def reviews(history: History, with_moves: bool = True, tags_current: bool = Fals
     return out
 
 
+def outdated(history: History) -> set[int]:
+    """The games whose current review was tagged by older rules (:data:`TAGGING`): the coach reviews them
+    again, and says so, rather than calling them not reviewed."""
+    return set(reviews(history, with_moves=False)) - set(reviews(history, with_moves=False, tags_current=True))
+
+
 def unreviewed(history: History) -> list[GameRow]:
 
     """The finished or abandoned games (one move or more) with no current review, or one tagged by older
