@@ -649,6 +649,16 @@ def test_a_relative_xdg_data_home_is_ignored_as_the_xdg_specification_says(monke
     assert data_dir() == tmp_path / "xdg" / "osmosis-tutor"
 
 
+def _read_only_for(prefix: list[str], home: Path, folder: Path) -> dict:
+    """``home`` readable by the other user and writable only by root; the child's environment."""
+    for path in [home, *home.rglob("*")]:
+        path.chmod(0o755 if path.is_dir() else 0o644)
+    probe = subprocess.run(prefix + ["true"], capture_output=True)
+    if probe.returncode != 0:
+        pytest.skip(f"setpriv cannot switch user here: {probe.stderr.decode(errors='replace').strip()}")
+    return {**child_env(home), "HOME": str(folder)}
+
+
 def test_a_read_only_data_folder_with_a_history_from_an_older_osmosis_is_read_too(tmp_path, monkeypatch):
     """An older schema is brought up to date in a copy in memory: the file needs no write to be read."""
     from tutor.history.db import History
@@ -667,12 +677,7 @@ def test_a_read_only_data_folder_with_a_history_from_an_older_osmosis_is_read_to
         old.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         old.close()
         before = (home / "history.sqlite3").read_bytes()
-        for path in [home, *home.rglob("*")]:
-            path.chmod(0o755 if path.is_dir() else 0o644)
-        probe = subprocess.run(prefix + ["true"], capture_output=True)
-        if probe.returncode != 0:
-            pytest.skip(f"setpriv cannot switch user here: {probe.stderr.decode(errors='replace').strip()}")
-        env = {**child_env(home), "HOME": str(folder)}
+        env = _read_only_for(prefix, home, folder)
         shown = subprocess.run(prefix + OSMOSIS + ["history", "--json"], capture_output=True, text=True, env=env,
                                timeout=60)
         assert shown.returncode == 0, shown.stderr
@@ -697,12 +702,7 @@ def test_a_read_only_data_folder_still_lets_the_history_be_read_and_exported(tmp
         made = subprocess.run(OSMOSIS + ["play", "3"], input="d\nd\nq\n", capture_output=True, text=True,
                               env=child_env(home), timeout=60)
         assert made.returncode == 0, made.stderr
-        for path in [home, *home.rglob("*")]:
-            path.chmod(0o755 if path.is_dir() else 0o644)  # readable by the other user, writable only by root
-        probe = subprocess.run(prefix + ["true"], capture_output=True)
-        if probe.returncode != 0:
-            pytest.skip(f"setpriv cannot switch user here: {probe.stderr.decode(errors='replace').strip()}")
-        env = {**child_env(home), "HOME": str(folder)}
+        env = _read_only_for(prefix, home, folder)
         shown = subprocess.run(prefix + OSMOSIS + ["history", "--json"], capture_output=True, text=True, env=env,
                                timeout=60)
         assert shown.returncode == 0, shown.stderr
