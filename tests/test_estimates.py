@@ -237,3 +237,16 @@ def test_review_json_carries_samples_and_intervals(greedy_review):
             assert m["drop_interval"][0] >= 5 - 1e-9
         for c in m.get("candidates", []):
             assert c["samples"] >= 1 and len(c["interval"]) == 2
+
+
+def test_the_tutor_warns_at_a_drop_of_exactly_its_threshold():
+    """``warns``: a drop of at least the threshold warns; a hair above it does not (``>=``, not ``>``)."""
+    from tutor.estimate import Drop
+    from tutor.hints import Candidate, Hint
+    from tutor.notation import Move
+
+    w, d = Move.parse("w"), Move.parse("d")
+    hint = Hint(w, [Candidate(w, 0.5, 30.0), Candidate(d, 0.25, 28.0, drop=Drop(0.25, 0.25, 0.25, 4, exact=True))], "")
+    assert hint.warns(d, 25) is True
+    assert hint.warns(d, 25.01) is False
+    assert hint.warns(w, 0) is False  # the best move never warns

@@ -171,3 +171,12 @@ def test_a_typed_face_down_card_gets_the_same_answer_whatever_lies_there():
             answers.append(str(exc))
     assert len(answers) == 2 and answers[0] == answers[1]
     assert "under the top card" not in answers[0] and "pile 1" not in answers[0]
+
+
+def test_peek_shows_the_reserve_but_not_the_stock_before_it_is_turned():
+    from tutor.knowledge import observe
+
+    rules = preset("peek")
+    seen = observe(State.initial(deal_for(1, rules), rules))
+    assert seen.stock == (None,) * 35
+    assert all(card is not None for pile in seen.reserves for card in pile)

@@ -731,3 +731,20 @@ def test_a_card_turned_past_at_a_cost_and_played_later_is_tagged_with_the_move_t
     assert str(move.move) == "d" and str(move.best) == "w" and move.label >= Label.MISTAKE
     assert "turned-past" in move.tags
     assert "Turning past 4C on the waste" in move.comment and "put it off until move 36" in move.comment
+
+
+def test_a_tag_needs_an_inaccuracy_sized_drop_not_a_mistake_sized_one():
+    """Deal 1 after ``d d d d d w d w d``: ``w`` opens row 2 with 2C, ``d`` waits. 7 points below the
+    wait is an early start (an inaccuracy is enough: 5 points); 4 points is within the noise."""
+    from tutor.review.facts import Candidate
+    from tutor.review.grades import DEFAULT_THRESHOLDS
+    from tutor.review.tags import find_tags
+
+    rules = preset("osmosis")
+    state = State.initial(deal_for(1, rules), rules).play(parse_moves("d d d d d w d w d"))
+    w, d = Move.parse("w"), Move.parse("d")
+    played = Candidate(w, 0.30, 30.0, 100)
+    for wait, expected in ((0.37, ["EarlyStart"]), (0.34, [])):
+        top = Candidate(d, wait, 31.0, 100)
+        tags, _ = find_tags(state, w, {w: played, d: top}, played, top, DEFAULT_THRESHOLDS, {}, None)
+        assert [type(t).__name__ for t in tags] == expected, wait

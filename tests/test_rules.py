@@ -442,3 +442,20 @@ def test_deal_with_the_wrong_number_of_piles_is_refused_for_the_variant():
     with pytest.raises(DealError) as info:
         State.initial(deal_for(1, preset("osmosis")), preset("bridesmaids"))
     assert "4 reserve piles" in str(info.value) and "wants 0" in str(info.value)
+
+
+def test_one_card_short_is_not_a_win_and_the_last_card_wins():
+    """The game is won with all 52 cards on the foundations, not 51 (a mutation that declared the win at 51
+    passed every test before this one)."""
+    from tutor.record import Record
+    from tutor.search import Limit, solve
+
+    rules = preset("osmosis")
+    start = State.initial(deal_for(3, rules), rules)
+    line = solve(start, Limit(nodes=200_000), want="win").line
+    pen = start.play(line[:-1])
+    assert (pen.cards, pen.won, pen.over) == (51, False, False)
+    assert Record(rules, deal_for(3, rules), list(line[:-1])).to_json()["result"] == {"cards": 51, "won": False}
+    assert [str(m) for m in solve(pen).line] == [str(line[-1])]
+    end = pen.apply(line[-1])
+    assert (end.cards, end.won, end.over) == (52, True, True)

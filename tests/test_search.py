@@ -361,3 +361,11 @@ def test_the_front_game_at_every_position_keeps_the_answers(passes, monkeypatch)
     assert checked >= 60
     # With a single pass the last-pass rule already cuts most of what the front game would.
     assert calls["lost"] >= (5 if passes != 1 else 1) and calls["all"] > calls["lost"], calls
+
+
+@pytest.mark.parametrize("number", [3, 4, 5])
+def test_turn_one_with_unlimited_passes_is_a_single_sweep(number):
+    """The module's claim: with turn 1 and unlimited passes every talon card shows each pass, so one sweep
+    decides the deal. A sweep that started one card early still answered right, at twice the nodes."""
+    rules = preset("single")
+    assert solve(State.initial(deal_for(number, rules), rules)).nodes == 1
