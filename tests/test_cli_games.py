@@ -8,7 +8,7 @@ import time
 
 from tutor.cli.play import board_wanted
 from tutor.deals import deal_for
-from tutor.record import Record, load_record
+from tutor.record import Record, load_record, save_record
 from tutor.rules import preset
 
 
@@ -182,3 +182,22 @@ def test_an_old_record_of_no_reserve_with_open_reserve_loads_as_bridesmaids(tmp_
     data["variant"] = {"turn": 3, "passes": 0, "open_reserve": True, "reserve_piles": 0}
     path.write_text(json.dumps(data), encoding="utf-8")
     assert load_record(path).rules == rules and load_record(path).rules.name == "bridesmaids"
+
+
+def test_the_json_date_is_utc_whatever_the_time_zone(home, tmp_path):
+    import subprocess
+    import sys
+
+    folder = home / "games"
+    folder.mkdir(parents=True)
+    path = folder / "deal-6-20261205-083732.json"
+    save_record(Record(preset("osmosis"), deal_for(6, preset("osmosis")), ["d"]), path)
+    os.utime(path, (1_800_000_000, 1_800_000_000))
+    dates = set()
+    for zone in ("UTC", "America/New_York", "Asia/Kolkata"):
+        env = {**os.environ, "OSMOSIS_HOME": str(home), "TZ": zone}
+        done = subprocess.run([sys.executable, "-c", "from tutor.entry import run; run()", "games", "--json"],
+                              capture_output=True, text=True, env=env, timeout=120)
+        assert done.returncode == 0, done.stderr
+        dates.add(json.loads(done.stdout)["games"][0]["date"])
+    assert dates == {"2027-01-15T08:00:00Z"}

@@ -472,6 +472,7 @@ def test_a_review_tagged_by_older_rules_is_left_out_of_the_tag_counts_and_review
         assert reviews(h)[ids[0]].tagging == 1 and reviews(h)[ids[1]].tagging == TAGGING
     early = next(t for t in c.tags if t.tag == "early-start")
     assert (early.count, early.games) == (1, 1) and c.games_reviewed == 1
+    assert c.to_json()["review_samples"] == [8]  # the budget of the one review counted (_review's)
 
 
 def test_a_coach_example_gives_its_variant_as_history_json_does():
@@ -550,7 +551,7 @@ def test_the_coach_says_which_games_an_older_osmosis_reviewed(db):
             store_review(h, gid, {k: v for k, v in _review([_move(1, "d", "w")]).items() if k != "tagging"})
         assert outdated(h) == set(ids[:2])
         c = coach(h, unreviewed=3, outdated=2)
-    assert c.to_json()["outdated"] == 2
+    assert c.to_json()["outdated"] == 2 and c.to_json()["review_samples"] == []  # none by the current rules
     console = Console(width=200, record=True)
     for part in render_coaching(c, {}):
         console.print(part)
@@ -560,3 +561,42 @@ def test_the_coach_says_which_games_an_older_osmosis_reviewed(db):
     assert reviewed_what(3, 2) == ("1 game not reviewed before, and 2 games again: their reviews were made by an "
                                    "older osmosis, with older rules for the kinds of error")
     assert reviewed_what(2, 0) == "2 games not reviewed before"
+
+
+def test_a_moved_data_folder_still_names_the_game_files_where_they_are(home, tmp_path, monkeypatch):
+    """The coach's examples named the file by the absolute name stored in the old data folder, so
+    ``osmosis replay`` of it failed after the folder moved (a new machine, a renamed home)."""
+    from tutor.record import save_record
+
+    first = tmp_path / "first"
+    monkeypatch.setenv("OSMOSIS_HOME", str(first))
+    (first / "games").mkdir(parents=True)
+    save_record(record(3, "d d"), first / "games" / "deal-3-20261201-100000.json")
+    with open_history(clock=Clock()) as h:
+        gid = h.games()[0].id
+        store_review(h, gid, _review([_move(2, "d", "w", "mistake", ["turned-past"], 12.0)]))
+    moved = tmp_path / "moved"
+    first.rename(moved)
+    monkeypatch.setenv("OSMOSIS_HOME", str(moved))
+    with open_history(clock=Clock()) as h:
+        (example,) = coach(h).tags[0].examples
+    assert example.to_json()["record"] == str(moved / "games" / "deal-3-20261201-100000.json")
+
+
+def test_a_game_never_starts_after_it_was_last_saved(home, tmp_path, monkeypatch):
+    """The autosave name's stamp is local time where it was saved: read in another time zone, a game
+    began five hours after it ended."""
+    import os
+
+    from tutor.history.games import add_file
+    from tutor.record import save_record
+
+    monkeypatch.setenv("OSMOSIS_HOME", str(home))
+    path = tmp_path / "deal-3-20261205-120000.json"
+    save_record(record(3, "d d"), path)
+    saved = 1_764_900_000  # 2025-12-05, a year before the stamp
+    os.utime(path, (saved, saved))
+    with open_history(clock=Clock()) as h:
+        gid = add_file(h, path)
+        game = h.game(gid)
+    assert game.started_at == game.played_at == hdb.iso(saved)

@@ -47,7 +47,7 @@ class SavedGame:
 
     def to_json(self) -> dict:
         out = {"number": self.number, "path": str(self.path),
-               "date": time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(self.mtime))}
+               "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(self.mtime))}  # UTC, as history's
         if self.record is None:
             out["error"] = self.error
             return out

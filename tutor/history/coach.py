@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import TutorError
-from .db import GameRow, History, path_of
+from ..storage import games_dir
+from .db import GameRow, History, path_of, storable
 from .reviews import StoredMove, StoredReview, review_of, reviews
 
 #: review tag -> the lesson (file name) that teaches it.
@@ -212,11 +213,14 @@ class Coaching:
     unreviewed: int = 0
     #: Of the unreviewed: games reviewed by older rules for the kinds of error (an older osmosis).
     outdated: int = 0
+    #: The sample budgets the reviews were made with (each game is reviewed once and kept; None: exact).
+    review_samples: tuple[int | None, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {"games_reviewed": self.games_reviewed, "moves_graded": self.moves_graded, "labels": self.labels,
                 "tags": [t.to_json() for t in self.tags], "losses": [e.to_json() for e in self.losses],
-                "tag_filter": self.tag_filter, "unreviewed": self.unreviewed, "outdated": self.outdated}
+                "tag_filter": self.tag_filter, "unreviewed": self.unreviewed, "outdated": self.outdated,
+                "review_samples": sorted(self.review_samples, key=lambda n: (n is None, n or 0))}
 
 
 def _cards_at(game: GameRow, m: StoredMove) -> tuple[int | None, int | None]:
@@ -234,8 +238,21 @@ def _cards_at(game: GameRow, m: StoredMove) -> tuple[int | None, int | None]:
 
 def _example(game: GameRow, m: StoredMove) -> Example:
     card, best_card = _cards_at(game, m)
-    return Example(game.id, game.deal_number, game.variant, game.played_at, game.source, m.ply, m.move, m.best,
-                   m.label, m.tags, m.drop, card, best_card, m.drop_interval, m.drop_samples)
+    return Example(game.id, game.deal_number, game.variant, game.played_at, current_source(game), m.ply, m.move,
+                   m.best, m.label, m.tags, m.drop, card, best_card, m.drop_interval, m.drop_samples)
+
+
+def current_source(game: GameRow) -> str | None:
+    """The game's file as it lies now: a game of the games folder is found in today's data folder (moved, or
+    another machine's, the stored absolute name points at the old one), else the name as stored."""
+    if game.key.startswith("games/"):
+        here = games_dir() / path_of(game.key)[len("games/"):]
+        try:
+            if here.is_file():
+                return storable(str(here))
+        except OSError:
+            pass
+    return game.source
 
 
 def is_loss(m: StoredMove) -> bool:
@@ -301,7 +318,7 @@ def coach(history: History, tag: str | None = None, examples: int = 3, losses: i
     pool = [(g, m) for g, m in graded if is_loss(m) and (tag is None or tag in m.tags)]
     pool.sort(key=lambda gm: (-gm[1].drop, gm[0].id, gm[1].ply))
     return Coaching(len(pairs), len(graded), labels, figures, [_example(g, m) for g, m in pool[:losses]], tag,
-                    unreviewed, outdated)
+                    unreviewed, outdated, tuple({rev.samples for _, rev in pairs}))
 
 
 @dataclass(frozen=True)

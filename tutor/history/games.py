@@ -242,8 +242,11 @@ def add_file(history: History, path: Path, keyed: bool = True, text: str | None 
     record = load_record(str(path)) if text is None else loads_record(text, f"record {quoted(path)}")
     if warnings is not None:
         warnings += record.warnings
-    started = iso(file_started_at(path))
-    played = iso(path.stat().st_mtime)
+    mtime = path.stat().st_mtime
+    # the name's stamp is local time where it was saved: read in another time zone it may come after the
+    # last save, and a game never starts after it was last played
+    started = iso(min(file_started_at(path), mtime))
+    played = iso(mtime)
     key = key_for_path(path) if keyed else None
     with history.write():  # the look-up and the insert in one transaction: two imports at once make one row
         if as_played:
