@@ -168,3 +168,20 @@ def test_strategy_fusion_pimc_ties_a_turn_that_the_search_shows_a_blind_player_c
     search = Search(reveals=1, plies=2, budget=50_000).move_values(obs, every)
     assert search[TURN] == 528 / 720 < search[WASTE] == pimc[WASTE]
     assert score_moves(obs).best == WASTE
+
+
+def test_the_hint_says_why_the_search_overturned_a_tie_in_the_samples_figures():
+    """The hint played ``w`` on the search's word but said "they score the same" beside the samples' tie
+    (98% each), a reason that contradicted its own choice and its JSON's ``blind_win`` (98% against 83%)."""
+    from tutor.deals import deal_for
+    from tutor.hints import hint
+
+    state = State.initial(deal_for(70043, RULES), RULES).play(DEAL_70043_AT_82.split())
+    h = hint(observe(state))
+    by_move = {str(c.move): c for c in h.candidates}
+    assert str(h.best) == "w" and round(by_move["w"].win, 2) == round(by_move["d"].win, 2)
+    assert by_move["d"].blind is not None and by_move["d"].blind < by_move["w"].blind - 0.05
+    assert "score the same" not in h.reason
+    assert (f"a player who sees only the table cannot cash that: searched over the cards that can still turn "
+            f"up, they win about {by_move['w'].blind * 100:.0f}% this way and {by_move['d'].blind * 100:.0f}% "
+            "if you turn the talon (the search's estimate on 32 of the 128 deals)") in " ".join(h.reason.split())

@@ -341,7 +341,10 @@ def _lost_turn(obs: Observation) -> str:
 def _compared(obs: Observation, scored: ScoredPosition, top: Candidate, other: Candidate | None,
               tips: list[TipId]) -> list[str]:
     """The reason when the best move was found by comparing samples."""
-    out = _compared_reason(obs, scored, top, other, tips)
+    from .blind import fusion_reason
+
+    fused = fusion_reason(obs, scored, top, move_phrase(obs, scored.best))
+    out = [fused] if fused is not None else _compared_reason(obs, scored, top, other, tips)
     if (scored.method != "infoset" and other is not None and other.opens_row is not None
             and top.opens_row is None and not other.lost
             and round(top.win * 100) == round(other.win * 100) and round(top.cards) < round(other.cards)):
