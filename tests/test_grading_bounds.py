@@ -96,7 +96,8 @@ def test_the_comment_says_why_a_higher_pimc_figure_is_no_better_move():
     text = grade_sentence(state, Grade(Label.BEST, TURN, TURN, played, played, None, False, fused=fused))
     assert text.startswith("Best move: win 48%")
     assert "shows 53% on those deals solved with every card known" in text
-    assert "wins no more with it (49% against 52% with this move, as the search estimates it)" in text
+    assert ("wins no more with it (49% against 52% with this move, as the search estimates it on 32 of the 128 "
+            "deals)") in text
     exact = grade_sentence(state, Grade(Label.BEST, TURN, TURN, played, played, None, False, fused=fused,
                                         fused_exact=True))
     assert "(49% against 52% with this move)" in exact

@@ -35,23 +35,26 @@ def overturned(scored: ScoredPosition, top: Candidate) -> Candidate | None:
     return rival
 
 
-def fusion_reason(obs: Observation, scored: ScoredPosition, top: Candidate, what: str) -> str | None:
-    """``what`` (the best move's phrase) with why the search chose it over a move the figures favour; None
-    when the search did not overturn the figures."""
+def searched_deals(samples: int) -> str:
+    """The deals the search played of a position's ``samples``: ``32 of the 128 deals``, ``the 64 deals``
+    (every one up to :data:`tutor.hints.EXACT_DEALS`, else the first :data:`tutor.infoset.WORLDS`)."""
     from ..hints import EXACT_DEALS
     from ..infoset import WORLDS
 
+    searched = samples if samples <= EXACT_DEALS else min(WORLDS, samples)
+    return f"{searched} of the {samples} deals" if searched < samples else f"the {samples} deals"
+
+
+def fusion_reason(obs: Observation, scored: ScoredPosition, top: Candidate, what: str) -> str | None:
+    """``what`` (the best move's phrase) with why the search chose it over a move the figures favour; None
+    when the search did not overturn the figures."""
     rival = overturned(scored, top)
     if rival is None or top.blind is None or rival.blind is None:
         return None
     other = move_phrase(obs, rival.move, False)
     how = "as often" if round(rival.win * 100) == round(top.win * 100) else "more often"
-    if str(scored.method) == "exact":
-        basis = f"exact: every one of the {scored.samples} consistent deals searched"
-    else:
-        searched = scored.samples if scored.samples <= EXACT_DEALS else min(WORLDS, scored.samples)
-        basis = (f"the search's estimate on {searched} of the {scored.samples} deals" if searched < scored.samples
-                 else f"the search's estimate on the {scored.samples} deals")
+    basis = (f"exact: every one of the {scored.samples} consistent deals searched" if str(scored.method) == "exact"
+             else f"the search's estimate on {searched_deals(scored.samples)}")
     return (f"{what}. If you {other}, the deals solved with every card known win {how} ({_pct(rival.win)} "
             f"against {_pct(top.win)}), but a player who sees only the table cannot cash that: searched over the "
             f"cards that can still turn up, they win about {_pct(top.blind)} this way and {_pct(rival.blind)} if "

@@ -39,6 +39,7 @@ from ..review.grades import Label
 from ..review.values import Hindsight, Review
 from ..state import State
 from ..talon import last_pass
+from .blind import searched_deals
 from .hint import pct, surely_fewer_cards, win_figure
 from .moves import card_word, move_gerund, move_short
 from .moves import move_named as _better
@@ -174,7 +175,7 @@ def grade_sentence(state: State, fact: Grade | Ungraded | Decided) -> str:
             text = f"Best move: win {pct(played.win)} ({interval_text(*played.interval)}, {_deals(played.samples)})."
         fused = fact.fused
         if fused is not None and fused.blind is not None and played.blind is not None:  # strategy fusion
-            how = "" if fact.fused_exact else ", as the search estimates it"
+            how = "" if fact.fused_exact else f", as the search estimates it on {searched_deals(played.samples)}"
             return (f"{text} {_better(state, fused.move)} shows {pct(fused.win)} on those deals solved with every "
                     "card known, but searched over the cards that can still turn up, a player who cannot see them "
                     f"wins no more with it ({pct(fused.blind)} against {pct(played.blind)} with this move{how}): "
