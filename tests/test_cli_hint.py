@@ -265,15 +265,6 @@ def test_a_peek_position_lost_by_its_face_up_reserve_says_so_once():
     assert "impossible to complete" not in data["reason"]
 
 
-def test_a_waste_play_on_the_last_pass_speaks_of_the_rest_of_it_not_a_next_pass():
-    """Limited deal 23 in its third and last pass (lesson 'variants'): there is no next pass to change."""
-    moves = ("r2 d d d w w r3 d d d w w r1 w r2 w w r3 w d d w d w r3 r3 w d d d d d w w w d d w w d d d d w r4 w w "
-             "d d d d w d w w w d")
-    data = json.loads(run("hint", "23", "--variant", "limited", "--moves", moves, "--json").stdout)
-    assert data["best"] == "w" and "next pass" not in data["reason"]
-    assert "changes which cards the rest of this pass, the last one, shows" in data["reason"]
-
-
 def test_the_hint_table_gives_the_expected_cards_their_interval_too(run):
     out = run(["hint", "51", "--moves", "r2 d"]).stdout
     head = next(line for line in out.splitlines() if line.startswith("move "))

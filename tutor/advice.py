@@ -92,7 +92,8 @@ def no_progress_reason(obs: Observation) -> str:
     from .notation import TURN
 
     cards = f"{obs.cards} card{'s' if obs.cards != 1 else ''}"
-    certain = (f"Win 0% and {cards} on the foundations, both certain: the face-down cards cannot change it.")
+    certain = (f"Win 0% and {cards} on the foundations, both certain: "
+               + ("every card is known." if obs.complete else "the face-down cards cannot change it."))
     if ended_by(obs) == "passes":
         return (f"{move_phrase(obs, TURN)}: it is the only move, and the game ends with this pass, the last of "
                 f"{obs.rules.passes}. None of the cards still to turn (you have seen them all) can be played, "

@@ -28,6 +28,7 @@ from ..history.reviews import review_of, reviews
 from ..knowledge import observe
 from ..lessons import describe_move, judge_answer
 from ..lessons.words import win_text
+from ..narrate.review import tag_tip
 from ..notation import Move
 from ..render import prose, render_state, use_symbols
 from ..review import TAGS, tip
@@ -57,10 +58,11 @@ def drill_hint(state: State, d: drills.Drill, tip: str) -> str:
     return " ".join(part for part in (f"Hint: {tip}" if tip else "Hint:", weigh) if part)
 
 
-def tip_for(tags: Iterable[str]) -> str:
+def tip_for(tags: Iterable[str], state: State | None = None) -> str:
+    """The tip of the first known tag, for the drill's position (the last pass has its own)."""
     for tag in tags:
         if tag in TAGS:
-            return tip(TAGS[tag][0])
+            return tip(tag_tip(tag, state))
     return ""
 
 
@@ -155,7 +157,7 @@ def _ask(console: Console, history: History, d: drills.Drill, index: int, total:
     reviewed = next((m for m in rev.moves if m.ply == d.ply), None)
     states, moves = found
     state = states[-1]
-    tip_text = tip_for(d.tags)
+    tip_text = tip_for(d.tags, state)
     step = drills.step_for(record, d, tip=tip_text)
     step, verdict = drills.verdict_for_drill(step)
     played = Move.parse(d.played)

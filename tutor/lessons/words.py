@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from ..cards import NAMES
-from ..narrate.hint import cards_ends, exact_cards
+from ..narrate.hint import cards_decimals, cards_ends, exact_cards
 from ..narrate.moves import move_long
 from ..notation import Move
 from ..state import State
@@ -97,8 +97,7 @@ def cards_text(s: Score) -> str:
     lo, hi = s.cards_interval
     if s.samples > 1 and round(lo, 6) == round(hi, 6):
         return f"{s.cards:.0f} cards (in each of the {s.samples} deals)"
-    ends = cards_ends(lo, hi)
-    return f"about {s.cards:.{1 if '.' in ends else 0}f} cards (95%: {ends}, {_deals(s.samples)})"
+    return f"about {s.cards:.{cards_decimals(lo, hi)}f} cards (95%: {cards_ends(lo, hi)}, {_deals(s.samples)})"
 
 
 def feedback_lines(step: Step, verdict: Verdict, move: Move | None, right: bool, refusal: str) -> tuple[str, ...]:

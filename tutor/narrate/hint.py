@@ -178,11 +178,6 @@ def _versus(top: Candidate, other: Candidate, mine: str, theirs: str) -> str:
     return f"win {win_figure(top)} either way, {about_cards(top)}"
 
 
-def _later(obs: Observation) -> str:
-    """What a shift of the groups of three changes: the next pass, or on the last pass the rest of it."""
-    if last_pass(obs):
-        return "the rest of this pass, the last one,"
-    return "the next pass"
 
 
 def _cap(text: str) -> str:
@@ -211,12 +206,17 @@ def _same_cards(c: Candidate) -> bool:
     return c.samples > 1 and round(c.cards_interval[0], 6) == round(c.cards_interval[1], 6)
 
 
+def cards_decimals(lo: float, hi: float) -> int:
+    """The decimals that tell a cards interval's ends apart: 0, else 1, else 2 ("25.0-25.0" says nothing)."""
+    return next((d for d in (0, 1) if f"{lo:.{d}f}" != f"{hi:.{d}f}"), 2)
+
+
 def cards_ends(lo: float, hi: float) -> str:
-    """The ends of a cards interval, "27-31"; with a decimal where the rounded ends would be one number
-    ("27 (95%: 27-27)" says nothing): "27.2-27.6". The one spelling for the hint, its table and the lessons."""
-    if f"{lo:.0f}" == f"{hi:.0f}":
-        return f"{lo:.1f}-{hi:.1f}"
-    return f"{lo:.0f}-{hi:.0f}"
+    """The ends of a cards interval, "27-31"; with as many decimals as it takes to tell them apart
+    ("27 (95%: 27-27)" says nothing): "27.2-27.6", "24.97-25.03". The one spelling for the hint, its table
+    and the lessons."""
+    d = cards_decimals(lo, hi)
+    return f"{lo:.{d}f}-{hi:.{d}f}"
 
 
 def exact_cards(cards: float) -> str:
@@ -232,7 +232,7 @@ def cards_figure(c: Candidate) -> str:
     if _same_cards(c):
         return f"{c.cards:.0f} (in each of the {c.samples} deals)"
     lo, hi = c.cards_interval
-    return f"{c.cards:.{1 if '.' in cards_ends(lo, hi) else 0}f} (95%: {cards_ends(lo, hi)})"
+    return f"{c.cards:.{cards_decimals(lo, hi)}f} (95%: {cards_ends(lo, hi)})"
 
 
 def _played(card: int | None) -> int:
@@ -402,10 +402,11 @@ def _compared_reason(obs: Observation, scored: ScoredPosition, top: Candidate, o
             return [f"{what}: {NAMES[ocard]} is playable but would open row {other.opens_row} for "
                     f"{SUIT_NAMES[ocard // 13]}, and a new row takes only ranks the rows above hold"
                     f". {_figs(_versus(top, other, 'if you wait', 'if you play it now'), scored)}"]
-        if other.move.kind == "w" and obs.rules.turn > 1 and obs.stock and not other.lost:
+        if other.move.kind == "w" and obs.rules.turn > 1 and obs.stock and not other.lost and not last_pass(obs):
+            # a waste play shifts only the next pass's groups (the stock stays as it is): none on the last pass
             tips.append(TipId.PLAN_PASSES)
             return [f"{what} rather than play {NAMES[ocard]}: taking it off the waste now shifts the groups "
-                    f"of three and changes what {_later(obs)} shows. {_figs(figures, scored)}"]
+                    f"of three and changes what the next pass shows. {_figs(figures, scored)}"]
         return [f"{what}. {_figs(figures, scored)}"]
     card = _played(top.card)  # the best move is a play from here on
     turn = next((c for c in scored.candidates if c.move == TURN), None)
@@ -432,9 +433,14 @@ def _compared_reason(obs: Observation, scored: ScoredPosition, top: Candidate, o
         tips.append(TipId.FIRST_ROW)
         return [f"{what} to row 1: every rank row 1 gets is one the rows below may take"
                 f". {_figs(figures, scored)}"]
+    if best.kind == "w" and obs.stock and last_pass(obs):
+        tips.append(TipId.LAST_PASS)
+        return [f"{what} {destination_phrase(obs, card)}: this is the last pass, so a card you turn past now is "
+                "buried under the next turn and may not come back, and taking it shifts nothing, since no pass "
+                f"follows. {_figs(figures, scored)}"]
     if best.kind == "w" and obs.rules.turn > 1 and obs.stock:
         tips.append(TipId.PLAN_PASSES)
-        return [f"{what} {destination_phrase(obs, card)}: taking it now changes which cards {_later(obs)} "
+        return [f"{what} {destination_phrase(obs, card)}: taking it now changes which cards the next pass "
                 f"shows, for the better here. {_figs(figures, scored)}"]
     tips.append(TipId.TRACK_RANKS)
     return [f"{what} {destination_phrase(obs, card)}, now that its rank is in the row above"

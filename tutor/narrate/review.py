@@ -47,7 +47,7 @@ from .play import plural
 from .practical import PRACTICAL_HEADING, practical_sentence
 from .tips import TipId, tip
 
-__all__ = ["TAGS", "HINDSIGHT", "tell", "comment", "grade_sentence", "tag_sentence", "tip_sentence",
+__all__ = ["TAGS", "HINDSIGHT", "tell", "comment", "grade_sentence", "tag_sentence", "tip_sentence", "tip_topic", "tag_tip",
            "cycle_sentence", "threw_away_sentence", "luck_sentence", "only_move_sentence", "moment_text",
            "verdict", "sampling_text", "practical_sentence", "PRACTICAL_HEADING"]
 
@@ -274,7 +274,8 @@ def tag_sentence(state: State, fact: TagFact) -> str:
     return f"Taking {card_word(fact.card)} off the waste shifted the talon's threes; turning kept {win_figure(fact.turn)}."
 
 
-def tip_sentence(tags: tuple[TagFact, ...], cycle: BlockingCycle | None = None, known: bool = False) -> str | None:
+def tip_sentence(tags: tuple[TagFact, ...], cycle: BlockingCycle | None = None, known: bool = False,
+                 state: State | None = None) -> str | None:
     """One piece of advice at a time: the first tag's tip (row 1's own tip for a row-1 card turned past); for a
     row opened into a trap of the reserve piles the player could see (``cycle.seen``), reading the reserve,
     not the waiting bet of an early start: the loss was certain, no bet on the talon. ``known``: the player
@@ -283,9 +284,26 @@ def tip_sentence(tags: tuple[TagFact, ...], cycle: BlockingCycle | None = None, 
         return "Tip: " + tip(TipId.READ_RESERVE)
     if not tags:
         return None
-    first = tags[0]
-    topic = TipId.FIRST_ROW if isinstance(first, TurnedPast) and first.first_row else TAGS[first.tag][0]
-    return "Tip: " + tip(topic, known)
+    return "Tip: " + tip(tip_topic(tags[0], state), known)
+
+
+def tip_topic(fact: TagFact, state: State | None = None) -> TipId:
+    """The tip for one tag in ``state`` (the position before the move): on the last of limited passes, the
+    last pass's own (no pass follows to plan for, or to keep allowed); a card turned past with turn 1, the
+    turning-past tip (no groups of three to shift); a row-1 card turned past, row 1's; else the tag's."""
+    topic = tag_tip(fact.tag, state)
+    if isinstance(fact, TurnedPast) and fact.first_row and topic != TipId.LAST_PASS:
+        return TipId.FIRST_ROW
+    return topic
+
+
+def tag_tip(tag: str, state: State | None = None) -> TipId:
+    """The tip for a kind of error (by its name, as the history keeps it), in ``state`` if known."""
+    if state is not None and tag in (Tag.TURNED_PAST, Tag.NO_PROGRESS) and last_pass(state):
+        return TipId.LAST_PASS
+    if state is not None and tag == Tag.TURNED_PAST and state.rules.turn == 1:
+        return TipId.TURN_PAST
+    return TAGS[tag][0]
 
 
 def cycle_sentence(fact: BlockingCycle) -> str:
@@ -346,7 +364,7 @@ def comment(state: State, facts: Comment) -> str:
     parts += [tag_sentence(state, t) for t in facts.tags]
     if cycle is not None and cycle.seen:  # in view before the move: the error's reason, before the tip
         parts.append(cycle_sentence(cycle))
-    advice = tip_sentence(facts.tags, cycle, known)
+    advice = tip_sentence(facts.tags, cycle, known, state)
     if advice is not None:
         parts.append(advice)
     if cycle is not None and not cycle.seen and facts.threw_away is not None:

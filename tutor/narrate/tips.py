@@ -25,6 +25,8 @@ class TipId(StrEnum):
     WELL_PLAYED = "well-played"
     NO_PROGRESS = "no-progress"
     READ_RESERVE = "read-reserve"
+    LAST_PASS = "last-pass"
+    TURN_PAST = "turn-past"
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +72,14 @@ TIPS: dict[str, Tip] = {t.id: t for t in (
         "A whole pass through the talon with no card played blocks the game: the waste cannot be "
         "turned over again. Before ending a pass, play any card that helps, even a small one, so "
         "the next pass is still allowed."),
+    Tip(TipId.LAST_PASS, "Take what you need on the last pass",
+        "When the passes are limited, the last one is your last look at the talon: a card you turn past is "
+        "buried under the next turn and may never come back, and taking a card off the waste shifts nothing, "
+        "since no pass follows. On the last pass, take every card you will need while it shows."),
+    Tip(TipId.TURN_PAST, "Turn past a playable card only for a reason",
+        "Turning one card at a time, a card you turn past goes under the cards turned after it and comes "
+        "back only when they leave the waste, or on the next pass if one is left. Let it go only when a "
+        "pass still follows and nothing you need waits on it now."),
     Tip(TipId.READ_RESERVE, "Read the reserve piles before opening a row",
         "A reserve card can only be played after the card above it, and a card of a lower row only after "
         "the same rank is in every row above. When a row order makes a card wait for one buried under it, "
