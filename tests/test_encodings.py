@@ -116,3 +116,16 @@ def test_an_export_is_ascii_json_whatever_the_folder_is_called(tmp_path):
     text = out.read_bytes().decode("ascii")  # ASCII: the folder's name as \u escapes, read back whole
     assert "\\u2014" in text and any("h\u00f6m\u2014e" in json.dumps(json.loads(line), ensure_ascii=False)
                                      for line in text.splitlines())
+
+
+def test_a_suit_symbol_piped_or_typed_under_latin_1_is_the_card(home, monkeypatch):
+    """Latin-1 decodes any bytes, so trying the locale's encoding first read 7\u2660 as '7\u00e2\\x99\u00a0'."""
+    done = osmosis(["play", "1", "--variant", "peek"], home, "latin-1", "d\n7\u2660\nq\n".encode())
+    assert b"7S cannot be played now" in done.stdout and b"unknown move" not in done.stdout
+    import sys
+
+    from tutor.textsafe import utf8_argument
+
+    monkeypatch.setattr(sys, "getfilesystemencoding", lambda: "latin-1")
+    assert utf8_argument("5\u2663".encode().decode("latin-1")) == "5\u2663"  # a Latin-1 locale's argv
+    assert utf8_argument("caf\u00e9") == "caf\u00e9"  # Latin-1 text that is no UTF-8 stays as it is

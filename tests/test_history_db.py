@@ -18,12 +18,12 @@ from tutor.history import db as hdb
 from tutor.history import drill as drills
 from tutor.history.coach import TAG_LESSONS, coach, recurring
 from tutor.history.db import History, HistoryError
-from tutor.history.games import add_record, content_of, note_game, open_history
+from tutor.history.games import add_record, note_game, open_history
 from tutor.history.reviews import TAGGING, reviews, store_review
 from tutor.history.stats import streaks, summary, wilson
 from tutor.history.transfer import export_text, import_file
 from tutor.lessons import find_lesson
-from tutor.record import Record
+from tutor.record import Record, content_of
 from tutor.review import TAGS
 from tutor.rules import preset
 
@@ -533,7 +533,33 @@ def test_a_drill_follows_its_game_reviewed_again(db):
         assert left.box == 1 and left.answers == 1  # its answers kept
         retired = h.query("SELECT retired FROM drills WHERE ply = 2")[0][0]
         assert retired == drills.NO_LONGER
-        assert drills.sync_drills(h) == 0 and len(drills.all_drills(h)) == 1  # nothing comes back
+        assert drills.sync_drills(h) == 0 and len(drills.all_drills(h)) == 1  # nothing comes back by itself
+        # a third review calls move 2 a mistake again (a one-off review with other settings came between):
+        # the drill comes back as it was, box and answers kept
+        two = next(d for d in h.query("SELECT id FROM drills WHERE ply = 2"))[0]
+        drills.answer(h, drills.drill(h, two), "r1", True)
+        store_review(h, gid, _review([_move(2, "d", "r1", "mistake", ["talon-shift"], 11.0),
+                                      _move(4, "d", "w", "mistake", ["no-progress"], 18.0)], reviewed=4))
+        assert drills.sync_drills(h) == 0
+        back = drills.drill(h, two)
+        assert back is not None and back.drop == 11.0 and back.answers == 1
+        assert sorted(d.ply for d in drills.all_drills(h)) == [2, 4]
+
+
+def test_a_drill_whose_move_is_now_another_one_starts_again(db):
+    """The game went another way at the drill's ply and was reviewed again: the box and answers were for
+    another question (a drill kept box 3 for a move it no longer asks about)."""
+    with open_history(clock=Clock()) as h:
+        gid = add_record(h, record(3, "d d"), key="games/a.json")
+        store_review(h, gid, _review([_move(2, "d", "w", "mistake", ["talon-shift"], 12.0)]))
+        drills.sync_drills(h)
+        (d,) = drills.all_drills(h)
+        drills.answer(h, d, "w", True)
+        h.conn.execute("UPDATE drills SET retired = 'the game changed after the review this drill came from'")
+        store_review(h, gid, _review([_move(2, "w", "d", "blunder", ["turned-past"], 30.0)]))
+        assert drills.sync_drills(h) == 0
+        (again,) = drills.all_drills(h)
+    assert (again.id, again.played, again.best, again.box, again.answers) == (d.id, "w", "d", 0, 0)
 
 
 def test_the_coach_says_which_games_an_older_osmosis_reviewed(db):
@@ -600,3 +626,20 @@ def test_a_game_never_starts_after_it_was_last_saved(home, tmp_path, monkeypatch
         gid = add_file(h, path)
         game = h.game(gid)
     assert game.started_at == game.played_at == hdb.iso(saved)
+
+
+def test_the_coach_counts_older_reviews_only_among_the_games_it_would_review(db, home):
+    """Two 0-move games reviewed by an older osmosis and one game not reviewed: "and -1 games not
+    reviewed yet" (the older reviews counted games the coach never reviews)."""
+    from builders import osmosis
+
+    with open_history(clock=Clock()) as h:
+        for n in (1, 2):
+            gid = add_record(h, record(n, ""), key=f"empty{n}")
+            store_review(h, gid, {k: v for k, v in _review([], reviewed=0).items() if k != "tagging"})
+        add_record(h, record(3, "d d"), key="played")
+    result = osmosis(["coach", "--no-review", "--json"], home)
+    data = json.loads(result.stdout)
+    assert (data["unreviewed"], data["outdated"]) == (1, 0)
+    text = osmosis(["coach", "--no-review"], home).stdout
+    assert "-1" not in text and "osmosis coach --review reviews your 1 game." in " ".join(text.split())

@@ -183,5 +183,5 @@ def test_the_hint_says_why_the_search_overturned_a_tie_in_the_samples_figures():
     assert by_move["d"].blind is not None and by_move["d"].blind < by_move["w"].blind - 0.05
     assert "score the same" not in h.reason
     assert (f"a player who sees only the table cannot cash that: searched over the cards that can still turn "
-            f"up, they win about {by_move['w'].blind * 100:.0f}% this way and {by_move['d'].blind * 100:.0f}% "
+            f"up, such a player wins about {by_move['w'].blind * 100:.0f}% this way and {by_move['d'].blind * 100:.0f}% "
             "if you turn the talon (the search's estimate on 32 of the 128 deals)") in " ".join(h.reason.split())

@@ -157,7 +157,22 @@ def _settled(advice: Hint, sentence: str, won: bool, deals: int) -> SettledHint:
 def advise(obs: Observation, samples: int | None = None) -> Hint:
     """The hint for the player of ``obs`` (:func:`tutor.hints.hint`), settled where it can be (:func:`settle`),
     and the last card played when it can be (:func:`last_card`)."""
-    return last_card(obs, settle(obs, hint(obs, samples=samples)))
+    advice = hint(obs, samples=samples)
+    if samples is not None and str(advice.method) == "infoset":
+        # the hint's words assume the default budget where they say how many deals the search played
+        advice = _narrated(obs, advice, samples)
+    return last_card(obs, settle(obs, advice))
+
+
+def _narrated(obs: Observation, advice: Hint, budget: int) -> Hint:
+    """``advice`` with its reason written again for a hint that could draw ``budget`` samples."""
+    from .hints import ScoredPosition
+    from .narrate import reason_for
+
+    scored = ScoredPosition(advice.best, advice.candidates, advice.why, advice.samples, advice.exact,
+                            method=advice.method)
+    reason, tips = reason_for(obs, scored, budget)
+    return replace(advice, reason=reason, tips=tuple(tips))
 
 
 def last_card(obs: Observation, advice: Hint) -> Hint:

@@ -12,6 +12,7 @@ the record keeps the result the moves reach and says so in ``warnings``.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from dataclasses import dataclass, field
@@ -176,6 +177,14 @@ def _rules_of(value: object, source: str) -> Rules:
         return plain_rules(Rules.from_json(value))
     except RulesError as exc:
         raise RecordError(f"{source}: bad variant: {exc}") from None
+
+
+def content_of(record: Record) -> str:
+    """A fingerprint of the game itself (rules, deal, moves), the same wherever the file lies (the history's
+    and the review cache's key of a game)."""
+    data = {"variant": record.rules.to_json(), "deal": record.deal.record_ref(), "moves": [str(m) for m in record.moves]}
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha1(text.encode()).hexdigest()
 
 
 def plain_rules(rules: Rules) -> Rules:

@@ -156,12 +156,15 @@ def encodable_streams(*streams: object) -> None:
 def utf8_argument(arg: str) -> str:
     """A command-line word as the player typed it.
 
-    In a C locale without UTF-8 mode (``LC_ALL=C PYTHONUTF8=0``) Python keeps the bytes of ``5\u2663``
-    as surrogate escapes, which no card name matches: bytes that are UTF-8 are read as such, any
-    others are left as they were (the error then names them). Not for file names, whose escapes are
-    what opens the file.
+    Python decodes the command line with the locale's encoding: in a C locale without UTF-8 mode
+    (``LC_ALL=C PYTHONUTF8=0``) the bytes of ``5\u2663`` stay surrogate escapes, in a Latin-1 locale they
+    become three Latin-1 letters; either way no card name matches. Bytes that are UTF-8 are read as
+    such; any others are left as they were (the error then names them). Not for file names, whose
+    decoding is what opens the file.
     """
+    import sys
+
     try:
-        return arg.encode("utf-8", "surrogateescape").decode("utf-8")
-    except UnicodeError:
+        return arg.encode(sys.getfilesystemencoding(), "surrogateescape").decode("utf-8")
+    except (UnicodeError, LookupError):
         return arg

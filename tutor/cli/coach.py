@@ -123,9 +123,9 @@ def coach_command(ctx: click.Context, tag: str | None, do_review: bool, samples:
             if done and not as_json:
                 console.print(f"Reviewed {reviewed_what(done, again)} ({samples} samples a move).", soft_wrap=True,
                               markup=False)
-        pending = len(unreviewed(history))
-        result = coach(history, tag, examples=examples, losses=losses, unreviewed=pending,
-                       outdated=len(outdated(history)))
+        waiting = {g.id for g in unreviewed(history)}
+        result = coach(history, tag, examples=examples, losses=losses, unreviewed=len(waiting),
+                       outdated=len(outdated(history) & waiting))  # of the unreviewed: a 0-move game is neither
     if as_json:
         click.echo(json.dumps(result.to_json()))
         return

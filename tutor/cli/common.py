@@ -281,8 +281,8 @@ def _raw_line(prompt: str, echo: bool) -> str | bytes | int | None:
                 size += len(data)
             return size
         data = data.rstrip(b"\n").rstrip(b"\r")
-        for encoding in (getattr(stream, "encoding", None) or "utf-8", "utf-8"):
-            try:  # UTF-8 too: a card's suit symbol piped in a C locale, whose encoding is ASCII
+        for encoding in ("utf-8", getattr(stream, "encoding", None) or "utf-8"):
+            try:  # UTF-8 first: a card's suit symbol piped in a C or Latin-1 locale (Latin-1 reads any bytes)
                 return data.decode(encoding)
             except (UnicodeDecodeError, LookupError):
                 continue

@@ -19,6 +19,7 @@ from rich.console import Console
 from ..history import games as hgames
 from ..history.db import History, HistoryError
 from ..history.stats import figures, summary
+from ..record import content_of
 from ..textsafe import os_reason, quoted, shown_path
 from . import history_render as words
 from .app import console_of
@@ -141,7 +142,7 @@ def store_review(record: Record, path: str | Path | None, rev: Review, history: 
                 key = hgames.key_for_path(path) if path is not None else None
                 game = history.game_by_key(key) if key else None
                 if game is None or game.record.get("moves") != [str(m) for m in record.moves]:
-                    game = history.game_by_content(hgames.content_of(record))
+                    game = history.game_by_content(content_of(record))
                 game_id = game.id if game is not None else hgames.add_record(
                     history, record, key=key, source=hgames.source_of(path) if path else None)
             store(history, game_id, review_data(rev))

@@ -151,8 +151,10 @@ def sync_drills(history: History) -> int:
 
     Every clear mistake of a current review is a drill. A drill whose game was reviewed again takes the
     new review's figures (label, tags, drop, the better move), its box and answers kept; one the new
-    review no longer calls a clear mistake is retired (:data:`NO_LONGER`), so a drill never asks about
-    a mistake, or gives a cost, that the coach no longer reports.
+    review no longer calls a clear mistake is retired (:data:`NO_LONGER`), and comes back, box and answers
+    kept, if a later review calls it one again. A drill whose move at that ply is now another one (the
+    game went another way there) is a new question: it starts again in box 0, its old answers dropped.
+    So a drill never asks about a mistake, or gives a cost, that the coach no longer reports.
     """
     now = iso(history.now())
     current: dict[int, dict[int, tuple[str, str, str, str, float]]] = {}
@@ -161,23 +163,30 @@ def sync_drills(history: History) -> int:
                             for m in rev.moves if clear_mistake(m, rev.samples)}
     known = {(r["game_id"], r["ply"]): r for r in history.query(
         "SELECT id, game_id, ply, played, best, label, tags, drop_points, retired FROM drills")}
-    new, changed, retired = [], [], []
+    new, changed, restarted, retired = [], [], [], []
     for game_id, mistakes in current.items():
         for ply, fields in mistakes.items():
             old = known.get((game_id, ply))
             if old is None:
                 new.append((game_id, ply, *fields, now, now))
-            elif old["retired"] is None and (old["played"], old["best"], old["label"], old["tags"],
-                                             old["drop_points"]) != fields:
+            elif old["played"] != fields[0]:  # another move at that ply: another question
+                restarted.append((*fields, now, now, old["id"]))
+            elif old["retired"] is not None and old["retired"] != NO_LONGER:
+                continue  # retired by the engine asked afresh: left so
+            elif old["retired"] == NO_LONGER or (old["played"], old["best"], old["label"], old["tags"],
+                                                 old["drop_points"]) != fields:
                 changed.append((*fields, old["id"]))
     for (game_id, ply), old in known.items():
         if old["retired"] is None and game_id in current and ply not in current[game_id]:
             retired.append((NO_LONGER, old["id"]))
-    if not (new or changed or retired):
+    if not (new or changed or restarted or retired):
         return 0
     with history.write() as conn:
-        conn.executemany("UPDATE drills SET played = ?, best = ?, label = ?, tags = ?, drop_points = ? "
-                         "WHERE id = ?", changed)
+        conn.executemany("UPDATE drills SET played = ?, best = ?, label = ?, tags = ?, drop_points = ?, "
+                         "retired = NULL WHERE id = ?", changed)
+        conn.executemany("DELETE FROM drill_answers WHERE drill_id = ?", [(r[-1],) for r in restarted])
+        conn.executemany("UPDATE drills SET played = ?, best = ?, label = ?, tags = ?, drop_points = ?, box = 0, "
+                         "due_at = ?, created_at = ?, retired = NULL WHERE id = ?", restarted)
         conn.executemany("UPDATE drills SET retired = ? WHERE id = ?", retired)
         before = conn.total_changes
         conn.executemany("INSERT OR IGNORE INTO drills (game_id, ply, played, best, label, tags, drop_points, "

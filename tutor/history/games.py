@@ -8,7 +8,6 @@ record that comes with no file is keyed by its content.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import time
@@ -16,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..errors import TutorError
-from ..record import Record, load_record, loads_record
+from ..record import Record, content_of, load_record, loads_record
 from ..storage import games_dir, is_regular_file
 from ..textsafe import quoted
 from .db import GameRow, History, HistoryError, db_path, file_started_at, iso, parse_iso
@@ -97,13 +96,6 @@ def variant_name(record: Record) -> str:
     """The variant as stored: a preset name, or the options as compact JSON."""
     value = record.rules.to_json()
     return value if isinstance(value, str) else json.dumps(value, sort_keys=True, separators=(",", ":"))
-
-
-def content_of(record: Record) -> str:
-    """A fingerprint of the game itself (rules, deal, moves), the same wherever the file lies."""
-    data = {"variant": record.rules.to_json(), "deal": record.deal.record_ref(), "moves": [str(m) for m in record.moves]}
-    text = json.dumps(data, sort_keys=True, separators=(",", ":"))
-    return hashlib.sha1(text.encode()).hexdigest()
 
 
 def key_for_path(path: str | Path) -> str:

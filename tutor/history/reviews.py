@@ -165,7 +165,7 @@ def review_data(rev: Review) -> dict[str, Any]:
         moves.append(move)
     thresholds = dict(rev.thresholds) if isinstance(rev.thresholds, Mapping) else rev.thresholds.to_json()
     hindsight = dict(rev.hindsight) if isinstance(rev.hindsight, Mapping) else rev.hindsight.to_json()
-    from .games import content_of
+    from ..record import content_of
 
     return {"moves_reviewed": len(rev.record.moves), "content": content_of(rev.record),
             # the figure the review prints and its JSON gives (one decimal), so the history shows the same one

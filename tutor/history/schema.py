@@ -17,9 +17,9 @@ def _refile_without_reserve(conn: sqlite3.Connection) -> None:
     nothing there): its rules, variant name and content fingerprint, and a review of it stays current."""
     import json
 
-    from ..record import Record
+    from ..record import Record, content_of
     from .db import _record_text
-    from .games import content_of, variant_name
+    from .games import variant_name
 
     for row in conn.execute("SELECT id, record, variant, content FROM games").fetchall():
         try:
@@ -41,7 +41,6 @@ def _refile_without_reserve(conn: sqlite3.Connection) -> None:
 
 
 #: Each entry brings the schema from version i to i + 1: SQL, or a function for what SQL cannot say.
-
 #: Never edit a released step: add a new one.
 MIGRATIONS: list[str | Callable[[sqlite3.Connection], None]] = [
     # 1: games, one row per game; a stable key makes re-saving the same file an update.

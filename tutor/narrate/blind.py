@@ -35,27 +35,46 @@ def overturned(scored: ScoredPosition, top: Candidate) -> Candidate | None:
     return rival
 
 
-def searched_deals(samples: int) -> str:
-    """The deals the search played of a position's ``samples``: ``32 of the 128 deals``, ``the 64 deals``
-    (every one up to :data:`tutor.hints.EXACT_DEALS`, else the first :data:`tutor.infoset.WORLDS`)."""
-    from ..hints import EXACT_DEALS
+def searched_deals(scored: int, drawn: int | None = None) -> str:
+    """The deals the search played, against the ``scored`` ones behind the figures: ``32 of the 64 deals``.
+
+    ``drawn``: the deals the hint drew (its budget, :data:`tutor.hints.DEFAULT_SAMPLES` unless asked
+    otherwise; the review scores all it draws). The search plays every drawn deal up to
+    :data:`tutor.hints.EXACT_DEALS`, else the first :data:`tutor.infoset.WORLDS`, which are among the
+    first scored.
+    """
+    from ..hints import DEFAULT_SAMPLES, EXACT_DEALS
     from ..infoset import WORLDS
 
-    searched = samples if samples <= EXACT_DEALS else min(WORLDS, samples)
-    return f"{searched} of the {samples} deals" if searched < samples else f"the {samples} deals"
+    drawn = drawn if drawn is not None else max(scored, DEFAULT_SAMPLES)
+    searched = drawn if drawn <= EXACT_DEALS else min(WORLDS, drawn)
+    if searched == scored:
+        return f"the {scored} deals"
+    if searched < scored:
+        return f"{searched} of the {scored} deals"
+    return f"{searched} deals drawn from what you have seen ({scored} of them scored above)"
 
 
-def fusion_reason(obs: Observation, scored: ScoredPosition, top: Candidate, what: str) -> str | None:
+def fusion_reason(obs: Observation, scored: ScoredPosition, top: Candidate, what: str,
+                  budget: int | None = None) -> str | None:
     """``what`` (the best move's phrase) with why the search chose it over a move the figures favour; None
-    when the search did not overturn the figures."""
+    when the search did not overturn the figures. ``budget``: the samples the hint could draw."""
     rival = overturned(scored, top)
     if rival is None or top.blind is None or rival.blind is None:
         return None
     other = move_phrase(obs, rival.move, False)
     how = "as often" if round(rival.win * 100) == round(top.win * 100) else "more often"
-    basis = (f"exact: every one of the {scored.samples} consistent deals searched" if str(scored.method) == "exact"
-             else f"the search's estimate on {searched_deals(scored.samples)}")
+    if str(scored.method) == "exact":
+        basis = f"exact: every one of the {scored.samples} consistent deals searched"
+    else:
+        # the deals the hint drew: every consistent one when few (tutor.hints.exact_worlds), else its budget
+        from ..hints import DEFAULT_SAMPLES, EXACT_DEALS
+
+        budget = budget or DEFAULT_SAMPLES
+        deals = obs.consistent_deals()
+        drawn = deals if deals <= max(budget, EXACT_DEALS) else budget
+        basis = f"the search's estimate on {searched_deals(scored.samples, drawn)}"
     return (f"{what}. If you {other}, the deals solved with every card known win {how} ({_pct(rival.win)} "
             f"against {_pct(top.win)}), but a player who sees only the table cannot cash that: searched over the "
-            f"cards that can still turn up, they win about {_pct(top.blind)} this way and {_pct(rival.blind)} if "
+            f"cards that can still turn up, such a player wins about {_pct(top.blind)} this way and {_pct(rival.blind)} if "
             f"you {other} ({basis}).")

@@ -178,8 +178,6 @@ def _versus(top: Candidate, other: Candidate, mine: str, theirs: str) -> str:
     return f"win {win_figure(top)} either way, {about_cards(top)}"
 
 
-
-
 def _cap(text: str) -> str:
     """The first letter up, the rest as it is (``str.capitalize`` would lower card names like 7H)."""
     return text[:1].upper() + text[1:]
@@ -248,8 +246,9 @@ def _missing_ranks(obs: Observation) -> str:
     return " ".join(missing)
 
 
-def reason_for(obs: Observation, scored: ScoredPosition) -> tuple[str, list[TipId]]:
-    """The reason for a scored position's best move, and the ids of the tips it draws on."""
+def reason_for(obs: Observation, scored: ScoredPosition, budget: int | None = None) -> tuple[str, list[TipId]]:
+    """The reason for a scored position's best move, and the ids of the tips it draws on (``budget``: the
+    samples the hint could draw, when not the default)."""
     best = scored.best
     cand = {c.move: c for c in scored.candidates}
     top = cand[best]
@@ -304,7 +303,7 @@ def reason_for(obs: Observation, scored: ScoredPosition) -> tuple[str, list[TipI
         else:
             parts.append(_win_sentence(top, scored))
     else:
-        parts.extend(_compared(obs, scored, top, other, tips))
+        parts.extend(_compared(obs, scored, top, other, tips, budget))
 
     from ..grading import lost_by_reserves
 
@@ -339,11 +338,11 @@ def _lost_turn(obs: Observation) -> str:
 
 
 def _compared(obs: Observation, scored: ScoredPosition, top: Candidate, other: Candidate | None,
-              tips: list[TipId]) -> list[str]:
+              tips: list[TipId], budget: int | None = None) -> list[str]:
     """The reason when the best move was found by comparing samples."""
     from .blind import fusion_reason
 
-    fused = fusion_reason(obs, scored, top, move_phrase(obs, scored.best))
+    fused = fusion_reason(obs, scored, top, move_phrase(obs, scored.best), budget)
     out = [fused] if fused is not None else _compared_reason(obs, scored, top, other, tips)
     if (scored.method != "infoset" and other is not None and other.opens_row is not None
             and top.opens_row is None and not other.lost

@@ -175,7 +175,7 @@ def grade_sentence(state: State, fact: Grade | Ungraded | Decided) -> str:
             text = f"Best move: win {pct(played.win)} ({interval_text(*played.interval)}, {_deals(played.samples)})."
         fused = fact.fused
         if fused is not None and fused.blind is not None and played.blind is not None:  # strategy fusion
-            how = "" if fact.fused_exact else f", as the search estimates it on {searched_deals(played.samples)}"
+            how = "" if fact.fused_exact else f", as the search estimates it on {searched_deals(played.samples, played.samples)}"
             return (f"{text} {_better(state, fused.move)} shows {pct(fused.win)} on those deals solved with every "
                     "card known, but searched over the cards that can still turn up, a player who cannot see them "
                     f"wins no more with it ({pct(fused.blind)} against {pct(played.blind)} with this move{how}): "

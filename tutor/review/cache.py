@@ -29,7 +29,7 @@ import time
 from functools import cache
 from pathlib import Path
 
-from ..record import Record
+from ..record import Record, content_of
 from ..storage import STALE_SECONDS, data_dir
 from .grades import Thresholds
 from .values import Review
@@ -65,8 +65,6 @@ def _fingerprint() -> str:
 
 
 def key_of(record: Record, samples: int | None, thresholds: Thresholds, practical: int | None) -> str:
-    from ..history.games import content_of  # the game itself, as the history fingerprints it
-
     parts = [_fingerprint(), content_of(record), repr(samples), repr(sorted(thresholds.to_json().items())),
              repr(practical)]
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:40]
