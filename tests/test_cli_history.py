@@ -924,3 +924,40 @@ def test_history_variant_takes_a_combination_of_options_as_the_history_names_it(
     wrong = run(["history", "--variant", "nope"])
     assert wrong.exit_code == 1 and wrong.stderr.count("\n") == 1
     assert "or a combination of options your history holds: 'turn 1, 3 passes, 4 piles'" in wrong.stderr
+
+
+def test_a_one_off_review_with_other_settings_leaves_the_kept_one(run, home, tmp_path):
+    """``review --thresholds 2,3,4`` (or fewer samples) rewrote the history's review: the coach's counts and
+    the drill queue changed, and a plain review changed them back."""
+    from tutor.history.games import open_history
+    from tutor.history.reviews import reviews
+
+    path = tmp_path / "g.json"
+    rules = preset("osmosis")
+    state, moves = State.initial(deal_for(7, rules), rules), []
+    while not state.over and len(moves) < 14:
+        moves.append(state.legal_moves()[0])
+        state = state.apply(moves[-1])
+    save_record(Record(rules, deal_for(7, rules), moves), path)
+
+    def kept() -> tuple:
+        os.environ["OSMOSIS_HOME"] = str(home)
+        try:
+            with open_history() as h:
+                (r,) = reviews(h, with_moves=False).values()
+                return r.samples, r.thresholds
+        finally:
+            del os.environ["OSMOSIS_HOME"]
+
+    assert run(["review", str(path), "--samples", "16", "--workers", "1"]).exit_code == 0
+    first = kept()
+    assert first[0] == 16
+    other = run(["review", str(path), "--samples", "16", "--workers", "1", "--thresholds", "2,3,4"])
+    assert "Not kept in your history: the coach and drills count labels by the thresholds 5,10,15" in \
+        " ".join(other.stdout.split())
+    rougher = run(["review", str(path), "--samples", "8", "--workers", "1"])
+    assert "it keeps its review of this game made with 16 samples a move, and this one used 8" in \
+        " ".join(rougher.stdout.split())
+    assert kept() == first
+    assert run(["review", str(path), "--samples", "24", "--workers", "1"]).exit_code == 0
+    assert kept()[0] == 24  # a finer review replaces it

@@ -145,6 +145,9 @@ def store_review(record: Record, path: str | Path | None, rev: Review, history: 
                     game = history.game_by_content(content_of(record))
                 game_id = game.id if game is not None else hgames.add_record(
                     history, record, key=key, source=hgames.source_of(path) if path else None)
+            other = _not_kept(history, game_id, rev)
+            if other is not None:
+                return other
             store(history, game_id, review_data(rev))
         rec = recurring(history, game_id=game_id)
         if rec is not None:
@@ -163,6 +166,29 @@ def store_review(record: Record, path: str | Path | None, rev: Review, history: 
     finally:
         if own:
             history.close()
+
+
+def _not_kept(history: History, game_id: int, rev: Review) -> str | None:
+    """Why the history keeps its own review of the game instead of ``rev``, or None to store ``rev``.
+
+    The coach and the drills count labels by one set of thresholds, so a review with others is a one-off
+    look; and a review on fewer samples than the one kept is a rougher one: neither replaces it.
+    """
+    from ..history.reviews import reviews
+    from ..review import DEFAULT_THRESHOLDS
+
+    if rev.thresholds != DEFAULT_THRESHOLDS:
+        d = DEFAULT_THRESHOLDS
+        return (f"Not kept in your history: the coach and drills count labels by the thresholds "
+                f"{d.inaccuracy:g},{d.mistake:g},{d.blunder:g}, and this review used others.")
+    kept = reviews(history, with_moves=False, tags_current=True).get(game_id)
+    if kept is not None and kept.samples is None and rev.samples is not None or (
+            kept is not None and kept.samples is not None and rev.samples is not None
+            and rev.samples < kept.samples):
+        budget = "every consistent deal" if kept.samples is None else f"{kept.samples} samples a move"
+        return (f"Not kept in your history: it keeps its review of this game made with {budget}, and this one "
+                f"used {rev.samples}.")
+    return None
 
 
 # ---- the commands -----------------------------------------------------------
