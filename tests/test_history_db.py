@@ -643,3 +643,21 @@ def test_the_coach_counts_older_reviews_only_among_the_games_it_would_review(db,
     assert (data["unreviewed"], data["outdated"]) == (1, 0)
     text = osmosis(["coach", "--no-review"], home).stdout
     assert "-1" not in text and "osmosis coach --review reviews your 1 game." in " ".join(text.split())
+
+
+def test_the_drill_list_fits_80_columns_and_breaks_no_tag(db, home):
+    """At 80 columns the tags wrapped into "early-start" / "," / "reserve-dig" and "in 9" / "minutes"."""
+    from builders import osmosis
+
+    with open_history(clock=Clock()) as h:
+        gid = add_record(h, record(5, "d d d d"), key="g1")
+        store_review(h, gid, _review([_move(2, "d", "w", "mistake", ["early-start", "reserve-dig"], 12.0)],
+                                     reviewed=4))
+        drills.sync_drills(h)
+        drills.answer(h, drills.all_drills(h)[0], "x", False)
+    lines = osmosis(["drill", "--list"], home, env={"COLUMNS": "80"}).stdout.splitlines()
+    assert lines[0].split() == ["drill", "game", "id", "move", "played", "best", "lost", "tags", "box", "answers",
+                                "due"]
+    due = lines[1].split()[-3:]  # "in 41 days": the history's clock is a fixed day, the command's today
+    assert due[0] == "in" and due[1].isdigit() and due[2] in ("minutes", "hours", "days") and "early-start" in lines[1]
+    assert lines[2].strip() == "reserve-dig" and all(len(line) <= 80 for line in lines)

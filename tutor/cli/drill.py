@@ -233,12 +233,14 @@ def _list(console: Console, history: History, as_json: bool) -> None:
         return
     from ..render import Table
 
-    table = Table(box=None, pad_edge=False, header_style="bold")
+    # one space between columns: the ten fit 80 columns; no cell or heading is broken inside (several tags
+    # go one a line), so a narrower terminal cuts the widest cells rather than stacking letters
+    table = Table(box=None, pad_edge=False, header_style="bold", collapse_padding=True)
     for col in ("drill", "game id", "move", "played", "best", "lost", "tags", "box", "answers", "due"):
-        table.add_column(col)
+        table.add_column(col, no_wrap=True, overflow="ellipsis")
     for d in items:
         # stored text shown without control codes, and never read as markup (an older import checked less)
         table.add_row(str(d.id), str(d.game_id), str(d.ply), Text(clean(d.played)), Text(clean(d.best)),
-                      f"{d.drop:.0f}", Text(words.tags_text(d.tags)), str(d.box), f"{d.right}/{d.answers}",
+                      f"{d.drop:.0f}", Text("\n".join(clean(t) for t in d.tags) or words.tags_text(d.tags)), str(d.box), f"{d.right}/{d.answers}",
                       words.when_text(drills.seconds_until(history, d.due_at)))
     console.print(table)
