@@ -961,3 +961,17 @@ def test_a_one_off_review_with_other_settings_leaves_the_kept_one(run, home, tmp
     assert kept() == first
     assert run(["review", str(path), "--samples", "24", "--workers", "1"]).exit_code == 0
     assert kept()[0] == 24  # a finer review replaces it
+
+
+def test_a_copy_saved_with_s_and_resumed_goes_on_in_the_same_history_row(run, tmp_path):
+    """``s FILE`` then ``play --resume FILE`` made a second row: 2 moves unfinished and 3 moves, one game."""
+    copy = tmp_path / "copy.json"
+    assert run(["play", "11", "--plain"], input=f"d\nd\ns {copy}\nq\n").exit_code == 0
+    for _ in range(2):
+        assert run(["play", "--resume", str(copy), "--plain"], input="d\nq\n").exit_code == 0
+    data = json.loads(run(["history", "--json"]).stdout)
+    assert data["games"] == 1 and [g["moves"] for g in data["recent"]] == [4]
+    # another game of the same deal with the same opening is another game
+    assert run(["play", "11", "--plain"], input="d\nd\nd\nq\n").exit_code == 0
+    data = json.loads(run(["history", "--json"]).stdout)
+    assert data["games"] == 2 and sorted(g["moves"] for g in data["recent"]) == [3, 4]

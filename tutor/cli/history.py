@@ -64,10 +64,12 @@ def _warn_once(say: Say | None, what: str, exc: BaseException | None) -> None:
 
 # ---- hooks ----------------------------------------------------------------
 
-def note_game(record: Record, path: str | Path | None, say: Say | None = None) -> None:
-    """Put the game just autosaved into the history. Never raises."""
+def note_game(record: Record, path: str | Path | None, say: Say | None = None,
+              resumed_from: str | None = None) -> None:
+    """Put the game just autosaved into the history (``resumed_from``: the content of the game as its
+    resumed file held it). Never raises."""
     try:
-        hgames.note_game(record, path)
+        hgames.note_game(record, path, resumed_from=resumed_from)
         damaged = hgames.take_warning()
     except Exception as exc:  # noqa: BLE001 - a history failure must never break a game
         _warn_once(say, "the game could not be added to your history", exc)

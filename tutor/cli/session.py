@@ -120,6 +120,9 @@ class Session:
         self._changed = False  # a move played or taken back here (a game opened finished stays as it was)
         self.exit_code = 0
         self.no_autosave: str | None = None  # why the games folder could not be used (no autosave), if so
+        #: The game as the resumed file held it (its content fingerprint), so that the history goes on with
+        #: the row that holds it (a copy saved with s FILE, resumed) instead of starting another.
+        self.resumed_from: str | None = None
 
     @classmethod
     def open(cls, ctx: click.Context, game: Game, tutor: bool, threshold: float, save_path: str | None = None,
@@ -159,6 +162,10 @@ class Session:
                               "confidence) are questioned.")
         session = cls(ctx, game, files, tutor, threshold)
         session.no_autosave = no_autosave
+        if resumed is not None and game.ply:
+            from ..record import content_of
+
+            session.resumed_from = content_of(game.to_record())  # the game as its file held it
         return session
 
     # -- output
@@ -191,7 +198,7 @@ class Session:
         if self.files.holds(self.files.autosave) and not self.files.failed:
             from .history import note_game  # the game goes into the player's history as it is played
 
-            note_game(self.record(), self.files.autosave, self.say)
+            note_game(self.record(), self.files.autosave, self.say, self.resumed_from)
 
     def saved_now(self) -> str:
         """Where the moves played now are kept, in a sentence that is true either way."""

@@ -180,9 +180,12 @@ def take_warning(history_path: Path | None = None) -> str | None:
 
 
 def note_game(record: Record, path: str | Path | None, history_path: Path | None = None,
-              clock: Callable[[], float] = time.time) -> int:
+              clock: Callable[[], float] = time.time, resumed_from: str | None = None) -> int:
     """Store a game as it is played (the record just autosaved to ``path``); returns its id.
 
+    ``resumed_from``: the content (:func:`tutor.record.content_of`) of the game as the file it was resumed
+    from held it. When that file has no row of its own but a row holds that very game, unfinished (a copy
+    saved with ``s FILE`` and resumed from it), the game goes on in that row, not in a second one.
     The connection stays open for the next move; a failure closes it and is
     retried once on a fresh one (which sets a damaged file aside).
     """
@@ -192,12 +195,29 @@ def note_game(record: Record, path: str | Path | None, history_path: Path | None
     for attempt in (1, 2):
         history = _kept_history(history_path, clock)
         try:
+            if key is not None and resumed_from is not None:
+                key = _resumed_key(history, key, resumed_from)
             return add_record(history, record, key=_session_key(history, record, key), source=source)
         except Exception:
             _drop(history_path)
             if attempt == 2:
                 raise
     raise AssertionError("unreachable")  # pragma: no cover
+
+
+#: (history file, a resumed file's key) -> the key its game goes on under, chosen at its first move.
+_resumed: dict[tuple[str, str], str] = {}
+
+
+def _resumed_key(history: History, key: str, content: str) -> str:
+    """The key a resumed game goes on under: its file's, or the key of the unfinished row that holds the
+    game as the file held it when the file has no row (chosen once, then kept for the whole game)."""
+    memo = (str(history.path), key)
+    if memo not in _resumed:
+        row = history.game_by_key(key)
+        same = history.game_by_content(content) if row is None else None
+        _resumed[memo] = same.key if same is not None and not same.over else key
+    return _resumed[memo]
 
 
 def _session_key(history: History, record: Record, key: str | None) -> str | None:
