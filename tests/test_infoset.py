@@ -185,3 +185,15 @@ def test_the_hint_says_why_the_search_overturned_a_tie_in_the_samples_figures():
     assert (f"a player who sees only the table cannot cash that: searched over the cards that can still turn "
             f"up, such a player wins about {by_move['w'].blind * 100:.0f}% this way and {by_move['d'].blind * 100:.0f}% "
             "if you turn the talon (the search's estimate on 32 of the 128 deals)") in " ".join(h.reason.split())
+
+
+def test_the_hint_json_says_how_many_deals_the_search_played(home):
+    import json
+
+    from builders import osmosis
+
+    for samples, deals in (("128", 32), ("64", 64)):
+        data = json.loads(osmosis(["hint", "70043", "--moves", DEAL_70043_AT_82, "--samples", samples, "--json"],
+                                  home).stdout)
+        assert data["method"] == "infoset" and data["blind_deals"] == deals, samples
+        assert f"on {'32 of the 128' if deals == 32 else 'the 64'} deals" in " ".join(data["reason"].split())

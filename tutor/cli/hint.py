@@ -91,7 +91,14 @@ def hint_command(ctx: click.Context, number: int | None, deal_file: str | None, 
         with console.status("Thinking..."):
             result = compute_hint(obs, samples=samples)
     if as_json:
-        click.echo(json.dumps(result.to_json()))
+        data = result.to_json()
+        if any(c.blind is not None for c in result.candidates):
+            # the deals behind each candidate's blind_win: the search's own (all of them when exact)
+            from ..narrate.blind import drawn_deals, search_count
+
+            data["blind_deals"] = (result.samples if str(result.method) == "exact"
+                                   else search_count(drawn_deals(obs, samples)))
+        click.echo(json.dumps(data))
         return
     symbols = use_symbols(console)
     console.print(render_state(state, symbols=symbols, fan=waste_fan(states, played)))

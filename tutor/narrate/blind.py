@@ -35,6 +35,24 @@ def overturned(scored: ScoredPosition, top: Candidate) -> Candidate | None:
     return rival
 
 
+def drawn_deals(obs: Observation, budget: int | None = None) -> int:
+    """The deals a hint with ``budget`` samples draws: every consistent one when few
+    (:func:`tutor.hints.exact_worlds`), else its budget."""
+    from ..hints import DEFAULT_SAMPLES, EXACT_DEALS
+
+    budget = budget or DEFAULT_SAMPLES
+    deals = obs.consistent_deals()
+    return deals if deals <= max(budget, EXACT_DEALS) else budget
+
+
+def search_count(drawn: int) -> int:
+    """How many of ``drawn`` deals the information-set search plays (:func:`tutor.infoset.hint_values`)."""
+    from ..hints import EXACT_DEALS
+    from ..infoset import WORLDS
+
+    return drawn if drawn <= EXACT_DEALS else min(WORLDS, drawn)
+
+
 def searched_deals(scored: int, drawn: int | None = None) -> str:
     """The deals the search played, against the ``scored`` ones behind the figures: ``32 of the 64 deals``.
 
@@ -43,11 +61,10 @@ def searched_deals(scored: int, drawn: int | None = None) -> str:
     :data:`tutor.hints.EXACT_DEALS`, else the first :data:`tutor.infoset.WORLDS`, which are among the
     first scored.
     """
-    from ..hints import DEFAULT_SAMPLES, EXACT_DEALS
-    from ..infoset import WORLDS
+    from ..hints import DEFAULT_SAMPLES
 
     drawn = drawn if drawn is not None else max(scored, DEFAULT_SAMPLES)
-    searched = drawn if drawn <= EXACT_DEALS else min(WORLDS, drawn)
+    searched = search_count(drawn)
     if searched == scored:
         return f"the {scored} deals"
     if searched < scored:
@@ -67,13 +84,7 @@ def fusion_reason(obs: Observation, scored: ScoredPosition, top: Candidate, what
     if str(scored.method) == "exact":
         basis = f"exact: every one of the {scored.samples} consistent deals searched"
     else:
-        # the deals the hint drew: every consistent one when few (tutor.hints.exact_worlds), else its budget
-        from ..hints import DEFAULT_SAMPLES, EXACT_DEALS
-
-        budget = budget or DEFAULT_SAMPLES
-        deals = obs.consistent_deals()
-        drawn = deals if deals <= max(budget, EXACT_DEALS) else budget
-        basis = f"the search's estimate on {searched_deals(scored.samples, drawn)}"
+        basis = f"the search's estimate on {searched_deals(scored.samples, drawn_deals(obs, budget))}"
     return (f"{what}. If you {other}, the deals solved with every card known win {how} ({_pct(rival.win)} "
             f"against {_pct(top.win)}), but a player who sees only the table cannot cash that: searched over the "
             f"cards that can still turn up, such a player wins about {_pct(top.blind)} this way and {_pct(rival.blind)} if "
