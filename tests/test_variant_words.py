@@ -9,7 +9,7 @@ from builders import osmosis
 
 from tutor.deals import deal_for
 from tutor.narrate.hint import cards_decimals, cards_ends
-from tutor.narrate.review import tag_tip, tip_topic
+from tutor.narrate.tags import tag_tip, tip_topic
 from tutor.narrate.tips import TipId
 from tutor.notation import parse_moves
 from tutor.record import Record, save_record

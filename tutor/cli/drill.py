@@ -28,7 +28,7 @@ from ..history.reviews import review_of, reviews
 from ..knowledge import observe
 from ..lessons import describe_move, judge_answer
 from ..lessons.words import win_text
-from ..narrate.review import tag_tip
+from ..narrate.tags import tag_tip
 from ..notation import Move
 from ..render import prose, render_state, use_symbols
 from ..review import TAGS, tip
