@@ -139,13 +139,7 @@ def settle(obs: Observation, advice: Hint) -> Hint:
 def _solved(obs: Observation, advice: Hint) -> Hint:
     """``advice`` with each move's win the solved value (its interval that one value) and the reason written
     again from it, so no sampled "0% (95%: 0-6%)" stands beside the sentence that says the game is settled."""
-    from .hints import ScoredPosition
-    from .narrate import reason_for
-
-    candidates = [replace(c, interval=(c.win, c.win)) for c in advice.candidates]
-    scored = ScoredPosition(advice.best, candidates, advice.why, advice.samples, advice.exact, method=advice.method)
-    reason, tips = reason_for(obs, scored)
-    return replace(advice, candidates=candidates, reason=reason, tips=tuple(tips))
+    return _narrated(obs, replace(advice, candidates=[replace(c, interval=(c.win, c.win)) for c in advice.candidates]))
 
 
 def _settled(advice: Hint, sentence: str, won: bool, deals: int) -> SettledHint:
@@ -164,8 +158,9 @@ def advise(obs: Observation, samples: int | None = None) -> Hint:
     return last_card(obs, settle(obs, advice))
 
 
-def _narrated(obs: Observation, advice: Hint, budget: int) -> Hint:
-    """``advice`` with its reason written again for a hint that could draw ``budget`` samples."""
+def _narrated(obs: Observation, advice: Hint, budget: int | None = None) -> Hint:
+    """``advice`` with its reason written again from its candidates (``budget``: the samples the hint could
+    draw, when not the default)."""
     from .hints import ScoredPosition
     from .narrate import reason_for
 

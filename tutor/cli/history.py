@@ -184,9 +184,7 @@ def _not_kept(history: History, game_id: int, rev: Review) -> str | None:
         return (f"Not kept in your history: the coach and drills count labels by the thresholds "
                 f"{d.inaccuracy:g},{d.mistake:g},{d.blunder:g}, and this review used others.")
     kept = reviews(history, with_moves=False, tags_current=True).get(game_id)
-    if kept is not None and kept.samples is None and rev.samples is not None or (
-            kept is not None and kept.samples is not None and rev.samples is not None
-            and rev.samples < kept.samples):
+    if kept is not None and rev.samples is not None and (kept.samples is None or rev.samples < kept.samples):
         budget = "every consistent deal" if kept.samples is None else f"{kept.samples} samples a move"
         return (f"Not kept in your history: it keeps its review of this game made with {budget}, and this one "
                 f"used {rev.samples}.")

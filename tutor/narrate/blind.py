@@ -53,17 +53,13 @@ def search_count(drawn: int) -> int:
     return drawn if drawn <= EXACT_DEALS else min(WORLDS, drawn)
 
 
-def searched_deals(scored: int, drawn: int | None = None) -> str:
+def searched_deals(scored: int, drawn: int) -> str:
     """The deals the search played, against the ``scored`` ones behind the figures: ``32 of the 64 deals``.
 
-    ``drawn``: the deals the hint drew (its budget, :data:`tutor.hints.DEFAULT_SAMPLES` unless asked
-    otherwise; the review scores all it draws). The search plays every drawn deal up to
-    :data:`tutor.hints.EXACT_DEALS`, else the first :data:`tutor.infoset.WORLDS`, which are among the
-    first scored.
+    ``drawn``: the deals the hint drew (:func:`drawn_deals`; the review scores all it draws). The search
+    plays every drawn deal up to :data:`tutor.hints.EXACT_DEALS`, else the first
+    :data:`tutor.infoset.WORLDS`, which are among the first scored.
     """
-    from ..hints import DEFAULT_SAMPLES
-
-    drawn = drawn if drawn is not None else max(scored, DEFAULT_SAMPLES)
     searched = search_count(drawn)
     if searched == scored:
         return f"the {scored} deals"
