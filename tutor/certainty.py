@@ -5,8 +5,9 @@ Each rule here holds in every deal consistent with an
 tutor as a player) may take or reject such a move whatever the samples say:
 
 - a reserve card that opens no row only adds options (spec section 5), and
-  so does, with one card turned at a time, a waste card that opens no row
-  (:func:`is_safe`);
+  so does a waste card that opens no row with one card turned at a time, or
+  on the last of limited passes, where no redeal follows for the talon's
+  groups to shift in (:func:`is_safe`);
 - with unlimited passes, once a card was played since the last redeal and the
   waste is in step with the talon's groups (its length a multiple of the turn,
   or the stock empty), turning keeps every option: the player can come back to
@@ -14,8 +15,9 @@ tutor as a player) may take or reject such a move whatever the samples say:
   :func:`turn_keeps_value`);
 - when every reserve card is known (Peek), a row opened in an order whose
   "must come before" constraints have a cycle loses in every consistent deal,
-  and so does a turn after which no card can be played before the game ends
-  (:func:`lost_for_certain`).
+  and so does a turn after which no card can be played before the game ends,
+  or a play that turns up no hidden card and leaves no card to play before the
+  game ends (:func:`lost_for_certain`).
 
 :func:`preference` orders the moves the samples cannot tell apart. Values
 only: the words for these facts are in :mod:`tutor.narrate`.
@@ -24,8 +26,9 @@ only: the words for these facts are in :mod:`tutor.narrate`.
 from __future__ import annotations
 
 from .constraints import FULL, Needs, row_orders
-from .knowledge import Observation
+from .knowledge import Observation, observe
 from .notation import TURN, Move
+from .talon import last_pass, turn_ends_game
 
 
 def opens_row(obs: Observation, move: Move) -> int | None:
@@ -38,8 +41,14 @@ def opens_row(obs: Observation, move: Move) -> int | None:
 
 
 def is_safe(obs: Observation, move: Move) -> bool:
-    """A play that only adds options: a reserve card opening no row; with turn 1, a waste card too."""
-    if move.kind == "r" or (move.kind == "w" and obs.rules.turn == 1):
+    """A play that only adds options: a reserve card opening no row; a waste card too with turn 1, or on the
+    last of limited passes.
+
+    A waste play leaves the stock as it is, so within a pass it shifts no group of the talon; the groups
+    shift only for the passes after a redeal, and after the last pass none follows. Any line from here is
+    still open after it, with the card already in place (a placed card never stops a play).
+    """
+    if move.kind == "r" or (move.kind == "w" and (obs.rules.turn == 1 or last_pass(obs))):
         card = obs.card_of(move)
         return card is not None and 0 <= obs.destination(card) < len(obs.rows)
     return False
@@ -71,19 +80,41 @@ def certain_moves(obs: Observation, moves: list[Move]) -> list[Move]:
     return out
 
 
+def play_ends_game(obs: Observation, move: Move) -> bool:
+    """The play turns up no hidden card and the game then ends for certain without a win: no card can be
+    played after it, and turning is not allowed or ends the game (:func:`tutor.talon.turn_ends_game`).
+
+    A waste play, or a reserve play whose pile shows the card below (or has none), leaves a position every
+    consistent deal shows alike, so any one of them decides it.
+    """
+    if move.kind == "r":
+        pile = obs.reserves[move.pile]
+        if len(pile) > 1 and pile[-2] is None:
+            return False
+    elif move.kind != "w":
+        return False
+    after = observe(obs.fill(obs.unseen_cards()).apply(move))
+    if after.cards == 52:
+        return False
+    legal = after.legal_moves()
+    if any(m.is_play for m in legal):
+        return False
+    return TURN not in legal or turn_ends_game(after)
+
+
 def lost_for_certain(obs: Observation, move: Move) -> bool:
     """The move loses in every consistent deal: a turn after which the game ends with no card played
-    (:func:`tutor.talon.turn_ends_game`), or a play that opens a row in an order no consistent deal can win
-    (whole reserve known).
+    (:func:`tutor.talon.turn_ends_game`), a play after which it ends (:func:`play_ends_game`), or a play
+    that opens a row in an order no consistent deal can win (whole reserve known).
 
     Only the reserve piles give "must come before" constraints that can form a
     cycle, so when every reserve card is known the check holds in every
     consistent deal.
     """
     if move == TURN:
-        from .talon import turn_ends_game
-
         return turn_ends_game(obs)
+    if play_ends_game(obs, move):
+        return True
     if any(c is None for p in obs.reserves for c in p):
         return False
     row = opens_row(obs, move)

@@ -12,6 +12,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Protocol
 
 from ..cards import NAMES, RANKS, SUIT_NAMES
+from ..certainty import play_ends_game
+from ..knowledge import Observation, observe
 from ..notation import TURN
 from ..talon import last_pass, turning_blocks
 from .moves import destination_phrase, move_gerund, move_phrase
@@ -20,7 +22,6 @@ from .tips import TipId
 
 if TYPE_CHECKING:  # the analysis imports this package lazily; the types only are needed here
     from ..hints import Candidate, Hint, ScoredPosition
-    from ..knowledge import Observation
     from ..notation import Move
 
 
@@ -273,8 +274,12 @@ def reason_for(obs: Observation, scored: ScoredPosition, budget: int | None = No
             text += (", and it turns up the card below it" if below is None
                      else f", and it frees {NAMES[below]} below it")
             tips.append(TipId.DIG_RESERVE)
-        elif best.kind == "w":
+        elif best.kind == "w" and obs.rules.turn == 1:
             text += " (turning one card at a time, taking it shifts no other card of the talon)"
+        elif best.kind == "w":  # the last of limited passes (tutor.certainty.is_safe)
+            text += (", and on the last pass taking it shifts no group of the talon (no pass follows), while a "
+                     "card you turn past now is buried under the next turn and may not come back")
+            tips.append(TipId.LAST_PASS)
         parts.append(text + ".")
         if row == 0:
             parts.append("Every rank row 1 gets is one the rows below may take.")
@@ -314,7 +319,11 @@ def reason_for(obs: Observation, scored: ScoredPosition, budget: int | None = No
             if TipId.NO_PROGRESS not in tips:
                 parts.append(_lost_turn(obs))
             continue
-        lost_card = _played(c.card)  # a lost play opens a row in an impossible order
+        lost_card = _played(c.card)
+        if play_ends_game(obs, c.move):
+            parts.append(_lost_play(obs, c.move, lost_card))
+            continue
+        # else the lost play opens a row in an impossible order
         parts.append(f"{NAMES[lost_card]} would open row {c.opens_row} for {SUIT_NAMES[lost_card // 13]}, an order "
                      "the reserve piles make impossible to complete.")
     undecided = max((c.undecided for c in scored.candidates), default=0)
@@ -323,6 +332,14 @@ def reason_for(obs: Observation, scored: ScoredPosition, budget: int | None = No
         parts.append(f"({undecided} of the {plural(scored.samples, 'deal')} {'was' if one else 'were'} too deep to decide "
                      f"within the search limit and count{'s' if one else ''} as not won.)")
     return " ".join(parts), list(dict.fromkeys(tips))
+
+
+def _lost_play(obs: Observation, move: Move, card: int) -> str:
+    """Why a play that is not the best move ends the game for certain (:func:`tutor.certainty.play_ends_game`)."""
+    after = observe(obs.fill(obs.unseen_cards()).apply(move))
+    if TURN not in after.legal_moves():
+        return f"If you play {NAMES[card]}, no move is left after it, and the game ends."
+    return f"If you play {NAMES[card]}, no card can be played after it. {_lost_turn(after)}"
 
 
 def _lost_turn(obs: Observation) -> str:
@@ -424,8 +441,13 @@ def _compared_reason(obs: Observation, scored: ScoredPosition, top: Candidate, o
                                  or round(top.cards) != round(wait.cards)):
             tips.append(TipId.WAIT_TO_OPEN)
             wfig = _versus(top, wait, "this way", f"if you wait and {move_phrase(obs, wait.move, False)}")
-            return [f"{what} {destination_phrase(obs, card)} now: waiting is a bet against the talon, and "
-                    f"here it does not pay. {_figs(wfig, scored)}"]
+            if not obs.unseen_cards():
+                bet = "with every card known, waiting does not pay here"
+            elif None not in obs.stock:
+                bet = "you know the cards the talon still holds, and waiting for them does not pay here"
+            else:
+                bet = "waiting is a bet against the talon, and here it does not pay"
+            return [f"{what} {destination_phrase(obs, card)} now: {bet}. {_figs(wfig, scored)}"]
         return [f"{what} {destination_phrase(obs, card)}. {_figs(figures, scored)}"]
     row = obs.destination(card)
     if row == 0:
