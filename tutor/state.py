@@ -273,7 +273,8 @@ class State(NamedTuple):
         if not self.talon:
             return "d is not possible: the talon is used up"
         if not self.progress:
-            return "d is not possible: no card was played since the last redeal, so the game is blocked"
+            since = "since the last redeal" if self.pass_no > 1 else "since the start"
+            return f"d is not possible: no card was played {since}, so the game is blocked"
         return f"d is not possible: all {self.rules.passes} passes through the talon are used"
 
     def play(self, moves: Iterable[Move | str]) -> State:

@@ -32,8 +32,8 @@ __all__ = ["TAGS", "tag_sentence", "tip_sentence", "tip_topic", "tag_tip"]
 TAGS: dict[str, tuple[TipId, str]] = {
     Tag.EARLY_START: (TipId.WAIT_TO_OPEN, "opened a lower row with the starting rank while waiting was better"),
     Tag.LATE_START: (TipId.WAIT_TO_OPEN, "waited while opening the row with the starting rank was better"),
-    Tag.WRONG_ROW: (TipId.TRACK_RANKS, "opened a row in a suit while opening it in another suit was better"),
-    Tag.TURNED_PAST: (TipId.PLAN_PASSES,
+    Tag.WRONG_ROW: (TipId.ROW_SUIT, "opened a row in a suit while opening it in another suit was better"),
+    Tag.TURNED_PAST: (TipId.TURN_PAST,
                       "turned the talon past a playable card that mattered (given up, or put off at a cost)"),
     Tag.RESERVE_DIG: (TipId.DIG_RESERVE, "played a reserve card that helped nothing while another move mattered"),
     Tag.TALON_SHIFT: (TipId.PLAN_PASSES,
@@ -102,8 +102,8 @@ def tip_sentence(tags: tuple[TagFact, ...], cycle: BlockingCycle | None = None, 
 
 def tip_topic(fact: TagFact, state: State | None = None) -> TipId:
     """The tip for one tag in ``state`` (the position before the move): on the last of limited passes, the
-    last pass's own (no pass follows to plan for, or to keep allowed); a card turned past with turn 1, the
-    turning-past tip (no groups of three to shift); a row-1 card turned past, row 1's; else the tag's."""
+    last pass's own (no pass follows to plan for, or to keep allowed); a row-1 card turned past, row 1's;
+    else the tag's."""
     topic = tag_tip(fact.tag, state)
     if isinstance(fact, TurnedPast) and fact.first_row and topic != TipId.LAST_PASS:
         return TipId.FIRST_ROW
@@ -114,6 +114,4 @@ def tag_tip(tag: str, state: State | None = None) -> TipId:
     """The tip for a kind of error (by its name, as the history keeps it), in ``state`` if known."""
     if state is not None and tag in (Tag.TURNED_PAST, Tag.NO_PROGRESS) and last_pass(state):
         return TipId.LAST_PASS
-    if state is not None and tag == Tag.TURNED_PAST and state.rules.turn == 1:
-        return TipId.TURN_PAST
     return TAGS[tag][0]

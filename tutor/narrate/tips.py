@@ -27,6 +27,7 @@ class TipId(StrEnum):
     READ_RESERVE = "read-reserve"
     LAST_PASS = "last-pass"
     TURN_PAST = "turn-past"
+    ROW_SUIT = "row-suit"
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,20 +44,23 @@ class Tip:
 TIPS: dict[str, Tip] = {t.id: t for t in (
     Tip(TipId.FIRST_ROW, "Feed the first row",
         "Row 1 takes its suit in any order, and every rank it gets is a rank the rows below may "
-        "take. Cards of row 1's suit come first: each one frees a rank for three rows."),
+        "take. Cards of row 1's suit come first: each one opens its rank to row 2, and through it, in "
+        "turn, to the rows below."),
     Tip(TipId.TRACK_RANKS, "Know which ranks row 1 holds",
         "A card of a lower row waits until its rank is in every row above. Keep count of the ranks "
         "row 1 has and of those it lacks: until row 1 is complete, those ranks are stuck everywhere below."),
     Tip(TipId.WAIT_TO_OPEN, "Open a new row late, but not too late",
         "A starting-rank card of a new suit opens the next row, and that row only takes ranks the rows "
-        "above already hold. Holding it back lets the rows above grow first; but every pass you wait "
+        "above already hold. Holding it back lets the rows above grow first, and one on a reserve pile "
+        "keeps its place while you wait (one on the waste may not come back); but every pass you wait "
         "is a bet that the talon will still bring what you need.",
         "A starting-rank card of a new suit opens the next row, and that row only takes ranks the rows "
         "above already hold. With every card in view nothing is left to chance: count which cards each "
         "row will still get, and open the row when the rows above hold the ranks its cards need."),
     Tip(TipId.DIG_RESERVE, "Dig a reserve pile with a purpose",
-        "Each reserve pile hides three cards. A reserve card that goes to a row already open only adds "
-        "options, so play it; but uncovering a card is not worth opening a row in the wrong order."),
+        "A reserve card that goes to a row already open only adds options, so play it: it frees the card "
+        "below it, and turns it up where the piles are dealt face down. But reaching a card is not worth "
+        "opening a row in the wrong order."),
     Tip(TipId.PLAN_PASSES, "Plan the passes through the talon",
         "Turning three cards at a time, taking a card off the waste shifts the groups of three for the "
         "rest of the talon, so other cards show on the next pass. Before playing from the waste, think "
@@ -77,9 +81,16 @@ TIPS: dict[str, Tip] = {t.id: t for t in (
         "buried under the next turn and may never come back, and taking a card off the waste shifts nothing, "
         "since no pass follows. On the last pass, take every card you will need while it shows."),
     Tip(TipId.TURN_PAST, "Turn past a playable card only for a reason",
-        "Turning one card at a time, a card you turn past goes under the cards turned after it and comes "
-        "back only when they leave the waste, or on the next pass if one is left. Let it go only when a "
-        "pass still follows and nothing you need waits on it now."),
+        "A card you turn past goes under the cards turned after it and comes back only when they leave "
+        "the waste, or on the next pass if one is left (turning three at a time, only if no card turned "
+        "before it was taken off the waste in between: that shifts the groups of three). Let it go only "
+        "when a pass still follows and nothing you need waits on it now."),
+    Tip(TipId.ROW_SUIT, "Choose the suit that opens a row",
+        "The order in which the suits open the rows holds for the whole game, and a row takes a rank only "
+        "once every row above holds it. When starting-rank cards of two suits could open the next row, "
+        "give it the suit whose cards you can reach soonest, leave the rows below to the suits whose "
+        "cards come late or lie deep in the reserve piles, and check that the order leaves no reserve "
+        "card waiting for one buried under it."),
     Tip(TipId.READ_RESERVE, "Read the reserve piles before opening a row",
         "A reserve card can only be played after the card above it, and a card of a lower row only after "
         "the same rank is in every row above. When a row order makes a card wait for one buried under it, "
