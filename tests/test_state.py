@@ -121,3 +121,10 @@ def test_each_preset_starts_with_an_empty_waste_and_one_card_placed(name):
     assert s.score == 1 and s.pos == 0 and len(s.talon) == rules.talon_size
     assert len(s.reserves) == rules.reserve_piles
     assert sorted(s.all_cards()) == list(range(52))
+
+
+def test_a_blocked_first_pass_says_since_the_start_not_since_a_redeal():
+    """The spec: no card played "since the previous redeal, or since the start"; pass 1 had no redeal."""
+    rules = preset("osmosis")
+    with pytest.raises(IllegalMoveError, match="no card was played since the start, so the game is blocked"):
+        State.initial(deal_for(1, rules), rules).play(["d"] * 13)
