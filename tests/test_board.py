@@ -447,3 +447,24 @@ def test_the_board_asks_the_same_cards_question_as_line_mode(tmp_path):
     shown = screens(session, ["w", "n"], height=50)
     assert "That gives cards away: no move wins in the one deal consistent with what you have seen" in flat(shown[1])
     assert "Move not played." in shown[2] and session.game.ply == 24
+
+
+@pytest.mark.parametrize("value", ["1", ""])
+def test_no_color_drops_the_colours_rather_than_greying_them(tmp_path, monkeypatch, value):
+    """Under NO_COLOR Textual's default filter turned red cards into dark grey on black (contrast 1.6:1); the
+    boards ask for the filter that leaves the terminal's own foreground instead (any value, as Textual reads
+    it)."""
+    from textual.filter import Monochrome, NoColor
+
+    from tutor.board.replay import ReplayApp
+    from tutor.record import Record
+
+    monkeypatch.setenv("NO_COLOR", value)
+    session = make_session(tmp_path)
+    record = Record(session.game.rules, session.game.deal, [])
+    for app in (BoardApp(session, symbols=True), ReplayApp(record)):
+        assert app.no_color and app.ansi_color
+        assert any(isinstance(f, NoColor) for f in app._filters)
+        assert not any(isinstance(f, Monochrome) for f in app._filters)
+    monkeypatch.delenv("NO_COLOR")
+    assert not BoardApp(session, symbols=True).ansi_color  # colours as usual without it

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import io
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from builders import make_deal, position
+import pytest
+from builders import make_deal, osmosis, position
 from rich.console import Console
 
 import tutor
@@ -180,7 +182,8 @@ def test_render_hint_orders_candidates_best_first():
 def test_only_render_and_the_cli_import_rich_or_click():
     root = Path(tutor.__file__).parent
     pattern = re.compile(r"^\s*(import|from)\s+(rich|click)\b", re.MULTILINE)
-    offenders = [p.name for p in root.glob("*.py") if p.name != "render.py" and pattern.search(p.read_text())]
+    offenders = [p.name for p in root.glob("*.py")
+                 if p.name not in ("render.py", "table.py") and pattern.search(p.read_text())]
     assert offenders == []
     assert pattern.search((root / "render.py").read_text())
 
@@ -210,3 +213,43 @@ def test_the_move_list_play_and_replay_spell_a_move_as_the_one_describer_does():
     rows = console.export_text().splitlines()
     assert rows[0].startswith("Hint: d (redeal the waste)")  # as osmosis hint says it
     assert any(line.startswith("d     redeal") for line in rows[2:])
+
+
+def _words_whole(text: str, words: list[str]) -> list[str]:
+    """The words of ``words`` that do not appear whole in ``text`` (broken over two lines, or cut)."""
+    return [w for w in words if w not in text]
+
+
+@pytest.mark.parametrize("columns", ["40", "60", "70", "80"])
+def test_the_variant_names_you_type_are_never_broken_inside(home, columns):
+    """At 70 columns rich narrowed every column evenly and printed "treasure-tro" over "ve"."""
+    from tutor.rules import PRESETS
+
+    text = osmosis(["variants"], home, env={"COLUMNS": columns}).stdout
+    names = list(PRESETS) + ["treasure-trove", "open-osmosis", "single-card"]
+    assert _words_whole(text, names) == []
+    assert max(len(line) for line in text.splitlines()) <= int(columns)
+
+
+def test_a_table_too_narrow_for_its_words_prints_each_row_as_a_record():
+    from rich.console import Console
+
+    from tutor.render import Table
+
+    table = Table(box=None, pad_edge=False, header_style="bold")
+    for col in ("drill", "variant", "result", "answers"):
+        table.add_column(col, no_wrap=True)
+    table.add_row("12", "treasure-trove", "unfinished", "3/4")
+    table.add_row("13", "bridesmaids", "won", "0/0")
+    wide, narrow = Console(width=80, file=io.StringIO()), Console(width=30, file=io.StringIO())
+    wide.print(table)
+    narrow.print(table)
+    assert wide.file.getvalue().splitlines()[0].split() == ["drill", "variant", "result", "answers"]
+    assert narrow.file.getvalue().splitlines() == [  # a heading stays with its value
+        "drill 12",
+        "  variant treasure-trove",
+        "  result unfinished",
+        "  answers 3/4",
+        "drill 13  variant bridesmaids",
+        "  result won  answers 0/0",
+    ]

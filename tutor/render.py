@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from typing import Any, Protocol
+from typing import Protocol
 
-from rich import table as rich_table
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.text import Text
 
@@ -23,6 +22,7 @@ from .narrate.moves import move_deed, move_fact, move_label
 from .notation import TURN, Move
 from .rules import Rules
 from .state import State
+from .table import Table
 
 
 class ScoredMove(Protocol):
@@ -52,15 +52,6 @@ class ScoredPosition(Protocol):
 
 BACK = "▒▒"
 BACK_STYLE = "blue"
-class Table(rich_table.Table):
-    """A rich Table whose cells fold onto more lines where the terminal is too narrow, never cut short with
-    an ellipsis: a figure, an interval's upper end or a name you must type stays whole."""
-
-    def add_column(self, *args: Any, **kwargs: Any) -> None:
-        kwargs.setdefault("overflow", "fold")
-        super().add_column(*args, **kwargs)
-
-
 RED = "red"
 DIM = "dim"
 LABEL = "bold"

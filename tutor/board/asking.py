@@ -28,6 +28,7 @@ from ..render import describe_move
 from ..state import State
 from ..talon import move_typed
 from .thinking import in_thread
+from .widgets import no_colour
 
 if TYPE_CHECKING:
     from ..cli.session import Session
@@ -55,7 +56,7 @@ class MovesApp(App):
     reveal: str | None
 
     def __init__(self) -> None:
-        super().__init__()
+        super().__init__(ansi_color=no_colour())
         self.redo_stack: list[Move] = []
         self.hints: dict[State, Hint] = {}
         self.hint_shown = False

@@ -26,7 +26,7 @@ from ..render import describe_move, prose
 from ..talon import waste_fan
 from ..textsafe import brief
 from .screens import REPLAY_KEYS, TextScreen
-from .widgets import ChartView, Keys, Lines, TableView, too_narrow
+from .widgets import ChartView, Keys, Lines, TableView, no_colour, too_narrow
 
 if TYPE_CHECKING:
     from ..review import Review
@@ -84,7 +84,7 @@ class ReplayApp(App):
     ]
 
     def __init__(self, record: Record, rev: Review | None = None, symbols: bool = True, start: int = 0) -> None:
-        super().__init__()
+        super().__init__(ansi_color=no_colour())
         self.record = record
         self.rev = rev
         self.symbols = symbols

@@ -8,6 +8,7 @@ a :class:`~tutor.hints.Hint`. Nothing here decides a rule.
 
 from __future__ import annotations
 
+import os
 import re
 from abc import ABC, abstractmethod
 from typing import TYPE_CHECKING
@@ -51,6 +52,13 @@ def too_narrow(columns: int) -> str | None:
     if columns >= MIN_COLUMNS:
         return None
     return f"The terminal is too narrow: the board needs {MIN_COLUMNS} columns, it has {columns}."
+
+
+def no_colour() -> bool:
+    """NO_COLOR is set (to anything, as Textual reads it). The boards then pass ``ansi_color=True`` to
+    Textual, whose filter for that case drops the colours for the terminal's own; its other filter turns
+    each colour to a grey of its brightness, and red cards became dark grey on black (contrast 1.6:1)."""
+    return os.environ.get("NO_COLOR") is not None
 
 
 def clickable(text: Text, action: str) -> Text:

@@ -231,13 +231,13 @@ def _list(console: Console, history: History, as_json: bool) -> None:
     if not items:
         console.print("No drills yet.", soft_wrap=True)
         return
-    from ..render import Table
+    from ..table import Table
 
     # one space between columns: the ten fit 80 columns; no cell or heading is broken inside (several tags
-    # go one a line), so a narrower terminal cuts the widest cells rather than stacking letters
+    # go one a line), and a narrower terminal gets each drill as a record of its own (tutor.render.Table)
     table = Table(box=None, pad_edge=False, header_style="bold", collapse_padding=True)
     for col in ("drill", "game id", "move", "played", "best", "lost", "tags", "box", "answers", "due"):
-        table.add_column(col, no_wrap=True, overflow="ellipsis")
+        table.add_column(col, no_wrap=True)
     for d in items:
         # stored text shown without control codes, and never read as markup (an older import checked less)
         table.add_row(str(d.id), str(d.game_id), str(d.ply), Text(clean(d.played)), Text(clean(d.best)),

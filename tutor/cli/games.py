@@ -16,8 +16,8 @@ from ..errors import RecordError, TutorError
 from ..inputs import capped_int
 from ..narrate.play import plural
 from ..record import Record, load_record
-from ..render import Table
 from ..storage import games_dir
+from ..table import Table
 from ..textsafe import brief, quoted, shown_path
 from .app import console_of
 from .history_render import deal_column, options_label

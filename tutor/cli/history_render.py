@@ -17,7 +17,7 @@ from rich.padding import Padding
 from rich.text import Text
 
 from ..cards import NAMES
-from ..render import Table
+from ..table import Table
 from ..textsafe import clean, shown_path
 
 Columns = tuple[tuple[str, JustifyMethod], ...]  # a table's column titles and how each is aligned

@@ -26,7 +26,8 @@ from ..lessons import (
 )
 from ..lessons.words import remembered_talon, score_cells, second_try_lines
 from ..notation import parse_input
-from ..render import Table, prose, render_state, use_symbols
+from ..render import prose, render_state, use_symbols
+from ..table import Table
 from ..talon import memory
 from ..textsafe import os_reason, quoted
 from .app import console_of

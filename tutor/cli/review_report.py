@@ -14,9 +14,10 @@ from rich.text import Text
 
 from ..narrate.play import plural
 from ..notation import Move
-from ..render import Table, card_text, prose
+from ..render import card_text, prose
 from ..review import Label, MomentKind, MoveReview, Review, move_accuracy
 from ..review.facts import Decided, Grade
+from ..table import Table
 
 __all__ = ["chart", "counts_line", "moves_table", "moments_table", "render_review", "result_line",
            "LABEL_STYLES", "MARKS", "LEGEND", "practical_block"]

@@ -19,11 +19,11 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from ..engines import BATCH, DaskEngine, InProcess, stream_survey
 from ..engines import Progress as SurveyProgress
 from ..errors import TutorError
-from ..render import Table
 from ..rules import Rules
 from ..search import DEFAULT_LIMIT, Limit
 from ..store import ResultStore
 from ..survey import POLICIES, DealRange, Tally, parse_range
+from ..table import Table
 from ..textsafe import quoted
 from .app import console_of
 from .common import PipeTicker, rules_from_kwargs, stopped_like_ctrl_c, variant_options

@@ -6,8 +6,8 @@ import json
 
 import click
 
-from ..render import Table
 from ..rules import ALIASES, PRESET_NOTES, PRESETS
+from ..table import Table
 from .app import console_of
 
 
