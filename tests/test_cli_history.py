@@ -975,3 +975,48 @@ def test_a_copy_saved_with_s_and_resumed_goes_on_in_the_same_history_row(run, tm
     assert run(["play", "11", "--plain"], input="d\nd\nd\nq\n").exit_code == 0
     data = json.loads(run(["history", "--json"]).stdout)
     assert data["games"] == 2 and sorted(g["moves"] for g in data["recent"]) == [3, 4]
+
+
+def test_a_game_finished_from_its_save_copy_keeps_its_win_when_the_left_behind_autosave_is_reviewed(run, home,
+                                                                                                   tmp_path):
+    """Quit with --save my.json, resume my.json and win: the games folder's autosave still holds the first 40
+    moves. Reviewing it (review last) stored it over the won game, and the history lost its only win; a
+    quick resume also gave the copy a row of its own (two games for one)."""
+    rules = preset("osmosis")
+    state, moves = State.initial(deal_for(23, rules), rules), []
+    while state.legal_moves():
+        move = state.legal_moves()[0]
+        moves.append(str(move))
+        state = state.apply(move)
+    assert state.won and len(moves) == 83
+    mine = tmp_path / "my.json"
+    assert run(["play", "23", "--save", str(mine)], input="\n".join(moves[:40]) + "\n").exit_code == 0
+    assert run(["play", "--resume", str(mine)], input="\n".join(moves[40:]) + "\n").exit_code == 0
+    figures = json.loads(run(["history", "--json"]).stdout)
+    assert [(g["moves"], g["won"]) for g in figures["recent"]] == [(83, True)]
+    reviewed = run(["review", "last", "--samples", "8"])
+    assert reviewed.exit_code == 0
+    said = " ".join(reviewed.stdout.split())
+    assert "Not kept in your history: this file holds the first 40 of the 83 moves of game 1 (won)" in said
+    assert f"osmosis review {mine}" in said
+    again = json.loads(run(["history", "--json"]).stdout)
+    assert [(g["moves"], g["won"]) for g in again["recent"]] == [(83, True)]
+
+
+def test_a_drill_answer_the_position_does_not_allow_is_asked_again_not_judged(run, coached):
+    """In a Bridesmaids drill "r3" (no pile 3) was judged a wrong answer, the drill sent back to box 0, and the
+    reason came after the verdict."""
+    from tutor.notation import Move
+    from tutor.record import Record
+
+    first = json.loads(run(["drill", "--list", "--json"]).stdout)[0]
+    line = next(json.loads(x) for x in run(["export"]).stdout.splitlines() if json.loads(x)["id"] == first["game"])
+    record = Record.from_json(line["record"])
+    state = State.initial(record.deal, record.rules).play(record.moves[:first["ply"] - 1])
+    illegal = next(m for m in ("r1", "r2", "r3", "r4", "w") if not state.is_legal(Move.parse(m)))
+    result = run(["drill", "--json", "--count", "1"], input=f"{illegal}\n{first['best']}\n")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert [(a["answer"], a["right"]) for a in data["answers"]] == [(first["best"], True)]
+    after = {d["id"]: d for d in json.loads(run(["drill", "--list", "--json"]).stdout)}[first["id"]]
+    assert (after["answers"], after["right"], after["box"]) == (1, 1, 1)  # one answer, the legal one

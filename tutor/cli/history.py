@@ -17,7 +17,7 @@ import click
 from rich.console import Console
 
 from ..history import games as hgames
-from ..history.db import History, HistoryError
+from ..history.db import GameRow, History, HistoryError
 from ..history.stats import figures, summary
 from ..record import content_of
 from ..textsafe import os_reason, quoted, shown_path
@@ -142,11 +142,16 @@ def store_review(record: Record, path: str | Path | None, rev: Review, history: 
         with history.write():  # look-up and insert in one transaction: two reviews at once add one game
             if game_id is None:
                 key = hgames.key_for_path(path) if path is not None else None
-                game = history.game_by_key(key) if key else None
-                if game is None or game.record.get("moves") != [str(m) for m in record.moves]:
+                found = hgames.key_of(history, record, key)
+                if isinstance(found, int):  # the row holds this game, as far or further on
+                    row = history.game(found)
+                    if row is not None and row.moves > len(record.moves):
+                        return _older_copy(row, len(record.moves))
+                    game_id = found
+                else:
                     game = history.game_by_content(content_of(record))
-                game_id = game.id if game is not None else hgames.add_record(
-                    history, record, key=key, source=hgames.source_of(path) if path else None)
+                    game_id = game.id if game is not None else hgames.add_record(
+                        history, record, key=found, source=hgames.source_of(path) if path else None)
             other = _not_kept(history, game_id, rev)
             if other is not None:
                 return other
@@ -168,6 +173,17 @@ def store_review(record: Record, path: str | Path | None, rev: Review, history: 
     finally:
         if own:
             history.close()
+
+
+def _older_copy(row: GameRow, moves: int) -> str:
+    """Why a review of an older copy of a game is not kept: the history holds the game further on (a game
+    saved with ``s FILE`` and finished from that file leaves the games folder's copy behind), and storing
+    it would take moves back from the game, a win included."""
+    how = "won" if row.won else "finished" if row.over else "unfinished"
+    latest = (f": osmosis review {words.shell_word(row.source)}"
+              if row.source and Path(row.source).is_file() else "")
+    return (f"Not kept in your history: this file holds the first {moves} of the {row.moves} moves of game "
+            f"{row.id} ({how}), which the history keeps whole; review its latest copy to keep a review{latest}.")
 
 
 def _not_kept(history: History, game_id: int, rev: Review) -> str | None:

@@ -261,13 +261,32 @@ def add_file(history: History, path: Path, keyed: bool = True, text: str | None 
     played = iso(mtime)
     key = key_for_path(path) if keyed else None
     with history.write():  # the look-up and the insert in one transaction: two imports at once make one row
-        if as_played:
+        if as_played and key is not None:
+            left = _left_behind(history.game_by_key(key), record, mtime)
+            if left is not None:
+                return left
             key = _session_key(history, record, key)
         found = key_of(history, record, key)
         if isinstance(found, int):
             return found
         return add_record(history, record, key=found, source=source_of(path), started_at=started,
                           played_at=played)
+
+
+def _left_behind(row: GameRow | None, record: Record, mtime: float) -> int | None:
+    """The row's id when the games folder's file is a copy the game left behind: the row holds the same game
+    further on, played after the file was last written (saved with ``s FILE`` and finished from that file).
+    Such a file is no game of its own: without this it got a row (``#2``) and the player two games."""
+    kept = _stored(row) if row is not None else None
+    if row is None or kept is None or not _same_deal(kept, record) or len(kept.moves) <= len(record.moves):
+        return None
+    if list(kept.moves[:len(record.moves)]) != list(record.moves):
+        return None
+    try:
+        later = parse_iso(row.played_at) + 1 > mtime  # stored to the second
+    except ValueError:
+        return None
+    return row.id if later else None
 
 
 def key_of(history: History, record: Record, key: str | None, by_content: bool = True) -> str | int | None:
