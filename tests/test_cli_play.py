@@ -614,6 +614,15 @@ def test_a_command_inside_a_line_of_moves_says_it_goes_alone(run):
     assert "0 moves" in result.stdout or "No move was played" in result.stdout  # the d of those lines stayed unplayed
 
 
+def test_a_pile_number_typed_apart_from_its_r_gets_the_move_it_meant(run):
+    """'r 1' said "r is a command, not a move: type it on a line of its own", and r alone then said that
+    line mode has no redo."""
+    out = " ".join(run(["play", "1", "--plain"], input="r 1\nd r 7\nq\n").stdout.split())
+    assert "'r 1' is no move: a reserve pile is typed with its number and no space, r1;" in out
+    assert "'r 7' is no move: a reserve pile is typed with its number and no space, r1 to r4;" in out
+    assert "is a command" not in out
+
+
 def test_t_names_d_as_it_is_here_a_redeal_or_not_possible_and_one_pass_is_said_in_the_singular(run):
     """With the waste's top playable, t said "d turns past it" where d was refused (the one pass used), and
     the refusal said "all 1 passes"."""

@@ -589,6 +589,24 @@ def test_the_coach_says_which_games_an_older_osmosis_reviewed(db):
     assert reviewed_what(2, 0) == "2 games not reviewed before"
 
 
+def test_the_coach_says_a_game_that_went_on_after_its_review_is_reviewed_again(db):
+    """A game reviewed when it was saved unfinished, then resumed and finished: the coach said "Reviewed 1 game
+    not reviewed before"."""
+    from tutor.cli.coach import reviewed_what
+    from tutor.history.reviews import outdated, unreviewed, went_on
+
+    with open_history(clock=Clock()) as h:
+        gid = add_record(h, record(1, "d d"), key="g1")
+        other = add_record(h, record(2, "d d"), key="g2")
+        store_review(h, gid, _review([_move(1, "d", "w")]))
+        assert went_on(h) == set() and [g.id for g in unreviewed(h)] == [other]
+        assert add_record(h, record(1, "d d d"), key="g1") == gid  # resumed: one move more
+        assert went_on(h) == {gid} and outdated(h) == set()
+        assert {g.id for g in unreviewed(h)} == {gid, other}
+    assert reviewed_what(2, 0, 1) == ("1 game not reviewed before, and 1 game again: it went on (or moves were "
+                                      "taken back) after the review")
+
+
 def test_a_moved_data_folder_still_names_the_game_files_where_they_are(home, tmp_path, monkeypatch):
     """The coach's examples named the file by the absolute name stored in the old data folder, so
     ``osmosis replay`` of it failed after the folder moved (a new machine, a renamed home)."""

@@ -285,10 +285,12 @@ def test_the_biggest_losses_leave_out_moves_graded_best_and_never_name_the_playe
 # ---- 7. due times ----------------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("seconds, said", [
-    (30, "now"), (61, "in 1 minute"), (600, "in 10 minutes"), (3599, "in 1 hour"), (3600, "in 1 hour"),
+    (0, "now"), (-5, "now"), (30, "in under a minute"), (61, "in 1 minute"), (600, "in 10 minutes"), (3599, "in 1 hour"), (3600, "in 1 hour"),
     (7200, "in 2 hours"), (86400, "in 24 hours"), (86400 * 3, "in 3 days"), (86400 * 1.6, "in 2 days"),
 ])
 def test_due_times_agree_in_number(seconds, said):
+    """Only a drill that is due is "now" (drill asks exactly those): one due in 40 seconds said "due now"
+    and then "No drill is due now"."""
     from tutor.cli.history_render import when_text
 
     assert when_text(seconds) == said

@@ -22,7 +22,7 @@ from rich.progress import (
 from ..history.coach import check_tag, coach
 from ..history.db import GameRow, History
 from ..history.games import record_of
-from ..history.reviews import outdated, unreviewed
+from ..history.reviews import outdated, unreviewed, went_on
 from ..review import DEFAULT_SAMPLES, TAGS
 from . import history_render as words
 from .app import console_of
@@ -31,17 +31,20 @@ from .history import open_for_command, store_review
 
 
 def review_pending(console: Console, history: History, samples: int | None, limit: int | None = None, quiet: bool = False,
-                   workers: int | None = None) -> tuple[int, int]:
+                   workers: int | None = None) -> tuple[int, int, int]:
     """Review the games that have no current review, oldest first, and those reviewed by older rules for
-    the kinds of error; returns how many were reviewed, and how many of them again."""
+    the kinds of error; returns how many were reviewed, how many of them again for those rules, and how many
+    again because the game changed since its review."""
     from .review import compute_review
 
     pending = unreviewed(history)
     if limit is not None:
         pending = pending[-limit:]
     if not pending:
-        return 0, 0
-    again = len(outdated(history) & {g.id for g in pending})
+        return 0, 0, 0
+    ids = {g.id for g in pending}
+    older = outdated(history) & ids
+    again, changed = len(older), len((went_on(history) & ids) - older)
 
     def one(game: GameRow) -> None:
         record = record_of(game)
@@ -61,24 +64,27 @@ def review_pending(console: Console, history: History, samples: int | None, limi
             for game in pending:
                 one(game)
                 reviewed += 1
-        return len(pending), again
+        return len(pending), again, changed
     with Progress(TextColumn("Reviewing your games"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=console, transient=True) as bar:
         task = bar.add_task("coach", total=len(pending))
         for game in pending:
             one(game)
             bar.advance(task)
-    return len(pending), again
+    return len(pending), again, changed
 
 
-def reviewed_what(done: int, again: int) -> str:
+def reviewed_what(done: int, again: int, changed: int = 0) -> str:
     """``3 games not reviewed before``, ``7 games again: their reviews were by older rules for the kinds of
-    error``, or both."""
-    first = done - again
+    error``, ``1 game again: it went on after its review``, or several of them."""
+    first = done - again - changed
     parts = [f"{first} game{'s' if first != 1 else ''} not reviewed before"] if first else []
     if again:
         parts.append(f"{again} game{'s' if again != 1 else ''} again: {'their reviews were' if again != 1 else 'its review was'} "
                      "made by an older osmosis, with older rules for the kinds of error")
+    if changed:
+        parts.append(f"{changed} game{'s' if changed != 1 else ''} again: {'they' if changed != 1 else 'it'} went on "
+                     "(or moves were taken back) after the review")
     return ", and ".join(parts)
 
 
@@ -119,9 +125,9 @@ def coach_command(ctx: click.Context, tag: str | None, do_review: bool, samples:
     console = console_of(ctx)
     with open_for_command(console) as history:
         if do_review:
-            done, again = review_pending(console, history, samples, quiet=as_json, workers=workers)
+            done, again, changed = review_pending(console, history, samples, quiet=as_json, workers=workers)
             if done and not as_json:
-                console.print(f"Reviewed {reviewed_what(done, again)} ({samples} samples a move).", soft_wrap=True,
+                console.print(f"Reviewed {reviewed_what(done, again, changed)} ({samples} samples a move).", soft_wrap=True,
                               markup=False)
         waiting = {g.id for g in unreviewed(history)}
         result = coach(history, tag, examples=examples, losses=losses, unreviewed=len(waiting),

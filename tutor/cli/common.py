@@ -319,7 +319,12 @@ def unreadable_word(words: Iterable[str]) -> str | None:
     from ..notation import parse_input
 
     words = list(words)
-    for word in words:
+    for i, word in enumerate(words):
+        after = words[i + 1] if i + 1 < len(words) else ""
+        if word.lower() == "r" and after.isdigit():  # "r 1": a pile number typed apart from its r
+            typed = f"r{after}" if after in ("1", "2", "3", "4") else "r1 to r4"
+            return (f"'{word} {after}' is no move: a reserve pile is typed with its number and no space, "
+                    f"{typed}; nothing of the line was played")
         if len(words) > 1 and word.lower() in LINE_COMMANDS:  # "d t": t is no move, and it goes alone
             return f"{word} is a command, not a move: type it on a line of its own; nothing of the line was played"
         if len(word) > MAX_WORD:  # no move or card is this long: quote it cut, not a megabyte of it

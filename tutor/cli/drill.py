@@ -208,6 +208,9 @@ def _ask(console: Console, history: History, d: drills.Drill, index: int, total:
         except MoveError as exc:
             say(clean(str(exc)))
             continue
+        if fb.move is None and fb.refusal:  # no move here at all (r3 with no pile 3): asked again, not judged
+            say(clean(f"{fb.refusal} Answer with a move this position allows."))
+            continue
         break
     after = drills.answer(history, d, line.strip(), fb.right)
     if not quiet:

@@ -381,9 +381,14 @@ def drill_intro(d, seen: int, unseen: int, fig=None) -> str:
 
 
 def when_text(seconds: float) -> str:
-    """``now``, ``in 1 minute``, ``in 10 minutes``, ``in 1 hour``, ``in 3 days``."""
-    if seconds <= 60:
+    """``now``, ``in under a minute``, ``in 1 minute``, ``in 10 minutes``, ``in 1 hour``, ``in 3 days``.
+
+    "now" only when it is due (``drill`` asks it): a drill due in 40 seconds said "due now" and was then
+    not asked."""
+    if seconds <= 0:
         return "now"
+    if seconds < 60:
+        return "in under a minute"
     minutes = round(seconds / 60)
     if minutes < 60:
         return f"in {_plural(minutes, 'minute')}"
