@@ -1020,3 +1020,14 @@ def test_a_drill_answer_the_position_does_not_allow_is_asked_again_not_judged(ru
     assert [(a["answer"], a["right"]) for a in data["answers"]] == [(first["best"], True)]
     after = {d["id"]: d for d in json.loads(run(["drill", "--list", "--json"]).stdout)}[first["id"]]
     assert (after["answers"], after["right"], after["box"]) == (1, 1, 1)  # one answer, the legal one
+
+
+def test_history_of_options_written_as_the_help_shows_them_says_none_yet(run):
+    """The help's own example, "turn 1, 3 passes, 4 piles", was an unknown variant until such a game was
+    stored."""
+    result = run(["history", "--variant", "turn 1, 5 passes, 4 piles"])
+    assert result.exit_code == 0
+    assert "No games of turn 1, 5 passes, 4 piles in your history yet" in " ".join(result.stdout.split())
+    assert json.loads(run(["history", "--variant", "Turn 3, unlimited passes, 4 piles, open", "--json"]).stdout)
+    bad = run(["history", "--variant", "turn 2, 3 passes, 4 piles"])
+    assert bad.exit_code == 1 and "unknown variant 'turn 2, 3 passes, 4 piles'" in bad.output

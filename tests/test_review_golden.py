@@ -210,3 +210,23 @@ def test_every_fact_of_the_review_holds_in_the_game(name):
             assert c.fact.move == moves[c.ply - 1] and c.fact.best == rev.moves[c.ply - 1].best
         else:
             assert isinstance(c.fact, LuckMoment) and c.fact.seen == rev.moves[c.ply - 1].seen
+
+
+@pytest.mark.parametrize("name", ["osmosis-54-cycle", "osmosis-75-reserve-dig"])
+def test_the_ascii_chart_keeps_every_mark_under_its_move(name):
+    """Under PYTHONIOENCODING=ascii the stand-ins ?! and ?? took two cells, and every later mark sat a column
+    or more to the right of its move."""
+    from tutor.cli.review_report import chart
+    from tutor.textsafe import STAND_INS
+
+    rev = reviewed(name)
+    glyphs, plain = chart(rev, 80).plain, chart(rev, 80, ascii_only=True).plain
+    assert any(g in glyphs for g in "⁈⁇")  # the game has marks to place
+    plain_lines, glyph_lines = plain.splitlines(), glyphs.splitlines()
+    assert len(plain_lines) == len(glyph_lines)
+    for a, b in zip(glyph_lines[:-2], plain_lines[:-2]):  # the legend's words differ; the rows do not
+        assert len(a) == len(b)
+        assert [i for i, ch in enumerate(a) if ch != " "] == [i for i, ch in enumerate(b) if ch != " "]
+    written = "".join(STAND_INS.get(ch, ch) for ch in plain).splitlines()  # as an ASCII output writes it
+    assert all(line.isascii() for line in written)
+    assert [len(line) for line in written[:-2]] == [len(line) for line in glyph_lines[:-2]]

@@ -153,6 +153,18 @@ def encodable_streams(*streams: object) -> None:
             pass
 
 
+def shows(text: str, console: object) -> bool:
+    """Whether the console's output can show ``text`` as it is (else its ASCII stand-ins are written)."""
+    encoding = getattr(console, "encoding", None) or "utf-8"
+    try:
+        text.encode(encoding)
+    except UnicodeEncodeError:
+        return False
+    except LookupError:
+        return True
+    return True
+
+
 def utf8_argument(arg: str) -> str:
     """A command-line word as the player typed it.
 

@@ -9,6 +9,7 @@ that cannot be written costs the player one warning line, never the game.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -252,10 +253,35 @@ def _stored_variant(history: History, name: str) -> str:
         for stored in combos:
             if words.variant_label(stored).lower() == wanted:
                 return stored
+        written = _options_named(wanted)
+        if written is not None:  # options written as the history names them, with no game yet
+            return written
         if not combos:
             raise
         shown = "; ".join(repr(words.variant_label(v)) for v in combos[:5])
         raise TutorError(f"{exc}, or a combination of options your history holds: {shown}") from None
+
+
+_OPTIONS = re.compile(r"turn ([13]), (unlimited|\d{1,4}) pass(?:es)?, (no reserve|([0-4]) piles?(, open)?)")
+
+
+def _options_named(wanted: str) -> str | None:
+    """The stored form of options written as the history names them (``turn 1, 5 passes, 4 piles``), or None
+    where ``wanted`` is not such a name or no game could have them."""
+    from ..errors import RulesError
+    from ..rules import Rules
+
+    found = _OPTIONS.fullmatch(wanted)
+    if found is None:
+        return None
+    turn, passes, _, piles, open_ = found.groups()
+    try:
+        rules = Rules(int(turn), 0 if passes == "unlimited" else int(passes), open_ is not None,
+                      0 if piles is None else int(piles))
+    except RulesError:
+        return None
+    value = rules.to_json()
+    return value if isinstance(value, str) else json.dumps(value, sort_keys=True, separators=(",", ":"))
 
 
 @click.command("import")

@@ -85,8 +85,8 @@ def play_command(ctx: click.Context, number: int | None, deal_file: str | None, 
 
     On a terminal a full-screen board with single keys: 1-4 w d t u r h s q ?.
     Piped input and --plain: line mode, type r1-r4, w, d or a card name to
-    move; u undo, h hint, s save, q quit, ? help. The game is saved after
-    every move.
+    move; t turns to the next playable card, u undo, h hint, s save, q quit,
+    ? help. The game is saved after every move.
     """
     console = console_of(ctx)
     if save_path is not None and (not save_path.strip() or os.path.isdir(save_path)):
@@ -192,7 +192,7 @@ def _annotation_text(note: dict | None, symbols: bool = False) -> Text | None:
 @click.option("--all", "show_all", is_flag=True, help="Print every position without waiting.")
 @click.option("--review/--no-review", "with_review", default=True, show_default=True,
               help="Comment every move with the post-game review (computed unless the record is "
-                   "annotated; --no-review shows only the record's own annotations).")
+                   "annotated; with the no- form, only the record's own annotations are shown).")
 @click.option("--plain", is_flag=True, help="Line mode (Enter for the next move) even on a terminal.")
 @click.option("--at", "at", type=click.IntRange(1), default=None, metavar="N",
               help="Open at move N (osmosis coach names the moves worth a look).")

@@ -23,7 +23,7 @@ from ..practical import MAX_GAMES, check_games
 from ..record import Record, save_record
 from ..render import use_symbols
 from ..review import DEFAULT_SAMPLES, DEFAULT_THRESHOLDS, Review, Thresholds, review
-from ..textsafe import brief, shown_path
+from ..textsafe import brief, shown_path, shows
 from .app import console_of
 from .common import PipeTicker, record_from_file, stopped_like_ctrl_c
 from .review_report import UNRATED, chart, counts_line, moments_table, moves_table, render_review, result_line
@@ -57,6 +57,9 @@ class GamesType(click.ParamType):
             raise TutorError(f"--practical {str(value)!r} is not a number of games: expected a whole number "
                              f"from 1 to {MAX_GAMES}, like 16")
         games = capped_int(text, MAX_GAMES)
+        if games < 1:
+            raise TutorError(f"--practical {brief(text)} is no game at all: expected a whole number from 1 to "
+                             f"{MAX_GAMES}, like 16")
         if games > MAX_GAMES:
             raise TutorError(f"--practical {brief(text)} is too many games: expected a whole number from 1 to "
                              f"{MAX_GAMES}, like 16")
@@ -125,7 +128,7 @@ def run_review(ctx_or_console: click.Context | Console, record: Record, samples:
     """Review a record and print the report (for the end of ``osmosis play``)."""
     console = ctx_or_console if isinstance(ctx_or_console, Console) else console_of(ctx_or_console)
     rev = compute_review(console, record, samples, thresholds)
-    console.print(render_review(rev, use_symbols(console), width=console.width))
+    console.print(render_review(rev, use_symbols(console), width=console.width, ascii_only=not shows("⁈", console)))
     return rev
 
 
@@ -187,7 +190,8 @@ def review_for_viewer(ctx_or_console: click.Context | Console, record: Record,
 @click.option("--practical", type=GamesType(), default=None, metavar="N",
               help="At each error among the critical moments, play the position out blind with the tutor on N "
                    "deals consistent with what you had seen (every one when there are no more), after your move "
-                   "and after the best: the practical win chance. Off by default (a whole game a deal is slow).")
+                   "and after the best: the practical win chance. Off by default (a whole game a deal is slow). "
+                   f"N from 1 to {MAX_GAMES}.")
 @click.pass_context
 def review_command(ctx: click.Context, record_path: str, as_json: bool, annotate_path: str | None,
                    samples: int, thresholds: Thresholds, workers: int | None, practical: int | None) -> None:
@@ -217,7 +221,7 @@ def review_command(ctx: click.Context, record_path: str, as_json: bool, annotate
     if as_json:
         click.echo(json.dumps(rev.to_json()))
         return
-    console.print(render_review(rev, use_symbols(console), width=console.width))
+    console.print(render_review(rev, use_symbols(console), width=console.width, ascii_only=not shows("⁈", console)))
     if annotate_path is not None:
         console.print(f"Annotated record written to {shown_path(annotate_path)} (osmosis replay {shown_path(annotate_path)} "
                       "shows it).", markup=False)

@@ -70,16 +70,23 @@ def _uses_hindsight(rev: Review) -> bool:
 MARKS = {Label.INACCURACY: "⁈", Label.MISTAKE: "?", Label.BLUNDER: "⁇"}
 LEGEND = ("▁ 0%  █ 100%", "win chance", "after each move;", "⁈ inaccuracy (?!),", "? mistake,", "⁇ blunder (??),",
           "+/- luck")
+#: The marks where the output cannot show ⁈ and ⁇ (ASCII): one cell each still, so every mark stays under
+#: its move (their two-letter stand-ins ?! and ?? pushed every later mark a column to the right).
+ASCII_MARKS = {Label.INACCURACY: "i", Label.MISTAKE: "?", Label.BLUNDER: "X"}
+ASCII_LEGEND = ("1 0%  8 100%", "win chance", "after each move;", "i inaccuracy (?!),", "? mistake,",
+                "X blunder (??),", "+/- luck")
 
 
-def chart(rev: Review, width: int = 80, cursor: int | None = None) -> Text:
+def chart(rev: Review, width: int = 80, cursor: int | None = None, ascii_only: bool = False) -> Text:
     """The win chance after each move as a sparkline, rows of up to ``width - 8`` moves.
 
     Under each row a marker line: the chess glyph of each error (``⁈`` an
     inaccuracy, ``?`` a mistake, ``⁇`` a blunder: ?!, ?, ?? in one cell each),
     ``+``/``-`` luck from cards turning up. ``cursor`` (a move number, 0 for
-    the start) puts a ``▲`` under that move, on a line of its own.
+    the start) puts a ``▲`` under that move, on a line of its own. ``ascii_only``: the output cannot show
+    the glyphs, so the marks are :data:`ASCII_MARKS` (the sparkline's blocks become digits, one each).
     """
+    marked, legend = (ASCII_MARKS, ASCII_LEGEND) if ascii_only else (MARKS, LEGEND)
     per_row = max(10, width - 8)
     out = Text()
     moves = rev.moves
@@ -93,7 +100,7 @@ def chart(rev: Review, width: int = 80, cursor: int | None = None) -> Text:
         marks = Text("       ")
         for m in chunk:
             if m.label >= Label.INACCURACY:
-                marks.append(MARKS[m.label], style=LABEL_STYLES[m.label])
+                marks.append(marked[m.label], style=LABEL_STYLES[m.label])
             elif m.luck is not None and abs(m.luck) * 100 >= rev.thresholds.luck:
                 marks.append("+" if m.luck > 0 else "-", style="dim")
             else:
@@ -108,7 +115,7 @@ def chart(rev: Review, width: int = 80, cursor: int | None = None) -> Text:
             out.append(f" move {cursor}" if cursor else " the start", style="bold")
             out.append("\n")
     line = ""
-    for item in LEGEND:  # each item whole on a line: a glyph never parts from its word
+    for item in legend:  # each item whole on a line: a glyph never parts from its word
         if line and len(line) + 1 + len(item) > max(20, width - 7):
             out.append("       " + line + "\n", style="dim")
             line = ""
@@ -253,7 +260,7 @@ def practical_block(rev: Review, symbols: bool = False) -> list[RenderableType]:
     return out
 
 
-def render_review(rev: Review, symbols: bool = True, width: int = 80) -> Group:
+def render_review(rev: Review, symbols: bool = True, width: int = 80, ascii_only: bool = False) -> Group:
     """The whole report as one rich renderable."""
     record = rev.record
     where = f"deal {record.deal.number}" if record.deal.number is not None else "a deal given in full"
@@ -275,7 +282,7 @@ def render_review(rev: Review, symbols: bool = True, width: int = 80) -> Group:
                    f"10 points {move_accuracy(10):.0f}, "
                    f"so one big error pulls a game down hard; win chances from what you could see: {rev.sampling_text()}).")
     parts: list[RenderableType] = [head, result_line(rev), hind, acc, counts_line(rev, width), Text(""),
-             Text("Win chance, move by move", style="bold"), chart(rev, width), Text(""),
+             Text("Win chance, move by move", style="bold"), chart(rev, width, ascii_only=ascii_only), Text(""),
              Text("Critical moments", style="bold"), moments_table(rev, symbols), Text("")]
     if rev.practical is not None:
         parts += practical_block(rev, symbols) + [Text("")]

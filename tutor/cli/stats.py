@@ -152,7 +152,8 @@ def open_per_deal(path: str) -> PerDealFile:
               help="Node limit of a second, win-only search for the deals the first leaves undecided "
                    f"(default {RETRY_FACTOR}x --nodes; 0 = none).")
 @click.option("--seconds", type=float, default=None, callback=checked_seconds,
-              help="Time limit of each solve (answers then depend on the machine).")
+              help=f"Time limit of each solve, in seconds: more than 0, at most {MAX_SECONDS:.0f} (answers then "
+                   "depend on the machine).")
 @click.option("--solver/--no-solver", "against", default=None,
               help="With greedy or tutor: also give the solver's wins on the same deals and the share of the "
                    "solver-winnable deals the policy won (default: on for tutor; off for greedy, whose games "
