@@ -1031,3 +1031,15 @@ def test_history_of_options_written_as_the_help_shows_them_says_none_yet(run):
     assert json.loads(run(["history", "--variant", "Turn 3, unlimited passes, 4 piles, open", "--json"]).stdout)
     bad = run(["history", "--variant", "turn 2, 3 passes, 4 piles"])
     assert bad.exit_code == 1 and "unknown variant 'turn 2, 3 passes, 4 piles'" in bad.output
+
+
+def test_the_history_line_after_a_review_wraps_between_words_like_the_review(played, home):
+    """"History: accuracy 52.0 here against 86.5 ..." was printed as one line of 97 columns at any width."""
+    files = sorted((home / "games").glob("*.json"))
+    for f in files[:2]:
+        result = osmosis(["review", str(f), "--samples", "8", "--workers", "1"], home, env={"COLUMNS": "60"})
+        assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("History: accuracy"))
+    assert all(len(line) <= 60 for line in lines[start:])
+    assert " ".join(" ".join(lines[start:]).split()).startswith("History: accuracy 1.8 here against 0.5 in your one")

@@ -253,3 +253,22 @@ def test_a_table_too_narrow_for_its_words_prints_each_row_as_a_record():
         "drill 13  variant bridesmaids",
         "  result won  answers 0/0",
     ]
+
+
+@pytest.mark.parametrize("columns", [40, 45])
+def test_the_foundation_grid_keeps_its_ranks_in_line_on_a_narrow_terminal(columns):
+    """Line mode drew the grid 46 columns wide at any width: at 40 "Q  K" went onto lines of their own."""
+    state = position(23, "r2 d d d w w r3 d d d w w r1 w r2 w w r3 w")
+    console = Console(width=columns, file=io.StringIO(), color_system=None)
+    console.print(render_state(state, symbols=False))
+    lines = console.file.getvalue().splitlines()
+    top = lines.index("Foundations  (starting rank 9)")
+    header, rows = lines[top + 1], lines[top + 2:top + 5]
+    assert header.split() == list("A23456789TJQK")
+    assert rows[0].split() == ["1", "H", "·", "·", "·", "4", "5", "6", "7", "·", "9", "·", "J", "Q", "·"]
+    for row in rows:  # every rank under its heading
+        assert all(header[i] != " " for i, ch in enumerate(row) if i >= 7 and ch not in " ")
+    assert max(len(line) for line in lines[top:top + 6]) <= columns
+    wide = Console(width=80, file=io.StringIO(), color_system=None)
+    wide.print(render_state(state, symbols=False))
+    assert "4H 5H 6H 7H" in wide.file.getvalue()  # a card a cell where the grid fits

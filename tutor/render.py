@@ -183,9 +183,15 @@ def _reserve_lines(state: State, reveal: bool, symbols: bool, width: int | None 
     return lines
 
 
-def _foundation_lines(state: State, symbols: bool) -> list[Text]:
+#: The foundation grid's width with a card in each cell: below it each cell shows the rank alone (the row's
+#: suit leads the row), two columns a cell, so the ranks stay lined up on a 40-column terminal.
+FOUNDATION_WIDTH = 7 + 13 * 3
+
+
+def _foundation_lines(state: State, symbols: bool, columns: int | None = None) -> list[Text]:
     start = state.start_rank
-    width = 3
+    narrow = columns is not None and columns < FOUNDATION_WIDTH
+    width = 2 if narrow else 3
     title = _label("Foundations")
     title.append(f"  (starting rank {RANKS[start - 1]})")
     header = Text(" " * 7)
@@ -203,6 +209,8 @@ def _foundation_lines(state: State, symbols: bool) -> list[Text]:
             for r in range(13):
                 if mask >> r & 1:
                     cell = card_text(suit * 13 + r, symbols)
+                    if narrow:  # the rank alone, in its suit's colour
+                        cell = Text(RANKS[r], style=RED if suit in RED_SUITS else "")
                     line.append_text(cell)
                     line.append(" " * (width - len(cell.plain)))
                 else:
@@ -284,7 +292,7 @@ def _position(state: State, reveal: bool, symbols: bool, fan: int | None, moves:
         head.append("   blocked", style="bold red")
     parts: list[RenderableType] = [head]
     parts += _reserve_lines(state, reveal, symbols, width)
-    parts += _foundation_lines(state, symbols)
+    parts += _foundation_lines(state, symbols, width)
     parts += _talon_lines(state, reveal, symbols, fan)
     if moves:
         parts.append(_moves_line(state, symbols))

@@ -119,10 +119,11 @@ def note_review(ctx: click.Context, record: Record, path: str | Path | None, rev
         line = f"warning: the review was not added to your history ({exc})"
     if not line or quiet:
         return
+    # wrapped between words at the console's width, as the review above it (a terminal breaks words)
     if later:
-        ctx.call_on_close(lambda: console.print(line, soft_wrap=True, markup=False))
+        ctx.call_on_close(lambda: console.print(line, markup=False))
     else:
-        console.print(line, soft_wrap=True, markup=False)
+        console.print(line, markup=False)
 
 
 def store_review(record: Record, path: str | Path | None, rev: Review, history: History | None = None,
