@@ -479,3 +479,18 @@ def test_the_survey_table_says_the_time_in_all_beside_the_time_playing(run):
     out = " ".join(run(["stats", "--deals", "1-3"]).stdout.split())
     assert " time " in out or "│ time" in out
     assert re.search(r"time [│|]? ?\d+\.\d s( playing the deals, \d+\.\d s in all \(with starting the workers\))?", out)
+
+
+def test_a_dumb_terminal_gets_the_pipes_progress_line_not_a_bar_it_cannot_draw(monkeypatch):
+    """TERM=dumb on a terminal: rich draws no bar there, and a 17-second survey said nothing at all."""
+    import io
+
+    from rich.console import Console
+
+    from tutor.cli.common import live_display
+
+    monkeypatch.setenv("TERM", "xterm-256color")
+    assert live_display(Console(force_terminal=True, file=io.StringIO()))
+    assert not live_display(Console(force_terminal=False, file=io.StringIO()))
+    monkeypatch.setenv("TERM", "dumb")
+    assert not live_display(Console(force_terminal=True, file=io.StringIO()))

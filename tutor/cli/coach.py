@@ -26,7 +26,7 @@ from ..history.reviews import outdated, unreviewed, went_on
 from ..review import DEFAULT_SAMPLES, TAGS
 from . import history_render as words
 from .app import console_of
-from .common import PipeTicker
+from .common import PipeTicker, live_display
 from .history import open_for_command, store_review
 
 
@@ -51,7 +51,7 @@ def review_pending(console: Console, history: History, samples: int | None, limi
         rev = compute_review(console, record, samples, workers=workers, quiet=True, lines=False)
         store_review(record, None, rev, history=history, game_id=game.id)
 
-    if quiet or not console.is_terminal:
+    if quiet or not live_display(console):
         # in a pipe a run of many reviews says how far it is on stderr, as stats does, every 15 s
         reviewed = 0
 

@@ -9,7 +9,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
@@ -22,6 +22,9 @@ from ..rules import MAX_PASSES, Rules, preset
 from ..state import State
 from ..talon import why_illegal
 from ..textsafe import clean, quoted, utf8_argument
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -340,6 +343,12 @@ def unreadable_word(words: Iterable[str]) -> str | None:
 def played_before(moves: list[str]) -> str:
     """What a line's failed move leaves played before it: " (played before it: d d)", or nothing."""
     return f" (played before it: {' '.join(moves)})" if moves else ""
+
+
+def live_display(console: Console) -> bool:
+    """A progress bar can be drawn: a terminal, and not a dumb one (TERM=dumb draws no bar, so a long
+    command there said nothing for as long as it ran; it gets the pipe's line every 15 s instead)."""
+    return console.is_terminal and not console.is_dumb_terminal
 
 
 PIPE_EVERY = 15.0

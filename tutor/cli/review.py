@@ -25,7 +25,7 @@ from ..render import use_symbols
 from ..review import DEFAULT_SAMPLES, DEFAULT_THRESHOLDS, Review, Thresholds, review
 from ..textsafe import brief, shown_path, shows
 from .app import console_of
-from .common import PipeTicker, record_from_file, stopped_like_ctrl_c
+from .common import PipeTicker, live_display, record_from_file, stopped_like_ctrl_c
 from .review_report import UNRATED, chart, counts_line, moments_table, moves_table, render_review, result_line
 
 __all__ = ["review_command", "compute_review", "run_review", "review_after_play", "annotate_for_replay",
@@ -89,7 +89,7 @@ def compute_review(console: Console, record: Record, samples: int | None = DEFAU
 def _compute_review(console: Console, record: Record, samples: int | None, thresholds: Thresholds,
                     workers: int | None, quiet: bool, practical: int | None, lines: bool) -> Review:
     positions = len(record.moves) + 1
-    if quiet or not console.is_terminal:
+    if quiet or not live_display(console):
         # in a pipe a long review (limited games take minutes) says how far it is on stderr every 15 s
         done = {"what": "positions scored", "done": 0, "total": positions}
 

@@ -26,7 +26,7 @@ from ..survey import POLICIES, DealRange, Tally, parse_range
 from ..table import Table
 from ..textsafe import quoted
 from .app import console_of
-from .common import PipeTicker, rules_from_kwargs, stopped_like_ctrl_c, variant_options
+from .common import PipeTicker, live_display, rules_from_kwargs, stopped_like_ctrl_c, variant_options
 
 MAX_WORKERS = 1024
 MAX_NODES = 10**9
@@ -257,7 +257,7 @@ def _run(console: Console, rules: Rules, deals: DealRange, policy: str, limit: L
                              per_deal=out, progress=progress, retry_nodes=retry_nodes,
                              against_solver=against_solver)
 
-    if console.is_terminal and not as_json:
+    if live_display(console) and not as_json:
         # The time left is reckoned from the deals played, not those read from the store.
         columns = (TextColumn(f"{policy} {rules.name or 'custom'}"), BarColumn(), MofNCompleteColumn(),
                    TextColumn("{task.fields[rate]}"), TextColumn("{task.fields[left]}"),
