@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from rich import table as rich_table
+from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.text import Text
 
@@ -23,12 +24,36 @@ class Table(rich_table.Table):
         kwargs.setdefault("overflow", "fold")
         super().add_column(*args, **kwargs)
 
+    def _quick_widths(self) -> list[tuple[int, int]] | None:
+        """Each column's (narrowest, widest) width with its padding, from its text alone: the widest word (or
+        line, in a column that does not wrap) and the widest line. None where a cell is not text. Quick next
+        to rich's measure, which renders every cell (a table of 4,000 drills took twice as long with both)."""
+        out = []
+        try:
+            for column in self.columns:
+                low = high = column.min_width or 0
+                for cell in [column.header if self.show_header else "", *column.cells]:
+                    if not isinstance(cell, (str, Text)):
+                        return None
+                    lines = (cell.plain if isinstance(cell, Text) else cell).split("\n")
+                    words = lines if column.no_wrap else [w for line in lines for w in line.split()]
+                    low = max([low, *(cell_len(w) for w in words)])
+                    high = max([high, *(cell_len(line) for line in lines)])
+                pad = self._get_padding_width(column._index)
+                out.append((low + pad, high + pad))
+        except AttributeError:  # a rich without these internals: its own layout
+            return None
+        return out
+
     def _calculate_column_widths(self, console: Console, options: ConsoleOptions) -> list[int]:
         """Rich's widths where the columns fit whole; where they do not but their widest words do, the widest
         columns are narrowed first, as rich does, but none below its widest word (rich then narrows every
         column evenly, past its words: "treasure-tro" over "ve" at 70 columns)."""
-        ranges = [self._measure_column(console, options, column) for column in self.columns]
         room = options.max_width
+        quick = self._quick_widths()
+        if quick is None or sum(high for _, high in quick) <= room:
+            return super()._calculate_column_widths(console, options)
+        ranges = [self._measure_column(console, options, column) for column in self.columns]
         if sum(r.maximum for r in ranges) <= room or sum(r.minimum for r in ranges) > room:
             return super()._calculate_column_widths(console, options)
         level = max(r.maximum for r in ranges)
@@ -41,7 +66,8 @@ class Table(rich_table.Table):
         return widths
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        if self.row_count and options.max_width < self.__rich_measure__(console, options).minimum:
+        quick = self._quick_widths() if self.row_count else None
+        if quick is not None and sum(low for low, _ in quick) + self._extra_width > options.max_width:
             records = self._records(console, options.max_width)
             if records is not None:
                 yield from records
