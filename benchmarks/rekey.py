@@ -1,6 +1,6 @@
 """Carry a results store's rows to the current engine keys, after an edit that changes no answer.
 
-    python benchmarks/rekey.py STORE [--check 6] [--workers 2]
+    python benchmarks/rekey.py STORE [--check 6] [--workers 2] [--only LABEL] [--verify]
 
 The store keys every result by the engine version, a hash of the source of
 every module that decides a policy's answers (:func:`tutor.policies.engine_version`),
@@ -13,7 +13,14 @@ checks it: for each configuration stored under an older engine key it plays
 range, the first and last included) and compares the result (won and cards).
 Only when every one matches are all of that configuration's rows copied under
 the current key (the old rows stay). Prints each configuration's check and
-what was copied; exits 1 if any check failed.
+what was copied; exits 1 if any check failed. A configuration already
+carried to the current key (its rows there) is not checked again.
+
+``--only LABEL`` keeps the configurations whose label (as printed:
+``tutor turn 3 passes 3 piles 4``) contains LABEL; ``--verify`` copies nothing
+and checks the rows stored under the current keys instead, ``--check`` deals
+of each spread over the stored range: after an edit that may change some
+answers, how many of them it changed.
 """
 
 from __future__ import annotations
@@ -43,13 +50,19 @@ def main() -> None:
     p.add_argument("store")
     p.add_argument("--check", type=int, default=6, help="deals played again per configuration (default 6)")
     p.add_argument("--workers", type=int, default=1)
+    p.add_argument("--only", default=None, metavar="LABEL", help="only the configurations whose label contains LABEL")
+    p.add_argument("--verify", action="store_true", help="check the current keys' rows; copy nothing")
     args = p.parse_args()
     db = sqlite3.connect(args.store)
     failed = False
     for cid, text in db.execute("SELECT id, key FROM configs ORDER BY id").fetchall():
         key = json.loads(text)
         current = engine_version(key["policy"])
-        if key["engine"] == current:
+        what = f"{key['policy']} turn {key['turn']} passes {key['passes']} piles {key['reserve_piles']}" + (
+            " open" if key["open_reserve"] else "")
+        if (key["engine"] == current) != args.verify or (args.only is not None and args.only not in what):
+            continue
+        if not args.verify and _carried(db, key, current):
             continue
         rows = db.execute("SELECT deal, won, cards, seconds, tried FROM outcomes WHERE config = ? ORDER BY deal",
                           (cid,)).fetchall()
@@ -62,10 +75,14 @@ def main() -> None:
         t0 = time.perf_counter()
         again = {d: (w, c) for d, w, c in parallel_map(replay, [(key, d) for d in stored], args.workers)}
         bad = {d: (stored[d], again[d]) for d in stored if stored[d] != again[d]}
-        what = f"{key['policy']} turn {key['turn']} passes {key['passes']} piles {key['reserve_piles']}" + (
-            " open" if key["open_reserve"] else "")
+        shown = ", ".join(map(str, stored)) if len(stored) <= 30 else f"{len(stored)} deals from {min(stored)} to {max(stored)}"
         print(f"{what}: engine {key['engine']} -> {current}: {len(stored) - len(bad)} of {len(stored)} deals "
-              f"({', '.join(map(str, stored))}) give the stored result ({time.perf_counter() - t0:.0f} s)")
+              f"({shown}) give the stored result ({time.perf_counter() - t0:.0f} s)")
+        if args.verify:
+            if bad:
+                failed = True
+                print(f"  differ (stored, now): {bad}")
+            continue
         if bad:
             failed = True
             print(f"  differ: {bad}; nothing copied")
@@ -82,6 +99,13 @@ def main() -> None:
         print(f"  copied {len(rows)} rows under the current key")
     db.close()
     sys.exit(1 if failed else 0)
+
+
+def _carried(db: sqlite3.Connection, key: dict, current: str) -> bool:
+    """The configuration's rows are under the current key already (an earlier run copied them)."""
+    found = db.execute("SELECT id FROM configs WHERE key = ?", (json.dumps(dict(key, engine=current), sort_keys=True,
+                                                                           separators=(",", ":")),)).fetchone()
+    return found is not None and db.execute("SELECT 1 FROM outcomes WHERE config = ? LIMIT 1", found).fetchone() is not None
 
 
 if __name__ == "__main__":
