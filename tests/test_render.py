@@ -272,3 +272,25 @@ def test_the_foundation_grid_keeps_its_ranks_in_line_on_a_narrow_terminal(column
     wide = Console(width=80, file=io.StringIO(), color_system=None)
     wide.print(render_state(state, symbols=False))
     assert "4H 5H 6H 7H" in wide.file.getvalue()  # a card a cell where the grid fits
+
+
+def test_a_column_that_does_not_wrap_is_never_cut_to_fit():
+    """Narrowing the widest columns first must stop at a no-wrap column's widest line, not its widest word:
+    "2026-12-05 11:02 (U" was cut where rich itself wraps the other column."""
+    from tutor.table import Table
+
+    table = Table(box=None, pad_edge=False)
+    table.add_column("variant")
+    table.add_column("date", no_wrap=True)
+    table.add_row("turn 1, 3 passes, 4 piles, open", "2026-12-05 11:02 (UTC)")
+    console = Console(width=40, file=io.StringIO())
+    console.print(table)
+    assert "2026-12-05 11:02 (UTC)" in console.file.getvalue()
+
+
+def test_hint_records_keep_each_interval_with_its_figure(home):
+    """At 30 columns the two "95%" columns read as "win 58%  95% 49-66  cards 47.1": the win's interval
+    beside the cards."""
+    text = osmosis(["hint", "5", "--moves", "d d"], home, env={"COLUMNS": "30"}).stdout
+    assert "  win 58% (95% 49-66)" in text and "  cards 47.1 (95% 46-48)" in text
+    assert max(len(line) for line in text.splitlines()) <= 30

@@ -38,6 +38,17 @@ def test_the_last_pass_hint_says_a_card_turned_past_stays_buried_not_that_the_gr
     assert "last-pass" in data["tips"] and "plan-passes" not in data["tips"]
 
 
+def test_a_last_pass_waste_play_with_the_stock_empty_speaks_of_no_turn(home):
+    """With the stock empty no turn is left, so no card can be "turned past": the moves are r4 and w."""
+    moves = "r1 r2 r1 d d w r1 r1 d d d d d d d d w d r4 w d"
+    data = json.loads(osmosis(["hint", "654", "--variant", "limited", "--passes", "1", "--moves", moves, "--json"],
+                              home).stdout)
+    assert data["why"] == "safe" and {c["move"] for c in data["candidates"]} == {"r4", "w"}
+    reason = " ".join(data["reason"].split())
+    assert "on the last pass taking it shifts no group of the talon (no pass follows)." in reason
+    assert "turn past" not in reason
+
+
 #: Deal 43 in limited, pass 2 of 3 with the stock empty: 9S on the waste goes to row 2, and after it no
 #: card can be played and the redeal shows none that can (found by random play).
 L43 = "r3 d d r1 r2 r2 d w d w d d d d d d d d d d d d w d d w w d d d d d d"
@@ -88,7 +99,7 @@ def test_on_the_last_pass_a_waste_play_for_an_open_row_keeps_the_positions_value
     assert checked >= 10
 
 
-def test_a_play_that_ends_the_game_ends_it_in_every_consistent_deal():
+def test_a_play_that_ends_the_game_ends_it_in_every_deal_tried():
     checked = 0
     for state in _last_pass_positions(11, 8):
         obs = observe(state)

@@ -53,15 +53,19 @@ class Table(rich_table.Table):
         quick = self._quick_widths()
         if quick is None or sum(high for _, high in quick) <= room:
             return super()._calculate_column_widths(console, options)
-        ranges = [self._measure_column(console, options, column) for column in self.columns]
-        if sum(r.maximum for r in ranges) <= room or sum(r.minimum for r in ranges) > room:
+        measured = [self._measure_column(console, options, column) for column in self.columns]
+        # a column that does not wrap needs its widest line (rich's minimum is its widest word)
+        lows = [max(r.minimum, low) if column.no_wrap else r.minimum
+                for r, (low, _), column in zip(measured, quick, self.columns)]
+        highs = [max(r.maximum, low) for r, low in zip(measured, lows)]
+        if sum(highs) <= room or sum(lows) > room:
             return super()._calculate_column_widths(console, options)
-        level = max(r.maximum for r in ranges)
-        while sum(max(r.minimum, min(r.maximum, level)) for r in ranges) > room:
+        level = max(highs)
+        while sum(max(low, min(high, level)) for low, high in zip(lows, highs)) > room:
             level -= 1
-        widths = [max(r.minimum, min(r.maximum, level)) for r in ranges]
-        for i, r in enumerate(ranges):  # the width left over: one more column each to those cut at the level
-            if sum(widths) < room and widths[i] == level < r.maximum:
+        widths = [max(low, min(high, level)) for low, high in zip(lows, highs)]
+        for i, high in enumerate(highs):  # the width left over: one more column each to those cut at the level
+            if sum(widths) < room and widths[i] == level < high:
                 widths[i] += 1
         return widths
 
@@ -82,16 +86,28 @@ class Table(rich_table.Table):
         lines: list[Text] = []
         if self.title is not None:
             lines.extend(Text(str(self.title), style="bold").wrap(console, width))
+        headings = [str(col.header).strip() if self.show_header else "" for col in self.columns]
+        # a heading two columns share ("95%" after win and after cards) says what it is only beside the column
+        # before it: its value goes in brackets after that column's, "win 58% (95% 49-66)"
+        shared = {h for h in headings if h and headings.count(h) > 1}
         for row in range(self.row_count):
-            pairs = []
-            for col, cells in zip(self.columns, columns):
+            pairs: list[Text] = []
+            for heading, cells in zip(headings, columns):
                 cell = cells[row]
                 assert cell is not None  # checked above
                 if not cell.plain.strip():
                     continue
                 pair = Text()
-                heading = str(col.header) if self.show_header else ""
-                if heading.strip():
+                if heading in shared and pairs:
+                    pair = pairs.pop()
+                    pair.append(" (")
+                    pair.append(heading, style=self.header_style or "")
+                    pair.append(" ")
+                    pair.append_text(cell)
+                    pair.append(")")
+                    pairs.append(pair)
+                    continue
+                if heading:
                     pair.append(heading, style=self.header_style or "")
                     pair.append(" ")
                 pair.append_text(cell)

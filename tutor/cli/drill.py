@@ -237,7 +237,7 @@ def _list(console: Console, history: History, as_json: bool) -> None:
     from ..table import Table
 
     # one space between columns: the ten fit 80 columns; no cell or heading is broken inside (several tags
-    # go one a line), and a narrower terminal gets each drill as a record of its own (tutor.render.Table)
+    # go one a line), and a narrower terminal gets each drill as a record of its own (tutor.table.Table)
     table = Table(box=None, pad_edge=False, header_style="bold", collapse_padding=True)
     for col in ("drill", "game id", "move", "played", "best", "lost", "tags", "box", "answers", "due"):
         table.add_column(col, no_wrap=True)

@@ -277,8 +277,9 @@ def reason_for(obs: Observation, scored: ScoredPosition, budget: int | None = No
         elif best.kind == "w" and obs.rules.turn == 1:
             text += " (turning one card at a time, taking it shifts no other card of the talon)"
         elif best.kind == "w":  # the last of limited passes (tutor.certainty.is_safe)
-            text += (", and on the last pass taking it shifts no group of the talon (no pass follows), while a "
-                     "card you turn past now is buried under the next turn and may not come back")
+            text += ", and on the last pass taking it shifts no group of the talon (no pass follows)"
+            if obs.stock:
+                text += ", while a card you turn past now is buried under the next turn and may not come back"
             tips.append(TipId.LAST_PASS)
         parts.append(text + ".")
         if row == 0:
