@@ -1001,6 +1001,13 @@ def test_a_game_finished_from_its_save_copy_keeps_its_win_when_the_left_behind_a
     assert f"osmosis review {mine}" in said
     again = json.loads(run(["history", "--json"]).stdout)
     assert [(g["moves"], g["won"]) for g in again["recent"]] == [(83, True)]
+    # the games list says which file that is, and resuming it says what it does
+    (left,) = json.loads(run(["games", "--json"]).stdout)["games"]
+    assert left["moves"] == 40 and left["went_on"] == {"game_id": 1, "moves": 83, "won": True, "over": True,
+                                                       "source": str(mine)}
+    assert "an older copy: the game went on to 83 moves (won) in" in " ".join(run(["games"]).stdout.split())
+    resumed = " ".join(run(["play", "--resume", "1"], input="q\n").stdout.split())
+    assert "Note: this file is an older copy: the game went on to 83 moves (won) in" in resumed
 
 
 def test_a_drill_answer_the_position_does_not_allow_is_asked_again_not_judged(run, coached):

@@ -13,6 +13,7 @@ from rich.console import JustifyMethod
 from rich.text import Text
 
 from ..errors import RecordError, TutorError
+from ..history.db import GameRow
 from ..inputs import capped_int
 from ..narrate.play import plural
 from ..record import Record, load_record
@@ -32,6 +33,9 @@ class SavedGame:
     mtime: float
     record: Record | None
     error: str | None = None
+    went_on: GameRow | None = None
+    """The history's game when this file is a copy it left behind: saved with s FILE, the game went on
+    from that file (:func:`tutor.history.games.went_on_elsewhere`)."""
 
     @property
     def over(self) -> bool:
@@ -41,9 +45,9 @@ class SavedGame:
         if self.record is None:
             return "unreadable"
         final = self.record.replay()
-        if final.won:
-            return "won"
-        return f"{final.cards} card{'' if final.cards == 1 else 's'}, " + ("blocked" if final.over else "not finished")
+        text = "won" if final.won else (f"{final.cards} card{'' if final.cards == 1 else 's'}, "
+                                        + ("blocked" if final.over else "not finished"))
+        return text + (f"; {went_on_text(self.went_on)}" if self.went_on is not None else "")
 
     def to_json(self) -> dict:
         out = {"number": self.number, "path": str(self.path),
@@ -55,7 +59,54 @@ class SavedGame:
         out.update({"deal": self.record.deal.record_ref(), "variant": self.record.rules.to_json(),
                     "moves": len(self.record.moves), "cards": final.cards, "won": final.won,
                     "over": final.over})
+        if self.went_on is not None:
+            row = self.went_on
+            out["went_on"] = {"game_id": row.id, "moves": row.moves, "won": row.won, "over": row.over,
+                              "source": row.source}
         return out
+
+
+def went_on_text(row: GameRow) -> str:
+    """``an older copy: the game went on to 83 moves (won) in my.json``."""
+    how = "won" if row.won else "finished" if row.over else "not finished"
+    where = f" in {shown_path(row.source)}" if row.source else ""
+    return f"an older copy: the game went on to {row.moves} moves ({how}){where}"
+
+
+def older_copy_note(path: Path, record: Record) -> str | None:
+    """A note when the resumed file is a copy its game left behind (it went on from an ``s FILE`` copy):
+    going on here makes a game of its own, and the player may have meant the other file."""
+    from ..history import games as hgames
+    from ..history.db import HistoryError, db_path
+
+    try:
+        if not db_path().exists():
+            return None
+        with hgames.open_history(import_folder=False) as history:
+            row = hgames.went_on_elsewhere(history, path, record, path.stat().st_mtime)
+    except (HistoryError, OSError):
+        return None
+    if row is None:
+        return None
+    return (f"Note: this file is {went_on_text(row)}; going on here plays this older copy on as a game of its "
+            "own.")
+
+
+def _left_behind(games: list[SavedGame]) -> list[SavedGame]:
+    """``games`` with the copies a game left behind marked (the history read only, where there is one)."""
+    from dataclasses import replace
+
+    from ..history import games as hgames
+    from ..history.db import HistoryError, db_path
+
+    if not games or not db_path().exists():
+        return games
+    try:
+        with hgames.open_history(import_folder=False) as history:
+            return [replace(g, went_on=hgames.went_on_elsewhere(history, g.path, g.record, g.mtime))
+                    if g.record is not None else g for g in games]
+    except (HistoryError, OSError):
+        return games
 
 
 def saved_games(folder: Path | None = None) -> list[SavedGame]:
@@ -115,7 +166,7 @@ def _deal_text(record: Record) -> str:
 @click.pass_context
 def games_command(ctx: click.Context, as_json: bool) -> None:
     """List the saved games, newest first; osmosis play --resume N (or last) goes on with one."""
-    games = saved_games()
+    games = _left_behind(saved_games())
     if as_json:
         click.echo(json.dumps({"folder": str(games_dir()), "games": [g.to_json() for g in games]}))
         return

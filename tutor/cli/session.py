@@ -36,6 +36,7 @@ from ..talon import TURN_STOPS, move_typed, turns_to_play, waste_fan
 from ..textsafe import brief, os_reason, quoted, shown_path
 from .app import console_of
 from .common import played_before, read_line, unreadable_word
+from .games import older_copy_note
 from .saves import GameFiles
 
 if TYPE_CHECKING:
@@ -94,6 +95,7 @@ def offer_review(ctx: click.Context, record: Record) -> None:
 
 
 # ---- the session ---------------------------------------------------------
+
 class Session:
     """One game at the terminal: the game, where it is saved, and the tutor's settings."""
 
@@ -155,6 +157,10 @@ class Session:
         start = files.start_message()
         if start:
             say_line(console, start)
+        if resumed is not None and game.ply:
+            older = older_copy_note(resumed, game.to_record())
+            if older:
+                say_line(console, older)
         if not board:
             say_line(console, "Type ? for help.")
         if tutor:

@@ -277,8 +277,10 @@ def _left_behind(row: GameRow | None, record: Record, mtime: float) -> int | Non
     """The row's id when the games folder's file is a copy the game left behind: the row holds the same game
     further on, played after the file was last written (saved with ``s FILE`` and finished from that file).
     Such a file is no game of its own: without this it got a row (``#2``) and the player two games."""
-    kept = _stored(row) if row is not None else None
-    if row is None or kept is None or not _same_deal(kept, record) or len(kept.moves) <= len(record.moves):
+    if row is None or row.moves <= len(record.moves):
+        return None
+    kept = _stored(row)
+    if kept is None or not _same_deal(kept, record) or len(kept.moves) <= len(record.moves):
         return None
     if list(kept.moves[:len(record.moves)]) != list(record.moves):
         return None
@@ -287,6 +289,13 @@ def _left_behind(row: GameRow | None, record: Record, mtime: float) -> int | Non
     except ValueError:
         return None
     return row.id if later else None
+
+
+def went_on_elsewhere(history: History, path: Path, record: Record, mtime: float) -> GameRow | None:
+    """The history's game when the games folder's file ``path`` (holding ``record``, last written at
+    ``mtime``) is a copy that game left behind (:func:`_left_behind`), else None."""
+    row = history.game_by_key(key_for_path(path))
+    return row if _left_behind(row, record, mtime) is not None else None
 
 
 def key_of(history: History, record: Record, key: str | None, by_content: bool = True) -> str | int | None:
