@@ -65,8 +65,8 @@ def quit_while_thinking(session, key: str, thinking: Thinking) -> tuple[BoardApp
         async with app.run_test(size=(80, 40)) as pilot:
             await pilot.pause()
             app._driver.send_message(events.Key(key, key))
-            for _ in range(500):
-                if thinking.started.is_set():
+            for _ in range(500):  # with --tutor the hint at the start is computed ahead: wait for the key's effect
+                if thinking.started.is_set() and app.message_text:
                     break
                 await asyncio.sleep(0.01)
             seen["message"] = app.message_text
@@ -120,3 +120,31 @@ def test_a_hint_computed_in_its_thread_still_comes_to_the_board(tmp_path, thinki
     asyncio.run(go())
     assert thinking.how == "finished" and app.pending is not None  # the tutor's question about w, from the hint
     assert session.game.state in app.hints
+
+
+def test_with_the_tutor_on_the_board_computes_the_hint_ahead_and_a_move_takes_it(tmp_path, thinking):
+    """Each move under --tutor waits for its position's hint: the board starts it as the position is shown,
+    and a move made meanwhile waits for that one, starting no second search."""
+    session = deal2_session(tmp_path, tutor=True)
+    app = BoardApp(session, symbols=True)
+    seen: dict = {}
+
+    async def go():
+        async with app.run_test(size=(80, 40)) as pilot:
+            await pilot.pause()
+            for _ in range(500):
+                if thinking.started.is_set():
+                    break
+                await asyncio.sleep(0.01)
+            seen["started"] = thinking.started.is_set()  # no key pressed
+            app._driver.send_message(events.Key("w", "w"))
+            await pilot.pause()
+            seen["workers"] = len([w for w in app.workers if w.group == "hint"])
+            thinking.release.set()
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            seen["asked"] = app.pending is not None
+
+    asyncio.run(go())
+    assert seen["started"] and seen["workers"] == 1
+    assert seen["asked"] and thinking.how == "finished"  # w waited for the hint computed ahead: asked about

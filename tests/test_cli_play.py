@@ -436,6 +436,27 @@ def test_tutor_computes_no_hint_for_a_forced_move(run, monkeypatch):
     assert calls == []
 
 
+def test_tutor_mode_computes_the_hint_at_the_position_shown_while_the_player_thinks(run, monkeypatch):
+    """Every move under --tutor waits for its position's hint: 14.6 s before move 1 of a limited game. Line
+    mode now starts it as the position is shown, in a thread, and the move's check takes that one."""
+    import threading
+
+    import tutor.advice
+
+    calls = []
+    real = tutor.advice.advise
+
+    def recording(obs, *args, **kwargs):
+        calls.append(threading.current_thread().name)
+        return real(obs, *args, **kwargs)
+
+    monkeypatch.setattr(tutor.advice, "advise", recording)
+    out = run(["play", "5", "--tutor"], input="r4\nq\n").stdout  # deal 5: r4 3C r4 4S d, a real choice
+    assert "Move 1: r4" in out
+    assert calls and calls[0] == "osmosis-next-hint"  # the first position's hint, computed ahead
+    assert calls.count("MainThread") == 0  # the check of r4 took it, computing nothing again
+
+
 def test_play_goes_on_when_the_games_directory_cannot_be_made(tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("not a directory")

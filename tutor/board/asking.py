@@ -244,6 +244,13 @@ class MovesApp(App):
             self.say("Thinking...")
             self.start_hint(state)
 
+    def prefetch_hint(self) -> None:
+        """With ``--tutor``, the hint at the position shown, computed while the player thinks: each move waits
+        for its position's hint (14.6 s before move 1 of a limited game), and is then usually played at once."""
+        state = self.game_state()
+        if self.session.tutor and not state.over and len(state.legal_moves()) > 1 and state not in self.hints:
+            self.start_hint(state)
+
     def start_hint(self, state: State) -> None:
         """Compute the hint at ``state`` in a worker, unless one is at it already."""
         if self.computing != state:

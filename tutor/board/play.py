@@ -149,6 +149,7 @@ class BoardApp(MovesApp):
             status.append("blocked")
         self.query_one("#status", Static).update(Status(status + ["? help"]))
         self.query_one("#keys", Static).update(Keys(END_KEYS if state.over else KEYS))
+        self.prefetch_hint()
         if self.reveal == "#message" or (self.reveal == "#hint" and hint is not None):
             # on a short terminal the panels under the table are below the fold: bring the one asked for up
             target = self.query_one(self.reveal)

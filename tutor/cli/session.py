@@ -11,6 +11,7 @@ player may be told about a typed card from :mod:`tutor.knowledge`.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import time
@@ -37,6 +38,7 @@ from ..textsafe import brief, os_reason, quoted, shown_path
 from .app import console_of
 from .common import played_before, read_line, unreadable_word
 from .games import older_copy_note
+from .prefetch import Prefetch
 from .saves import GameFiles
 
 if TYPE_CHECKING:
@@ -115,6 +117,7 @@ class Session:
                 pass
         self.echo = not self.interactive
         self._hints: dict[State, Hint] = {}
+        self._next: Prefetch | None = None  # with --tutor, the hint at the position shown, being computed
         # Where the session's messages go instead of the terminal (the board shows them in its panel).
         self.listener: Callable[[str | Text], None] | None = None
         self._ended = False
@@ -188,6 +191,10 @@ class Session:
     def show(self) -> None:
         game = self.game
         self.draw(render_state(game.state, symbols=self.symbols, fan=waste_fan(game.states, game.moves)))
+        state = game.state
+        if (self.tutor and not state.over and len(state.legal_moves()) > 1 and state not in self._hints
+                and (self._next is None or self._next.state != state)):
+            self._next = Prefetch(state)  # every move is checked against it: computed while the player thinks
 
     def record(self) -> Record:
         return self.game.to_record()
@@ -388,6 +395,13 @@ class Session:
     # -- hints and the tutor
     def hint_for(self, state: State) -> Hint:
         """The hint at ``state`` from what the player has seen (cached per position)."""
+        if state not in self._hints and self._next is not None and self._next.state == state:
+            ahead, self._next = self._next, None
+            busy = ahead.thread.is_alive() and self.console.is_terminal
+            with self.console.status("Thinking...") if busy else contextlib.nullcontext():
+                found = ahead.result()
+            if found is not None:
+                self._hints[state] = found
         if state not in self._hints:
             from ..advice import advise
             from ..knowledge import observe
