@@ -34,3 +34,14 @@ def test_the_board_does_not_import_click():
     root = Path(tutor.__file__).parent / "board"
     for path in root.rglob("*.py"):
         assert "click" not in _imports(path), path.name
+
+
+def test_starting_a_command_does_not_load_networkx():
+    """networkx took 113 of the 280 ms every command spent starting (cycles.py imported it at the top);
+    it is loaded where a graph is built."""
+    import subprocess
+    import sys
+
+    code = "import sys, tutor.entry, tutor.cli; print('networkx' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "False"

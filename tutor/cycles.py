@@ -14,11 +14,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypedDict
 
-import networkx as nx
-
 from .cards import NAMES, RANKS, SUIT_NAMES
 
 if TYPE_CHECKING:
+    import networkx as nx
+
     from .state import State
 
 
@@ -30,6 +30,8 @@ def constraint_graph(state: State, order: tuple[int, ...]) -> nx.DiGraph[int]:
     1-based), ``"row"`` (``a`` has ``b``'s rank in a row above) or ``"start"``
     (``a`` starts ``b``'s row).
     """
+    import networkx as nx  # here, not at the top: every command imports this module, few build the graph
+
     start = state.base % 13
     placed = state.mask()
     g: nx.DiGraph[int] = nx.DiGraph(order=order)
@@ -56,6 +58,8 @@ def constraint_graph(state: State, order: tuple[int, ...]) -> nx.DiGraph[int]:
 
 def shortest_cycle(g: nx.DiGraph[int]) -> list[int] | None:
     """The shortest cycle through a reserve-pile edge (every cycle has one), as cards in order."""
+    import networkx as nx
+
     best = None
     for a, b, data in g.edges(data=True):
         if data["why"] != "pile":
