@@ -13,11 +13,11 @@ tutor as a player) may take or reject such a move whatever the samples say:
   or the stock empty), turning keeps every option: the player can come back to
   exactly this point next pass (the solver's dominance rule says the same;
   :func:`turn_keeps_value`);
-- when every reserve card is known (Peek), a row opened in an order whose
-  "must come before" constraints have a cycle loses in every consistent deal,
-  and so does a turn after which no card can be played before the game ends,
-  or a play that turns up no hidden card and leaves no card to play before the
-  game ends (:func:`lost_for_certain`).
+- a turn after which no card can be played before the game ends loses in
+  every consistent deal, and so does a play that turns up no hidden card and
+  leaves no card to play before the game ends; when every reserve card is
+  known (Peek), so does a row opened in an order whose "must come before"
+  constraints have a cycle (:func:`lost_for_certain`).
 
 :func:`preference` orders the moves the samples cannot tell apart. Values
 only: the words for these facts are in :mod:`tutor.narrate`.
