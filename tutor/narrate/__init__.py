@@ -12,7 +12,7 @@ seen is built from a fact marked as hindsight and says so itself.
 
 from __future__ import annotations
 
-from .hint import cards_figure, pct, reason_for, tutor_question, tutor_warning, win_figure
+from .hint import cards_figure, pct, reason_for, win_figure
 from .moves import (
                     MoveFact,
                     MoveKind,
@@ -26,6 +26,7 @@ from .moves import (
                     move_phrase,
                     move_short,
 )
+from .question import tutor_question, tutor_warning
 from .tips import TIPS, Tip, TipId, tip
 
 __all__ = ["TIPS", "Tip", "TipId", "tip", "reason_for", "tutor_question", "tutor_warning", "pct", "win_figure", "cards_figure",

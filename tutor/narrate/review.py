@@ -32,11 +32,12 @@ from ..review.values import Hindsight, Review
 from ..state import State
 from ..talon import last_pass
 from .blind import searched_deals
-from .hint import pct, surely_fewer_cards
+from .hint import pct
 from .moves import card_word, move_short
 from .moves import move_named as _better
 from .play import plural
 from .practical import PRACTICAL_HEADING, practical_sentence
+from .question import surely_fewer_cards
 from .tags import TAGS, tag_sentence, tag_tip, tip_sentence, tip_topic
 
 __all__ = ["TAGS", "HINDSIGHT", "tell", "comment", "grade_sentence", "tag_sentence", "tip_sentence", "tip_topic", "tag_tip",
@@ -77,7 +78,7 @@ def decided_sentence(state: State, fact: Decided) -> str:
 
 def sure_cards_sentence(state: State, fact: Grade) -> str | None:
     """A move graded best where no move won in any sampled deal, and the hint's move surely places more cards
-    (:func:`tutor.narrate.hint.surely_fewer_cards`): the sentence, else None."""
+    (:func:`tutor.narrate.question.surely_fewer_cards`): the sentence, else None."""
     played, top = fact.played, fact.top
     if fact.label != Label.BEST or top.move == played.move or top.win > 0 or played.win > 0:
         return None

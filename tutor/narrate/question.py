@@ -1,0 +1,93 @@
+"""The ``--tutor`` question before a move: a win chance surely below the best's, or, where no move wins, a
+sure loss of cards. One rule and one wording for line mode and the board (and the review's list of cards
+given away reads :func:`surely_fewer_cards`)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Protocol
+
+from .hint import pct, win_figure
+from .play import plural
+
+if TYPE_CHECKING:
+    from ..hints import Hint
+    from ..notation import Move
+
+__all__ = ["CARDS_WARNING", "cards_warning", "surely_fewer_cards", "tutor_question", "tutor_warning"]
+
+
+def tutor_warning(advice: Hint, move: Move, best_words: str) -> str | None:
+    """The ``--tutor`` question's text when ``move`` is clearly worse (``advice.warns`` decided), else None.
+
+    ``best_words`` names the best move as the caller shows moves.
+    """
+    by_move = {c.move: c for c in advice.candidates}
+    best, mine = by_move.get(advice.best), by_move.get(move)
+    if best is None or mine is None:
+        return None
+    if advice.exact:
+        return (f"That may be a mistake: win {pct(mine.win)} against {pct(best.win)} for {best_words}, "
+                "exact: every consistent deal solved.")
+    return (f"That may be a mistake: win {win_figure(mine)} against {win_figure(best)} for {best_words}, "
+            f"on {mine.samples} deal{'s' if mine.samples != 1 else ''}.")
+
+
+CARDS_WARNING = 3.0
+"""In a position no move wins in any deal scored, ``--tutor`` asks before a move that places at least this
+many cards fewer than the best, when the two moves' 95% intervals for the cards lie apart (or are exact)."""
+
+
+class CardsFigured(Protocol):
+    """A scored move's cards as the cards rule reads them: a hint's candidate or a review's."""
+
+    @property
+    def cards(self) -> float: ...
+    @property
+    def cards_interval(self) -> tuple[float, float]: ...
+
+
+def surely_fewer_cards(best: CardsFigured, mine: CardsFigured, exact: bool) -> bool:
+    """Whether ``mine`` places :data:`CARDS_WARNING` or more cards fewer than ``best`` for sure: exact, or
+    their 95% intervals for the cards apart. The rule of the ``--tutor`` question and of the review's list."""
+    if best.cards - mine.cards < CARDS_WARNING:
+        return False
+    return exact or mine.cards_interval[1] < best.cards_interval[0]
+
+
+def tutor_question(advice: Hint, move: Move, threshold: float, best_words: str) -> str | None:
+    """The ``--tutor`` question before ``move``, or None: a win chance surely ``threshold`` points or more
+    below the best's, or else, where no move wins in any deal, a sure loss of cards (:data:`CARDS_WARNING`)."""
+    if move == advice.best:
+        return None
+    drop = advice.candidate(move).drop
+    if advice.warns(move, threshold) and drop is not None and drop.lo > 0:  # a drop of 0 is no mistake, at 0 too
+        return tutor_warning(advice, move, best_words)
+    return cards_warning(advice, move, best_words)
+
+
+def cards_warning(advice: Hint, move: Move, best_words: str) -> str | None:
+    """Where every move lost in every deal scored (none undecided): the question when ``move`` surely places
+    :data:`CARDS_WARNING` or more cards fewer than the best move, else None."""
+    by_move = {c.move: c for c in advice.candidates}
+    best, mine = by_move.get(advice.best), by_move.get(move)
+    if best is None or mine is None or any(c.win > 0 or c.undecided for c in advice.candidates):
+        return None
+    if not surely_fewer_cards(best, mine, advice.exact):
+        return None
+    settled = getattr(advice, "deals", 0)  # a settled hint (tutor.advice): every consistent deal solved for the win
+    if advice.exact:
+        n = best.samples
+        return (f"That gives cards away: no move wins in {'the one deal' if n == 1 else f'any of the {n} deals'} "
+                f"consistent with what you have seen ({'solved' if n == 1 else 'all solved'}), and {best_words} places "
+                f"{best.cards:.0f} cards against {mine.cards:.0f} after this move.")
+    where = (_any_of(settled, "consistent with what you have seen (all solved)") if settled
+             else _any_of(best.samples, "sampled from what you have seen"))
+    cards = (f"about {best.cards:.0f} cards (95%: {best.cards_interval[0]:.0f}-{best.cards_interval[1]:.0f}) against "
+             f"{mine.cards:.0f} ({mine.cards_interval[0]:.0f}-{mine.cards_interval[1]:.0f}) after this move")
+    return (f"That gives cards away: no move wins in {where}, and {best_words} places {cards}"
+            f"{', on ' + plural(best.samples, 'sampled deal') if settled else ''}.")
+
+
+def _any_of(n: int, which: str) -> str:
+    """``any of the 32 deals sampled ...``, or ``the one deal sampled ...``."""
+    return f"the one deal {which}" if n == 1 else f"any of the {n} deals {which}"
