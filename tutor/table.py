@@ -11,7 +11,7 @@ from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.text import Text
 
-__all__ = ["Table", "pack_pairs"]
+__all__ = ["Table", "pack"]
 
 
 class Table(rich_table.Table):
@@ -112,7 +112,7 @@ class Table(rich_table.Table):
                     pair.append(" ")
                 pair.append_text(cell)
                 pairs.append(pair)
-            lines.extend(pack_pairs(console, pairs, width))
+            lines.extend(pack(pairs, width, indent="  ", console=console))
         return lines
 
     @staticmethod
@@ -127,30 +127,25 @@ class Table(rich_table.Table):
         return text
 
 
-def pack_pairs(console: Console, pairs: Sequence[Text], width: int, sep: str = "  ", indent: str = "  ") -> list[Text]:
-    """``pairs`` side by side in lines of ``width``, a break only between them (a pair wider than a line
-    wraps between its own words); lines after a record's first are indented."""
+def pack(items: Sequence[Text], width: int, sep: str = "  ", indent: str = "",
+         console: Console | None = None) -> list[Text]:
+    """Lay ``items`` out in lines of at most ``width`` cells, a break only between items; lines after the first
+    start with ``indent``. An item wider than a line stays whole, or with ``console`` wraps between its own
+    words (the board's panels and a table's records share this)."""
     lines: list[Text] = []
-    line = Text()
-    for pair in pairs:
-        lead = indent if lines or line.plain else ""
-        if line.plain and line.cell_len + len(sep) + pair.cell_len <= width:
+    line: Text | None = None
+    for item in items:
+        if line is not None and line.cell_len + len(sep) + item.cell_len <= width:
             line.append(sep)
-            line.append_text(pair)
+            line.append_text(item)
             continue
-        if line.plain:
-            lines.append(line)
-        if len(lead) + pair.cell_len <= width:
-            line = Text(lead)
-            line.append_text(pair)
+        lead = indent if lines else ""
+        if console is not None and len(lead) + item.cell_len > width:
+            for part in item.wrap(console, max(1, width - len(lead))):
+                lines.append(Text(lead).append_text(part))
+                lead = indent
+            line = None
             continue
-        wrapped = pair.wrap(console, max(1, width - len(lead)))
-        for part in wrapped:
-            piece = Text(lead)
-            piece.append_text(part)
-            lines.append(piece)
-            lead = indent
-        line = Text()
-    if line.plain:
+        line = Text(lead).append_text(item)
         lines.append(line)
     return lines

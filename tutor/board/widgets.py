@@ -34,6 +34,7 @@ from ..render import (
 )
 from ..state import State
 from ..survey import wilson
+from ..table import pack
 from ..talon import Memory
 
 if TYPE_CHECKING:
@@ -65,21 +66,6 @@ def clickable(text: Text, action: str) -> Text:
     """``text`` that runs the board's ``action`` when clicked with the mouse."""
     text.stylize(Style(meta={"@click": action}))
     return text
-
-
-def pack(items: list[Text], width: int, sep: str = "  ", indent: str = "") -> list[Text]:
-    """Lay ``items`` out in lines of at most ``width`` cells, never splitting an item."""
-    lines: list[Text] = []
-    line: Text | None = None
-    for item in items:
-        if line is not None and len(line.plain) + len(sep) + len(item.plain) <= width:
-            line.append(sep)
-            line.append_text(item)
-            continue
-        line = Text(indent) if lines else Text()
-        line.append_text(item)
-        lines.append(line)
-    return lines
 
 
 _MEASURE = Console(width=200, color_system=None, legacy_windows=False)
