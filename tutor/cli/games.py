@@ -76,16 +76,11 @@ def went_on_text(row: GameRow) -> str:
 def older_copy_note(path: Path, record: Record) -> str | None:
     """A note when the resumed file is a copy its game left behind (it went on from an ``s FILE`` copy):
     going on here makes a game of its own, and the player may have meant the other file."""
-    from ..history import games as hgames
-    from ..history.db import HistoryError, db_path
-
     try:
-        if not db_path().exists():
-            return None
-        with hgames.open_history(import_folder=False) as history:
-            row = hgames.went_on_elsewhere(history, path, record, path.stat().st_mtime)
-    except (HistoryError, OSError):
+        mtime = path.stat().st_mtime
+    except OSError:
         return None
+    row = _left_behind([SavedGame(0, path, mtime, record)])[0].went_on
     if row is None:
         return None
     return (f"Note: this file is {went_on_text(row)}; going on here plays this older copy on as a game of its "

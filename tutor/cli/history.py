@@ -281,8 +281,7 @@ def _options_named(wanted: str) -> str | None:
                       0 if piles is None else int(piles))
     except RulesError:
         return None
-    value = rules.to_json()
-    return value if isinstance(value, str) else json.dumps(value, sort_keys=True, separators=(",", ":"))
+    return hgames.rules_name(rules)
 
 
 @click.command("import")

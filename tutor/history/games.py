@@ -16,6 +16,7 @@ from pathlib import Path
 
 from ..errors import TutorError
 from ..record import Record, content_of, load_record, loads_record
+from ..rules import Rules
 from ..storage import games_dir, is_regular_file
 from ..textsafe import quoted
 from .db import GameRow, History, HistoryError, db_path, file_started_at, iso, parse_iso
@@ -94,7 +95,12 @@ def sync_games_folder(history: History) -> int:
 
 def variant_name(record: Record) -> str:
     """The variant as stored: a preset name, or the options as compact JSON."""
-    value = record.rules.to_json()
+    return rules_name(record.rules)
+
+
+def rules_name(rules: Rules) -> str:
+    """Rules as the history stores a game's variant (:func:`variant_name`)."""
+    value = rules.to_json()
     return value if isinstance(value, str) else json.dumps(value, sort_keys=True, separators=(",", ":"))
 
 
