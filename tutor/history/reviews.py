@@ -269,10 +269,9 @@ def outdated(history: History) -> set[int]:
 def went_on(history: History) -> set[int]:
     """The games with a review that no longer fits them: they went on (a resumed game), or moves were taken
     back, after it was made. The coach reviews them again and says why, not "not reviewed before"."""
-    rows = history.query("SELECT DISTINCT reviews.game_id FROM reviews JOIN games ON games.id = reviews.game_id "
-                         "WHERE reviews.moves_reviewed != games.moves OR (reviews.content IS NOT NULL "
-                         "AND reviews.content != games.content)")
-    return {r["game_id"] for r in rows} - set(reviews(history, with_moves=False))
+    # every stored review is current (:func:`reviews`) unless its game's moves changed after it
+    reviewed = {r["game_id"] for r in history.query("SELECT DISTINCT game_id FROM reviews")}
+    return reviewed - set(reviews(history, with_moves=False))
 
 
 def unreviewed(history: History) -> list[GameRow]:
