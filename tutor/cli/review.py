@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 
 import click
-from rich.console import Console
+from rich.console import Console, RenderableType
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
 from ..errors import TutorError
@@ -64,6 +64,12 @@ class GamesType(click.ParamType):
             raise TutorError(f"--practical {brief(text)} is too many games: expected a whole number from 1 to "
                              f"{MAX_GAMES}, like 16")
         return check_games(games)
+
+
+def report_for(rev: Review, console: Console) -> RenderableType:
+    """The review's report as ``console`` can show it: suit symbols, its width, ASCII chart marks where it
+    cannot show the glyphs."""
+    return render_review(rev, use_symbols(console), width=console.width, ascii_only=not shows("⁈", console))
 
 
 def compute_review(console: Console, record: Record, samples: int | None = DEFAULT_SAMPLES,
@@ -128,7 +134,7 @@ def run_review(ctx_or_console: click.Context | Console, record: Record, samples:
     """Review a record and print the report (for the end of ``osmosis play``)."""
     console = ctx_or_console if isinstance(ctx_or_console, Console) else console_of(ctx_or_console)
     rev = compute_review(console, record, samples, thresholds)
-    console.print(render_review(rev, use_symbols(console), width=console.width, ascii_only=not shows("⁈", console)))
+    console.print(report_for(rev, console))
     return rev
 
 
@@ -221,7 +227,7 @@ def review_command(ctx: click.Context, record_path: str, as_json: bool, annotate
     if as_json:
         click.echo(json.dumps(rev.to_json()))
         return
-    console.print(render_review(rev, use_symbols(console), width=console.width, ascii_only=not shows("⁈", console)))
+    console.print(report_for(rev, console))
     if annotate_path is not None:
         console.print(f"Annotated record written to {shown_path(annotate_path)} (osmosis replay {shown_path(annotate_path)} "
                       "shows it).", markup=False)
