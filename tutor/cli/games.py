@@ -66,9 +66,14 @@ class SavedGame:
         return out
 
 
+def row_result(row: GameRow) -> str:
+    """A stored game's result in a word or two: ``won``, ``finished``, ``not finished``."""
+    return "won" if row.won else "finished" if row.over else "not finished"
+
+
 def went_on_text(row: GameRow) -> str:
     """``an older copy: the game went on to 83 moves (won) in my.json``."""
-    how = "won" if row.won else "finished" if row.over else "not finished"
+    how = row_result(row)
     where = f" in {shown_path(row.source)}" if row.source else ""
     return f"an older copy: the game went on to {row.moves} moves ({how}){where}"
 

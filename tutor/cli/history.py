@@ -181,7 +181,9 @@ def _older_copy(row: GameRow, moves: int) -> str:
     """Why a review of an older copy of a game is not kept: the history holds the game further on (a game
     saved with ``s FILE`` and finished from that file leaves the games folder's copy behind), and storing
     it would take moves back from the game, a win included."""
-    how = "won" if row.won else "finished" if row.over else "unfinished"
+    from .games import row_result
+
+    how = row_result(row)
     latest = (f": osmosis review {words.shell_word(row.source)}"
               if row.source and Path(row.source).is_file() else "")
     return (f"Not kept in your history: this file holds the first {moves} of the {row.moves} moves of game "

@@ -160,10 +160,9 @@ class Session:
         start = files.start_message()
         if start:
             say_line(console, start)
-        if resumed is not None and game.ply:
-            older = older_copy_note(resumed, game.to_record())
-            if older:
-                say_line(console, older)
+        older = older_copy_note(resumed, game.to_record()) if resumed is not None and game.ply else None
+        if older:
+            say_line(console, older)
         if not board:
             say_line(console, "Type ? for help.")
         if tutor:
