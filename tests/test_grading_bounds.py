@@ -91,13 +91,16 @@ def test_the_comment_says_why_a_higher_pimc_figure_is_no_better_move():
     state = State.initial(deal_for(51, rules), rules)
     for m in parse_moves(DEAL_51_AT_152):
         state = state.apply(m)
-    played = Candidate(TURN, 0.48, 48.0, 128, (0.40, 0.57), blind=0.516)
-    fused = Candidate(WASTE, 0.53, 48.0, 128, (0.44, 0.61), blind=0.492)
+    played = Candidate(TURN, 0.48, 48.0, 128, (0.40, 0.57), blind=0.516, blind_deals=32,
+                       blind_interval=(0.40, 0.63))
+    fused = Candidate(WASTE, 0.53, 48.0, 128, (0.44, 0.61), blind=0.492, blind_deals=32,
+                      blind_interval=(0.37, 0.61))
     text = grade_sentence(state, Grade(Label.BEST, TURN, TURN, played, played, None, False, fused=fused))
     assert text.startswith("Best move: win 48%")
     assert "shows 53% on those deals solved with every card known" in text
-    assert ("wins no more with it (49% against 52% with this move, as the search estimates it on 32 of the 128 "
-            "deals)") in text
+    assert ("searched over the cards that can still turn up (the search's estimate on 32 of the 128 deals), a "
+            "player who cannot see them wins no more with it: 49% (95%: 37-61%) against 52% (95%: 40-63%) with this "
+            "move.") in text
     exact = grade_sentence(state, Grade(Label.BEST, TURN, TURN, played, played, None, False, fused=fused,
                                         fused_exact=True))
-    assert "(49% against 52% with this move)" in exact
+    assert "(every consistent deal searched), a player who cannot see them wins no more with it: 49% against 52% with this move." in exact

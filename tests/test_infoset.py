@@ -182,9 +182,10 @@ def test_the_hint_says_why_the_search_overturned_a_tie_in_the_samples_figures():
     assert str(h.best) == "w" and round(by_move["w"].win, 2) == round(by_move["d"].win, 2)
     assert by_move["d"].blind is not None and by_move["d"].blind < by_move["w"].blind - 0.05
     assert "score the same" not in h.reason
-    assert (f"a player who sees only the table cannot cash that: searched over the cards that can still turn "
-            f"up, such a player wins about {by_move['w'].blind * 100:.0f}% this way and {by_move['d'].blind * 100:.0f}% "
-            "if you turn the talon (the search's estimate on 32 of the 128 deals)") in " ".join(h.reason.split())
+    assert ("a player who sees only the table cannot cash that: searched over the cards that can still turn "
+            "up (the search's estimate on 32 of the 128 deals), such a player wins about "
+            f"{by_move['w'].blind * 100:.0f}% (95%: 94-100%) this way and {by_move['d'].blind * 100:.0f}% (95%: 70-96%) "
+            "if you turn the talon.") in " ".join(h.reason.split())
 
 
 def test_the_hint_json_says_how_many_deals_the_search_played(home):
@@ -196,4 +197,27 @@ def test_the_hint_json_says_how_many_deals_the_search_played(home):
         data = json.loads(osmosis(["hint", "70043", "--moves", DEAL_70043_AT_82, "--samples", samples, "--json"],
                                   home).stdout)
         assert data["method"] == "infoset" and data["blind_deals"] == deals, samples
+        for c in data["candidates"]:  # every blind figure has its interval, around it
+            assert ("blind_interval" in c) == ("blind_win" in c)
+            if "blind_win" in c:
+                lo, hi = c["blind_interval"]
+                assert lo <= c["blind_win"] <= hi and lo < hi, (samples, c)
         assert f"on {'32 of the 128' if deals == 32 else 'the 64'} deals" in " ".join(data["reason"].split())
+
+
+def test_a_blind_figure_has_the_interval_of_the_deals_it_rests_on():
+    """The search's blind win chance was printed with a deal count and no interval. Searched on every deal
+    drawn it is a share of them (Wilson); searched on 32 of 128 it is the sampler's share less the fusion
+    found on the 32, whose spread is that of the 32 and the 128 together; an exact one has none."""
+    from tutor.estimate import wilson
+    from tutor.narrate.blind import blind_figure, blind_interval
+
+    assert blind_interval(0.75, 0.8, 32, 32, False) == wilson(24, 32)
+    assert blind_interval(0.75, 0.8, 32, 32, True) == (0.75, 0.75)
+    lo, hi = blind_interval(0.83, 0.98, 128, 32, False)
+    assert (round(lo, 3), round(hi, 3)) == (0.705, 0.955)  # 0.83 -/+ 1.96 * sqrt(.0196/128 + .1275/32 - .006/128)
+    # no fusion found: the sampler's own spread on its 128 deals (a normal interval near 1 would be narrower)
+    lo, hi = blind_interval(0.98, 0.98, 128, 32, False)
+    assert lo <= wilson(125, 128)[0] and hi >= wilson(125, 128)[1]
+    assert blind_figure(0.83, (0.705, 0.955), True) == "83%"
+    assert blind_figure(0.83, (0.705, 0.955), False) == "83% (95%: 70-96%)"

@@ -94,10 +94,14 @@ def hint_command(ctx: click.Context, number: int | None, deal_file: str | None, 
         data = result.to_json()
         if any(c.blind is not None for c in result.candidates):
             # the deals behind each candidate's blind_win: the search's own (all of them when exact)
-            from ..narrate.blind import drawn_deals, search_count
+            from ..narrate.blind import blind_interval, drawn_deals, search_count
 
-            data["blind_deals"] = (result.samples if str(result.method) == "exact"
-                                   else search_count(drawn_deals(obs, samples)))
+            exact = str(result.method) == "exact"
+            deals = data["blind_deals"] = result.samples if exact else search_count(drawn_deals(obs, samples))
+            for c, cand in zip(data["candidates"], result.ranked(), strict=True):
+                if cand.blind is not None:
+                    c["blind_interval"] = [round(x, 4) for x in
+                                           blind_interval(cand.blind, cand.win, cand.samples, deals, exact)]
         click.echo(json.dumps(data))
         return
     symbols = use_symbols(console)

@@ -10,8 +10,10 @@ figures shown do not explain.
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
+from ..estimate import Z95, interval_text, wilson
 from .moves import move_phrase
 
 if TYPE_CHECKING:
@@ -21,6 +23,38 @@ if TYPE_CHECKING:
 
 def _pct(x: float) -> str:
     return f"{x * 100:.0f}%"
+
+
+def blind_interval(blind: float, win: float, scored: int, searched: int, exact: bool) -> tuple[float, float]:
+    """The 95% interval of a search's blind win chance ``blind`` (one value when ``exact``).
+
+    ``win``: the move's sampler share on the ``scored`` deals; ``searched``: the deals the search played.
+    Where it played all of them, each ends won or lost along the line it chooses, so its value is a share:
+    a Wilson interval. Where it played only the first ``searched``, the value is the sampler's share on all
+    less the fusion found on those (:func:`tutor.infoset.corrected`), and the interval is that
+    difference's: the share's variance on ``scored`` deals plus the fusion share's on ``searched``, less
+    twice their covariance (a deal lost to fusion is one PIMC wins: ``q(1 - p) / scored``), a normal one,
+    never narrower than a share's on all ``scored`` deals (near 0 or 1 the normal one is too narrow).
+    """
+    if exact or searched <= 0:
+        return blind, blind
+    if searched >= scored:
+        return wilson(round(blind * searched), searched)
+    p, q = win, max(0.0, win - blind)
+    var = max(0.0, p * (1 - p) / scored + q * (1 - q) / searched - 2 * q * (1 - p) / scored)
+    half = Z95 * math.sqrt(var)
+    lo, hi = wilson(round(blind * scored), scored)
+    return max(0.0, min(lo, blind - half)), min(1.0, max(hi, blind + half))
+
+
+def blind_figure(blind: float, interval: tuple[float, float], exact: bool) -> str:
+    """A blind win chance with its interval, "22% (95%: 11-39%)"; "22%" alone when exact."""
+    return _pct(blind) if exact else f"{_pct(blind)} ({interval_text(*interval)})"
+
+
+def _figure(c: Candidate, searched: int, exact: bool) -> str:
+    assert c.blind is not None
+    return blind_figure(c.blind, blind_interval(c.blind, c.win, c.samples, searched, exact), exact)
 
 
 def overturned(scored: ScoredPosition, top: Candidate) -> Candidate | None:
@@ -77,11 +111,14 @@ def fusion_reason(obs: Observation, scored: ScoredPosition, top: Candidate, what
         return None
     other = move_phrase(obs, rival.move, False)
     how = "as often" if round(rival.win * 100) == round(top.win * 100) else "more often"
-    if str(scored.method) == "exact":
+    exact = str(scored.method) == "exact"
+    drawn = drawn_deals(obs, budget)
+    searched = search_count(drawn)
+    if exact:
         basis = f"exact: every one of the {scored.samples} consistent deals searched"
     else:
-        basis = f"the search's estimate on {searched_deals(scored.samples, drawn_deals(obs, budget))}"
+        basis = f"the search's estimate on {searched_deals(scored.samples, drawn)}"
     return (f"{what}. If you {other}, the deals solved with every card known win {how} ({_pct(rival.win)} "
             f"against {_pct(top.win)}), but a player who sees only the table cannot cash that: searched over the "
-            f"cards that can still turn up, such a player wins about {_pct(top.blind)} this way and {_pct(rival.blind)} if "
-            f"you {other} ({basis}).")
+            f"cards that can still turn up ({basis}), such a player wins about "
+            f"{_figure(top, searched, exact)} this way and {_figure(rival, searched, exact)} if you {other}.")

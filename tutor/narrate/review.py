@@ -31,7 +31,7 @@ from ..review.grades import Label
 from ..review.values import Hindsight, Review
 from ..state import State
 from ..talon import last_pass
-from .blind import searched_deals
+from .blind import blind_figure, searched_deals
 from .hint import pct
 from .moves import card_word, move_short
 from .moves import move_named as _better
@@ -152,11 +152,14 @@ def grade_sentence(state: State, fact: Grade | Ungraded | Decided) -> str:
             text = f"Best move: win {pct(played.win)} ({interval_text(*played.interval)}, {_deals(played.samples)})."
         fused = fact.fused
         if fused is not None and fused.blind is not None and played.blind is not None:  # strategy fusion
-            how = "" if fact.fused_exact else f", as the search estimates it on {searched_deals(played.samples, played.samples)}"
+            exact = fact.fused_exact
+            how = ("every consistent deal searched" if fact.fused_exact
+                   else f"the search's estimate on {searched_deals(played.samples, played.samples)}")
             return (f"{text} {_better(state, fused.move)} shows {pct(fused.win)} on those deals solved with every "
-                    "card known, but searched over the cards that can still turn up, a player who cannot see them "
-                    f"wins no more with it ({pct(fused.blind)} against {pct(played.blind)} with this move{how}): "
-                    "its lead needs the face-down cards known.")
+                    f"card known, but searched over the cards that can still turn up ({how}), a player who cannot "
+                    f"see them wins no more with it: {blind_figure(fused.blind, fused.blind_interval, exact)} "
+                    f"against {blind_figure(played.blind, played.blind_interval, exact)} with this move. Its lead needs the "
+                    "face-down cards known.")
         if top.move != played.move and round(top.win * 100) > round(played.win * 100) and paired is not None:
             # another move shows a higher figure: say why this one is best all the same
             more = (f"only {paired.estimate * 100:.1f} points more" if paired.estimate * 100 >= 0.05

@@ -115,9 +115,18 @@ def review(record: Record, samples: int | None = DEFAULT_SAMPLES, thresholds: Th
                         practical_progress))
 
 
-def _candidate(move: Move, est: Estimate, blind: float | None = None) -> Candidate:
-    return Candidate(move, est.win, est.cards, est.samples, (est.win_lo, est.win_hi),
-                     (est.cards_lo, est.cards_hi), est.exact, blind=blind)
+def _candidate(move: Move, est: Estimate, ps: PlyScore | None = None) -> Candidate:
+    blind = ps.blind.get(move) if ps is not None else None
+    if blind is None or ps is None:
+        return Candidate(move, est.win, est.cards, est.samples, (est.win_lo, est.win_hi),
+                         (est.cards_lo, est.cards_hi), est.exact)
+    from ..narrate.blind import blind_interval, search_count
+
+    # the search and its correction rest on the shared deals (ps.estimates), not on any drawn for the label
+    searched, shared = search_count(ps.samples), ps.estimates[move]
+    return Candidate(move, est.win, est.cards, est.samples, (est.win_lo, est.win_hi), (est.cards_lo, est.cards_hi),
+                     est.exact, blind=blind, blind_deals=ps.samples if ps.blind_exact else searched,
+                     blind_interval=blind_interval(blind, shared.win, shared.samples, searched, ps.blind_exact))
 
 
 def _ungraded(i: int, state: State, move: Move, ps: PlyScore, final: State, last: bool) -> MoveReview:
@@ -168,7 +177,7 @@ def _decided(i: int, state: State, move: Move, ps: PlyScore, facts: Hindsight) -
 def _graded(i: int, state: State, move: Move, ps: PlyScore, th: Thresholds, placed: dict[int, int],
             facts: Hindsight) -> MoveReview:
     card = state.card_of(move)
-    cands = [_candidate(m, e, ps.blind.get(m)) for m, e in ps.estimates.items()]
+    cands = [_candidate(m, e, ps) for m, e in ps.estimates.items()]
     by_move = {c.move: c for c in cands}
     played = by_move.get(move)
     if played is None:
@@ -184,8 +193,8 @@ def _graded(i: int, state: State, move: Move, ps: PlyScore, th: Thresholds, plac
     if ps.wide:
         # more deals were drawn for the label, every move that could matter scored on them: the figures are
         # those, so no win chance in the comment, a tag or the JSON disagrees with the drop (before - after is it)
-        cands = [replace(_candidate(m, ps.wide[m], ps.blind.get(m)), cards_samples=ps.samples) if m in ps.wide
-                 else _candidate(m, e, ps.blind.get(m)) for m, e in ps.estimates.items()]
+        cands = [replace(_candidate(m, ps.wide[m], ps), cards_samples=ps.samples) if m in ps.wide
+                 else _candidate(m, e, ps) for m, e in ps.estimates.items()]
         by_move = {c.move: c for c in cands}
         top, played = by_move[ps.best], by_move[move]
         lead = top if top.win >= played.win else played

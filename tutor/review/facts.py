@@ -65,6 +65,10 @@ class Candidate:
     blind: float | None = None
     """Where the search over what can still turn up ran (:mod:`tutor.infoset`): the move's win chance for a
     player who cannot see the face-down cards, on the same deals (``blind_win`` in the JSON, as the hint's)."""
+    blind_deals: int = 0
+    """The deals the search played for ``blind`` (``blind_deals`` in the JSON)."""
+    blind_interval: tuple[float, float] = (0.0, 1.0)
+    """``blind``'s 95% interval (:func:`tutor.narrate.blind.blind_interval`; one value when exact)."""
 
     @property
     def cards_deals(self) -> int:
@@ -82,6 +86,8 @@ class Candidate:
             out["exact"] = True
         if self.blind is not None:
             out["blind_win"] = round(self.blind, 4)
+            out["blind_deals"] = self.blind_deals
+            out["blind_interval"] = _rounded(self.blind_interval)
         return out
 
 
