@@ -9,6 +9,7 @@ import random
 import click
 import pytest
 from rich.console import Console
+from rich.style import Style
 
 from tutor.board import screen_text
 from tutor.board.play import BoardApp
@@ -468,3 +469,41 @@ def test_no_color_drops_the_colours_rather_than_greying_them(tmp_path, monkeypat
         assert not any(isinstance(f, Monochrome) for f in app._filters)
     monkeypatch.delenv("NO_COLOR")
     assert not BoardApp(session, symbols=True).ansi_color  # colours as usual without it
+
+
+def test_the_cards_a_click_plays_keep_their_red_and_are_underlined(tmp_path):
+    """Textual drew every clickable card in its one link colour: A♦ and K♥ on deal 1's reserve showed in the
+    text's grey, like the black cards. They keep their red (and black ones their colour), underlined."""
+    from textual.geometry import Region
+
+    app = BoardApp(make_session(tmp_path), symbols=True)
+    seen = {}
+
+    async def go():
+        async with app.run_test(size=(80, 40)) as pilot:
+            await pilot.pause()
+            table = app.query_one("#table")
+            for strip in table.render_lines(Region(0, 0, table.size.width, table.size.height)):
+                for seg in strip:
+                    if seg.style and seg.style.meta and "@click" in seg.style.meta:
+                        seen[seg.text] = seg.style
+
+    asyncio.run(go())
+    assert {"A♦", "K♥", "Q♣"} <= set(seen)
+    red, black = seen["A♦"].color, seen["Q♣"].color
+    assert red is not None and black is not None and red != black and seen["K♥"].color == red
+    assert red.triplet is not None and red.triplet.red > 2 * max(red.triplet.green, red.triplet.blue)
+    assert all(style.underline and style.bold for style in seen.values())
+
+
+def test_the_replay_table_has_no_cards_to_click():
+    """The replay plays nothing: its table drew the top cards as links (underlined, clickable) to no action."""
+    from tutor.board.widgets import TableView
+
+    state = Game.new(1, "osmosis").state
+
+    def links(view):
+        return [span for line in view.lines(80) for span in line.spans
+                if isinstance(span.style, Style) and span.style.meta and "@click" in span.style.meta]
+
+    assert len(links(TableView(state, True, 3))) == 4 and links(TableView(state, True, 3, playable=False)) == []

@@ -23,7 +23,7 @@ from ..knowledge import observe
 from ..narrate.play import end_message, over_rest, turned_sentence
 from ..talon import TURN_STOPS, memory, turns_to_play, waste_fan
 from .asking import MovesApp
-from .screens import PLAY_KEYS, TextScreen
+from .screens import PLAY_KEYS, CardPanel, TextScreen
 from .widgets import HintView, Keys, Lines, MemoryView, Status, TableView, too_narrow
 
 if TYPE_CHECKING:
@@ -97,7 +97,7 @@ class BoardApp(MovesApp):
         with VerticalScroll(id="main"):
             with Vertical(id="left"):
                 yield Static(id="title")
-                yield Static(id="table")
+                yield CardPanel(id="table")
             with Vertical(id="right"):
                 yield Static(id="memory")
                 yield Static(id="hint")

@@ -25,7 +25,7 @@ from ..record import Record
 from ..render import describe_move, prose
 from ..talon import waste_fan
 from ..textsafe import brief
-from .screens import REPLAY_KEYS, TextScreen
+from .screens import REPLAY_KEYS, CardPanel, TextScreen
 from .widgets import ChartView, Keys, Lines, TableView, no_colour, too_narrow
 
 if TYPE_CHECKING:
@@ -99,7 +99,7 @@ class ReplayApp(App):
         with VerticalScroll(id="main"):
             with Vertical(id="left"):
                 yield Static(id="title")
-                yield Static(id="table")
+                yield CardPanel(id="table")
             with Vertical(id="right"):
                 yield Static(id="note")
                 yield Static(id="chart")
@@ -127,7 +127,7 @@ class ReplayApp(App):
         self.query_one("#title", Static).update(Lines(f"{where}, {record.rules.describe()}", symbols=self.symbols))
         state = self.states[n]
         fan = waste_fan(self.states[: n + 1], self.moves[:n])
-        self.query_one("#table", Static).update(TableView(state, self.symbols, fan))
+        self.query_one("#table", Static).update(TableView(state, self.symbols, fan, playable=False))
         self.query_one("#note", Static).update(Lines(*self._note(), symbols=self.symbols))
         chart = self.query_one("#chart", Static)
         if self.rev is not None:

@@ -1,4 +1,5 @@
-"""Screens over the board: the keys (help); questions stay on the board itself, under the position."""
+"""Screens over the board: the keys (help); questions stay on the board itself, under the position.
+Also the table's own panel, whose clickable cards keep their colours."""
 
 from __future__ import annotations
 
@@ -60,3 +61,14 @@ class TextScreen(ModalScreen[str]):
         event.stop()
         self.closing = True
         self.dismiss(key)
+
+
+class CardPanel(Static):
+    """The table's panel. Its playable cards run an action when clicked (:func:`~tutor.board.widgets.clickable`);
+    Textual would draw such text in its one link colour, and a red card (7♥) would show in the terminal's
+    text colour: links are off, the cards keep their own colour, and the underline marks them."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.set_reactive(Static.auto_links, False)
+

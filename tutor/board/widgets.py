@@ -63,8 +63,9 @@ def no_colour() -> bool:
 
 
 def clickable(text: Text, action: str) -> Text:
-    """``text`` that runs the board's ``action`` when clicked with the mouse."""
-    text.stylize(Style(meta={"@click": action}))
+    """``text`` that runs the board's ``action`` when clicked with the mouse, underlined as a link (its colour
+    kept: :class:`~tutor.board.screens.CardPanel`)."""
+    text.stylize(Style(underline=True, meta={"@click": action}))
     return text
 
 
@@ -101,8 +102,13 @@ class _Sized(ABC):
 class TableView(_Sized):
     """The table: reserve piles (key, top card, face-down count), the four rows, the waste fan."""
 
-    def __init__(self, state: State, symbols: bool, fan: int) -> None:
+    def __init__(self, state: State, symbols: bool, fan: int, playable: bool = True) -> None:
         self.state, self.symbols, self.fan = state, symbols, fan
+        self.playable = playable  # the top cards play when clicked (not on the replay, which plays nothing)
+
+    def _top(self, card: int, action: str) -> Text:
+        text = card_text(card, self.symbols, "bold")
+        return clickable(text, action) if self.playable else text
 
     def lines(self, width: int) -> list[Text]:
         state, symbols = self.state, self.symbols
@@ -132,7 +138,7 @@ class TableView(_Sized):
         for card in waste[len(waste) - shown:-1]:
             line.append_text(card_text(card, symbols, DIM))
             line.append(" ")
-        line.append_text(clickable(card_text(waste[-1], symbols, "bold"), "app.play('w')"))
+        line.append_text(self._top(waste[-1], "app.play('w')"))
         line.append(" (top)", style=DIM)
         return line
 
@@ -151,7 +157,7 @@ class TableView(_Sized):
                 cell.append_text(Text(" ").join(card_text(c, symbols, "" if j == len(pile) - 1 else DIM)
                                                 for j, c in enumerate(pile)))
             else:
-                cell.append_text(clickable(card_text(pile[-1], symbols, "bold"), f"app.play('r{i + 1}')"))
+                cell.append_text(self._top(pile[-1], f"app.play('r{i + 1}')"))
                 down = len(pile) - 1
                 cell.append(f" {BACK}{down}" if down else "   ", style=BACK_STYLE if down else "")
             cells.append(cell)
