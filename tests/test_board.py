@@ -450,25 +450,30 @@ def test_the_board_asks_the_same_cards_question_as_line_mode(tmp_path):
     assert "Move not played." in shown[2] and session.game.ply == 24
 
 
-@pytest.mark.parametrize("value", ["1", ""])
-def test_no_color_drops_the_colours_rather_than_greying_them(tmp_path, monkeypatch, value):
+def test_no_color_drops_the_colours_rather_than_greying_them(tmp_path, monkeypatch):
     """Under NO_COLOR Textual's default filter turned red cards into dark grey on black (contrast 1.6:1); the
-    boards ask for the filter that leaves the terminal's own foreground instead (any value, as Textual reads
-    it)."""
+    boards ask for the filter that leaves the terminal's own foreground instead. An empty NO_COLOR is unset
+    (no-color.org, and rich in line mode): the board lost its colours to it where line mode kept them."""
     from textual.filter import Monochrome, NoColor
 
     from tutor.board.replay import ReplayApp
     from tutor.record import Record
 
-    monkeypatch.setenv("NO_COLOR", value)
+    monkeypatch.setenv("NO_COLOR", "1")
     session = make_session(tmp_path)
     record = Record(session.game.rules, session.game.deal, [])
     for app in (BoardApp(session, symbols=True), ReplayApp(record)):
         assert app.no_color and app.ansi_color
         assert any(isinstance(f, NoColor) for f in app._filters)
         assert not any(isinstance(f, Monochrome) for f in app._filters)
-    monkeypatch.delenv("NO_COLOR")
-    assert not BoardApp(session, symbols=True).ansi_color  # colours as usual without it
+    for value in ("", None):
+        if value is None:
+            monkeypatch.delenv("NO_COLOR", raising=False)
+        else:
+            monkeypatch.setenv("NO_COLOR", value)
+        for app in (BoardApp(session, symbols=True), ReplayApp(record)):  # colours as usual
+            assert not app.no_color and not app.ansi_color, value
+            assert not any(isinstance(f, (NoColor, Monochrome)) for f in app._filters)
 
 
 def test_the_cards_a_click_plays_keep_their_red_and_are_underlined(tmp_path):

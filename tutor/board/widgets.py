@@ -56,10 +56,14 @@ def too_narrow(columns: int) -> str | None:
 
 
 def no_colour() -> bool:
-    """NO_COLOR is set (to anything, as Textual reads it). The boards then pass ``ansi_color=True`` to
-    Textual, whose filter for that case drops the colours for the terminal's own; its other filter turns
-    each colour to a grey of its brightness, and red cards became dark grey on black (contrast 1.6:1)."""
-    return os.environ.get("NO_COLOR") is not None
+    """NO_COLOR is set and not empty (no-color.org's rule, and rich's in line mode). The boards then pass
+    ``ansi_color=True`` to Textual, whose filter for that case drops the colours for the terminal's own; its
+    other filter turns each colour to a grey of its brightness, and red cards became dark grey on black
+    (contrast 1.6:1). Textual counts an empty NO_COLOR as set, so the board lost its colours where line mode
+    kept them: called as a board starts, this drops an empty one from the environment first."""
+    if os.environ.get("NO_COLOR") == "":
+        del os.environ["NO_COLOR"]
+    return bool(os.environ.get("NO_COLOR"))
 
 
 def clickable(text: Text, action: str) -> Text:
