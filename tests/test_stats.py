@@ -447,8 +447,16 @@ def test_the_surveys_own_worker_processes_ignore_ctrl_c_and_this_process_still_t
         dispositions = engine.client.run(lambda: int(signal.getsignal(signal.SIGINT)))
         assert list(dispositions.values()) == [int(signal.SIG_IGN)]
         assert signal.getsignal(signal.SIGINT) is before
+        # its scratch space is its own folder (dask's default left an empty dask-scratch-space in /tmp), and
+        # its scheduler's web server listens on this machine alone (dashboard_address ":0" bound 0.0.0.0)
+        scratch = engine._scratch
+        assert scratch is not None and os.path.isdir(scratch)
+        assert all(d.startswith(scratch) for d in engine.client.run(lambda dask_worker: dask_worker.local_directory).values())
+        hosts = {sock.getsockname()[0] for sock in engine._own_cluster.scheduler.http_server._sockets.values()}
+        assert hosts and hosts <= {"127.0.0.1", "::1"}, hosts
     finally:
         engine.close()
+    assert not os.path.exists(scratch)
 
 
 def test_a_slow_survey_reports_its_rate_per_minute_and_no_line_once_done():

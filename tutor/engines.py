@@ -21,7 +21,9 @@ from __future__ import annotations
 
 import json
 import logging
+import shutil
 import signal
+import tempfile
 import threading
 import time
 from collections import deque
@@ -160,9 +162,10 @@ class DaskEngine:
         try:
             import distributed
         except ImportError:  # pragma: no cover - declared as a dependency
-            raise TutorError("dask.distributed is not installed: pip install 'dask[distributed]'") from None
+            raise TutorError("dask.distributed is not installed: pip install distributed") from None
         self._distributed = distributed
         self._own_cluster: Any = None
+        self._scratch: str | None = None
         self._own_client = client is None
         self.client: Any
         if client is not None:
@@ -181,10 +184,14 @@ class DaskEngine:
             # with a traceback on stderr while this one stops cleanly and keeps the finished batches. They
             # start with SIGINT ignored (a disposition a child keeps, and Python leaves as it finds it), and
             # this process stops them when it is done or interrupted.
+            # Its scratch space is a folder of its own, removed when it stops (dask's default left an empty
+            # dask-scratch-space behind in /tmp); no dashboard, and the scheduler's web server (health, metrics)
+            # on its own host, 127.0.0.1 (with ":0" it listened on every interface).
+            self._scratch = tempfile.mkdtemp(prefix="osmosis-dask-")
             with _sigint_ignored():
                 self._own_cluster = distributed.LocalCluster(
-                    n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0",
-                    silence_logs=logging.ERROR)
+                    n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
+                    local_directory=self._scratch, silence_logs=logging.ERROR)
             self.client = distributed.Client(self._own_cluster)
         self.workers = max(1, len(self.client.scheduler_info(n_workers=-1).get("workers", {})) or workers)
 
@@ -236,6 +243,8 @@ class DaskEngine:
             self.client.close()
         if self._own_cluster is not None:
             self._own_cluster.close()
+        if self._scratch is not None:
+            shutil.rmtree(self._scratch, ignore_errors=True)
 
 
 def _args_key(args: BatchArgs) -> str:
