@@ -491,6 +491,37 @@ def test_a_damaged_database_is_set_aside_with_one_line(run, home):
     assert json.loads(result.stdout)["games"] == 1  # the saved game came back from the games folder
 
 
+@pytest.mark.parametrize("first", [["games"], ["games", "--json"], ["review", "last", "--samples", "4"]])
+def test_whichever_command_sets_a_damaged_history_aside_says_so(run, home, first):
+    """``games``, ``games --json`` and ``review`` opened the history without printing its warning: the first of
+    them to meet a damaged file set it aside in silence, and the player's reviews and drills dropped out of
+    view with no line ever saying why."""
+    assert run(["play", "5"], input="d\nq\n").exit_code == 0
+    for side in home.glob("history.sqlite3-*"):
+        side.unlink()
+    (home / "history.sqlite3").write_bytes(b"\x00garbage" * 100)
+    result = run(first)
+    assert result.exit_code == 0, result.output
+    warnings = [line for line in result.stderr.splitlines() if line.startswith("warning:")]
+    assert len(warnings) == 1 and "set aside" in warnings[0], result.stderr
+    assert list(home.glob("history.sqlite3.damaged-*"))
+    assert "warning:" not in run(["history"]).stderr  # said once, by the command that set it aside
+
+
+def test_games_played_alike_stay_two_games_when_the_history_is_rebuilt(run, home):
+    """Two games of deal 5 quit after the same move are two games (two rows, as play stored them); the
+    history rebuilt from the games folder merged them into one, and said it had imported two."""
+    for _ in range(2):
+        assert run(["play", "5"], input="d\nq\n").exit_code == 0
+    assert json.loads(run(["history", "--json"]).stdout)["games"] == 2
+    for side in home.glob("history.sqlite3-*"):
+        side.unlink()
+    (home / "history.sqlite3").write_bytes(b"\x00garbage" * 100)
+    result = run(["history", "--json"])
+    assert "Imported 2 saved games" in result.stderr
+    assert json.loads(result.stdout)["games"] == 2
+
+
 def test_a_history_that_cannot_be_written_never_breaks_a_game(run, home):
     home.mkdir(parents=True)
     (home / "history.sqlite3").mkdir()  # a folder where the file should be

@@ -102,7 +102,9 @@ def _left_behind(games: list[SavedGame]) -> list[SavedGame]:
     if not games or not db_path().exists():
         return games
     try:
-        with hgames.open_history(import_folder=False) as history:
+        from .history import opened
+
+        with opened(hgames.open_history(import_folder=False)) as history:
             return [replace(g, went_on=hgames.went_on_elsewhere(history, g.path, g.record, g.mtime))
                     if g.record is not None else g for g in games]
     except (HistoryError, OSError):

@@ -37,14 +37,25 @@ _warned: set[str] = set()
 
 def open_for_command(console: Console | None = None) -> History:
     """The history for a command: a damaged file's note and the first-use import are said on stderr."""
-    history = hgames.open_history()
+    return opened(hgames.open_history())
+
+
+def opened(history: History, say: Say | None = None) -> History:
+    """``history``, its news said once (to ``say``, else stderr): a damaged file set aside (or one read as
+    it is), and the games folder's import. Every command that opens the history passes it here: the first
+    to open a damaged file sets it aside, and ``games`` or ``review`` did so without a word."""
     if history.warning:
-        click.echo(f"warning: {history.warning}", err=True)
+        _warn_once(say, history.warning, None)
     if history.imported and history.imported[0] + history.imported[1]:
         added, skipped = history.imported
         extra = f" ({skipped} unreadable file{'s' if skipped != 1 else ''} left out)" if skipped else ""
-        click.echo(f"Imported {added} saved game{'s' if added != 1 else ''} from the games folder into your "
-                   f"history{extra}.", err=True)
+        text = (f"Imported {added} saved game{'s' if added != 1 else ''} from the games folder into your "
+                f"history{extra}.")
+        if say is not None:
+            say(text)
+        else:
+            click.echo(text, err=True)
+        history.imported = None
     return history
 
 
@@ -82,7 +93,7 @@ def note_game(record: Record, path: str | Path | None, say: Say | None = None,
 def after_game(record: Record, path: str | Path | None, say: Say) -> None:
     """At the end of a game: one line of what the history shows, when it has something to say. Never raises."""
     try:
-        line = _after_game_line(record, path)
+        line = _after_game_line(record, path, say)
     except Exception as exc:  # noqa: BLE001
         _warn_once(say, "your history could not be read", exc)
         return
@@ -90,11 +101,11 @@ def after_game(record: Record, path: str | Path | None, say: Say) -> None:
         say(line)
 
 
-def _after_game_line(record: Record, path: str | Path | None) -> str | None:
+def _after_game_line(record: Record, path: str | Path | None, say: Say) -> str | None:
     from ..history.coach import recurring
     from ..history.reviews import reviews
 
-    with hgames.open_history(import_folder=False) as history:
+    with opened(hgames.open_history(import_folder=False), say) as history:
         rec = recurring(history)
         if rec is not None:
             return words.recurring_line(rec)
@@ -139,7 +150,7 @@ def store_review(record: Record, path: str | Path | None, rev: Review, history: 
     from ..history.reviews import store_review as store
 
     own = history is None
-    history = history or hgames.open_history()
+    history = history or opened(hgames.open_history())
     try:
         with history.write():  # look-up and insert in one transaction: two reviews at once add one game
             if game_id is None:

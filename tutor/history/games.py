@@ -81,7 +81,7 @@ def sync_games_folder(history: History) -> int:
     try:
         for path in recent:
             try:
-                add_file(history, path, as_played=True)
+                add_file(history, path, as_played=True, by_content=False)
             except HistoryError:
                 raise
             except (TutorError, OSError, ValueError):
@@ -249,14 +249,16 @@ def _session_key(history: History, record: Record, key: str | None) -> str | Non
 
 
 def add_file(history: History, path: Path, keyed: bool = True, text: str | None = None,
-             warnings: list[str] | None = None, as_played: bool = False) -> int:
+             warnings: list[str] | None = None, as_played: bool = False, by_content: bool = True) -> int:
     """A record file into the history; its dates come from the file. :class:`TutorError` if it is no record.
 
     ``text``: the file's text when the caller has read it already (a pipe can be read only once).
     ``warnings`` gets the record's (a stated result its moves do not reach: the moves' is stored).
     ``as_played``: a file of the games folder, stored under the key play stores it under
     (:func:`_session_key`: ``#2``... where the file's row holds a finished game this one is not), so a
-    game that went on from an older copy put back over a finished one never gets a row of its own."""
+    game that went on from an older copy put back over a finished one never gets a row of its own.
+    ``by_content``: a file found nowhere under its key may be a copy of a stored game (:func:`key_of`); a
+    file of the games folder is a game of its own, even one played move for move like another."""
     record = load_record(str(path)) if text is None else loads_record(text, f"record {quoted(path)}")
     if warnings is not None:
         warnings += record.warnings
@@ -272,7 +274,7 @@ def add_file(history: History, path: Path, keyed: bool = True, text: str | None 
             if left is not None:
                 return left
             key = _session_key(history, record, key)
-        found = key_of(history, record, key)
+        found = key_of(history, record, key, by_content)
         if isinstance(found, int):
             return found
         return add_record(history, record, key=found, source=source_of(path), started_at=started,
@@ -350,24 +352,30 @@ def _play_order(path: Path) -> tuple[float, str]:
 
 
 def import_games_folder(history: History) -> tuple[int, int]:
-    """Every record file of the games folder into the history (once); returns (games, files skipped)."""
+    """Every record file of the games folder into the history (once); returns (games added, files skipped).
+
+    Each file is a game played, so two played move for move alike are two rows, as play stored them (the
+    history rebuilt after damage merged them, and said it had imported both)."""
     folder = games_dir()
-    added = skipped = 0
+    skipped = 0
+    before = {g.id for g in history.games()}
+    added: set[int] = set()
     files = sorted(folder.glob("*.json"), key=_play_order) if folder.is_dir() else []
     for path in files:
         if not is_regular_file(path):  # a pipe named x.json would block the read for ever
             skipped += 1
             continue
         try:
-            add_file(history, path)
-            added += 1
+            row = add_file(history, path, by_content=False)
+            if row not in before:
+                added.add(row)
         except HistoryError:
             raise  # the history refused the write (full, locked): the import is tried again next time
         except (TutorError, OSError, ValueError):
             skipped += 1  # a broken or foreign file stays where it is; play never wrote it half
     with history.write():
         history.set_meta(IMPORTED_FLAG, iso(history.now()))
-    return added, skipped
+    return len(added), skipped
 
 
 def record_of(row: GameRow) -> Record:
