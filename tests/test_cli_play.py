@@ -681,3 +681,26 @@ def test_a_tutor_threshold_of_0_never_calls_a_move_no_worse_than_the_best_a_mist
     save_record(Record(rules, deal_for(3, rules), line[:208]), path)
     out = run(["play", "--resume", str(path), "--tutor", "--threshold", "0"], input="d\nn\nq\nq\n").stdout
     assert "may be a mistake" not in out and "Play it anyway" not in out
+
+
+def test_ctrl_c_while_a_hint_thinks_stops_the_hint_not_the_game(run, home, monkeypatch):
+    """Ctrl-C during a line-mode hint ended the command with "interrupted" and exit 130, no word of where the
+    three moves were kept (Ctrl-C at the prompt quits and names the file). It stops the hint: the prompt
+    comes back, the game goes on, and q says where it is."""
+    import tutor.advice
+
+    real, calls = tutor.advice.advise, []
+
+    def cut_short(obs, *args, **kwargs):
+        calls.append(obs)
+        if len(calls) == 1:
+            raise KeyboardInterrupt
+        return real(obs, *args, **kwargs)
+
+    monkeypatch.setattr(tutor.advice, "advise", cut_short)
+    result = run(["play", "10"], input="r2\nh\nd\nh\nq\n")
+    assert result.exit_code == 0, result.output
+    assert "Stopped. Ctrl-C at the prompt, or q, quits." in result.stdout
+    assert "Hint:" in result.stdout.split("Stopped.")[1]  # the second hint, after the move played on
+    assert "The game is saved in" in result.stdout
+    assert [str(m) for m in load_record(autosaved(home)).moves] == ["r2", "d"]
