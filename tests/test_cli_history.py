@@ -522,6 +522,30 @@ def test_games_played_alike_stay_two_games_when_the_history_is_rebuilt(run, home
     assert json.loads(result.stdout)["games"] == 2
 
 
+def test_a_game_played_on_from_a_file_of_ones_own_comes_back_whole_after_the_history_is_rebuilt(run, home,
+                                                                                                  tmp_path):
+    """Saved with --save after 5 moves and finished from that file, the game's first 5 moves stay in the games
+    folder. A damaged history rebuilt from the folder held only those (1 unfinished game where a finished one
+    was played); the warning now says import brings such a game back, and import puts it in the row of its
+    first moves (before: a second row, one finished game and one unfinished)."""
+    moves = greedy(17).split()
+    mine = tmp_path / "mine.json"
+    assert run(["play", "17", "--save", str(mine)], input=" ".join(moves[:5]) + "\nq\n").exit_code == 0
+    assert run(["play", "--resume", str(mine)], input=" ".join(moves[5:]) + "\nq\n").exit_code == 0
+    for side in home.glob("history.sqlite3-*"):
+        side.unlink()
+    (home / "history.sqlite3").write_bytes(b"\x00garbage" * 100)
+    rebuilt = run(["history", "--json"])
+    assert "with --save or s FILE, comes back with osmosis import FILE" in rebuilt.stderr
+    assert json.loads(rebuilt.stdout)["games"] == 1
+    result = run(["import", str(mine)])
+    assert "1 was there with its first moves only, and now holds the whole game" in " ".join(result.stdout.split())
+    data = json.loads(run(["history", "--json"]).stdout)
+    assert data["games"] == 1 and data["finished"] == 1, data
+    assert "an older copy" in run(["games"]).stdout
+    assert "Nothing new to import" in run(["import", str(mine)]).stdout
+
+
 def test_a_history_that_cannot_be_written_never_breaks_a_game(run, home):
     home.mkdir(parents=True)
     (home / "history.sqlite3").mkdir()  # a folder where the file should be

@@ -313,7 +313,7 @@ def import_command(ctx: click.Context, files: tuple[Path, ...]) -> None:
     console = console_of(ctx)
     total = ImportResult()
     with open_for_command(console) as history:
-        before = {g.id for g in history.games()}  # this import's new rows only: another may run at once
+        before = {g.id: g.moves for g in history.games()}  # this import's new rows only: another may run at once
         for at, f in enumerate(files, 1):
             result = import_file(history, f)
             total.games += result.games
@@ -327,7 +327,9 @@ def import_command(ctx: click.Context, files: tuple[Path, ...]) -> None:
                 if skipped:
                     total.problems.append(f"{skipped} more file{'s' if skipped != 1 else ''} not imported")
                 break
-        new = len(total.ids - before)
+        new = len(total.ids - before.keys())
+        # a row that holds the first moves of a file's game, brought up to it (a game played on from s FILE)
+        grown = sum(1 for i in total.ids & before.keys() if (g := history.game(i)) is not None and g.moves > before[i])
     for warning in total.warnings:
         click.echo(f"warning: {warning}", err=True)
     for problem in total.problems:
@@ -335,11 +337,15 @@ def import_command(ctx: click.Context, files: tuple[Path, ...]) -> None:
     extra = "".join(f", {n} {what}{'s' if n != 1 else ''}"
                     for n, what in ((total.reviews, "review"), (total.drills, "drill")) if n)
     games = f"{total.games} game{'s' if total.games != 1 else ''}{extra}"
-    if total.games and not new:
+    if total.games and not new and not grown:
         console.print(f"Nothing new to import: the {games} {'was' if total.games == 1 and not extra else 'were'} "
                       "in your history already, and each is kept once.", soft_wrap=True, markup=False)
     elif total.games or not total.problems:
         fresh = "" if new == total.games else f" ({new} new, the others were in your history already)"
+        if grown:
+            one = grown == 1
+            fresh = (f" ({new} new; {grown} {'was' if one else 'were'} there with {'its' if one else 'their'} first "
+                     f"moves only, and now {'holds' if one else 'hold'} the whole game)")
         console.print(f"Imported {games} into your history{fresh}.", soft_wrap=True, markup=False)
     if total.problems:
         ctx.exit(1)

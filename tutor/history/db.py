@@ -271,7 +271,8 @@ class History:
             raise HistoryError(f"the history database '{self.path}' is damaged ({problem}) and cannot be set "
                                f"aside: {exc.strerror or exc}") from None
         self.warning = (f"the history database was damaged ({problem}); it was set aside as '{aside.name}' "
-                        "and a new one started")
+                        "and a new one started from the games folder (a game saved to a file of your own, "
+                        "with --save or s FILE, comes back with osmosis import FILE)")
 
     # ---- plumbing --------------------------------------------------------
     def close(self) -> None:
