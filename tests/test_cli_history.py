@@ -1105,3 +1105,17 @@ def test_the_history_line_after_a_review_wraps_between_words_like_the_review(pla
     start = next(i for i, line in enumerate(lines) if line.startswith("History: accuracy"))
     assert all(len(line) <= 60 for line in lines[start:])
     assert " ".join(" ".join(lines[start:]).split()).startswith("History: accuracy 1.8 here against 0.5 in your one")
+
+
+def test_history_variant_takes_the_options_as_the_history_json_gives_them(run):
+    """A custom variant was named three ways (a JSON string key in history --json, an object in games --json,
+    words in the text) and --variant took only the words: a script could not feed a key back."""
+    assert run(["play", "5", "--turn", "1", "--passes", "3"], input="d\nd\nq\n").exit_code == 0
+    data = json.loads(run(["history", "--json"]).stdout)
+    (key,) = data["variants"]
+    as_object = json.dumps(data["recent"][0]["variant"])
+    for name in (key, as_object, "turn 1, 3 passes, 4 piles"):
+        result = run(["history", "--variant", name, "--json"])
+        assert result.exit_code == 0 and json.loads(result.stdout)["games"] == 1, (name, result.output)
+    bad = run(["history", "--variant", '{"turn": 7}'])
+    assert bad.exit_code == 1 and bad.stderr.count("\n") == 1 and "turn 7 is not allowed" in bad.stderr

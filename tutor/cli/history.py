@@ -229,7 +229,7 @@ def _not_kept(history: History, game_id: int, rev: Review) -> str | None:
               help="Figures over the last N games too, and the N most recent games listed.")
 @click.option("--variant", "-v", default=None, metavar="NAME",
               help="Only the games of one variant: a preset, or options as the history names them "
-                   "(\"turn 1, 3 passes, 4 piles\").")
+                   "(\"turn 1, 3 passes, 4 piles\") or as its JSON gives them.")
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
 @click.pass_context
 def history_command(ctx: click.Context, last_n: int, variant: str | None, as_json: bool) -> None:
@@ -257,8 +257,15 @@ def _stored_variant(history: History, name: str) -> str:
     written as the history shows it (``turn 1, 3 passes, 4 piles``, any case); else the preset's error, with
     the combinations the history holds."""
     from ..errors import TutorError
-    from ..rules import preset
+    from ..rules import Rules, preset
 
+    if name.lstrip().startswith("{"):  # the options as history --json and games --json give them
+        try:
+            return hgames.rules_name(Rules.from_json(json.loads(name)))
+        except (ValueError, TutorError) as exc:
+            raise TutorError(f"--variant {name!r} is no set of options the history knows ({exc}): give them as "
+                             "history --json writes them, or as the history names them (turn 1, 3 passes, "
+                             "4 piles)") from None
     try:
         return preset(name).name or name
     except TutorError as exc:
