@@ -245,7 +245,43 @@ def open_choose(obs, samples=None, limit=None, infoset=True):
     return tutor_choose(obs, samples, limit, infoset)
 
 
-PATCHED = {"tutorwide": ("leader", wide_leader), "tutorfirst": ("leader", first_pass_leader), "tutorsearch": ("wanted", search_wanted),
+def score_after_win(state, win_nodes, best_nodes, lost=False):
+    """:func:`tutor.sampling._solve_sample` with a lost deal's best score searched by the score phase alone.
+
+    The policy's ``solve(want="best")`` after a lost win search runs the win search again inside the same
+    node limit (600 for the tutor as a player), so the best-score phase is rarely reached and the cards
+    tie-break is mostly the best met on the way. Here the limit goes to the score phase, starting from that.
+    """
+    from tutor.search import Limit, row_orders, solve
+    from tutor.search_dfs import _Search
+
+    if state.won:
+        return True, 52, True
+    if lost:  # as the policy: a move lost for certain
+        if best_nodes <= 0:
+            return False, state.cards, False
+        found = solve(state, Limit(nodes=best_nodes), want="best")
+        return False, found.best_cards, found.complete
+    res = solve(state, Limit(nodes=win_nodes), want="win")
+    if res.winnable:
+        return True, 52, True
+    if res.winnable is None or best_nodes <= 0:
+        return res.winnable, res.best_cards, False
+    search = _Search(state, Limit(nodes=best_nodes))
+    mask = state.mask()
+    reach = {o: search.needs.reachable(mask, o) for o in row_orders(tuple(state.rows))}
+    best, line, complete = max(res.best_cards, state.cards), [], True
+    for order in sorted(reach, key=lambda o: -reach[o].bit_count()):
+        if reach[order].bit_count() <= best:
+            continue
+        status, best, line = search.run(order, best, line, ceiling=reach[order].bit_count())
+        if status == "stopped":
+            complete = False
+            break
+    return False, best, complete
+
+
+PATCHED = {"tutorscore": ("sampling._solve_sample", score_after_win), "tutorwide": ("leader", wide_leader), "tutorfirst": ("leader", first_pass_leader), "tutorsearch": ("wanted", search_wanted),
            "tutoropen": ("choose", open_choose),
            "tutorcommit": ("choose", commit_choose),
            "tutorreserve": ("choose", commit_reserve_choose)}
@@ -257,9 +293,11 @@ gate :func:`tutor.infoset.wanted` opened wide."""
 def patch(method: str) -> None:
     """Install ``method``'s replacement in this process (each worker calls it before it plays)."""
     import tutor.hints
+    import tutor.sampling
 
     name, fn = PATCHED[method]
-    setattr(tutor.hints, name, fn)
+    module, _, attr = name.rpartition(".")
+    setattr(tutor.sampling if module == "sampling" else tutor.hints, attr, fn)
 
 
 def play_one(job: tuple[str, int, str]) -> dict:
