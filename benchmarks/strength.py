@@ -12,8 +12,9 @@ move is in doubt), ``tutorwide`` (the guarded wide tie-break, :func:`wide_leader
 (the search at every affordable choice, :func:`search_wanted`), ``tutorcommit`` (the next row's
 suit chosen now, :func:`commit_choose`), ``tutorreserve`` (only its reserve rule,
 :func:`commit_reserve_choose`), ``tutorfirst`` (a play before a turn on ties until the first card is
-played, :func:`first_pass_leader`) and ``tutoropen`` (up to 256 samples where a move opens a row,
-:func:`open_choose`).
+played, :func:`first_pass_leader`), ``tutoropen`` (up to 256 samples where a move opens a row,
+:func:`open_choose`) and ``tutorscore`` (a lost sample's best score searched by the score phase alone,
+:func:`score_after_win`).
 ``--winnable-only``
 plays only the deals the solver wins (read from
 ``benchmarks/results/PRESET-solver-1-2000.jsonl.gz`` when the range lies
@@ -42,6 +43,7 @@ from tutor.hints import choose as _POLICY_CHOOSE
 from tutor.knowledge import observe
 from tutor.policies import Policy, parallel_map, play, play_game
 from tutor.rules import PRESETS
+from tutor.sampling import _solve_sample
 from tutor.search import DEFAULT_LIMIT, solve
 from tutor.state import State
 from tutor.survey import parse_range
@@ -245,6 +247,9 @@ def open_choose(obs, samples=None, limit=None, infoset=True):
     return tutor_choose(obs, samples, limit, infoset)
 
 
+_POLICY_SAMPLE = _solve_sample  # the policy's own, kept before a worker patches it
+
+
 def score_after_win(state, win_nodes, best_nodes, lost=False):
     """:func:`tutor.sampling._solve_sample` with a lost deal's best score searched by the score phase alone.
 
@@ -252,32 +257,17 @@ def score_after_win(state, win_nodes, best_nodes, lost=False):
     node limit (600 for the tutor as a player), so the best-score phase is rarely reached and the cards
     tie-break is mostly the best met on the way. Here the limit goes to the score phase, starting from that.
     """
-    from tutor.search import Limit, row_orders, solve
+    from tutor.search import Limit, best_phase, row_orders, solve
     from tutor.search_dfs import _Search
 
-    if state.won:
-        return True, 52, True
-    if lost:  # as the policy: a move lost for certain
-        if best_nodes <= 0:
-            return False, state.cards, False
-        found = solve(state, Limit(nodes=best_nodes), want="best")
-        return False, found.best_cards, found.complete
+    if state.won or lost or best_nodes <= 0:
+        return _POLICY_SAMPLE(state, win_nodes, best_nodes, lost)  # as the policy
     res = solve(state, Limit(nodes=win_nodes), want="win")
-    if res.winnable:
-        return True, 52, True
-    if res.winnable is None or best_nodes <= 0:
-        return res.winnable, res.best_cards, False
+    if res.winnable or res.winnable is None:
+        return res.winnable, 52 if res.winnable else res.best_cards, bool(res.winnable)
     search = _Search(state, Limit(nodes=best_nodes))
-    mask = state.mask()
-    reach = {o: search.needs.reachable(mask, o) for o in row_orders(tuple(state.rows))}
-    best, line, complete = max(res.best_cards, state.cards), [], True
-    for order in sorted(reach, key=lambda o: -reach[o].bit_count()):
-        if reach[order].bit_count() <= best:
-            continue
-        status, best, line = search.run(order, best, line, ceiling=reach[order].bit_count())
-        if status == "stopped":
-            complete = False
-            break
+    reach = {o: search.needs.reachable(state.mask(), o) for o in row_orders(tuple(state.rows))}
+    best, _, complete = best_phase(search, reach, max(res.best_cards, state.cards), [])
     return False, best, complete
 
 

@@ -215,12 +215,20 @@ def solve(state: State, limit: Limit = DEFAULT_LIMIT, want: str = "best") -> Sol
     if want == "best":
         # The win search cut every position that cannot be won (and skipped the orders with a
         # cycle): search again, cutting only what cannot beat the best score found.
-        for order in by_ceiling:
-            if reach[order].bit_count() <= best:
-                continue
-            status, best, line = search.run(order, best, line, ceiling=reach[order].bit_count())
-            if status == "stopped":
-                complete = False
-                break
+        best, line, complete = best_phase(search, reach, best, line)
     return SolveResult(False, best, search.nodes, time.perf_counter() - t0, _flatten(line), complete,
                        lost_position)
+
+
+def best_phase(search: _Search, reach: dict[tuple[int, ...], int], best: int,
+               line: list[Step]) -> tuple[int, list[Step], bool]:
+    """The best score of a lost position: each row order whose reachable cards (``reach``) could beat
+    ``best``, most first, searched cutting only what cannot beat it. Returns the score, its line, and
+    whether the search finished within ``search``'s limit."""
+    for order in sorted(reach, key=lambda o: -reach[o].bit_count()):
+        if reach[order].bit_count() <= best:
+            continue
+        status, best, line = search.run(order, best, line, ceiling=reach[order].bit_count())
+        if status == "stopped":
+            return best, line, False
+    return best, line, True
