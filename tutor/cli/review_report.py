@@ -184,7 +184,7 @@ def moves_table(rev: Review, symbols: bool, width: int = 100) -> Table | Text | 
             return Text("No inaccuracy, mistake or blunder: every graded move kept the best chance.",
                         style="green")
         return Text(f"No inaccuracy, mistake or blunder: {plural(good, 'graded move')} "
-                    f"{'was' if good == 1 else 'were'} good (a little below the best, but not surely "
+                    f"{'was' if good == 1 else 'were'} good (perhaps a little below the best, never surely "
                     f"{rev.thresholds.inaccuracy:g} points or more), and every other graded move kept the best "
                     "chance.", style="green")
     states = list(rev.states) or rev.record.states()

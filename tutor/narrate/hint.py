@@ -102,6 +102,18 @@ def _versus(top: Candidate, other: Candidate, mine: str, theirs: str) -> str:
     return f"win {win_figure(top)} either way, {about_cards(top)}"
 
 
+def _sure_lead(top: Candidate, other: Candidate) -> bool:
+    """The best move's lead over ``other`` is beyond the noise: the paired drop in wins above zero, or on
+    equal wins more cards with the intervals apart. Else a reason must not call the choice "for the better"."""
+    drop = other.drop
+    if drop is not None and (drop.estimate > 0 if drop.exact else drop.lo > 0):
+        return True
+    return round(top.cards) > round(other.cards) and (top.exact or top.cards_interval[0] > other.cards_interval[1])
+
+
+_NOISE = "; the figures lean to it, by less than their noise"
+
+
 def _cap(text: str) -> str:
     """The first letter up, the rest as it is (``str.capitalize`` would lower card names like 7H)."""
     return text[:1].upper() + text[1:]
@@ -346,7 +358,8 @@ def _compared_reason(obs: Observation, scored: ScoredPosition, top: Candidate, o
             # a waste play shifts only the next pass's groups (the stock stays as it is): none on the last pass
             tips.append(TipId.PLAN_PASSES)
             return [f"{what} rather than play {NAMES[ocard]}: taking it off the waste now shifts the groups "
-                    f"of three and changes what the next pass shows. {_figs(figures, scored)}"]
+                    f"of three and changes what the next pass shows{'' if _sure_lead(top, other) else _NOISE}. "
+                    f"{_figs(figures, scored)}"]
         return [f"{what}. {_figs(figures, scored)}"]
     card = _played(top.card)  # the best move is a play from here on
     turn = next((c for c in scored.candidates if c.move == TURN), None)
@@ -385,8 +398,9 @@ def _compared_reason(obs: Observation, scored: ScoredPosition, top: Candidate, o
                 f"follows. {_figs(figures, scored)}"]
     if best.kind == "w" and obs.rules.turn > 1 and obs.stock:
         tips.append(TipId.PLAN_PASSES)
+        better = ", for the better here" if _sure_lead(top, other) else _NOISE
         return [f"{what} {destination_phrase(obs, card)}: taking it now changes which cards the next pass "
-                f"shows, for the better here. {_figs(figures, scored)}"]
+                f"shows{better}. {_figs(figures, scored)}"]
     tips.append(TipId.TRACK_RANKS)
     return [f"{what} {destination_phrase(obs, card)}, now that its rank is in the row above"
             f". {_figs(figures, scored)} Row 1 still lacks {_missing_ranks(obs) or 'nothing'}."]
