@@ -477,12 +477,16 @@ def test_the_first_use_import_numbers_the_games_in_the_order_they_were_played(ru
     assert [g["deal"] for g in by_id] == order, by_id
 
 
-def test_a_damaged_database_is_set_aside_with_one_line(run, home):
-    play(run, 30)
-    db = home / "history.sqlite3"
+def damage(home):
+    """Garbage over the history's file (its WAL side files gone first, as after a clean close)."""
     for side in home.glob("history.sqlite3-*"):
         side.unlink()
-    db.write_bytes(b"\x00garbage" * 100)
+    (home / "history.sqlite3").write_bytes(b"\x00garbage" * 100)
+
+
+def test_a_damaged_database_is_set_aside_with_one_line(run, home):
+    play(run, 30)
+    damage(home)
     result = run(["history", "--json"])
     assert result.exit_code == 0
     warnings = [line for line in result.stderr.splitlines() if line.startswith("warning:")]
@@ -497,9 +501,7 @@ def test_whichever_command_sets_a_damaged_history_aside_says_so(run, home, first
     them to meet a damaged file set it aside in silence, and the player's reviews and drills dropped out of
     view with no line ever saying why."""
     assert run(["play", "5"], input="d\nq\n").exit_code == 0
-    for side in home.glob("history.sqlite3-*"):
-        side.unlink()
-    (home / "history.sqlite3").write_bytes(b"\x00garbage" * 100)
+    damage(home)
     result = run(first)
     assert result.exit_code == 0, result.output
     warnings = [line for line in result.stderr.splitlines() if line.startswith("warning:")]
@@ -514,9 +516,7 @@ def test_games_played_alike_stay_two_games_when_the_history_is_rebuilt(run, home
     for _ in range(2):
         assert run(["play", "5"], input="d\nq\n").exit_code == 0
     assert json.loads(run(["history", "--json"]).stdout)["games"] == 2
-    for side in home.glob("history.sqlite3-*"):
-        side.unlink()
-    (home / "history.sqlite3").write_bytes(b"\x00garbage" * 100)
+    damage(home)
     result = run(["history", "--json"])
     assert "Imported 2 saved games" in result.stderr
     assert json.loads(result.stdout)["games"] == 2
@@ -532,9 +532,7 @@ def test_a_game_played_on_from_a_file_of_ones_own_comes_back_whole_after_the_his
     mine = tmp_path / "mine.json"
     assert run(["play", "17", "--save", str(mine)], input=" ".join(moves[:5]) + "\nq\n").exit_code == 0
     assert run(["play", "--resume", str(mine)], input=" ".join(moves[5:]) + "\nq\n").exit_code == 0
-    for side in home.glob("history.sqlite3-*"):
-        side.unlink()
-    (home / "history.sqlite3").write_bytes(b"\x00garbage" * 100)
+    damage(home)
     rebuilt = run(["history", "--json"])
     assert "with --save or s FILE, comes back with osmosis import FILE" in rebuilt.stderr
     assert json.loads(rebuilt.stdout)["games"] == 1
