@@ -41,7 +41,7 @@ def test_a_position_lost_in_every_consistent_deal_is_settled_and_the_engine_agre
     # the win figures are the solved ones, not a sampled "0% (95%: 0-6%)" beside "lost whatever you play"
     assert all(c.win == 0 and c.interval == (0.0, 0.0) for c in advice.candidates)
     assert "95%: 0-" not in advice.reason and "Win 0% (in every consistent deal) either way" in advice.reason
-    assert "the cards on 64 sampled deals consistent with what you have seen" in advice.reason
+    assert "the cards on 96 sampled deals consistent with what you have seen" in advice.reason
     for deal in obs.every_state()[::89]:
         for move in state.legal_moves():
             assert search.solve(deal.apply(move), search.Limit(nodes=200_000), want="win").winnable is False

@@ -183,8 +183,8 @@ def test_the_hint_says_why_the_search_overturned_a_tie_in_the_samples_figures():
     assert by_move["d"].blind is not None and by_move["d"].blind < by_move["w"].blind - 0.05
     assert "score the same" not in h.reason
     assert ("a player who sees only the table cannot cash that: searched over the cards that can still turn "
-            "up (the search's estimate on 32 of the 128 deals), such a player wins about "
-            f"{by_move['w'].blind * 100:.0f}% (95%: 94-100%) this way and {by_move['d'].blind * 100:.0f}% (95%: 70-96%) "
+            "up (the search's estimate on 32 of the 96 deals), such a player wins about "
+            f"{by_move['w'].blind * 100:.0f}% (95%: 93-100%) this way and {by_move['d'].blind * 100:.0f}% (95%: 69-95%) "
             "if you turn the talon.") in " ".join(h.reason.split())
 
 
@@ -202,7 +202,8 @@ def test_the_hint_json_says_how_many_deals_the_search_played(home):
             if "blind_win" in c:
                 lo, hi = c["blind_interval"]
                 assert lo <= c["blind_win"] <= hi and lo < hi, (samples, c)
-        assert f"on {'32 of the 128' if deals == 32 else 'the 64'} deals" in " ".join(data["reason"].split())
+        scored = data["samples"]  # the deals scored: the hint stops drawing once its answer is settled
+        assert f"on {f'32 of the {scored}' if deals == 32 else 'the 64'} deals" in " ".join(data["reason"].split())
 
 
 def test_a_blind_figure_has_the_interval_of_the_deals_it_rests_on():

