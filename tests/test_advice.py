@@ -42,6 +42,9 @@ def test_a_position_lost_in_every_consistent_deal_is_settled_and_the_engine_agre
     assert all(c.win == 0 and c.interval == (0.0, 0.0) for c in advice.candidates)
     assert "95%: 0-" not in advice.reason and "Win 0% (in every consistent deal) either way" in advice.reason
     assert "the cards on 96 sampled deals consistent with what you have seen" in advice.reason
+    # and no move is lower than another, for certain: its drop is an exact 0, not a sampled -3.9 to +3.9
+    for c in advice.to_json()["candidates"]:
+        assert "drop" not in c or (c["drop"] == 0 and c["drop_interval"] == [0, 0] and c["drop_exact"]), c
     for deal in obs.every_state()[::89]:
         for move in state.legal_moves():
             assert search.solve(deal.apply(move), search.Limit(nodes=200_000), want="win").winnable is False

@@ -222,3 +222,50 @@ def test_a_blind_figure_has_the_interval_of_the_deals_it_rests_on():
     assert lo <= wilson(125, 128)[0] and hi >= wilson(125, 128)[1]
     assert blind_figure(0.83, (0.705, 0.955), True) == "83%"
     assert blind_figure(0.83, (0.705, 0.955), False) == "83% (95%: 70-96%)"
+
+
+def test_the_search_reason_claims_only_what_its_figures_support():
+    """The hint said the deals solved with every card known "win more often (63% against 62%)" on a paired drop
+    of -4.3 to +1.1 points, and that a blind player "cannot cash that" on blind figures whose intervals
+    overlapped widely. Both claims now need their figures: else "about as often" and "may not"."""
+    from tutor.deals import deal_for
+    from tutor.estimate import Drop
+    from tutor.hints import Candidate, Method, ScoredPosition, Why
+    from tutor.narrate.blind import fusion_reason
+    from tutor.notation import TURN, WASTE
+
+    state = State.initial(deal_for(70043, RULES), RULES).play(DEAL_70043_AT_82.split())
+    obs = observe(state)
+
+    def reason(rival_drop, blind_top, blind_rival):
+        top = Candidate(WASTE, 0.62, 48.0, samples=128, interval=(0.53, 0.71), blind=blind_top)
+        rival = Candidate(TURN, 0.63, 48.0, samples=128, interval=(0.55, 0.71), blind=blind_rival, drop=rival_drop)
+        scored = ScoredPosition(WASTE, [top, rival], Why.SAMPLED, 128, False, method=Method.INFOSET)
+        return " ".join((fusion_reason(obs, scored, top, "Play 4C from the waste", 128) or "").split())
+
+    unsure = reason(Drop(-0.01, -0.043, 0.011, 128), 0.60, 0.55)
+    assert "win about as often (63% against 62%)" in unsure and "may not cash that" in unsure
+    assert unsure.endswith("a lead within the noise of the search.")
+    sure = reason(Drop(-0.05, -0.08, -0.02, 128), 0.60, 0.30)
+    assert "win more often (63% against 62%)" in sure and "cannot cash that" in sure
+    assert "noise" not in sure
+
+
+def test_a_corrected_blind_figure_never_tops_the_clairvoyant_one():
+    """Searched on 32 of 64 deals, the blind figure is the samples' share less the fusion found on the 32. Where
+    the search's leaves decided a win the node limit left undecided at the root, that fusion came out negative
+    and the blind player "won" more than one who sees every card (80% against 73%, deal 87)."""
+    from tutor.infoset import corrected
+    from tutor.notation import TURN, WASTE
+    from tutor.sampling import Outcomes
+
+    class Leaves:
+        def pimc(self, worlds, move):
+            return 0.50  # PIMC on the 32 searched deals
+
+    scores = Outcomes([WASTE, TURN])
+    for i in range(64):
+        scores.add({WASTE: (i % 4 != 0, 40), TURN: (i % 4 != 0, 40)})  # 75% for both on all 64
+    out = corrected(Leaves(), [None] * 32, {WASTE: 0.60, TURN: 0.40}, scores, [WASTE, TURN])
+    assert out[WASTE] == 0.75  # the search above PIMC: no fusion, not 0.85
+    assert abs(out[TURN] - 0.65) < 1e-9  # 10 points of fusion found: taken off

@@ -28,6 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
+from .estimate import Drop
 from .grading import blocked_for_sure, lost_by_reserves, same_everywhere
 from .hints import Hint, hint
 from .knowledge import Observation
@@ -111,8 +112,8 @@ def settle(obs: Observation, advice: Hint) -> Hint:
     """``advice`` as a :class:`SettledHint` when the position is settled whatever the move, else as it is."""
     if blocked_for_sure(obs):
         cards = float(obs.cards)
-        candidates = [replace(c, win=0.0, interval=(0.0, 0.0), cards=cards, cards_interval=(cards, cards))
-                      for c in advice.candidates]
+        candidates = [replace(c, win=0.0, interval=(0.0, 0.0), cards=cards, cards_interval=(cards, cards),
+                              drop=_no_drop(c.drop)) for c in advice.candidates]
         fields = {f: getattr(advice, f) for f in Hint.__dataclass_fields__}
         by = ended_by(obs)
         tips = (TipId.NO_PROGRESS,) if by == "no-progress" else ()
@@ -139,7 +140,14 @@ def settle(obs: Observation, advice: Hint) -> Hint:
 def _solved(obs: Observation, advice: Hint) -> Hint:
     """``advice`` with each move's win the solved value (its interval that one value) and the reason written
     again from it, so no sampled "0% (95%: 0-6%)" stands beside the sentence that says the game is settled."""
-    return _narrated(obs, replace(advice, candidates=[replace(c, interval=(c.win, c.win)) for c in advice.candidates]))
+    return _narrated(obs, replace(advice, candidates=[replace(c, interval=(c.win, c.win), drop=_no_drop(c.drop))
+                                                      for c in advice.candidates]))
+
+
+def _no_drop(drop: Drop | None) -> Drop | None:
+    """A settled position's drop: every move wins (or loses) in every consistent deal, so none is lower than
+    another, for certain (its sampled interval, -3.9 to +3.9 points, said otherwise in the JSON)."""
+    return None if drop is None else Drop(0.0, 0.0, 0.0, drop.samples, True)
 
 
 def _settled(advice: Hint, sentence: str, won: bool, deals: int) -> SettledHint:

@@ -313,7 +313,9 @@ def corrected(search: Search, worlds: list[State], values: dict[Move, float], sc
     them): PIMC's share there minus the search's value, a control variate (see :func:`hint_values`)."""
     out = {}
     for m in moves:
-        fusion = search.pimc(worlds, m) - values[m]
+        # never below 0: the search's value is at most PIMC's on the same deals at every leaf, and a blind
+        # player never wins more than one who sees every card (a negative difference is the leaves' node limits)
+        fusion = max(0.0, search.pimc(worlds, m) - values[m])
         won = scores.won(m)
         out[m] = min(1.0, max(0.0, sum(won) / len(won) - fusion))
     return out

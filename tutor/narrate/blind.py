@@ -110,7 +110,11 @@ def fusion_reason(obs: Observation, scored: ScoredPosition, top: Candidate, what
     if rival is None or top.blind is None or rival.blind is None:
         return None
     other = move_phrase(obs, rival.move, False)
-    how = "as often" if round(rival.win * 100) == round(top.win * 100) else "more often"
+    # "more often" only where the paired drop says so (the rival surely ahead), else the figures as they are
+    drop = rival.drop
+    ahead = drop is not None and (drop.estimate < 0 if drop.exact else drop.hi < 0)
+    how = ("as often" if round(rival.win * 100) == round(top.win * 100)
+           else "more often" if ahead else "about as often")
     exact = str(scored.method) == "exact"
     drawn = drawn_deals(obs, budget)
     searched = search_count(drawn)
@@ -118,7 +122,15 @@ def fusion_reason(obs: Observation, scored: ScoredPosition, top: Candidate, what
         basis = f"exact: every one of the {scored.samples} consistent deals searched"
     else:
         basis = f"the search's estimate on {searched_deals(scored.samples, drawn)}"
+    assert top.blind is not None and rival.blind is not None
+    mine = blind_interval(top.blind, top.win, top.samples, searched, exact)
+    theirs = blind_interval(rival.blind, rival.win, rival.samples, searched, exact)
+    # the search's lead beyond its noise: the gap above 1.96 standard errors of a difference of two independent
+    # estimates (each from its interval; on the same deals the two are correlated, so this is the cautious side)
+    spread = math.hypot((mine[1] - mine[0]) / 2, (theirs[1] - theirs[0]) / 2)
+    sure = exact or top.blind - rival.blind > spread
     return (f"{what}. If you {other}, the deals solved with every card known win {how} ({_pct(rival.win)} "
-            f"against {_pct(top.win)}), but a player who sees only the table cannot cash that: searched over the "
-            f"cards that can still turn up ({basis}), such a player wins about "
-            f"{_figure(top, searched, exact)} this way and {_figure(rival, searched, exact)} if you {other}.")
+            f"against {_pct(top.win)}), but a player who sees only the table {'cannot' if sure else 'may not'} "
+            f"cash that: searched over the cards that can still turn up ({basis}), such a player wins about "
+            f"{_figure(top, searched, exact)} this way and {_figure(rival, searched, exact)} if you {other}"
+            f"{'' if sure else ', a lead within the noise of the search'}.")

@@ -330,9 +330,12 @@ def _compared_reason(obs: Observation, scored: ScoredPosition, top: Candidate, o
                     "This position cannot be won any more whatever you do: the reserve piles, every card of them "
                     f"known, leave no order of the rows still to open that can be completed "
                     f"({plural(scored.samples, 'deal')} sampled, none won)")
-        if round(top.cards) != round(other.cards):
+        if round(top.cards) != round(other.cards) and _sure_lead(top, other):
             out = [f"{head}; {move_gerund(obs, best)} places the most cards: {about_cards(top)} "
                    f"against {cards_figure(other)} if you {move_phrase(obs, other.move, False)}."]
+        elif round(top.cards) != round(other.cards):  # more cards, but within the intervals: no "most"
+            out = [f"{head}; you can expect {about_cards(top)} if you {move_phrase(obs, best, False)} and "
+                   f"{cards_figure(other)} if you {move_phrase(obs, other.move, False)}, a gap within the noise."]
         else:  # no difference to claim
             out = [f"{head}; {move_gerund(obs, best)} or {move_gerund(obs, other.move)}, you can expect "
                    f"{about_cards(top)} either way."]
@@ -378,6 +381,9 @@ def _compared_reason(obs: Observation, scored: ScoredPosition, top: Candidate, o
                                  or round(top.cards) != round(wait.cards)):
             tips.append(TipId.WAIT_TO_OPEN)
             wfig = _versus(top, wait, "this way", f"if you wait and {move_phrase(obs, wait.move, False)}")
+            if not _sure_lead(top, wait):  # "does not pay" is a claim: only on a lead beyond the noise
+                return [f"{what} {destination_phrase(obs, card)} now: waiting scores about the same here, and the "
+                        f"figures lean to opening, by less than their noise. {_figs(wfig, scored)}"]
             if not obs.unseen_cards():
                 bet = "with every card known, waiting does not pay here"
             elif None not in obs.stock:
