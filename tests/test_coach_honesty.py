@@ -25,8 +25,11 @@ def test_a_trend_is_a_rate_per_graded_move_not_per_game():
     assert quit_early.trend_p is not None and quit_early.trend_p > 0.4
     assert "6 times in your 4 older games (34 graded moves), 0 in your 4 newer (4)" in trend_text(quit_early)
     assert trend_text(quit_early).startswith("No clear trend yet")
+    # the JSON named the direction it had not shown ("trend": "better", "trend_clear": false)
+    assert quit_early.to_json()["trend"] == "unclear" and quit_early.to_json()["lean"] == "better"
     even = _tag((6, 4), (0, 4), older_moves=34, newer_moves=34)
     assert even.trend_clear and "per 100 graded moves" in trend_text(even)
+    assert even.to_json()["trend"] == even.to_json()["lean"] == "better"
     no_chance = _tag((0, 10), (8, 10), older_moves=0, newer_moves=200)  # the older games had no graded move
     assert no_chance.trend is None and not no_chance.trend_clear
     assert trend_text(no_chance) == "Trend: needs graded moves in both your older and your newer games."

@@ -192,7 +192,10 @@ class TagFigures:
     def to_json(self) -> dict[str, Any]:
         return {"tag": self.tag, "count": self.count, "games": self.games, "mean_drop": round(self.mean_drop, 1),
                 "interval": [round(x, 1) for x in self.interval] if self.interval else None,
-                "total_drop": round(self.total_drop, 1), "trend": self.trend, "trend_clear": self.trend_clear,
+                # a direction only where chance alone would rarely give the split; the raw one is "lean"
+                "total_drop": round(self.total_drop, 1),
+                "trend": self.trend if self.trend_clear or self.trend is None else "unclear",
+                "lean": self.trend, "trend_clear": self.trend_clear,
                 "shared": self.shared,
                 "older": {"count": self.older[0], "games": self.older[1], "graded_moves": self.older_moves},
                 "newer": {"count": self.newer[0], "games": self.newer[1], "graded_moves": self.newer_moves},
