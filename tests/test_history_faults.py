@@ -17,7 +17,7 @@ from tutor.history import drill as drills
 from tutor.history.coach import coach
 from tutor.history.db import History, path_of, storable
 from tutor.history.games import add_record
-from tutor.history.reviews import StoredMove, store_review
+from tutor.history.reviews import TAGGING, StoredMove, store_review
 from tutor.history.transfer import export_text
 from tutor.record import Record
 from tutor.rules import preset
@@ -43,7 +43,7 @@ def _move(ply: int, move: str, best: str, label: str = "best", drop: float = 0.0
 
 def _review(moves: list[dict]) -> dict:
     return {"moves_reviewed": len(MOVES.split()), "accuracy": 70.0, "graded": len(moves), "samples": 64,
-            "thresholds": {}, "hindsight": {}, "tagging": 2, "moves": moves}
+            "thresholds": {}, "hindsight": {}, "tagging": TAGGING, "moves": moves}
 
 
 def _good_line(tmp_path: Path) -> dict:
