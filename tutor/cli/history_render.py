@@ -338,11 +338,14 @@ def results_line(fig, variant: str) -> str:
             f"{fig.mean_cards:.1f} cards on average (osmosis history shows more).")
 
 
-def accuracy_line(this: float, fig, variant: str) -> str:
+def accuracy_line(this: float, fig, variant: str, graded: int | None = None) -> str:
+    """This game's accuracy against the player's others of the variant; ``graded``: the moves it rests on (a
+    100.0 from 2 graded moves said as much as one from 40)."""
+    here = f"here ({_plural(graded, 'graded move')})" if graded is not None else "here"
     if fig.reviewed == 1:
-        return (f"History: accuracy {this:.1f} here against {fig.accuracy:.1f} in your one other reviewed game of "
-                f"{variant_label(variant)}.")
-    return (f"History: accuracy {this:.1f} here against {fig.accuracy:.1f} on average over your "
+        return (f"History: accuracy {this:.1f} {here} against {fig.accuracy:.1f} in your one other reviewed game "
+                f"of {variant_label(variant)}.")
+    return (f"History: accuracy {this:.1f} {here} against {fig.accuracy:.1f} on average over your "
             f"{fig.reviewed} other reviewed games of {variant_label(variant)}.")
 
 
