@@ -176,7 +176,8 @@ def test_review_stores_the_review_and_says_what_the_history_shows(run, played, h
     # early-start in both of the two games reviewed: two alike of two say little, so no recurring error yet
     assert said[1] == ["History: accuracy 1.8 here (1 graded move) against 0.5 in your one other reviewed game of "
                        "peek."]
-    assert said[2][0].startswith("History: accuracy ") and "over your 2 other reviewed games of peek." in said[2][0]
+    line = " ".join(" ".join(said[2]).split())  # wrapped at the console's width
+    assert line.startswith("History: accuracy ") and "over your 2 other reviewed games of peek." in line
     data = json.loads(run(["coach", "--json", "--no-review"]).stdout)
     assert data["games_reviewed"] == 3 and data["unreviewed"] == 1
     quiet = run(["review", str(files[3]), "--samples", "8", "--workers", "1", "--json"])
