@@ -1120,3 +1120,18 @@ def test_history_variant_takes_the_options_as_the_history_json_gives_them(run):
         assert result.exit_code == 0 and json.loads(result.stdout)["games"] == 1, (name, result.output)
     bad = run(["history", "--variant", '{"turn": 7}'])
     assert bad.exit_code == 1 and bad.stderr.count("\n") == 1 and "turn 7 is not allowed" in bad.stderr
+
+
+def test_the_cards_average_says_it_takes_the_unfinished_games_too():
+    """"0 of 1 finished won (0%; ...), 2 unfinished, 18.0 cards on average": the win rate is of the finished
+    game, the cards of all three, and the line did not say so."""
+    from types import SimpleNamespace
+
+    from tutor.cli.history_render import figures_line, results_line
+
+    fig = SimpleNamespace(games=3, finished=1, wins=0, win_rate=0.0, interval=(0.0, 0.79), mean_cards=18.0,
+                          reviewed=0, accuracy=None)
+    assert "2 unfinished, 18.0 cards on average over all 3." in figures_line("All games", fig).plain
+    assert "18.0 cards on average over all 3 (osmosis history" in results_line(fig, "osmosis")
+    done = SimpleNamespace(**{**vars(fig), "finished": 3})
+    assert "18.0 cards on average." in figures_line("All games", done).plain

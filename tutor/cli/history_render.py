@@ -77,12 +77,17 @@ def rate_text(fig) -> str:
             f"{lo * 100:.0f}-{hi * 100:.0f}%){f', {open_} unfinished' if open_ else ''}")
 
 
+def _over_all(fig) -> str:
+    """Where the win rate is of the finished games only, the cards are of all of them: said, not left to guess."""
+    return f" over all {fig.games}" if fig.games > fig.finished and fig.finished else ""
+
+
 def figures_line(title: str, fig) -> Text:
     text = Text()
     text.append(f"{title}: ", style="bold")
     text.append(rate_text(fig))
     if fig.games:
-        text.append(f", {fig.mean_cards:.1f} cards on average")
+        text.append(f", {fig.mean_cards:.1f} cards on average{_over_all(fig)}")
     if fig.reviewed:
         text.append(f", accuracy {fig.accuracy:.1f} over {_plural(fig.reviewed, 'reviewed game')}")
     text.append(".")
@@ -335,7 +340,7 @@ def recurring_line(r) -> str:
 
 def results_line(fig, variant: str) -> str:
     return (f"History: {_plural(fig.games, 'game')} of {variant_label(variant)}, {rate_text(fig)}, "
-            f"{fig.mean_cards:.1f} cards on average (osmosis history shows more).")
+            f"{fig.mean_cards:.1f} cards on average{_over_all(fig)} (osmosis history shows more).")
 
 
 def accuracy_line(this: float, fig, variant: str, graded: int | None = None) -> str:
