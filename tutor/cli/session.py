@@ -274,8 +274,7 @@ class Session:
             except TutorError as exc:
                 self.say(str(exc))
             except KeyboardInterrupt:  # a hint or a move's check cut short: back to the prompt, as a shell
-                self.say("")
-                self.say("Stopped. Ctrl-C at the prompt, or q, quits.")
+                self.say("\nStopped. Ctrl-C at the prompt, or q, quits.")
 
     def _check_end(self) -> None:
         state = self.game.state
