@@ -271,8 +271,9 @@ class History:
             raise HistoryError(f"the history database '{self.path}' is damaged ({problem}) and cannot be set "
                                f"aside: {exc.strerror or exc}") from None
         self.warning = (f"the history database was damaged ({problem}); it was set aside as '{aside.name}' "
-                        "and a new one started from the games folder (a game saved to a file of your own, "
-                        "with --save or s FILE, comes back with osmosis import FILE)")
+                        "and a new one started from the games folder (a game you saved to a file of your own "
+                        "with --save or s FILE and played on there is in it only as far as the folder's copy "
+                        "goes: osmosis import FILE adds the whole game beside it)")
 
     # ---- plumbing --------------------------------------------------------
     def close(self) -> None:

@@ -277,10 +277,6 @@ def add_file(history: History, path: Path, keyed: bool = True, text: str | None 
         found = key_of(history, record, key, by_content)
         if isinstance(found, int):
             return found
-        if by_content and not as_played and key is not None and found == key and history.game_by_key(key) is None:
-            row = _gone_on_from(history, record, mtime)
-            if row is not None:  # a game saved to a file of the player's own and played on from there
-                found, started = row.key, row.started_at
         return add_record(history, record, key=found, source=source_of(path), started_at=started,
                           played_at=played)
 
@@ -301,34 +297,6 @@ def _left_behind(row: GameRow | None, record: Record, mtime: float) -> int | Non
     except ValueError:
         return None
     return row.id if later else None
-
-
-def _gone_on_from(history: History, record: Record, mtime: float) -> GameRow | None:
-    """The one unfinished row that ``record`` (a file last written at ``mtime``) plays on from: the same deal
-    and rules, its moves the first of the record's, last played before the file was written; None if none, or
-    more than one.
-
-    A game saved with ``s FILE`` and finished from that file leaves its first moves in the games folder.
-    The history knows (:func:`_left_behind`); a history rebuilt from the folder after damage does not, and
-    ``osmosis import FILE`` gave the game a second row, one finished game and one unfinished where one was
-    played. Two rows that fit are two games the file may have gone on from: it gets a row of its own.
-    """
-    found = None
-    for row in history.games():
-        if row.over or row.deal_number != record.deal.number or row.moves >= len(record.moves):
-            continue
-        kept = _stored(row)
-        if kept is None or not _same_deal(kept, record) or list(record.moves[:len(kept.moves)]) != list(kept.moves):
-            continue
-        try:
-            if parse_iso(row.played_at) > mtime + 1:  # stored to the second
-                continue
-        except ValueError:
-            continue
-        if found is not None:
-            return None
-        found = row
-    return found
 
 
 def went_on_elsewhere(history: History, path: Path, record: Record, mtime: float) -> GameRow | None:
