@@ -101,6 +101,8 @@ def test_the_comment_says_why_a_higher_pimc_figure_is_no_better_move():
     assert ("searched over the cards that can still turn up (the search's estimate on 32 of the 128 deals), a "
             "player who cannot see them wins no more with it: 49% (95%: 37-61%) against 52% (95%: 40-63%) with this "
             "move.") in text
+    assert text.endswith("Its lead may need the face-down cards known.")  # 52% against 49%: within the noise
     exact = grade_sentence(state, Grade(Label.BEST, TURN, TURN, played, played, None, False, fused=fused,
                                         fused_exact=True))
     assert "(every consistent deal searched), a player who cannot see them wins no more with it: 49% against 52% with this move." in exact
+    assert exact.endswith("Its lead needs the face-down cards known.")

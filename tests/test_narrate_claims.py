@@ -67,8 +67,10 @@ def _check_lead_claims(h) -> None:
     if not rest:
         return
     other = rest[0]
+    # sure: the paired drop in wins above zero, or on equal wins more cards with the intervals apart
     sure = (other.drop is not None and (other.drop.estimate > 0 if other.drop.exact else other.drop.lo > 0)) or (
-        round(top.cards) > round(other.cards) and (top.exact or top.cards_interval[0] > other.cards_interval[1]))
+        round(top.win * 100) == round(other.win * 100) and round(top.cards) > round(other.cards)
+        and (top.exact or top.cards_interval[0] > other.cards_interval[1]))
     if "for the better here" in h.reason or "places the most cards" in h.reason:
         assert sure, h.reason
     if "by less than their noise" in h.reason or "a gap within the noise" in h.reason:

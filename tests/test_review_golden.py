@@ -29,7 +29,7 @@ from rich.console import Console
 from tutor.cli.review import render_review
 from tutor.knowledge import observe, seen_cards
 from tutor.record import load_record
-from tutor.review import Review, review
+from tutor.review import Label, Review, review
 from tutor.review.facts import (
     Decided,
     EarlyStart,
@@ -159,6 +159,11 @@ def test_every_fact_of_the_review_holds_in_the_game(name):
             assert more is None or more.cards > facts.grade.played.cards
         else:
             assert facts.grade.move == facts.grade.played.move == m.move and facts.grade.top.move in state.legal_moves()
+            if m.paired is not None and not m.paired.exact and m.paired.samples > m.samples:
+                # more deals drawn, the move graded best or good: its figures stay the shared deals' (the
+                # chart's line), and its comment names the deals its drop rests on
+                assert m.label <= Label.GOOD and m.shared == 0
+                assert m.label == Label.BEST or f"on {m.paired.samples} deals, paired" in m.comment
             if m.shared:  # more deals drawn for the label: the two win chances are on them, and match the drop
                 assert m.paired is not None and m.samples == m.paired.samples > m.shared
                 assert abs(max(0.0, m.paired.estimate) - (m.win_before - m.win_after)) < 1e-9

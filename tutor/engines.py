@@ -188,11 +188,17 @@ class DaskEngine:
             # dask-scratch-space behind in /tmp); no dashboard, and the scheduler's web server (health, metrics)
             # on its own host, 127.0.0.1 (with ":0" it listened on every interface).
             self._scratch = tempfile.mkdtemp(prefix="osmosis-dask-")
-            with _sigint_ignored():
-                self._own_cluster = distributed.LocalCluster(
-                    n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
-                    local_directory=self._scratch, silence_logs=logging.ERROR)
-            self.client = distributed.Client(self._own_cluster)
+            try:
+                with _sigint_ignored():
+                    self._own_cluster = distributed.LocalCluster(
+                        n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
+                        local_directory=self._scratch, silence_logs=logging.ERROR)
+                self.client = distributed.Client(self._own_cluster)
+            except BaseException:  # no engine to close: its folder goes now
+                if self._own_cluster is not None:
+                    self._own_cluster.close()
+                shutil.rmtree(self._scratch, ignore_errors=True)
+                raise
         self.workers = max(1, len(self.client.scheduler_info(n_workers=-1).get("workers", {})) or workers)
 
     def run(self, jobs: Iterator[Job], window: int | None = None) -> Iterator[tuple[int, BatchResult]]:
@@ -241,10 +247,12 @@ class DaskEngine:
     def close(self) -> None:
         if self._own_client:
             self.client.close()
-        if self._own_cluster is not None:
-            self._own_cluster.close()
-        if self._scratch is not None:
-            shutil.rmtree(self._scratch, ignore_errors=True)
+        try:
+            if self._own_cluster is not None:
+                self._own_cluster.close()
+        finally:
+            if self._scratch is not None:
+                shutil.rmtree(self._scratch, ignore_errors=True)
 
 
 def _args_key(args: BatchArgs) -> str:

@@ -9,13 +9,15 @@ with the number of samples and a 95% interval:
 - the drop between two moves scored on the *same* samples (a paired
   difference of two win rates): Newcombe's hybrid score interval (his
   method 10, 1998): each move's Wilson interval, combined with the
-  correlation of the two moves' outcomes over the samples. It keeps its 95%
-  where few samples tell the moves apart: after 64 samples in which they
-  never differ it spans -5.7 to +5.7 points (a 5-point gap leaves 64
-  samples without a difference 4% of the time), where the Agresti-Min
-  interval used before spanned -3.0 to +3.0 and held the true gap 86-91% of
-  the time in such cases. A single sample in which one move wins and the
-  other loses never puts the lower end above zero, however many samples agree.
+  correlation of the two moves' outcomes over the samples. Where both moves
+  nearly always win (late in a game) or nearly always lose, it keeps its 95%
+  while few samples tell them apart: after 64 samples all won by both it
+  spans -5.7 to +5.7 points (a 5-point gap leaves 64 samples without a
+  difference 4% of the time), where the Agresti-Min interval used before
+  spanned -3.0 to +3.0 and held a true 3-point gap 86% of the time. With
+  wins and losses mixed the two are alike (about 90-94% there for a rare
+  difference). A single sample in which one move wins and the other loses
+  never puts the lower end above zero, however many samples agree.
 
 Exact figures (every consistent deal solved) have no sampling error: their
 interval is the value itself.

@@ -260,7 +260,10 @@ class Session:
                 elif cmd in ("s", "save"):
                     self.save_command(line.strip()[len(words[0]):].strip())
                 elif cmd in ("h", "hint"):
-                    self.show_hint()
+                    try:
+                        self.show_hint()
+                    except KeyboardInterrupt:  # only thinking cut short (no move half made): back to the prompt
+                        self.say("\nStopped. Ctrl-C at the prompt, or q, quits.")
                 elif cmd == "t" and len(words) == 1:
                     if not self.turn_until():
                         self.quit(final=True)
@@ -273,8 +276,6 @@ class Session:
                         return
             except TutorError as exc:
                 self.say(str(exc))
-            except KeyboardInterrupt:  # a hint or a move's check cut short: back to the prompt, as a shell
-                self.say("\nStopped. Ctrl-C at the prompt, or q, quits.")
 
     def _check_end(self) -> None:
         state = self.game.state

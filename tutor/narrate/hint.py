@@ -108,7 +108,8 @@ def _sure_lead(top: Candidate, other: Candidate) -> bool:
     drop = other.drop
     if drop is not None and (drop.estimate > 0 if drop.exact else drop.lo > 0):
         return True
-    return round(top.cards) > round(other.cards) and (top.exact or top.cards_interval[0] > other.cards_interval[1])
+    return (round(top.win * 100) == round(other.win * 100) and round(top.cards) > round(other.cards)
+            and (top.exact or top.cards_interval[0] > other.cards_interval[1]))
 
 
 _NOISE = "; the figures lean to it, by less than their noise"
@@ -330,10 +331,10 @@ def _compared_reason(obs: Observation, scored: ScoredPosition, top: Candidate, o
                     "This position cannot be won any more whatever you do: the reserve piles, every card of them "
                     f"known, leave no order of the rows still to open that can be completed "
                     f"({plural(scored.samples, 'deal')} sampled, none won)")
-        if round(top.cards) != round(other.cards) and _sure_lead(top, other):
+        if round(top.cards) > round(other.cards) and _sure_lead(top, other):
             out = [f"{head}; {move_gerund(obs, best)} places the most cards: {about_cards(top)} "
                    f"against {cards_figure(other)} if you {move_phrase(obs, other.move, False)}."]
-        elif round(top.cards) != round(other.cards):  # more cards, but within the intervals: no "most"
+        elif round(top.cards) > round(other.cards):  # more cards, but within the intervals: no "most"
             out = [f"{head}; you can expect {about_cards(top)} if you {move_phrase(obs, best, False)} and "
                    f"{cards_figure(other)} if you {move_phrase(obs, other.move, False)}, a gap within the noise."]
         else:  # no difference to claim
@@ -382,8 +383,8 @@ def _compared_reason(obs: Observation, scored: ScoredPosition, top: Candidate, o
             tips.append(TipId.WAIT_TO_OPEN)
             wfig = _versus(top, wait, "this way", f"if you wait and {move_phrase(obs, wait.move, False)}")
             if not _sure_lead(top, wait):  # "does not pay" is a claim: only on a lead beyond the noise
-                return [f"{what} {destination_phrase(obs, card)} now: waiting scores about the same here, and the "
-                        f"figures lean to opening, by less than their noise. {_figs(wfig, scored)}"]
+                return [f"{what} {destination_phrase(obs, card)} now: waiting scores about the same here, the gap "
+                        f"within the noise. {_figs(wfig, scored)}"]
             if not obs.unseen_cards():
                 bet = "with every card known, waiting does not pay here"
             elif None not in obs.stock:

@@ -9,6 +9,7 @@ card the player had not seen.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import replace
 from typing import Any
@@ -17,6 +18,7 @@ from ..cards import SUIT_NAMES
 from ..estimate import interval_text
 from ..review.facts import (
     BlockingCycle,
+    Candidate,
     Comment,
     Decided,
     ErrorMoment,
@@ -92,6 +94,14 @@ def sure_cards_sentence(state: State, fact: Grade) -> str | None:
             f"{played.cards_interval[1]:.0f}), on {plural(played.cards_deals, 'sampled deal')}, none won by any move.")
 
 
+def _apart(a: Candidate, b: Candidate) -> bool:
+    """``a``'s blind figure above ``b``'s beyond their noise (the gap above their half-widths added in squares,
+    as :func:`tutor.narrate.blind.fusion_reason` tests the hint's)."""
+    assert a.blind is not None and b.blind is not None
+    return a.blind - b.blind > math.hypot((a.blind_interval[1] - a.blind_interval[0]) / 2,
+                                          (b.blind_interval[1] - b.blind_interval[0]) / 2)
+
+
 def _point(interval: tuple[float, float]) -> bool:
     """A figure known exactly: its interval is the figure itself (a cut best score reaches up to 52)."""
     return interval[0] == interval[1]
@@ -158,8 +168,8 @@ def grade_sentence(state: State, fact: Grade | Ungraded | Decided) -> str:
             return (f"{text} {_better(state, fused.move)} shows {pct(fused.win)} on those deals solved with every "
                     f"card known, but searched over the cards that can still turn up ({how}), a player who cannot "
                     f"see them wins no more with it: {blind_figure(fused.blind, fused.blind_interval, exact)} "
-                    f"against {blind_figure(played.blind, played.blind_interval, exact)} with this move. Its lead needs the "
-                    "face-down cards known.")
+                    f"against {blind_figure(played.blind, played.blind_interval, exact)} with this move. Its lead "
+                    f"{'needs' if exact or _apart(played, fused) else 'may need'} the face-down cards known.")
         if top.move != played.move and round(top.win * 100) > round(played.win * 100) and paired is not None:
             # another move shows a higher figure: say why this one is best all the same
             more = (f"only {paired.estimate * 100:.1f} points more" if paired.estimate * 100 >= 0.05
