@@ -260,20 +260,12 @@ class Session:
                 elif cmd in ("s", "save"):
                     self.save_command(line.strip()[len(words[0]):].strip())
                 elif cmd in ("h", "hint"):
-                    try:
-                        self.show_hint()
-                    except KeyboardInterrupt:  # only thinking cut short (no move half made): back to the prompt
-                        self.say("\nStopped. Ctrl-C at the prompt, or q, quits.")
-                elif cmd == "t" and len(words) == 1:
-                    if not self.turn_until():
-                        self.quit(final=True)
-                        return
+                    self.show_hint()
                 elif cmd in ("r", "redo") and len(words) == 1:
                     self.say("r (redo) is a key of the board; here, after u, type the move again.")
-                else:
-                    if not self.play_line(words):
-                        self.quit(final=True)
-                        return
+                elif not (self.turn_until() if cmd == "t" and len(words) == 1 else self.play_line(words)):
+                    self.quit(final=True)  # the input ended
+                    return
             except TutorError as exc:
                 self.say(str(exc))
 
@@ -420,7 +412,10 @@ class Session:
         if state.over:
             self.say("The game is over: there is no move to hint.")
             return
-        self.draw(render_hint(self.hint_for(state), state, symbols=self.symbols))
+        try:
+            self.draw(render_hint(self.hint_for(state), state, symbols=self.symbols))
+        except KeyboardInterrupt:  # only thinking cut short (no move half made): back to the prompt, as a shell
+            self.say("\nStopped. Ctrl-C at the prompt, or q, quits.")
 
     def tutor_check(self, state: State, move: Move) -> bool | None:
         """Before a move: warn if it is clearly worse than the best. True = play, False = not, None = input ended."""
