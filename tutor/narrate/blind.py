@@ -52,6 +52,15 @@ def blind_figure(blind: float, interval: tuple[float, float], exact: bool) -> st
     return _pct(blind) if exact else f"{_pct(blind)} ({interval_text(*interval)})"
 
 
+def blind_apart(mine: float, mine_interval: tuple[float, float], theirs: float,
+                theirs_interval: tuple[float, float]) -> bool:
+    """``mine`` above ``theirs`` beyond their noise: the gap above 1.96 standard errors of a difference of two
+    independent estimates (each read from its interval's half-width; on the same deals the two are
+    correlated, so this is the cautious side)."""
+    return mine - theirs > math.hypot((mine_interval[1] - mine_interval[0]) / 2,
+                                      (theirs_interval[1] - theirs_interval[0]) / 2)
+
+
 def _figure(c: Candidate, searched: int, exact: bool) -> str:
     assert c.blind is not None
     return blind_figure(c.blind, blind_interval(c.blind, c.win, c.samples, searched, exact), exact)
@@ -125,10 +134,7 @@ def fusion_reason(obs: Observation, scored: ScoredPosition, top: Candidate, what
     assert top.blind is not None and rival.blind is not None
     mine = blind_interval(top.blind, top.win, top.samples, searched, exact)
     theirs = blind_interval(rival.blind, rival.win, rival.samples, searched, exact)
-    # the search's lead beyond its noise: the gap above 1.96 standard errors of a difference of two independent
-    # estimates (each from its interval; on the same deals the two are correlated, so this is the cautious side)
-    spread = math.hypot((mine[1] - mine[0]) / 2, (theirs[1] - theirs[0]) / 2)
-    sure = exact or top.blind - rival.blind > spread
+    sure = exact or blind_apart(top.blind, mine, rival.blind, theirs)
     return (f"{what}. If you {other}, the deals solved with every card known win {how} ({_pct(rival.win)} "
             f"against {_pct(top.win)}), but a player who sees only the table {'cannot' if sure else 'may not'} "
             f"cash that: searched over the cards that can still turn up ({basis}), such a player wins about "

@@ -92,8 +92,7 @@ def _versus(top: Candidate, other: Candidate, mine: str, theirs: str) -> str:
     """The figures behind a choice: "win 41% if you wait, 18% if you play it now"."""
     if round(top.win * 100) != round(other.win * 100):
         return f"win {win_figure(top)} {mine}, {win_figure(other)} {theirs}"
-    if round(top.cards) > round(other.cards) and (top.exact or top.cards_interval[0] > other.cards_interval[1]):
-        # "but" only for more cards that are sure (the intervals apart); else the figures side by side
+    if _surely_more_cards(top, other):  # "but" only for more cards that are sure; else the figures side by side
         return (f"win {win_figure(top)} either way, but {about_cards(top)} {mine} "
                 f"against {cards_figure(other)} {theirs}")
     if round(top.cards) != round(other.cards):  # fewer cards: the tie-break kept a row closed
@@ -102,14 +101,18 @@ def _versus(top: Candidate, other: Candidate, mine: str, theirs: str) -> str:
     return f"win {win_figure(top)} either way, {about_cards(top)}"
 
 
+def _surely_more_cards(top: Candidate, other: Candidate) -> bool:
+    """``top`` places more cards than ``other`` for sure: exact, or their 95% intervals apart."""
+    return round(top.cards) > round(other.cards) and (top.exact or top.cards_interval[0] > other.cards_interval[1])
+
+
 def _sure_lead(top: Candidate, other: Candidate) -> bool:
     """The best move's lead over ``other`` is beyond the noise: the paired drop in wins above zero, or on
-    equal wins more cards with the intervals apart. Else a reason must not call the choice "for the better"."""
+    equal wins surely more cards. Else a reason must not call the choice "for the better"."""
     drop = other.drop
     if drop is not None and (drop.estimate > 0 if drop.exact else drop.lo > 0):
         return True
-    return (round(top.win * 100) == round(other.win * 100) and round(top.cards) > round(other.cards)
-            and (top.exact or top.cards_interval[0] > other.cards_interval[1]))
+    return round(top.win * 100) == round(other.win * 100) and _surely_more_cards(top, other)
 
 
 _NOISE = "; the figures lean to it, by less than their noise"

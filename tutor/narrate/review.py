@@ -9,7 +9,6 @@ card the player had not seen.
 
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import replace
 from typing import Any
@@ -18,7 +17,6 @@ from ..cards import SUIT_NAMES
 from ..estimate import interval_text
 from ..review.facts import (
     BlockingCycle,
-    Candidate,
     Comment,
     Decided,
     ErrorMoment,
@@ -33,7 +31,7 @@ from ..review.grades import Label
 from ..review.values import Hindsight, Review
 from ..state import State
 from ..talon import last_pass
-from .blind import blind_figure, searched_deals
+from .blind import blind_apart, blind_figure, searched_deals
 from .hint import pct
 from .moves import card_word, move_short
 from .moves import move_named as _better
@@ -92,14 +90,6 @@ def sure_cards_sentence(state: State, fact: Grade) -> str | None:
     return (f"{_better(state, top.move)} places more cards: about {top.cards:.0f} (95%: {top.cards_interval[0]:.0f}-"
             f"{top.cards_interval[1]:.0f}) against {played.cards:.0f} ({played.cards_interval[0]:.0f}-"
             f"{played.cards_interval[1]:.0f}), on {plural(played.cards_deals, 'sampled deal')}, none won by any move.")
-
-
-def _apart(a: Candidate, b: Candidate) -> bool:
-    """``a``'s blind figure above ``b``'s beyond their noise (the gap above their half-widths added in squares,
-    as :func:`tutor.narrate.blind.fusion_reason` tests the hint's)."""
-    assert a.blind is not None and b.blind is not None
-    return a.blind - b.blind > math.hypot((a.blind_interval[1] - a.blind_interval[0]) / 2,
-                                          (b.blind_interval[1] - b.blind_interval[0]) / 2)
 
 
 def _point(interval: tuple[float, float]) -> bool:
@@ -163,13 +153,14 @@ def grade_sentence(state: State, fact: Grade | Ungraded | Decided) -> str:
         fused = fact.fused
         if fused is not None and fused.blind is not None and played.blind is not None:  # strategy fusion
             exact = fact.fused_exact
+            sure = exact or blind_apart(played.blind, played.blind_interval, fused.blind, fused.blind_interval)
             how = ("every consistent deal searched" if fact.fused_exact
                    else f"the search's estimate on {searched_deals(played.samples, played.samples)}")
             return (f"{text} {_better(state, fused.move)} shows {pct(fused.win)} on those deals solved with every "
                     f"card known, but searched over the cards that can still turn up ({how}), a player who cannot "
                     f"see them wins no more with it: {blind_figure(fused.blind, fused.blind_interval, exact)} "
                     f"against {blind_figure(played.blind, played.blind_interval, exact)} with this move. Its lead "
-                    f"{'needs' if exact or _apart(played, fused) else 'may need'} the face-down cards known.")
+                    f"{'needs' if sure else 'may need'} the face-down cards known.")
         if top.move != played.move and round(top.win * 100) > round(played.win * 100) and paired is not None:
             # another move shows a higher figure: say why this one is best all the same
             more = (f"only {paired.estimate * 100:.1f} points more" if paired.estimate * 100 >= 0.05
