@@ -14,7 +14,7 @@ from tutor import grading
 from tutor.deals import deal_for
 from tutor.grading import score_ply
 from tutor.knowledge import SharedWorlds, observe
-from tutor.notation import parse_moves
+from tutor.notation import TURN, parse_moves
 from tutor.rules import Rules
 from tutor.sampling import SolveCache
 from tutor.state import State
@@ -106,3 +106,22 @@ def test_the_comment_says_why_a_higher_pimc_figure_is_no_better_move():
                                         fused_exact=True))
     assert "(every consistent deal searched), a player who cannot see them wins no more with it: 49% against 52% with this move." in exact
     assert exact.endswith("Its lead needs the face-down cards known.")
+
+
+def test_an_error_figured_on_more_deals_never_shows_a_blind_chance_above_its_win():
+    # review JSON: an error's figures are on the deals drawn for its label (512 here), the search's blind value on
+    # the shared 128 (32 searched). It showed blind_win 0.50 beside win 0.45; now the wide share less the fusion
+    from types import SimpleNamespace
+
+    from tutor.estimate import Estimate
+    from tutor.review.analysis import _candidate
+
+    shared = Estimate.of([(True, 52)] * 77 + [(False, 30)] * 51)  # 60% of 128
+    ps = SimpleNamespace(blind={TURN: 0.5}, samples=128, blind_exact=False, estimates={TURN: shared})
+    same = _candidate(TURN, shared, ps)
+    assert same.blind == 0.5 and same.blind_deals == 32
+    wide = Estimate.of([(True, 52)] * 230 + [(False, 30)] * 282)  # 45% of 512
+    c = _candidate(TURN, wide, ps)
+    assert c.win == wide.win and c.blind == pytest.approx(wide.win - (shared.win - 0.5))
+    assert c.blind <= c.win and c.blind_interval[0] <= c.blind <= c.blind_interval[1] and c.blind_deals == 32
+    assert c.to_json()["blind_win"] <= c.to_json()["win"]
