@@ -105,6 +105,15 @@ def test_stats_greedy_policy_and_table(run):
     result = run(["stats", "--variant", "peek", "--deals", "1-20", "--policy", "greedy"])
     assert result.exit_code == 0
     assert "win rate" in result.output and "mean cards" in result.output
+    assert "at least" not in result.output  # greedy's cards are its games' own
+
+
+def test_stats_says_the_solvers_mean_cards_are_a_lower_bound(run):
+    # a lost deal's cards are the best score the search found within its node limit: at 2,000 positions many
+    # are cut, so the mean is "at least" that (exact only where no search was cut)
+    result = run(["stats", "--deals", "1-12", "--nodes", "2000", "--workers", "1", "--fresh"])
+    assert result.exit_code == 0
+    assert "at least: lost deals count the best score found" in " ".join(result.output.split())
 
 
 def test_stats_bad_range_is_an_input_error(run):
