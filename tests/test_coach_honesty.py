@@ -74,3 +74,24 @@ def test_a_cost_counted_for_two_tags_says_so():
                                      [replace(shared, shared=1)], [], None, 0), {})
     text = " ".join(p.renderable.plain if hasattr(p, "renderable") else p.plain for p in parts)
     assert "1 of those moves carries another tag too, and the move's whole drop counts for each." in text
+
+
+def test_the_cost_of_one_time_carries_that_moves_own_interval():
+    # "Cost: 11 win points, the one time." had no interval, while the losses table beside it said 11 (8-14)
+    from tutor.cli.history_render import render_coaching
+    from tutor.history.coach import Coaching, Example
+
+    def text_of(tag):
+        parts = render_coaching(Coaching(1, 20, {"inaccuracy": 1, "mistake": 0, "blunder": 0}, [tag], [], None, 0),
+                                {})
+        return " ".join(p.renderable.plain if hasattr(p, "renderable") else p.plain for p in parts)
+
+    move = Example(5, 17, "osmosis", "2026-12-05", None, 1, "r1", "r2", "inaccuracy", ("early-start",), 11.2,
+                   drop_interval=(8.1, 14.3), drop_samples=512)
+    one = replace(_tag((0, 1), (1, 1), drops=(11.2,)), examples=[move])
+    assert one.interval == (8.1, 14.3) and one.to_json()["interval"] == [8.1, 14.3]
+    assert "Cost: 11 win points (95% interval 8-14), the one time." in " ".join(text_of(one).split())
+    exact = replace(one, examples=[replace(move, drop_interval=(11.2, 11.2))])
+    assert "Cost: 11 win points (exact), the one time." in " ".join(text_of(exact).split())
+    unkept = replace(one, examples=[replace(move, drop_interval=None)])  # an older review kept no interval
+    assert unkept.interval is None and "Cost: 11 win points, the one time." in " ".join(text_of(unkept).split())

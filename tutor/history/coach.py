@@ -149,8 +149,13 @@ class TagFigures:
 
     @property
     def interval(self) -> tuple[float, float] | None:
-        """A 95% interval of the mean drop (Student's t over the occurrences, since they are few); None for one,
-        and for drops all alike (no spread to measure: a width of zero would claim certainty)."""
+        """A 95% interval of the mean drop (Student's t over the occurrences, since they are few). For one
+        occurrence, that move's own paired interval where its review kept one (one value where the drop is
+        exact), else None; None too for drops all alike (no spread to measure: a width of zero would claim
+        certainty)."""
+        if self.count == 1:
+            kept = self.examples[0].drop_interval if self.examples else None
+            return (max(0.0, kept[0]), min(100.0, kept[1])) if kept is not None else None
         if self.count < 2 or self.sd == 0:
             return None
         half = t_quantile(self.count - 1) * self.sd / math.sqrt(self.count)
