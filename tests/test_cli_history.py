@@ -187,6 +187,13 @@ def test_review_stores_the_review_and_says_what_the_history_shows(run, played, h
 def test_drill_asks_the_players_own_mistakes_judged_by_the_engine(run, coached):
     listed = json.loads(run(["drill", "--list", "--json"]).stdout)
     assert len(listed) >= 3 and all(d["label"] in ("mistake", "blunder") for d in listed)
+    # each loss with what it rests on, as the review kept it: the list gave "lost 18" with no interval
+    sampled = [d for d in listed if d["drop_interval"] is not None and not d["drop_exact"]]
+    assert sampled and all(lo <= d["drop"] <= hi for d in sampled for lo, hi in [d["drop_interval"]])
+    table = run(["drill", "--list"]).stdout
+    d = sampled[0]
+    lo, hi = d["drop_interval"]
+    assert f"{d['drop']:.0f} ({round(lo) + 0.0:.0f}-{round(hi) + 0.0:.0f})" in table
     first = listed[0]
     # the move played in the game is wrong, the review's better move is right
     result = run(["drill", "--json", "--count", "2"], input=f"{first['played']}\n{listed[1]['best']}\n")

@@ -179,9 +179,7 @@ def _indent(renderable, by: int = 2) -> Padding:
 
 def _lost(e) -> str:
     """A loss's win points with their paired 95% interval where it was kept: ``30 (15-44)``."""
-    if e.drop_interval is None or e.drop_interval[0] == e.drop_interval[1]:
-        return f"{e.drop:.0f}"
-    return f"{e.drop:.0f} ({e.drop_interval[0]:.0f}-{e.drop_interval[1]:.0f})"
+    return lost_cell(e.drop, e.drop_interval)
 
 
 def lesson_text(ref) -> str:
@@ -368,6 +366,14 @@ def drill_head(d, game, total: int, index: int) -> Text:
 
 def _ends(lo: float, hi: float) -> str:
     return f"{round(lo) + 0.0:.0f}-{round(hi) + 0.0:.0f}"
+
+
+def lost_cell(drop: float, interval: tuple[float, float] | None) -> str:
+    """A loss in win points for a table cell, with its paired 95% interval where kept: ``18 (14-21)``; ``18``
+    where none was kept or it is one value (exact)."""
+    if interval is None or interval[0] == interval[1]:
+        return f"{drop:.0f}"
+    return f"{drop:.0f} ({_ends(*interval)})"
 
 
 def drop_basis(fig) -> str:
