@@ -287,9 +287,9 @@ def render_coaching(c, meanings: dict[str, str]) -> list:
         line.append(f"  {t.count} time{'s' if t.count != 1 else ''} in {t.games} game{'s' if t.games != 1 else ''}")
         parts.append(line)
         if t.count == 1:  # one time: a figure, not an average, with the move's own interval where it was kept
-            one = t.interval
-            sure = ("" if one is None else " (exact)" if one[0] == one[1]
-                    else f" (95% interval {one[0]:.0f}-{one[1]:.0f})")
+            one, kept = t.interval, t.examples[0].drop_interval if t.examples else None
+            sure = ("" if one is None or kept is None else " (exact)" if kept[0] == kept[1]
+                    else f" (95% interval {_ends(*one)})")
             cost = f"Cost: {t.mean_drop:.0f} win points{sure}, the one time."
         elif t.interval is None:  # every drop alike: their spread gives no interval, so none is claimed
             cost = (f"Cost: {t.mean_drop:.1f} win points a time on average ({t.count} times, each the same: no "
