@@ -109,11 +109,16 @@ def test_stats_greedy_policy_and_table(run):
 
 
 def test_stats_says_the_solvers_mean_cards_are_a_lower_bound(run):
-    # a lost deal's cards are the best score the search found within its node limit: at 2,000 positions many
-    # are cut, so the mean is "at least" that (exact only where no search was cut)
-    result = run(["stats", "--deals", "1-12", "--nodes", "2000", "--workers", "1", "--fresh"])
-    assert result.exit_code == 0
-    assert "at least: lost deals count the best score found" in " ".join(result.output.split())
+    # a lost deal's cards are the best score the search found within its node limit (exact unless the search
+    # was cut there), so with a lost deal in the range the mean is "at least" that; with every deal won it is 52
+    args = ["stats", "--nodes", "20000", "--workers", "1", "--fresh"]
+    lost = run([*args, "--deals", "1-12"])
+    assert lost.exit_code == 0
+    assert "at least: lost deals count the best score found" in " ".join(lost.output.split())
+    assert json.loads(run([*args, "--deals", "1-12", "--json"]).stdout)["mean_cards_at_least"] is True
+    won = json.loads(run([*args, "--deals", "3-4", "--json"]).stdout)  # deals 3 and 4 are both won
+    assert won["wins"] == 2 and won["mean_cards"] == 52 and won["mean_cards_at_least"] is False
+    assert "at least" not in run([*args, "--deals", "3-4"]).output
 
 
 def test_stats_bad_range_is_an_input_error(run):

@@ -95,3 +95,18 @@ def test_the_cost_of_one_time_carries_that_moves_own_interval():
     assert "Cost: 11 win points (exact), the one time." in " ".join(text_of(exact).split())
     unkept = replace(one, examples=[replace(move, drop_interval=None)])  # an older review kept no interval
     assert unkept.interval is None and "Cost: 11 win points, the one time." in " ".join(text_of(unkept).split())
+
+
+def test_a_loss_cell_says_exact_apart_from_an_interval_not_kept():
+    # an exact drop and one whose interval an older review did not keep both showed a bare "75"
+    from tutor.cli.drill import _figure_json, _lost_cell
+    from tutor.cli.history_render import lost_cell
+    from tutor.history.drill import Drill, DropFigure
+
+    assert lost_cell(75.0, (75.0, 75.0)) == "75 (exact)" and lost_cell(75.0, None, exact=True) == "75 (exact)"
+    assert lost_cell(18.0, None) == "18" and lost_cell(18.0, (14.2, 21.4)) == "18 (14-21)"
+    d = Drill(1, 5, 56, "w", "d", "blunder", ("talon-shift",), 75.0, 0, "2026-12-05T00:00:00+00:00")
+    older = DropFigure(exact=True)  # an exact figure whose interval the review did not store
+    assert _lost_cell(d, older) == "75 (exact)"
+    assert _figure_json(d, older) == {"drop_interval": [75.0, 75.0], "drop_samples": None, "drop_exact": True}
+    assert _figure_json(d, None) == {"drop_interval": None, "drop_samples": None, "drop_exact": False}

@@ -125,3 +125,23 @@ def test_an_error_figured_on_more_deals_never_shows_a_blind_chance_above_its_win
     assert c.win == wide.win and c.blind == pytest.approx(wide.win - (shared.win - 0.5))
     assert c.blind <= c.win and c.blind_interval[0] <= c.blind <= c.blind_interval[1] and c.blind_deals == 32
     assert c.to_json()["blind_win"] <= c.to_json()["win"]
+
+
+def test_a_blind_chance_clamped_at_zero_keeps_the_interval_of_the_fusion_found():
+    # shared 40 of 128 won, blind 5% (26 points of fusion on the 32 searched); on the 512 wide deals 19.5%:
+    # the wide share less that fusion is below 0, shown as 0, and its interval must come from the 26 points
+    # found, not from the 19.5 that the clamped figure would imply
+    from types import SimpleNamespace
+
+    from tutor.estimate import Estimate
+    from tutor.narrate.blind import blind_interval
+    from tutor.review.analysis import _candidate
+
+    shared = Estimate.of([(True, 52)] * 40 + [(False, 30)] * 88)
+    ps = SimpleNamespace(blind={TURN: 0.05}, samples=128, blind_exact=False, estimates={TURN: shared})
+    wide = Estimate.of([(True, 52)] * 100 + [(False, 30)] * 412)
+    c = _candidate(TURN, wide, ps)
+    raw = wide.win - (shared.win - 0.05)
+    assert raw < 0 and c.blind == 0.0
+    assert c.blind_interval == pytest.approx(blind_interval(raw, wide.win, 512, 32, False))
+    assert c.blind_interval[1] < blind_interval(0.0, wide.win, 512, 32, False)[1]

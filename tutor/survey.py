@@ -163,6 +163,12 @@ class Tally:
         return self.cards / self.deals if self.deals else 0.0
 
     @property
+    def cards_at_least(self) -> bool:
+        """The mean counts deals the solver did not win: each one's cards are the best score its search found
+        within the node limit, exact unless the search was cut there, so the mean is a lower bound."""
+        return self.policy == "solver" and self.wins < self.deals
+
+    @property
     def interval(self) -> tuple[float, float]:
         """95% Wilson score interval of the win rate; undecided deals widen its top."""
         low, _ = wilson(self.wins, self.deals)
@@ -189,6 +195,7 @@ class Tally:
             "unknown": self.unknown,
             "win_rate": round(self.win_rate, 4),
             "mean_cards": round(self.mean_cards, 2),
+            "mean_cards_at_least": self.cards_at_least,
             "ci95": [round(low, 4), round(high, 4)],
             "interval": [round(low, 4), round(high, 4)],
             "undecided": self.unknown,

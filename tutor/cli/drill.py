@@ -226,26 +226,28 @@ def _ask(console: Console, history: History, d: drills.Drill, index: int, total:
 
 
 def _drop_figures(history: History, items: list[drills.Drill]) -> dict[int, drills.DropFigure]:
-    """Each drill's drop basis (its paired interval and deals) from its game's stored review, where kept."""
+    """Each drill's drop basis (its paired interval and deals) from its game's current review (the one the
+    drills are synced from), where it kept one and still has the drill's move at that ply; else nothing."""
+    current = reviews(history) if items else {}
     out: dict[int, drills.DropFigure] = {}
-    for game_id in {d.game_id for d in items}:
-        rev = review_of(history, game_id)
-        by_ply = {m.ply: m for m in rev.moves} if rev is not None else {}
-        for d in items:
-            if d.game_id == game_id:
-                out[d.id] = drills.drop_figure(by_ply.get(d.ply))
+    for d in items:
+        rev = current.get(d.game_id)
+        m = next((m for m in rev.moves if m.ply == d.ply), None) if rev is not None else None
+        out[d.id] = drills.drop_figure(m if m is not None and m.move == d.played else None)
     return out
 
 
-def _interval(fig: drills.DropFigure | None) -> tuple[float, float] | None:
-    return fig.interval if fig is not None and not fig.exact else None
+def _lost_cell(d: drills.Drill, fig: drills.DropFigure | None) -> str:
+    return words.lost_cell(d.drop, fig.interval if fig is not None else None, fig is not None and fig.exact)
 
 
-def _figure_json(fig: drills.DropFigure | None) -> dict[str, Any]:
-    """The drill list's JSON beside ``drop``: its 95% interval in points and its deals (None where not kept)."""
+def _figure_json(d: drills.Drill, fig: drills.DropFigure | None) -> dict[str, Any]:
+    """The drill list's JSON beside ``drop``: its 95% interval in points (one value when exact) and its deals,
+    None where the review did not keep them."""
     if fig is None:
         return {"drop_interval": None, "drop_samples": None, "drop_exact": False}
-    return {"drop_interval": [round(x, 1) for x in fig.interval] if fig.interval is not None else None,
+    interval = fig.interval if fig.interval is not None else (d.drop, d.drop) if fig.exact else None
+    return {"drop_interval": [round(x, 1) for x in interval] if interval is not None else None,
             "drop_samples": fig.samples, "drop_exact": fig.exact}
 
 
@@ -254,7 +256,7 @@ def _list(console: Console, history: History, as_json: bool) -> None:
     items = drills.all_drills(history)
     figures = _drop_figures(history, items)
     if as_json:
-        click.echo(json.dumps([d.to_json() | _figure_json(figures.get(d.id)) for d in items]))
+        click.echo(json.dumps([d.to_json() | _figure_json(d, figures.get(d.id)) for d in items]))
         return
     if not items:
         console.print("No drills yet.", soft_wrap=True)
@@ -269,6 +271,6 @@ def _list(console: Console, history: History, as_json: bool) -> None:
     for d in items:
         # stored text shown without control codes, and never read as markup (an older import checked less)
         table.add_row(str(d.id), str(d.game_id), str(d.ply), Text(clean(d.played)), Text(clean(d.best)),
-                      words.lost_cell(d.drop, _interval(figures.get(d.id))), Text("\n".join(clean(t) for t in d.tags) or words.tags_text(d.tags)), str(d.box), f"{d.right}/{d.answers}",
+                      _lost_cell(d, figures.get(d.id)), Text("\n".join(clean(t) for t in d.tags) or words.tags_text(d.tags)), str(d.box), f"{d.right}/{d.answers}",
                       words.when_text(drills.seconds_until(history, d.due_at)))
     console.print(table)

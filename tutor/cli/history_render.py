@@ -287,9 +287,8 @@ def render_coaching(c, meanings: dict[str, str]) -> list:
         line.append(f"  {t.count} time{'s' if t.count != 1 else ''} in {t.games} game{'s' if t.games != 1 else ''}")
         parts.append(line)
         if t.count == 1:  # one time: a figure, not an average, with the move's own interval where it was kept
-            one, kept = t.interval, t.examples[0].drop_interval if t.examples else None
-            sure = ("" if one is None or kept is None else " (exact)" if kept[0] == kept[1]
-                    else f" (95% interval {_ends(*one)})")
+            one = t.interval  # that move's own paired interval, as the losses table gives it
+            sure = "" if one is None else " (exact)" if one[0] == one[1] else f" (95% interval {_ends(*one)})"
             cost = f"Cost: {t.mean_drop:.0f} win points{sure}, the one time."
         elif t.interval is None:  # every drop alike: their spread gives no interval, so none is claimed
             cost = (f"Cost: {t.mean_drop:.1f} win points a time on average ({t.count} times, each the same: no "
@@ -368,10 +367,12 @@ def _ends(lo: float, hi: float) -> str:
     return f"{round(lo) + 0.0:.0f}-{round(hi) + 0.0:.0f}"
 
 
-def lost_cell(drop: float, interval: tuple[float, float] | None) -> str:
-    """A loss in win points for a table cell, with its paired 95% interval where kept: ``18 (14-21)``; ``18``
-    where none was kept or it is one value (exact)."""
-    if interval is None or interval[0] == interval[1]:
+def lost_cell(drop: float, interval: tuple[float, float] | None, exact: bool = False) -> str:
+    """A loss in win points for a table cell, with what it rests on: its paired 95% interval ``18 (14-21)``,
+    ``75 (exact)`` (every consistent deal solved: an interval of one value), or ``18`` where none was kept."""
+    if exact or (interval is not None and interval[0] == interval[1]):
+        return f"{drop:.0f} (exact)"
+    if interval is None:
         return f"{drop:.0f}"
     return f"{drop:.0f} ({_ends(*interval)})"
 

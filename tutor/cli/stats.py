@@ -232,7 +232,8 @@ def stats_command(ctx: click.Context, deal_range: str, policy: str, workers: int
         table.add_row("undecided", f"{tally.unknown:,}" + (f" (deals {listed})" if tally.unknown else ""))
     table.add_row("win rate", f"{100 * tally.win_rate:.1f}% (95% interval {100 * low:.1f}%-{100 * high:.1f}%)")
     # a lost deal's score is the best the solver found within its node limit: exact unless the search was cut
-    table.add_row("mean cards", f"{tally.mean_cards:.2f}" + (" (at least: lost deals count the best score found)" if policy == "solver" else ""))
+    table.add_row("mean cards", f"{tally.mean_cards:.2f}"
+                  + (" (at least: lost deals count the best score found)" if tally.cards_at_least else ""))
     if tally.paired:
         undecided = f", {tally.solver_unknown:,} undecided" if tally.solver_unknown else ""
         table.add_row("solver wins", f"{tally.solver_wins:,} of {tally.deals:,} (every card known{undecided}; "

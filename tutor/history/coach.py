@@ -155,7 +155,7 @@ class TagFigures:
         certainty)."""
         if self.count == 1:
             kept = self.examples[0].drop_interval if self.examples else None
-            return (max(0.0, kept[0]), min(100.0, kept[1])) if kept is not None else None
+            return (kept[0], kept[1]) if kept is not None else None  # as the losses table gives it
         if self.count < 2 or self.sd == 0:
             return None
         half = t_quantile(self.count - 1) * self.sd / math.sqrt(self.count)

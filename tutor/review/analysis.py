@@ -129,8 +129,9 @@ def _candidate(move: Move, est: Estimate, ps: PlyScore | None = None) -> Candida
     else:
         # the figures are on the deals drawn for the label: the blind chance is their share less the fusion the
         # search found (as the hint corrects its 128 deals by the 32 searched), so it never tops the win beside it
-        blind = min(1.0, max(0.0, est.win - max(0.0, shared.win - blind)))
-        interval = blind_interval(blind, est.win, est.samples, searched, False)
+        raw = est.win - max(0.0, shared.win - blind)  # before the clamp, so the interval keeps the fusion found
+        interval = blind_interval(raw, est.win, est.samples, searched, False)
+        blind = min(1.0, max(0.0, raw))
     return Candidate(move, est.win, est.cards, est.samples, (est.win_lo, est.win_hi), (est.cards_lo, est.cards_hi),
                      est.exact, blind=blind, blind_deals=ps.samples if ps.blind_exact else searched,
                      blind_interval=interval)
