@@ -271,22 +271,27 @@ def score_after_win(state, win_nodes, best_nodes, lost=False):
     return False, best, complete
 
 
-def salted_seed(self) -> int:
+def salted(salt: int):
     """The observation's seed with a salt: the same policy on other samples, to measure how many deals
     change result by the luck of the samples alone (the noise floor of any comparison of policies)."""
     import hashlib
 
-    digest = hashlib.sha256(("salt 1\n" + self.canonical_text()).encode("utf-8")).digest()
-    return int.from_bytes(digest[:8], "big")
+    def seed(self) -> int:
+        digest = hashlib.sha256(f"salt {salt}\n{self.canonical_text()}".encode()).digest()
+        return int.from_bytes(digest[:8], "big")
+
+    return seed
 
 
-PATCHED = {"tutorseed": ("knowledge.Observation.seed", salted_seed), "tutorscore": ("sampling._solve_sample", score_after_win), "tutorwide": ("leader", wide_leader), "tutorfirst": ("leader", first_pass_leader), "tutorsearch": ("wanted", search_wanted),
+PATCHED = {"tutorseed": ("knowledge.Observation.seed", salted(1)),
+           "tutorseed2": ("knowledge.Observation.seed", salted(2)), "tutorscore": ("sampling._solve_sample", score_after_win), "tutorwide": ("leader", wide_leader), "tutorfirst": ("leader", first_pass_leader), "tutorsearch": ("wanted", search_wanted),
            "tutoropen": ("choose", open_choose),
            "tutorcommit": ("choose", commit_choose),
            "tutorreserve": ("choose", commit_reserve_choose)}
-"""Methods that are the tutor with one of :mod:`tutor.hints`' functions replaced (measured, not kept):
+"""Methods that are the tutor with one of its functions replaced (measured, not kept): for example
 ``tutorwide`` another tie-break in place of :func:`tutor.hints.leader`, ``tutorsearch`` the search's
-gate :func:`tutor.infoset.wanted` opened wide."""
+gate :func:`tutor.infoset.wanted` opened wide; ``tutorseed`` and ``tutorseed2`` the policy itself on other
+samples (the observation's seed salted), to measure how many deals the luck of the samples alone changes."""
 
 
 def patch(method: str) -> None:
@@ -360,6 +365,94 @@ def summary(rows: list[dict], args) -> None:
     print("  lost: " + (", ".join(str(r["deal"]) for r in rows if not r["won"]) or "none"))
 
 
+UNTUNED = ("70001-70100", "70101-70300", "70301-70500")
+"""The untuned deal ranges the policy was measured on, pooled in the table as 70001-70500."""
+
+
+def read_rows(preset: str, method: str, ranges: tuple[str, ...]) -> tuple[dict[int, dict], list[str]]:
+    """The per-deal rows of ``PRESET-METHOD-RANGE.jsonl`` over ``ranges``, and the ranges with no file."""
+    rows: dict[int, dict] = {}
+    missing = []
+    for part in ranges:
+        path = RESULTS / "strength" / f"{preset}-{method}-{part}.jsonl"
+        if not path.exists():
+            missing.append(part)
+            continue
+        for line in path.read_text().splitlines():
+            r = json.loads(line)
+            rows[r["deal"]] = r
+    return rows, missing
+
+
+def sign_p(a: int, b: int) -> float:
+    """Two-sided exact sign test: the chance of a split at least as uneven as ``a`` against ``b`` by luck."""
+    from math import comb
+
+    n = a + b
+    if n == 0:
+        return 1.0
+    tail = sum(comb(n, k) for k in range(min(a, b) + 1)) / 2 ** n
+    return min(1.0, 2 * tail)
+
+
+def share(rows: dict[int, dict]) -> str:
+    wins, n = sum(1 for r in rows.values() if r["won"]), len(rows)
+    if not n:
+        return "no deal"
+    lo, hi = wilson(wins, n)
+    return f"{wins}/{n} = {100 * wins / n:.1f}% ({100 * lo:.1f}-{100 * hi:.1f})"
+
+
+def cell(rows: dict[int, dict], missing: list[str]) -> str:
+    """A table cell: the share, saying which ranges were not run (never a silently smaller pool)."""
+    if not rows:
+        return "not run"
+    return share(rows) + (f", not run on {', '.join(missing)}" if missing else "")
+
+
+def paired(a: dict[int, dict], b: dict[int, dict]) -> tuple[list[int], list[int]]:
+    """The deals both played that only ``a`` won, and those only ``b`` won."""
+    both = sorted(set(a) & set(b))
+    return ([d for d in both if a[d]["won"] and not b[d]["won"]],
+            [d for d in both if b[d]["won"] and not a[d]["won"]])
+
+
+def table(args) -> None:
+    """The README's strength table, from the per-deal files: the tutor against PIMC alone and greedy."""
+    print("| preset | deals | solver-winnable | tutor (95% CI) | PIMC alone (95% CI) | greedy (95% CI) | "
+          "paired: only the tutor won / only PIMC | sign test p |")
+    print("|---|---|---|---|---|---|---|---|")
+    pooled: dict[str, tuple[int, int, int]] = {}
+    for preset in ("osmosis", "peek", "single", "limited", "bridesmaids"):
+        for label, ranges in (("1-300", ("1-300",)), ("70001-70500 (untuned)", UNTUNED)):
+            (tutor, gaps), (pimc, pimc_gaps), (greedy, greedy_gaps) = (read_rows(preset, m, ranges)
+                                                                     for m in ("tutor", "pimc", "greedy"))
+            if not tutor:
+                continue  # not measured in this preset
+            cells = [cell(tutor, gaps), cell(pimc, pimc_gaps), cell(greedy, greedy_gaps)]
+            mine, theirs = paired(tutor, pimc)
+            n, a, b = pooled.get(preset, (0, 0, 0))
+            pooled[preset] = (n + len(set(tutor) & set(pimc)), a + len(mine), b + len(theirs))
+            split = f"{len(mine)} / {len(theirs)}" if pimc else ""
+            p = f"{sign_p(len(mine), len(theirs)):.2g}" if pimc else ""
+            print(f"| {preset} | {label} | {len(tutor)} | {' | '.join(cells)} | {split} | {p} |")
+    n, a, b = pooled["osmosis"]
+    print(f"\nOsmosis paired over all {n} deals: {a} won only by the tutor, {b} only by PIMC alone "
+          f"(sign test p = {sign_p(a, b):.2g}).")
+
+
+def compare(args) -> None:
+    """Two results files deal by deal: each one's share, the deals only one won, and the sign test."""
+    a, b = ({json.loads(x)["deal"]: json.loads(x) for x in Path(f).read_text().splitlines()} for f in (args.a, args.b))
+    both = set(a) & set(b)
+    a, b = {d: a[d] for d in both}, {d: b[d] for d in both}
+    mine, theirs = paired(a, b)
+    print(f"{len(both)} deals in both: {Path(args.a).name} {share(a)}, {Path(args.b).name} {share(b)}")
+    print(f"  only the first won {len(mine)}: {', '.join(map(str, mine)) or 'none'}")
+    print(f"  only the second won {len(theirs)}: {', '.join(map(str, theirs)) or 'none'}")
+    print(f"  two-sided sign test p = {sign_p(len(mine), len(theirs)):.2g}")
+
+
 def practical(args) -> None:
     from tutor.practical import practical_win
 
@@ -389,6 +482,10 @@ def main() -> None:
     fa.add_argument("--deals", help="only these deals of the file (a range or list)")
     fa.add_argument("--games", type=int, default=16, help="blind games after each of the two moves (default 16)")
     fa.add_argument("--workers", type=int, default=1)
+    sub.add_parser("table", help="the README's table: tutor, PIMC alone and greedy per preset, from the files")
+    cp = sub.add_parser("compare", help="two results files deal by deal, with a sign test")
+    cp.add_argument("a")
+    cp.add_argument("b")
     pr = sub.add_parser("practical")
     pr.add_argument("--preset", default="osmosis", choices=sorted(PRESETS))
     pr.add_argument("--deal", type=int, default=10)
@@ -405,6 +502,10 @@ def main() -> None:
     args = ap.parse_args()
     if args.cmd == "practical":
         practical(args)
+    elif args.cmd == "table":
+        table(args)
+    elif args.cmd == "compare":
+        compare(args)
     elif args.cmd == "fatal":
         from triage import fatal_practical
 
