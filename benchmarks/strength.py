@@ -296,17 +296,15 @@ samples (the observation's seed salted), to measure how many deals the luck of t
 
 def patch(method: str) -> None:
     """Install ``method``'s replacement in this process (each worker calls it before it plays)."""
-    import tutor.hints
-    import tutor.sampling
+    import importlib
 
     name, fn = PATCHED[method]
-    if name == "knowledge.Observation.seed":
-        from tutor.knowledge import Observation
-
-        Observation.seed = fn  # type: ignore[method-assign]
-        return
-    module, _, attr = name.rpartition(".")
-    setattr(tutor.sampling if module == "sampling" else tutor.hints, attr, fn)
+    # "leader" is tutor.hints.leader; "sampling._solve_sample" and "knowledge.Observation.seed" name their module
+    *path, attr = name.split(".")
+    target = importlib.import_module(f"tutor.{path[0]}" if path else "tutor.hints")
+    for part in path[1:]:
+        target = getattr(target, part)
+    setattr(target, attr, fn)
 
 
 def play_one(job: tuple[str, int, str]) -> dict:
@@ -369,18 +367,21 @@ UNTUNED = ("70001-70100", "70101-70300", "70301-70500")
 """The untuned deal ranges the policy was measured on, pooled in the table as 70001-70500."""
 
 
+def load(path: Path) -> dict[int, dict]:
+    """A results file's rows by deal (one JSON line a deal)."""
+    return {r["deal"]: r for r in map(json.loads, path.read_text().splitlines())}
+
+
 def read_rows(preset: str, method: str, ranges: tuple[str, ...]) -> tuple[dict[int, dict], list[str]]:
     """The per-deal rows of ``PRESET-METHOD-RANGE.jsonl`` over ``ranges``, and the ranges with no file."""
     rows: dict[int, dict] = {}
     missing = []
     for part in ranges:
         path = RESULTS / "strength" / f"{preset}-{method}-{part}.jsonl"
-        if not path.exists():
+        if path.exists():
+            rows.update(load(path))
+        else:
             missing.append(part)
-            continue
-        for line in path.read_text().splitlines():
-            r = json.loads(line)
-            rows[r["deal"]] = r
     return rows, missing
 
 
@@ -443,7 +444,7 @@ def table(args) -> None:
 
 def compare(args) -> None:
     """Two results files deal by deal: each one's share, the deals only one won, and the sign test."""
-    a, b = ({json.loads(x)["deal"]: json.loads(x) for x in Path(f).read_text().splitlines()} for f in (args.a, args.b))
+    a, b = load(Path(args.a)), load(Path(args.b))
     both = set(a) & set(b)
     a, b = {d: a[d] for d in both}, {d: b[d] for d in both}
     mine, theirs = paired(a, b)
