@@ -108,7 +108,7 @@ def judge(state: State, played, samples: int) -> dict:
                 values = search.move_values(obs, part, live)
             method = "exact" if (not search.cut and len(part) == obs.consistent_deals()) else f"infoset({len(part)})"
             if len(part) < len(worlds):
-                values = corrected(search, part, values, scores, live)
+                values = {m: min(1.0, max(0.0, v)) for m, v in corrected(search, part, values, scores, live).items()}
             blind = {m: 0.0 if m in lost else values[m] for m in moves}
         except TooBig:
             blind = None

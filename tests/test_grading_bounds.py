@@ -117,7 +117,8 @@ def test_an_error_figured_on_more_deals_never_shows_a_blind_chance_above_its_win
     from tutor.review.analysis import _candidate
 
     shared = Estimate.of([(True, 52)] * 77 + [(False, 30)] * 51)  # 60% of 128
-    ps = SimpleNamespace(blind={TURN: 0.5}, samples=128, blind_exact=False, estimates={TURN: shared})
+    ps = SimpleNamespace(blind={TURN: 0.5}, blind_raw={TURN: 0.5}, samples=128, blind_exact=False,
+                         estimates={TURN: shared})
     same = _candidate(TURN, shared, ps)
     assert same.blind == 0.5 and same.blind_deals == 32
     wide = Estimate.of([(True, 52)] * 230 + [(False, 30)] * 282)  # 45% of 512
@@ -134,14 +135,34 @@ def test_a_blind_chance_clamped_at_zero_keeps_the_interval_of_the_fusion_found()
     from types import SimpleNamespace
 
     from tutor.estimate import Estimate
-    from tutor.narrate.blind import blind_interval
+    from tutor.estimate import blind_interval
     from tutor.review.analysis import _candidate
 
     shared = Estimate.of([(True, 52)] * 40 + [(False, 30)] * 88)
-    ps = SimpleNamespace(blind={TURN: 0.05}, samples=128, blind_exact=False, estimates={TURN: shared})
+    ps = SimpleNamespace(blind={TURN: 0.05}, blind_raw={TURN: 0.05}, samples=128, blind_exact=False,
+                         estimates={TURN: shared})
     wide = Estimate.of([(True, 52)] * 100 + [(False, 30)] * 412)
     c = _candidate(TURN, wide, ps)
     raw = wide.win - (shared.win - 0.05)
     assert raw < 0 and c.blind == 0.0
     assert c.blind_interval == pytest.approx(blind_interval(raw, wide.win, 512, 32, False))
     assert c.blind_interval[1] < blind_interval(0.0, wide.win, 512, 32, False)[1]
+
+
+def test_a_blind_chance_clamped_at_zero_on_the_shared_deals_keeps_the_interval_of_the_fusion_found():
+    # 4 of 128 shared deals won (3.1%), and the search found 10 points of fusion on its 32: the blind chance is
+    # -6.9%, shown as 0. Its interval was worked out from the 0 shown (as if 3.1 points of fusion were found)
+    from types import SimpleNamespace
+
+    from tutor.estimate import Estimate, blind_interval
+    from tutor.review.analysis import _candidate
+
+    shared = Estimate.of([(True, 52)] * 4 + [(False, 30)] * 124)
+    raw = shared.win - 0.10
+    ps = SimpleNamespace(blind={TURN: 0.0}, blind_raw={TURN: raw}, samples=128, blind_exact=False,
+                         estimates={TURN: shared})
+    c = _candidate(TURN, shared, ps)
+    assert c.blind == 0.0 and c.blind_deals == 32
+    assert c.blind_interval == pytest.approx(blind_interval(raw, shared.win, 128, 32, False))
+    assert c.blind_interval[1] < blind_interval(0.0, shared.win, 128, 32, False)[1]  # tighter: it keeps the 10
+    assert c.blind_interval[0] == 0.0

@@ -214,7 +214,8 @@ def test_a_blind_figure_has_the_interval_of_the_deals_it_rests_on():
     import math
 
     from tutor.estimate import wilson
-    from tutor.narrate.blind import blind_figure, blind_interval
+    from tutor.estimate import blind_interval
+    from tutor.narrate.blind import blind_figure
 
     assert blind_interval(0.75, 0.8, 32, 32, False) == wilson(24, 32)
     assert blind_interval(0.75, 0.8, 32, 32, True) == (0.75, 0.75)
@@ -272,3 +273,30 @@ def test_a_corrected_blind_figure_never_tops_the_clairvoyant_one():
     out = corrected(Leaves(), [None] * 32, {WASTE: 0.60, TURN: 0.40}, scores, [WASTE, TURN])
     assert out[WASTE] == 0.75  # the search above PIMC: no fusion, not 0.85
     assert abs(out[TURN] - 0.65) < 1e-9  # 10 points of fusion found: taken off
+
+
+def test_a_hint_blind_chance_clamped_at_zero_keeps_the_interval_of_the_fusion_found():
+    """2 of 64 deals won (3.1%) and 10 points of fusion found on the 32 searched: the blind chance is -6.9%
+    before its clamp, shown as 0. The hint worked its interval out from the 0 shown, as if only the 3.1 points
+    it could take off had been found (up to 11.3% against 6.8% in the worked case of stop 42)."""
+    from tutor.estimate import Estimate, blind_interval
+    from tutor.hints import _blind_interval
+    from tutor.infoset import BlindValues, corrected
+    from tutor.notation import TURN, WASTE
+    from tutor.sampling import Outcomes
+
+    class Leaves:
+        def pimc(self, worlds, move):
+            return 0.50
+
+    scores = Outcomes([WASTE, TURN])
+    for i in range(64):
+        scores.add({WASTE: (i < 2, 40), TURN: (i < 2, 40)})
+    raw = corrected(Leaves(), [None] * 32, {WASTE: 0.40, TURN: 0.50}, scores, [WASTE, TURN])
+    assert abs(raw[WASTE] - (2 / 64 - 0.10)) < 1e-9 and raw[TURN] == 2 / 64  # not clamped: the caller does
+    blind = BlindValues({m: min(1.0, max(0.0, v)) for m, v in raw.items()}, False, raw)
+    est = Estimate.of(scores.results[WASTE])
+    lo, hi = _blind_interval(blind, WASTE, est, 128)  # 128 drawn: the search played the first 32
+    assert (lo, hi) == blind_interval(raw[WASTE], 2 / 64, 64, 32, False)
+    assert lo == 0.0 and hi < blind_interval(0.0, 2 / 64, 64, 32, False)[1]
+    assert _blind_interval(blind, 99, est, 128) == (0.0, 0.0)  # a move lost in every deal: not searched, 0

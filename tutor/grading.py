@@ -115,7 +115,8 @@ class PlyScore:
     ``blind_win``); ``fused``: PIMC's leader when that search found the played
     move as good (strategy fusion), so the played move is ``best``;
     ``blind_exact``: those values are exact (every consistent deal, the
-    search complete), else estimates. ``bounded``: a lost deal's best score
+    search complete), else estimates; ``blind_raw`` the same before their
+    clamp to 0..1, the centres of their intervals. ``bounded``: a lost deal's best score
     was cut by the node limit, so the cards are lower bounds (the wins stay exact).
     """
 
@@ -139,6 +140,7 @@ class PlyScore:
     fused: Move | None = None
     blind_exact: bool = False
     bounded: bool = False
+    blind_raw: dict[Move, float] = field(default_factory=dict)
 
 
 def blocked_for_sure(obs: Observation) -> bool:
@@ -272,14 +274,16 @@ def _graded_ply(ply: int, state: State, move: Move, obs: Observation, legal: lis
     estimates = {m: _known(_reaching(scores.estimate(m, exact), scores.undecided(m), bounded), m in lost)
                  for m in legal}
     blind: dict[Move, float] = {}
+    blind_raw: dict[Move, float] = {}
     fused, blind_exact = None, False
     if (move != best and move not in lost and sum(scores.won(best)) > sum(scores.won(move))
             and wanted(obs, scores, legal, lost, exact)):
         # PIMC's leader wins more deals, but PIMC may be wrong here (strategy fusion): where the search over what
         # can still turn up finds the played move as good for a blind player, that lead is no real drop, and the
         # move is not labelled (a lead in cards alone, every win level, is the tie-break's: left as it is)
-        found, blind_exact = hint_values(obs, deals, [m for m in legal if m not in lost], cache, EXACT_DEALS, scores)
-        blind = found or {}
+        found = hint_values(obs, deals, [m for m in legal if m not in lost], cache, EXACT_DEALS, scores)
+        if found is not None:
+            blind, blind_raw, blind_exact = found.values, found.raw, found.exact
         if blind and blind[move] >= blind[best] - 1e-9:
             best, fused = move, best
     drop = None
@@ -314,7 +318,7 @@ def _graded_ply(ply: int, state: State, move: Move, obs: Observation, legal: lis
     gap = _cards_gap(scores, move, exact and not bounded) if uniform and not any(value) else None
     return (PlyScore(ply, True, exact, len(deals), best, estimates, value, _won(played), drop, decided,
                      decided_deals=len(deals) if decided else 0, cards_gap=gap, wide=wide, every=every,
-                     blind=blind, fused=fused, blind_exact=blind_exact, bounded=bounded),
+                     blind=blind, fused=fused, blind_exact=blind_exact, bounded=bounded, blind_raw=blind_raw),
             None if every else played, uniform)
 
 

@@ -54,8 +54,8 @@ from .certainty import (  # noqa: F401 (their old home)
 )
 from .certainty import preference as _preference
 from .errors import TutorError
-from .estimate import Drop, wilson
-from .infoset import INFOSET_NODES, INFOSET_UNSEEN, hint_values, wanted  # noqa: F401 (the hint API)
+from .estimate import Drop, Estimate, blind_interval, wilson
+from .infoset import INFOSET_NODES, INFOSET_UNSEEN, WORLDS, BlindValues, hint_values, wanted  # noqa: F401 (the hint API)
 from .knowledge import Observation
 from .narrate.tips import TipId
 from .notation import TURN, Move
@@ -130,7 +130,9 @@ class Candidate:
     the same samples (None for the best move itself). ``certain``: the move
     keeps the position's value in every consistent deal (a safe play, or a
     turn that loses nothing). ``lost``: the move loses in every consistent
-    deal. ``opens_row``: the row (1-4) it opens, if any.
+    deal. ``opens_row``: the row (1-4) it opens, if any. ``blind``: where
+    the information-set search ran, the move's win chance for a player who
+    sees only the table, ``blind_interval`` its 95% interval.
     """
 
     move: Move
@@ -148,6 +150,7 @@ class Candidate:
     drop: Drop | None = None
     method: Method = Method.PIMC
     blind: float | None = None
+    blind_interval: tuple[float, float] | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "method", Method(self.method))
@@ -163,6 +166,8 @@ class Candidate:
         out["method"] = self.method
         if self.blind is not None:
             out["blind_win"] = round(self.blind, 4)
+        if self.blind_interval is not None:
+            out["blind_interval"] = [round(self.blind_interval[0], 4), round(self.blind_interval[1], 4)]
         if self.drop is not None:
             out.update(self.drop.to_json())
         if self.opens_row is not None:
@@ -322,10 +327,11 @@ def score_moves(obs: Observation, samples: int | None = None, limit: Limit | Non
     method = Method.EXACT if exact else Method.PIMC
     blind = None
     if infoset and why in (Why.SAMPLED, Why.EXACT) and wanted(obs, scores, moves, lost, exact):
-        blind, blind_exact = hint_values(obs, states, [m for m in moves if m not in lost], cache, EXACT_DEALS, scores)
+        blind = hint_values(obs, states, [m for m in moves if m not in lost], cache, EXACT_DEALS, scores)
         if blind is not None:
-            method = Method.EXACT if blind_exact else Method.INFOSET
-            best = max(blind, key=lambda m: (blind[m], scores.mean(m), -_preference(obs, m, certain)))
+            method = Method.EXACT if blind.exact else Method.INFOSET
+            values = blind.values
+            best = max(values, key=lambda m: (values[m], scores.mean(m), -_preference(obs, m, certain)))
     bounded = exact and not best_only and cache.cut > cut
     if exact and not best_only and (bounded or any(scores.undecided(m) for m in moves)):
         # a score or a win only bounded by a node limit: every consistent deal, but figures not exact
@@ -347,8 +353,19 @@ def score_moves(obs: Observation, samples: int | None = None, limit: Limit | Non
             # a best score cut by the node limit is a lower bound: the cards may reach up to 52
             cards_interval=(max(est.cards_lo, float(obs.cards)), 52.0 if bounded else est.cards_hi), exact=exact,
             drop=None if m == best else scores.drop(best, m, exact), method=method,
-            blind=None if blind is None else blind.get(m, 0.0)))
+            blind=None if blind is None else blind.values.get(m, 0.0),
+            blind_interval=None if blind is None else _blind_interval(blind, m, est, len(states))))
     return ScoredPosition(best, candidates, why, done, exact, scores, method)
+
+
+def _blind_interval(blind: BlindValues, move: Move, est: Estimate, drawn: int) -> tuple[float, float]:
+    """The 95% interval of ``move``'s blind win chance (:func:`tutor.estimate.blind_interval`): the search
+    played the first :data:`tutor.infoset.WORLDS` of the ``drawn`` deals, or all of them up to
+    :data:`EXACT_DEALS`; a move lost in every consistent deal has 0 for certain."""
+    if move not in blind.raw:
+        return 0.0, 0.0
+    searched = drawn if drawn <= EXACT_DEALS else min(WORLDS, drawn)
+    return blind_interval(blind.raw[move], est.win, est.samples, searched, blind.exact)
 
 
 @dataclass(frozen=True)

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass, replace
-from typing import cast
+from typing import NamedTuple, cast
 
 from .certainty import certain_moves
 from .knowledge import Observation, observe
@@ -283,8 +283,21 @@ def wanted(obs: Observation, scores: Outcomes, moves: list[Move], lost: set[Move
     return any(scores.estimate(m, exact).win_hi >= lead.win for m in live if m != top)
 
 
+class BlindValues(NamedTuple):
+    """What :func:`hint_values` found: each move's blind win chance, whether they are exact, and the same before
+    the clamp to 0..1."""
+
+    values: dict[Move, float]
+    """The blind win chances, 0 to 1: what a choice between the moves goes by."""
+    exact: bool
+    """Every consistent deal searched and the search complete: the values are exact."""
+    raw: dict[Move, float]
+    """Before the clamp (:func:`corrected` can go below 0 where the fusion found is more than the sampler's share
+    on all the deals): the centre of the value's interval, so that it keeps the fusion the search found."""
+
+
 def hint_values(obs: Observation, states: list[State], moves: list[Move], cache: SolveCache, exact_deals: int,
-                scores: Outcomes | None = None) -> tuple[dict[Move, float] | None, bool]:
+                scores: Outcomes | None = None) -> BlindValues | None:
     """The search's values of ``moves`` on the hint's own deals (the first :data:`WORLDS`; all of them up to ``exact_deals``), or None.
 
     When the search plays only the first of more deals (a hint's 128 samples),
@@ -301,21 +314,25 @@ def hint_values(obs: Observation, states: list[State], moves: list[Move], cache:
     try:
         values = search.move_values(obs, worlds, moves)
     except TooBig:
-        return None, False
+        return None
+    raw = values
     if scores is not None and len(worlds) < len(scores):
-        values = corrected(search, worlds, values, scores, moves)
-    return values, not search.cut and len(worlds) == obs.consistent_deals()
+        raw = corrected(search, worlds, values, scores, moves)
+        values = {m: min(1.0, max(0.0, v)) for m, v in raw.items()}
+    return BlindValues(values, not search.cut and len(worlds) == obs.consistent_deals(), raw)
 
 
 def corrected(search: Search, worlds: list[State], values: dict[Move, float], scores: Outcomes,
               moves: list[Move]) -> dict[Move, float]:
     """Each move's sampler win share on all its deals less the fusion the search found on ``worlds`` (a part of
-    them): PIMC's share there minus the search's value, a control variate (see :func:`hint_values`)."""
+    them): PIMC's share there minus the search's value, a control variate (see :func:`hint_values`). Not
+    clamped: a share of 3% less 5 points of fusion found is -2%, the centre of its interval (a figure shown
+    is clamped to 0..1 by the caller)."""
     out = {}
     for m in moves:
         # never below 0: the search's value is at most PIMC's on the same deals at every leaf, and a blind
         # player never wins more than one who sees every card (a negative difference is the leaves' node limits)
         fusion = max(0.0, search.pimc(worlds, m) - values[m])
         won = scores.won(m)
-        out[m] = min(1.0, max(0.0, sum(won) / len(won) - fusion))
+        out[m] = sum(won) / len(won) - fusion
     return out

@@ -93,15 +93,12 @@ def hint_command(ctx: click.Context, number: int | None, deal_file: str | None, 
     if as_json:
         data = result.to_json()
         if any(c.blind is not None for c in result.candidates):
-            # the deals behind each candidate's blind_win: the search's own (all of them when exact)
-            from ..narrate.blind import blind_interval, drawn_deals, search_count
+            # the deals behind each candidate's blind_win (and its blind_interval): the search's own (all of them
+            # when exact)
+            from ..narrate.blind import drawn_deals, search_count
 
             exact = str(result.method) == "exact"
-            deals = data["blind_deals"] = result.samples if exact else search_count(drawn_deals(obs, samples))
-            for c, cand in zip(data["candidates"], result.ranked(), strict=True):
-                if cand.blind is not None:
-                    c["blind_interval"] = [round(x, 4) for x in
-                                           blind_interval(cand.blind, cand.win, cand.samples, deals, exact)]
+            data["blind_deals"] = result.samples if exact else search_count(drawn_deals(obs, samples))
         click.echo(json.dumps(data))
         return
     symbols = use_symbols(console)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from ..estimate import interval_text, wilson
+from ..estimate import blind_interval, interval_text  # noqa: F401 (blind_interval's old home)
 from .moves import move_phrase
 
 if TYPE_CHECKING:
@@ -23,28 +23,6 @@ if TYPE_CHECKING:
 
 def _pct(x: float) -> str:
     return f"{x * 100:.0f}%"
-
-
-def blind_interval(blind: float, win: float, scored: int, searched: int, exact: bool) -> tuple[float, float]:
-    """The 95% interval of a search's blind win chance ``blind`` (one value when ``exact``).
-
-    ``win``: the move's sampler share on the ``scored`` deals; ``searched``: the deals the search played.
-    Where it played all of them, each ends won or lost along the line it chooses, so its value is a share:
-    a Wilson interval. Where it played only the first ``searched``, the value is the sampler's share ``p``
-    on all less the fusion ``q`` found on those (:func:`tutor.infoset.corrected`): each gets its Wilson
-    interval and their ends are added in squares (Newcombe's way, the covariance left out, which only
-    widens it), so no fusion found on 32 deals still leaves room for up to 11 points of it.
-    """
-    if exact or searched <= 0:
-        return blind, blind
-    if searched >= scored:
-        return wilson(round(blind * searched), searched)
-    p, q = win, max(0.0, win - blind)
-    lp, up = wilson(round(p * scored), scored)
-    lq, uq = wilson(round(q * searched), searched)
-    lo = blind - math.hypot(p - lp, uq - q)
-    hi = blind + math.hypot(up - p, q - lq)
-    return max(0.0, lo), min(1.0, hi)
 
 
 def blind_figure(blind: float, interval: tuple[float, float], exact: bool) -> str:
@@ -61,9 +39,17 @@ def blind_apart(mine: float, mine_interval: tuple[float, float], theirs: float,
                                       (theirs_interval[1] - theirs_interval[0]) / 2)
 
 
+def _interval(c: Candidate, searched: int, exact: bool) -> tuple[float, float]:
+    """``c``'s blind interval: the hint's own (centred before the clamp to 0..1), else worked out from the figure."""
+    assert c.blind is not None
+    if c.blind_interval is not None:
+        return c.blind_interval
+    return blind_interval(c.blind, c.win, c.samples, searched, exact)
+
+
 def _figure(c: Candidate, searched: int, exact: bool) -> str:
     assert c.blind is not None
-    return blind_figure(c.blind, blind_interval(c.blind, c.win, c.samples, searched, exact), exact)
+    return blind_figure(c.blind, _interval(c, searched, exact), exact)
 
 
 def overturned(scored: ScoredPosition, top: Candidate) -> Candidate | None:
@@ -132,8 +118,7 @@ def fusion_reason(obs: Observation, scored: ScoredPosition, top: Candidate, what
     else:
         basis = f"the search's estimate on {searched_deals(scored.samples, drawn)}"
     assert top.blind is not None and rival.blind is not None
-    mine = blind_interval(top.blind, top.win, top.samples, searched, exact)
-    theirs = blind_interval(rival.blind, rival.win, rival.samples, searched, exact)
+    mine, theirs = _interval(top, searched, exact), _interval(rival, searched, exact)
     sure = exact or blind_apart(top.blind, mine, rival.blind, theirs)
     return (f"{what}. If you {other}, the deals solved with every card known win {how} ({_pct(rival.win)} "
             f"against {_pct(top.win)}), but a player who sees only the table {'cannot' if sure else 'may not'} "

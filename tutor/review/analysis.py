@@ -120,16 +120,19 @@ def _candidate(move: Move, est: Estimate, ps: PlyScore | None = None) -> Candida
     if blind is None or ps is None:
         return Candidate(move, est.win, est.cards, est.samples, (est.win_lo, est.win_hi),
                          (est.cards_lo, est.cards_hi), est.exact)
-    from ..narrate.blind import blind_interval, search_count
+    from ..estimate import blind_interval
+    from ..narrate.blind import search_count
 
-    # the search and its correction rest on the shared deals (ps.estimates), not on any drawn for the label
+    # the search and its correction rest on the shared deals (ps.estimates), not on any drawn for the label;
+    # each interval is centred on the value before its clamp to 0..1, so that it keeps the fusion found
     searched, shared = search_count(ps.samples), ps.estimates[move]
+    raw = ps.blind_raw.get(move, blind)
     if ps.blind_exact or est.samples == shared.samples:
-        interval = blind_interval(blind, shared.win, shared.samples, searched, ps.blind_exact)
+        interval = blind_interval(raw, shared.win, shared.samples, searched, ps.blind_exact)
     else:
         # the figures are on the deals drawn for the label: the blind chance is their share less the fusion the
         # search found (as the hint corrects its 128 deals by the 32 searched), so it never tops the win beside it
-        raw = est.win - max(0.0, shared.win - blind)  # before the clamp, so the interval keeps the fusion found
+        raw = est.win - max(0.0, shared.win - raw)
         interval = blind_interval(raw, est.win, est.samples, searched, False)
         blind = min(1.0, max(0.0, raw))
     return Candidate(move, est.win, est.cards, est.samples, (est.win_lo, est.win_hi), (est.cards_lo, est.cards_hi),

@@ -68,7 +68,7 @@ class Candidate:
     blind_deals: int = 0
     """The deals the search played for ``blind`` (``blind_deals`` in the JSON)."""
     blind_interval: tuple[float, float] = (0.0, 1.0)
-    """``blind``'s 95% interval (:func:`tutor.narrate.blind.blind_interval`; one value when exact)."""
+    """``blind``'s 95% interval (:func:`tutor.estimate.blind_interval`; one value when exact)."""
 
     @property
     def cards_deals(self) -> int:
