@@ -7,6 +7,7 @@ them into what the player reads.
 from __future__ import annotations
 
 import json
+import math
 import os
 import shlex
 from pathlib import Path
@@ -89,7 +90,9 @@ def figures_line(title: str, fig) -> Text:
     if fig.games:
         text.append(f", {fig.mean_cards:.1f} cards on average{_over_all(fig)}")
     if fig.reviewed:
-        text.append(f", accuracy {fig.accuracy:.1f} over {_plural(fig.reviewed, 'reviewed game')}")
+        # rated: reviewed with a graded move (a review where every move was forced or decided rates nothing),
+        # so the coach's count of reviewed games can be larger
+        text.append(f", accuracy {fig.accuracy:.1f} over {_plural(fig.reviewed, 'rated game')}")
     text.append(".")
     return text
 
@@ -116,7 +119,7 @@ def accuracy_chart(series, height: int = 5, width: int = 80) -> Text:
             level = max(0, min(len(BLOCKS) - 1, int(round(filled * (len(BLOCKS) - 1)))))
             out.append(BLOCKS[level], style="green" if v >= 80 else "yellow" if v >= 50 else "red")
         out.append("\n")
-    out.append(f"     {'^' if values else ''} oldest of {_plural(len(values), 'reviewed game')}, newest right",
+    out.append(f"     {'^' if values else ''} oldest of {_plural(len(values), 'rated game')}, newest right",
                style="dim")
     return out
 
@@ -150,10 +153,11 @@ def render_summary(s, width: int = 80, variant: str | None = None) -> Group:
         parts += [Text(""), table]
     parts.append(Text(""))
     if s.accuracy_series:
-        parts.append(Text("Accuracy over time (each column a reviewed game)", style="bold"))
+        parts.append(Text("Accuracy over time (each column a rated game: reviewed, with a graded move)", style="bold"))
         parts.append(accuracy_chart(s.accuracy_series, width=width))
     else:
-        parts.append(Text("Accuracy over time: no reviewed game yet (osmosis coach reviews them).", style="dim"))
+        parts.append(Text("Accuracy over time: no rated game yet (reviewed, with a graded move; osmosis coach "
+                          "reviews them).", style="dim"))
     parts.append(Text(""))
     parts.append(Text("Recent games (newest first)", style="bold"))
     table = Table(box=None, pad_edge=False, header_style="bold")
@@ -364,11 +368,14 @@ def drill_head(d, game, total: int, index: int) -> Text:
 
 
 def _ends(lo: float, hi: float) -> str:
-    return f"{round(lo) + 0.0:.0f}-{round(hi) + 0.0:.0f}"
+    """An interval in whole points, rounded outwards: its low end is what a label goes by, and a low end of 4.8
+    shown as 5 would sit beside "good" under a threshold of 5 (floor(lo) >= 5 exactly when lo >= 5)."""
+    a, b = math.floor(lo + 1e-9), math.ceil(hi - 1e-9)
+    return f"{a} to {b}" if a < 0 else f"{a}-{b}"
 
 
 def lost_cell(drop: float, interval: tuple[float, float] | None, exact: bool = False) -> str:
-    """A loss in win points for a table cell, with what it rests on: its paired 95% interval ``18 (14-21)``,
+    """A loss in win points for a table cell, with what it rests on: its paired 95% interval ``18 (14-22)`` (rounded outwards),
     ``75 (exact)`` (every consistent deal solved: an interval of one value), or ``18`` where none was kept."""
     if exact or (interval is not None and interval[0] == interval[1]):
         return f"{drop:.0f} (exact)"
