@@ -221,10 +221,10 @@ def test_tutor_mode_asks_before_a_clear_mistake_and_n_keeps_the_move_back(tmp_pa
     ply = game.ply
     shown = screens(session, ["d", "t", "n", "d", "h", "d", "y"], height=50)
     # The same rule and words as line mode's tutor (test_cli_play), with the board's card symbols.
-    assert "That may be a mistake: win 0% against 100% for w (T♦), exact" in flat(shown[1])
+    assert "That would be a blunder: win 0% against 100% for w (T♦), exact" in flat(shown[1])
     assert "y  play it anyway    n  rethink    h  show the hint" in shown[1]
     assert "Stock 15" in shown[1]  # the board stays in view under the question
-    assert f"Move {ply} " in status_line(shown[2]) and "That may be a mistake" in shown[2]  # t waits
+    assert f"Move {ply} " in status_line(shown[2]) and "That would be a blunder" in shown[2]  # t waits
     assert "Move not played." in shown[3] and f"Move {ply} " in status_line(shown[3])
     assert "Hint: w (T♦)" in shown[5]
     assert game.ply == ply + 1 and str(game.moves[-1]) == "d"
@@ -352,7 +352,7 @@ def test_on_a_short_terminal_the_tutors_question_is_in_view_with_its_keys(tmp_pa
     for _ in range(PEEK3_PLIES):
         session.game.push(session.game.state.legal_moves()[0])
     shown = screens(session, ["d"], height=20)
-    assert "That may be a mistake" in flat(shown[1])
+    assert "That would be a blunder" in flat(shown[1])
     assert "y  play it anyway    n  rethink    h  show the hint" in shown[1]
     assert "╰" in shown[1]  # the question's frame is drawn to its bottom edge
 

@@ -147,7 +147,7 @@ def test_tutor_mode_warns_on_a_known_bad_move_and_not_on_the_best(tmp_path):
     result = osmosis(["play", "11", "--variant", "peek", "--tutor"], tmp_path, input=script, catch=True)
     assert result.exit_code == 0, result.output
     out = result.output
-    assert out.count("That may be a mistake") == 1
+    assert out.count("That may be a blunder: win 0% (in every consistent deal)") == 1
     # the move loses in every consistent deal (the reserve piles show it): no sampled 0-11% for it
     assert "win 0% (in every consistent deal) against" in " ".join(out.split()) and "win 0% (95%: 0-" not in out
     assert "Move 4: d" in out  # the warned move was not played; the turn was
@@ -250,9 +250,30 @@ def test_one_undecided_deal_is_said_in_the_singular():
     rules = _preset("osmosis")
     obs = observe(State.initial(deal_for(5, rules), rules))
     h = hint(obs, samples=8)
-    cands = [replace(x, undecided=1 if i == 0 else 0) for i, x in enumerate(h.candidates)]
+    cands = [replace(x, undecided=1) for x in h.candidates]
     text, _ = reason_for(obs, ScoredPosition(h.best, cands, h.why, h.samples, h.exact))
     assert f"(1 of the {h.samples} deals was too deep to decide within the search limit and counts as not won.)" in text
+
+
+def test_undecided_deals_are_counted_for_the_moves_they_belong_to():
+    # limited deal 10 after d: the note said "5 of the 128 deals" beside a best move with 3 (the 5 were r4's)
+    from dataclasses import replace
+
+    from tutor.hints import ScoredPosition, hint
+    from tutor.knowledge import observe
+    from tutor.narrate.hint import reason_for
+    from tutor.rules import preset as _preset
+    from tutor.state import State
+
+    rules = _preset("osmosis")
+    obs = observe(State.initial(deal_for(5, rules), rules))
+    h = hint(obs, samples=8)
+    assert len(h.candidates) >= 2
+    other = next(c.move for c in h.candidates if c.move != h.best)
+    cands = [replace(x, undecided=3 if x.move == h.best else 5 if x.move == other else 0) for x in h.candidates]
+    text, _ = reason_for(obs, ScoredPosition(h.best, cands, h.why, h.samples, h.exact))
+    assert (f"(Some deals were too deep to decide within the search limit and count as not won: 3 of the "
+            f"{h.samples} deals after {h.best}, 5 after {other}.)") in " ".join(text.split())
 
 
 def test_a_peek_position_lost_by_its_face_up_reserve_says_so_once():
@@ -320,3 +341,27 @@ def test_record_takes_last_and_a_number_from_the_saved_games_as_review_does(run)
         assert json.loads(result.stdout) == direct
     missing = run(["hint", "--record", "7"])
     assert missing.exit_code == 1 and missing.stderr.startswith("error: there is no saved game 7: expected 1 to 1")
+
+
+def test_the_tutor_question_names_the_reviews_label_for_the_drop():
+    # the --tutor question called every move it stopped "a mistake", an 8-point drop the review labels an
+    # inaccuracy too; it now goes by the low end of the drop's interval, as the review's label does
+    from tutor.estimate import Drop
+    from tutor.narrate.question import _kind
+
+    assert _kind(Drop(0.08, 0.05, 0.11, 128), False) == "an inaccuracy"
+    assert _kind(Drop(0.12, 0.048, 0.20, 128), False) == "a weaker move"  # the low end under 5 points
+    assert _kind(Drop(0.20, 0.10, 0.30, 128), False) == "a mistake"
+    assert _kind(Drop(0.60, 0.40, 0.80, 128), False) == "a blunder"
+    assert _kind(Drop(0.12, 0.12, 0.12, 720, exact=True), True) == "a mistake"
+    assert _kind(None, False) == "a weaker move"
+
+
+def test_a_settled_hint_that_shows_same_explains_it(run):
+    # deal 3 after 50 greedy moves: no move wins in any of the 720 consistent deals (the hint settles it), and
+    # the cards column read "34.0 same" with no key for "same"
+    moves = ("r3 d d w d d w d d d d d w d w d d w d d d d d d w r3 r3 r3 r4 w d w w d d d d d d w w w r1 r1 d w d "
+             "w d w")
+    out = run(["hint", "3", "--moves", moves]).stdout
+    assert " same " in out.replace("\n", " ")
+    assert "same: every deal gives that count" in " ".join(out.split())

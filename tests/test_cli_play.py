@@ -384,7 +384,7 @@ def test_hint_shows_every_move_best_first_with_the_reason(run, tmp_path):
 def test_tutor_warns_before_a_losing_move_and_does_not_play_it_on_no(run, tmp_path):
     path = _greedy_record(tmp_path, 3, "peek", PEEK3_PLIES)
     out = run(["play", "--resume", str(path), "--tutor"], input="d\nn\nq\n").stdout
-    assert "That may be a mistake: win 0% against 100% for w (TD), exact" in out
+    assert "That would be a blunder: win 0% against 100% for w (TD), exact" in out
     assert "Play it anyway? [y/N, h hint, q quit]" in out
     assert "Move not played." in out
     assert len(load_record(path).moves) == PEEK3_PLIES

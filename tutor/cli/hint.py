@@ -11,7 +11,7 @@ from ..advice import advise as compute_hint
 from ..hints import DEFAULT_SAMPLES
 from ..knowledge import observe
 from ..notation import Move
-from ..render import render_hint, render_state, use_symbols
+from ..render import cards_interval_cell, render_hint, render_state, use_symbols
 from ..state import State
 from ..talon import waste_fan
 from .app import console_of
@@ -109,8 +109,9 @@ def hint_command(ctx: click.Context, number: int | None, deal_file: str | None, 
     certain = all(c.interval[0] == c.interval[1] and c.cards_interval[0] == c.cards_interval[1]
                   for c in result.candidates)  # a settled hint's certain figures (tutor.advice): no interval
     intervals = "" if result.exact or certain else "95% intervals; "
-    same = any(c.cards_interval and c.cards_interval[0] == c.cards_interval[1] and not c.exact
-               for c in result.candidates) and not certain
+    # the key for every "same" the table shows (a settled hint's cards too: they were left without one)
+    ruled = getattr(result, "cards_certain", False)
+    same = any(cards_interval_cell(c, ruled) == "same" for c in result.candidates)
     console.print(f"({intervals}{result.seconds:.1f} s; only cards you have seen were used; cards: the cards "
                   "expected on the foundations at the end" + ("; same: every deal gives that count" if same else "")
                   + ")", style="dim")

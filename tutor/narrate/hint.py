@@ -266,12 +266,25 @@ def reason_for(obs: Observation, scored: ScoredPosition, budget: int | None = No
         # else the lost play opens a row in an impossible order
         parts.append(f"{NAMES[lost_card]} would open row {c.opens_row} for {SUIT_NAMES[lost_card // 13]}, an order "
                      "the reserve piles make impossible to complete.")
-    undecided = max((c.undecided for c in scored.candidates), default=0)
-    if undecided:
-        one = undecided == 1
-        parts.append(f"({undecided} of the {plural(scored.samples, 'deal')} {'was' if one else 'were'} too deep to decide "
-                     f"within the search limit and count{'s' if one else ''} as not won.)")
+    parts.extend(_undecided(scored))
     return " ".join(parts), list(dict.fromkeys(tips))
+
+
+def _undecided(scored: ScoredPosition) -> list[str]:
+    """The deals the node limit left undecided (counted as not won), with the moves they belong to where the
+    count differs between moves (it said 5 beside a best move with 3)."""
+    counts = {c.move: c.undecided for c in scored.candidates if c.undecided}
+    if not counts:
+        return []
+    deals = plural(scored.samples, "deal")
+    if len(set(counts.values())) == 1 and len(counts) == len(scored.candidates):
+        n = next(iter(counts.values()))
+        one = n == 1
+        return [f"({n} of the {deals} {'was' if one else 'were'} too deep to decide within the search limit and "
+                f"count{'s' if one else ''} as not won.)"]
+    ranked = sorted(counts, key=lambda m: m != scored.best)  # the best move first, then as listed
+    each = ", ".join(f"{counts[m]}{f' of the {deals}' if i == 0 else ''} after {m}" for i, m in enumerate(ranked))
+    return [f"(Some deals were too deep to decide within the search limit and count as not won: {each}.)"]
 
 
 def _lost_play(obs: Observation, move: Move, card: int) -> str:

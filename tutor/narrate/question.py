@@ -6,10 +6,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Protocol
 
+from ..sampling import BANDS
 from .hint import pct, win_figure
 from .play import plural
 
 if TYPE_CHECKING:
+    from ..estimate import Drop
     from ..hints import Hint
     from ..notation import Move
 
@@ -26,10 +28,22 @@ def tutor_warning(advice: Hint, move: Move, best_words: str) -> str | None:
     if best is None or mine is None:
         return None
     if advice.exact:
-        return (f"That may be a mistake: win {pct(mine.win)} against {pct(best.win)} for {best_words}, "
-                "exact: every consistent deal solved.")
-    return (f"That may be a mistake: win {win_figure(mine)} against {win_figure(best)} for {best_words}, "
-            f"on {mine.samples} deal{'s' if mine.samples != 1 else ''}.")
+        return (f"That would be {_kind(mine.drop, True)}: win {pct(mine.win)} against {pct(best.win)} for "
+                f"{best_words}, exact: every consistent deal solved.")
+    return (f"That may be {_kind(mine.drop, False)}: win {win_figure(mine)} against {win_figure(best)} for "
+            f"{best_words}, on {mine.samples} deal{'s' if mine.samples != 1 else ''}.")
+
+
+def _kind(drop: Drop | None, exact: bool) -> str:
+    """The review's label for a drop (its bands, :data:`tutor.sampling.BANDS`), by the low end of its interval
+    as the review's label goes (the value itself when exact): the question called every such move "a mistake",
+    a drop of 8 points that the review labels an inaccuracy too."""
+    if drop is None:
+        return "a weaker move"
+    est, lo, _ = drop.points()
+    at = est if exact or drop.exact else lo
+    return ("a blunder" if at >= BANDS[2] else "a mistake" if at >= BANDS[1] else "an inaccuracy" if at >= BANDS[0]
+            else "a weaker move")
 
 
 CARDS_WARNING = 3.0
