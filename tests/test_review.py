@@ -480,6 +480,9 @@ def test_a_move_in_a_position_already_lost_for_certain_is_not_graded():
         more, played = m.facts.grade.more, m.facts.grade.played
         assert f"{more.move}" in m.comment and "places more cards" in m.comment
         assert more.cards > played.cards and more.cards == max(c.cards for c in m.candidates)
+        # the JSON's best is the move the comment names (it said the played move beside "d places more cards")
+        assert m.best == more.move and m.to_json()["best"] == str(more.move)
+    assert all(m.best == m.move for m in decided if m.facts.grade.more is None)
     graded = [m for m in rev.moves if m.graded]
     assert rev.graded == len(graded) == len(rev.moves) - len(decided) - sum(not m.graded and not m.decided
                                                                             for m in rev.moves)

@@ -174,7 +174,9 @@ def _decided(i: int, state: State, move: Move, ps: PlyScore, facts: Hindsight) -
     if gap is None or more is None or gap[2] <= 0 or round(more.cards) <= round(played.cards):
         more, gap = None, None
     threw = ThrewAwayWin(facts.better) if facts.lost_at_ply == i + 1 else None
-    return MoveReview(i + 1, move, move, value, value, Label.BEST, (), "", graded=False, decided=True,
+    # the best move is the one the comment names, placing surely more cards (the hint's tie-break), else this one
+    return MoveReview(i + 1, move, more.move if more is not None else move, value, value, Label.BEST, (), "",
+                      graded=False, decided=True,
                       card=state.card_of(move), cards_after=played.cards, candidates=tuple(cands),
                       samples=ps.decided_deals or ps.samples, exact=not ps.blocked,
                       win_before_interval=(value, value),
