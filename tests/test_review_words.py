@@ -372,3 +372,21 @@ def test_the_wait_to_open_tip_speaks_of_no_bet_where_every_card_was_seen():
 
     assert "bet" in tip(TipId.WAIT_TO_OPEN) and "bet" not in tip(TipId.WAIT_TO_OPEN, known=True)
     assert tip(TipId.NO_PROGRESS, known=True) == tip(TipId.NO_PROGRESS)
+
+
+def test_moments_say_why_one_position_reads_two_ways_when_an_error_drew_more_deals():
+    # greedy deal 5: "3 luck 28% -> 52%" then "4 error 46% -> 36% (512 deals)": one position, 52% and 46%,
+    # with nothing to say that the error's figures rest on 512 deals and the luck's on the shared 64
+    from types import SimpleNamespace
+
+    from tutor.cli.review_report import _moments_basis
+    from tutor.review import MomentKind
+
+    luck = SimpleNamespace(ply=3, kind=MomentKind.LUCK)
+    error = SimpleNamespace(ply=4, kind=MomentKind.ERROR)
+    moves = [SimpleNamespace(ply=3, samples=64, shared=0), SimpleNamespace(ply=4, samples=512, shared=64)]
+    note = _moments_basis(SimpleNamespace(moves=moves, critical=[luck, error]))
+    assert note is not None and "(512 at move 4), the luck on the 64 deals" in note
+    assert _moments_basis(SimpleNamespace(moves=moves, critical=[error])) is None  # no luck row beside it
+    moves[1] = SimpleNamespace(ply=4, samples=64, shared=0)  # the error on the shared deals: one basis
+    assert _moments_basis(SimpleNamespace(moves=moves, critical=[luck, error])) is None

@@ -242,7 +242,24 @@ def moments_table(rev: Review, symbols: bool = False) -> Table | Text:
     for c in rev.critical:
         table.add_row(str(c.ply), Text(str(c.kind), style="red" if c.kind is MomentKind.ERROR else "cyan"),
                       f"{_pct(c.before)} -> {_pct(c.after)}", prose(c.text, symbols))
-    return table
+    note = _moments_basis(rev)
+    return table if note is None else Group(table, Text(note, style="dim"))
+
+
+def _moments_basis(rev: Review) -> str | None:
+    """Where an error's win chances rest on more deals (drawn while its label was in doubt) than the luck rows
+    beside it (the deals every move of a position shares), why one position can read differently in two rows
+    (the chance after move 3's cards read 52%, before move 4 on its 512 deals 46%)."""
+    by_ply = {m.ply: m for m in rev.moves}
+    wide = [(c.ply, by_ply[c.ply]) for c in rev.critical
+            if c.kind is MomentKind.ERROR and c.ply in by_ply and by_ply[c.ply].shared]
+    if not wide or not any(c.kind is MomentKind.LUCK for c in rev.critical):
+        return None
+    drawn = "; ".join(f"{m.samples} at move {ply}" for ply, m in wide)
+    shared = sorted({m.shared for _, m in wide})
+    return (f"An error's win chances rest on the deals drawn to settle its label ({drawn}), the luck on the "
+            f"{' or '.join(map(str, shared))} deals a position's moves share, so one position can read "
+            "differently in two rows: two estimates of it, on different deals.")
 
 
 def practical_block(rev: Review, symbols: bool = False) -> list[RenderableType]:
