@@ -215,3 +215,10 @@ def test_a_card_name_in_moves_plays_that_card_and_an_unplayable_one_is_named(run
     again = run(["solve", "7", "--moves", "r2 QS QS"])
     assert again.exit_code == 1
     assert again.stderr.strip() == "error: move 3 of --moves (QS): QS cannot be played now: it is already on a foundation"
+
+
+def test_the_solvers_verdict_says_it_sees_every_card_in_the_same_sentence(run):
+    # "Deal 7 (...): lost whatever the player does" read as a player's fate; the solver sees every card
+    for number, verdict in ((7, "lost whatever the player does"), (4, "winnable")):
+        out = " ".join(run(["solve", str(number)]).stdout.split())
+        assert f"), with every card known: {verdict}" in out
