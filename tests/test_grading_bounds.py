@@ -134,8 +134,7 @@ def test_a_blind_chance_clamped_at_zero_keeps_the_interval_of_the_fusion_found()
     # found, not from the 19.5 that the clamped figure would imply
     from types import SimpleNamespace
 
-    from tutor.estimate import Estimate
-    from tutor.estimate import blind_interval
+    from tutor.estimate import Estimate, blind_interval
     from tutor.review.analysis import _candidate
 
     shared = Estimate.of([(True, 52)] * 40 + [(False, 30)] * 88)

@@ -213,8 +213,7 @@ def test_a_blind_figure_has_the_interval_of_the_deals_it_rests_on():
     on 32 deals still leaves room for up to 11 points of it (the diff review: a normal interval collapsed)."""
     import math
 
-    from tutor.estimate import wilson
-    from tutor.estimate import blind_interval
+    from tutor.estimate import blind_interval, wilson
     from tutor.narrate.blind import blind_figure
 
     assert blind_interval(0.75, 0.8, 32, 32, False) == wilson(24, 32)
