@@ -87,6 +87,26 @@ def test_a_worker_killed_mid_survey_has_its_batches_rerun(serial):
         assert (totals(tally), lines_of(buf)) == serial
 
 
+def test_a_cluster_that_lost_every_worker_is_one_clear_error_not_a_wait(tmp_path):
+    """Workers that cannot import osmosis-tutor die on the first batch; the scheduler then had none, the tasks
+    waited for one, and `stats --scheduler` printed "0/3 deals, 105 s so far" until it was killed."""
+    import time
+
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=":0",
+                                  silence_logs=50) as cluster, distributed.Client(cluster) as client:
+        engine = DaskEngine(client=client, worker_timeout=1.0)
+        cluster.scale(0)
+        deadline = time.monotonic() + 30
+        while client.scheduler_info(n_workers=-1).get("workers") and time.monotonic() < deadline:
+            time.sleep(0.1)
+        store = ResultStore(tmp_path / "s.sqlite3")
+        t0 = time.monotonic()
+        with pytest.raises(TutorError, match="no worker for 1 s.*finished batches are kept"):
+            stream_survey(OSMOSIS, DealRange(1, 10), "greedy", LIMIT, engine=engine, store=store, batch=5)
+        assert time.monotonic() - t0 < 20
+        store.close()
+
+
 def test_an_interrupted_survey_resumes_from_the_store(tmp_path, serial):
     path = tmp_path / "s.sqlite3"
 
@@ -204,6 +224,29 @@ def test_a_damaged_default_store_is_set_aside_with_one_warning_and_a_new_one_sta
     assert len(aside) == 1 and aside[0].read_text() == "not a database " * 100
     again = run(["stats", "--deals", "1-3", "--policy", "greedy", "--json"])
     assert json.loads(again.stdout)["from_store"] == 3 and not again.stderr
+
+
+@pytest.mark.parametrize("column, value", [("cards", "'x'"), ("seconds", "'abc'"), ("tried", "'x'"),
+                                           ("cards", "1e10"), ("cards", "-5"), ("won", "'x'"), ("won", "7")])
+def test_a_stored_row_no_survey_writes_is_played_again_with_one_warning(run, home, column, value):
+    """A row edited or damaged inside a sound store (cards 'x') ended the survey in a TypeError traceback, and
+    impossible values (cards 1e10) went into the figures without a word: such a row is no answer, so the deal
+    is played again, the row replaced, and one line says so."""
+    first = run(["stats", "--deals", "1-4", "--policy", "greedy", "--json"])
+    assert first.exit_code == 0, first.output
+    import sqlite3
+
+    db = sqlite3.connect(home / "surveys.sqlite3")
+    with db:
+        db.execute(f"UPDATE outcomes SET {column} = {value} WHERE deal = 3")
+    db.close()
+    again = run(["stats", "--deals", "1-4", "--policy", "greedy", "--json"])
+    assert again.exit_code == 0, again.output
+    data = json.loads(again.stdout)
+    assert data == {**json.loads(first.stdout), "from_store": 3, "computed": 1, "seconds": data["seconds"]}
+    assert again.stderr.count("\n") == 1 and again.stderr.startswith("warning: 1 stored result was not one")
+    third = run(["stats", "--deals", "1-4", "--policy", "greedy", "--json"])
+    assert json.loads(third.stdout)["from_store"] == 4 and not third.stderr  # the row was replaced
 
 
 def test_the_game_history_is_never_used_as_a_results_store(run, home):

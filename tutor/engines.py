@@ -164,6 +164,7 @@ class DaskEngine:
         except ImportError:  # pragma: no cover - declared as a dependency
             raise TutorError("dask.distributed is not installed: pip install distributed") from None
         self._distributed = distributed
+        self._worker_timeout = worker_timeout
         self._own_cluster: Any = None
         self._scratch: str | None = None
         self._own_client = client is None
@@ -229,7 +230,8 @@ class DaskEngine:
                 pass
 
         fill()
-        for future in ac:
+        while not ac.is_empty():
+            future = self._next(ac)
             try:
                 result = future.result()
             except TutorError:
@@ -243,6 +245,28 @@ class DaskEngine:
             # The caller may hold back a slow batch; pull the next job only when it asks for more.
             yield index, result
             fill()
+
+    def _next(self, ac: Any) -> Any:
+        """The next finished task. Tasks wait for a worker however long none is there, so a cluster that lost
+        every worker (each died: one that cannot import osmosis-tutor dies on its first batch) left the survey
+        waiting without a word: after ``worker_timeout`` seconds with none, a clear error."""
+        every = min(5.0, self._worker_timeout / 4)
+        check, since = time.monotonic() + every, None
+        while not ac.has_ready():
+            time.sleep(0.05)
+            now = time.monotonic()
+            if now < check:
+                continue
+            check = now + every
+            if self.client.scheduler_info(n_workers=-1).get("workers"):
+                since = None
+            elif since is None:
+                since = now
+            elif now - since >= self._worker_timeout:
+                raise TutorError(f"the Dask cluster has had no worker for {self._worker_timeout:g} s (they died or "
+                                 "left; a worker without this osmosis-tutor installed dies on its first batch); the "
+                                 "finished batches are kept: start workers, then run the same command again")
+        return next(ac)
 
     def close(self) -> None:
         if self._own_client:

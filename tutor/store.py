@@ -22,6 +22,7 @@ one with a shallower search does not reuse a verdict found deeper.
 from __future__ import annotations
 
 import json
+import math
 import sqlite3
 import time
 from collections.abc import Iterable
@@ -65,6 +66,20 @@ def deal_of(key: int | bytes) -> int:
     return int.from_bytes(key, "big") if isinstance(key, bytes) else key
 
 
+def _valid(key: object, won: object, cards: object, seconds: object, tried: object) -> bool:
+    """Whether a stored row is one a survey writes: a deal key, won 0/1/NULL, 1-52 cards (52 when won),
+    a finite time of 0 or more, a positive node limit or NULL."""
+    if not (type(key) is int and key >= 1) and not (isinstance(key, bytes) and len(key) == _BIG_BYTES):
+        return False
+    if won not in (None, 0, 1) or type(won) is float or type(cards) is not int or not 0 <= cards <= 52:
+        return False
+    if won == 1 and cards != 52:
+        return False
+    if not isinstance(seconds, (int, float)) or isinstance(seconds, bool) or not math.isfinite(seconds) or seconds < 0:
+        return False
+    return tried is None or (type(tried) is int and tried >= 1)
+
+
 def default_store_path() -> Path:
     """``surveys.sqlite3`` in the data folder."""
     return data_dir() / "surveys.sqlite3"
@@ -100,6 +115,8 @@ class ResultStore:
                                  ) from None
         #: One line for the player when the default store was damaged and set aside (None: nothing to say).
         self.warning: str | None = None
+        #: Stored rows read that no survey writes (a damaged or edited store): skipped and played again.
+        self.invalid = 0
         try:
             self.db = self._open()
         except sqlite3.Error as exc:
@@ -191,8 +208,16 @@ class ResultStore:
                                    (config, deal_key(first), deal_key(last))).fetchall()
         except sqlite3.Error as exc:
             raise self._failed(exc) from None
-        return {deal_of(key): DealOutcome(deal_of(key), None if won is None else bool(won), cards, seconds, tried)
-                for key, won, cards, seconds, tried in rows}
+        out = {}
+        for key, won, cards, seconds, tried in rows:
+            if not _valid(key, won, cards, seconds, tried):
+                # a row no survey writes (a damaged or edited store): not an answer; the deal is played
+                # again and its row replaced
+                self.invalid += 1
+                continue
+            out[deal_of(key)] = DealOutcome(deal_of(key), None if won is None else bool(won), cards, float(seconds),
+                                            tried)
+        return out
 
     def put(self, config: int, outcomes: Iterable[DealOutcome]) -> None:
         """Keep outcomes, in one transaction, replacing what is there (``--fresh``, or a deeper search)."""
