@@ -297,6 +297,28 @@ def test_export_and_import_round_trip_through_the_cli(run, coached, home, tmp_pa
     assert osmosis(["export"], third).stdout == first
 
 
+def test_an_earlier_export_is_written_over_only_by_one_that_keeps_every_game(run, coached, home, tmp_path):
+    """An export is a backup of whole games: `osmosis export b.jsonl` from a fresh home replaced a 4-game export
+    with an empty file, and `solve --graph` or `stats --per-deal` wrote over it without a word."""
+    out = tmp_path / "backup.jsonl"
+    assert run(["export", str(out)]).exit_code == 0
+    kept = out.read_bytes()
+    assert run(["export", str(out)]).exit_code == 0 and out.read_bytes() == kept  # the same games: written
+    elsewhere = tmp_path / "elsewhere"
+    lost = osmosis(["export", str(out)], elsewhere)
+    assert lost.exit_code == 1 and out.read_bytes() == kept
+    assert lost.stderr.startswith(f"error: '{out}' is an export with 4 games that this history does not hold")
+    assert lost.stderr.count("\n") == 1 and f"osmosis import {out}" in lost.stderr
+    for args, what in ((["solve", "5", "--graph", str(out)], "the graph"),
+                       (["stats", "--deals", "1-2", "--policy", "greedy", "--per-deal", str(out)], "the per-deal lines")):
+        refused = run(args)
+        assert refused.exit_code == 1 and out.read_bytes() == kept
+        assert refused.stderr == (f"error: '{out}' is an export of the history (4 games) and is kept as it is: "
+                                  f"write {what} to another file\n")
+    assert osmosis(["import", str(out)], elsewhere).exit_code == 0
+    assert osmosis(["export", str(out)], elsewhere).exit_code == 0 and out.read_bytes() == kept  # now it keeps them
+
+
 def test_a_copy_of_a_game_imported_from_another_file_changes_nothing(run, tmp_path):
     from tutor.record import Record
 

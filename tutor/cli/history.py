@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -366,18 +367,29 @@ def export_command(ctx: click.Context, file: str | None) -> None:
 
     To FILE, or to the output.
     """
-    from ..history.transfer import export_text
+    from ..history.transfer import dropped_games, export_text, exported_games
     from ..storage import atomic_write_text
 
     if file is not None:
         from .saves import keep_game_file
 
-        keep_game_file(file, "the export", example="history.jsonl")
+        keep_game_file(file, "the export", example="history.jsonl", export=True)
     with open_for_command() as history:
         text = export_text(history)
     if file is None:
         click.echo(text, nl=False)
         return
+    old = exported_games(file)
+    if old is not None:
+        # an earlier export is a backup of whole games: written over only by one that keeps every one of them
+        new = {line["key"]: line["record"]["moves"] for line in map(json.loads, text.splitlines())}
+        lost = dropped_games(old, new)
+        if lost:
+            raise HistoryError(f"{quoted(file)} is an export with {len(lost)} game{'s' if len(lost) != 1 else ''} "
+                               "that this history does not hold, or holds with other moves (an export of another "
+                               f"home, or games deleted since; {quoted(lost[0])}, say), and is kept as it is: write "
+                               f"the export to another file, or import that one first (osmosis import "
+                               f"{shlex.quote(str(file))})")
     try:
         atomic_write_text(file, text)
     except OSError as exc:

@@ -124,17 +124,26 @@ def _game_words(old: Record) -> str:
     return f"{deal}, {_plural(len(old.moves), 'move')}"
 
 
-def keep_game_file(path: str | Path, what: str, record: Record | None = None, example: str = "out.json") -> None:
+def keep_game_file(path: str | Path, what: str, record: Record | None = None, example: str = "out.json",
+                   export: bool = False) -> None:
     """Refuse to write ``what`` (an export, per-deal lines, a graph, an annotated record) over a deal file or
-    over a saved game, finished or not, unless ``record`` is that same game (rules, deal and moves).
+    over a saved game, finished or not, unless ``record`` is that same game (rules, deal and moves), or over an
+    export of the history (whole games: a backup) unless ``what`` is an export too (``export``: the caller
+    checks that it keeps every game of the old one).
 
-    A file that is no game record (an earlier export, say) may be written over, as an output file is; the
-    tutor's own data never is (:func:`keep_tutor_data`).
+    Another output file may be written over, as an output file is; the tutor's own data never is
+    (:func:`keep_tutor_data`).
     """
+    from ..history.transfer import exported_games
+
     refuse_folder_name(path, what, example)
     keep_tutor_data(path, what)
     keep_finished_game(path, what, record)
     p = Path(path)
+    held = None if export else exported_games(p)
+    if held is not None:
+        raise RecordError(f"{quoted(p)} is an export of the history ({_plural(len(held), 'game')}) and is kept as "
+                          f"it is: write {what} to another file")
     old = _record_in(p)
     if old is NOT_A_RECORD and _claims_record(p):
         raise RecordError(f"{quoted(p)} holds a game record that cannot be read as it is (a hand edit?) and is "
