@@ -231,7 +231,7 @@ def moves_table(rev: Review, symbols: bool, width: int = 100) -> Table | Text | 
     return table
 
 
-def moments_table(rev: Review, symbols: bool = False) -> Table | Text:
+def moments_table(rev: Review, symbols: bool = False) -> Table | Text | Group:
     if not rev.critical:
         return Text("No big swings in the win chance.", style="dim")
     table = Table(box=None, pad_edge=False, show_edge=False, header_style="bold")
