@@ -222,3 +222,11 @@ def test_the_solvers_verdict_says_it_sees_every_card_in_the_same_sentence(run):
     for number, verdict in ((7, "lost whatever the player does"), (4, "winnable")):
         out = " ".join(run(["solve", str(number)]).stdout.split())
         assert f"), with every card known: {verdict}" in out
+
+
+def test_a_deal_number_with_leading_zeros_reads_as_stats_reads_it(run):
+    # `stats --deals 0000000000000000000000000000001-2` was taken, `deal 0000000000000000000000000000005` was
+    # "not a number" (the parser's digit limit counted the zeros)
+    assert run(["deal", "0" * 30 + "5", "--json"]).stdout == run(["deal", "5", "--json"]).stdout
+    zeros = run(["deal", "0" * 34])
+    assert zeros.exit_code == 1 and "is out of range: expected 1 to" in zeros.stderr

@@ -177,6 +177,13 @@ class DealNumberType(click.ParamType):
         if text.isascii() and text.isdigit() and len(text.lstrip("0")) > len(str(MAX_DEAL_NUMBER)):
             # a number, only too long for one: say so (the parser's digit limit would call it "not a number")
             raise DealError(f"deal number {quoted(text, limit=40)} is out of range: expected {DEAL_RANGE}")
+        if text.isascii() and text.isdigit():
+            # leading zeros, however many, as `stats --deals` reads them (the parser's digit limit counts them);
+            # the check above leaves at most 21 digits past them
+            number = int(text.lstrip("0") or "0")
+            if not 1 <= number <= MAX_DEAL_NUMBER:
+                raise DealError(f"deal number {quoted(text, limit=40)} is out of range: expected {DEAL_RANGE}")
+            return number
         return parse_deal_number(value)
 
 
