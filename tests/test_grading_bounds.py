@@ -134,7 +134,8 @@ def test_a_blind_chance_clamped_at_zero_keeps_the_interval_of_the_fusion_found()
     # found, not from the 19.5 that the clamped figure would imply
     from types import SimpleNamespace
 
-    from tutor.estimate import Estimate, blind_interval
+    from tutor.estimate import Estimate
+    from tutor.narrate.blind import blind_interval
     from tutor.review.analysis import _candidate
 
     shared = Estimate.of([(True, 52)] * 40 + [(False, 30)] * 88)
@@ -153,7 +154,8 @@ def test_a_blind_chance_clamped_at_zero_on_the_shared_deals_keeps_the_interval_o
     # -6.9%, shown as 0. Its interval was worked out from the 0 shown (as if 3.1 points of fusion were found)
     from types import SimpleNamespace
 
-    from tutor.estimate import Estimate, blind_interval
+    from tutor.estimate import Estimate
+    from tutor.narrate.blind import blind_interval
     from tutor.review.analysis import _candidate
 
     shared = Estimate.of([(True, 52)] * 4 + [(False, 30)] * 124)

@@ -213,8 +213,8 @@ def test_a_blind_figure_has_the_interval_of_the_deals_it_rests_on():
     on 32 deals still leaves room for up to 11 points of it (the diff review: a normal interval collapsed)."""
     import math
 
-    from tutor.estimate import blind_interval, wilson
-    from tutor.narrate.blind import blind_figure
+    from tutor.estimate import wilson
+    from tutor.narrate.blind import blind_figure, blind_interval
 
     assert blind_interval(0.75, 0.8, 32, 32, False) == wilson(24, 32)
     assert blind_interval(0.75, 0.8, 32, 32, True) == (0.75, 0.75)
@@ -278,9 +278,10 @@ def test_a_hint_blind_chance_clamped_at_zero_keeps_the_interval_of_the_fusion_fo
     """2 of 64 deals won (3.1%) and 10 points of fusion found on the 32 searched: the blind chance is -6.9%
     before its clamp, shown as 0. The hint worked its interval out from the 0 shown, as if only the 3.1 points
     it could take off had been found (up to 11.3% against 6.8% in the worked case of stop 42)."""
-    from tutor.estimate import Estimate, blind_interval
+    from tutor.estimate import Estimate
     from tutor.hints import _blind_interval
     from tutor.infoset import BlindValues, corrected
+    from tutor.narrate.blind import blind_interval
     from tutor.notation import TURN, WASTE
     from tutor.sampling import Outcomes
 
@@ -293,9 +294,21 @@ def test_a_hint_blind_chance_clamped_at_zero_keeps_the_interval_of_the_fusion_fo
         scores.add({WASTE: (i < 2, 40), TURN: (i < 2, 40)})
     raw = corrected(Leaves(), [None] * 32, {WASTE: 0.40, TURN: 0.50}, scores, [WASTE, TURN])
     assert abs(raw[WASTE] - (2 / 64 - 0.10)) < 1e-9 and raw[TURN] == 2 / 64  # not clamped: the caller does
-    blind = BlindValues({m: min(1.0, max(0.0, v)) for m, v in raw.items()}, False, raw)
+    blind = BlindValues({m: min(1.0, max(0.0, v)) for m, v in raw.items()}, False, raw, 32)  # 32 searched
     est = Estimate.of(scores.results[WASTE])
-    lo, hi = _blind_interval(blind, WASTE, est, 128)  # 128 drawn: the search played the first 32
+    lo, hi = _blind_interval(blind, WASTE, est)
     assert (lo, hi) == blind_interval(raw[WASTE], 2 / 64, 64, 32, False)
-    assert lo == 0.0 and hi < blind_interval(0.0, 2 / 64, 64, 32, False)[1]
-    assert _blind_interval(blind, 99, est, 128) == (0.0, 0.0)  # a move lost in every deal: not searched, 0
+    assert lo == 0.0 and 0.0 < hi < blind_interval(0.0, 2 / 64, 64, 32, False)[1]
+    assert _blind_interval(blind, 99, est) == (0.0, 0.0)  # a move lost in every deal: not searched, 0
+
+
+def test_a_blind_interval_always_holds_the_figure_shown():
+    """Centred on a value far below 0 (4 of 128 won, 4 of 32 searched lost to fusion: -9.4%), the interval's
+    high end went below 0 while its low end was clamped to it: (0.0, -0.0053), "0% (95%: 0--1%)"."""
+    from tutor.narrate.blind import blind_interval
+
+    lo, hi = blind_interval(4 / 128 - 4 / 32, 4 / 128, 128, 32, False)
+    assert lo == 0.0 and hi >= 0.0
+    lo, hi = blind_interval(1.2, 0.99, 128, 32, False)  # and never above 1, holding the 100% shown
+    assert lo <= 1.0 == hi
+    assert blind_interval(-0.05, 0.0, 32, 32, True) == (0.0, 0.0)

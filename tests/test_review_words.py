@@ -287,8 +287,8 @@ def test_a_good_move_too_close_to_call_shows_its_low_end_with_a_decimal():
     assert grade_sentence(state, unsure).startswith("Good: not clearly worse than d, win 9% against 16%; 6.0 points "
                                                     "lower (95%: -1.7 to 13.7, 64 deals, paired).")
     assert "Too close to call an error" in text and ") (" not in text and "))" not in text
-    calm = replace(grade, close=False, paired=Drop(0.02, -0.004, 0.04, 64))
-    assert grade_sentence(state, calm) == ("Good: nearly as strong as d, win 9% against 16%; 2 points lower "
+    calm = replace(grade, close=False, played=replace(played, win=0.14), paired=Drop(0.02, -0.004, 0.04, 64))
+    assert grade_sentence(state, calm) == ("Good: nearly as strong as d, win 14% against 16%; 2 points lower "
                                            "(95%: 0 to 4, 64 deals, paired).")
     # not close (the high end 4.91 under the threshold's 5), yet whole numbers would show it as 5: a decimal
     near = replace(grade, close=False, paired=Drop(0.031, 0.013, 0.0491, 64))
@@ -390,3 +390,19 @@ def test_moments_say_why_one_position_reads_two_ways_when_an_error_drew_more_dea
     assert _moments_basis(SimpleNamespace(moves=moves, critical=[error])) is None  # no luck row beside it
     moves[1] = SimpleNamespace(ply=4, samples=64, shared=0)  # the error on the shared deals: one basis
     assert _moments_basis(SimpleNamespace(moves=moves, critical=[luck, error])) is None
+
+
+def test_a_drop_reads_as_the_difference_of_the_two_chances_beside_it():
+    # greedy deal 3 move 27: "win 25% against 6% after r3 (TH): 20 points lower" (the drop 19.69 rounded, while
+    # the two figures beside it differ by 19): where they rest on the drop's own deals it gets a decimal
+    state = State.initial(deal_for(1, preset("osmosis")), preset("osmosis"))
+    top = Candidate(Move.parse("d"), 0.2531, 30.0, 320, (0.21, 0.30))
+    played = Candidate(Move.parse("r1"), 0.0562, 28.0, 320, (0.03, 0.09))
+    grade = Grade(Label.BLUNDER, Move.parse("r1"), Move.parse("d"), played, top, Drop(0.1969, 0.1541, 0.243, 320),
+                  False)
+    assert ": 19.7 points lower (95%: 15.4 to 24.3, 320 deals, paired)." in grade_sentence(state, grade)
+    level = replace(grade, played=replace(played, win=0.0531), paired=Drop(0.20, 0.157, 0.245, 320))
+    assert ": 20 points lower (95%: 16 to 24, 320 deals, paired)." in grade_sentence(state, level)  # 25 - 5
+    exact = replace(grade, paired=Drop(0.1969, 0.1969, 0.1969, 320, exact=True))
+    assert ": 19.7 points lower (exact)." in grade_sentence(state, exact)
+

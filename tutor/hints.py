@@ -54,8 +54,8 @@ from .certainty import (  # noqa: F401 (their old home)
 )
 from .certainty import preference as _preference
 from .errors import TutorError
-from .estimate import Drop, Estimate, blind_interval, wilson
-from .infoset import INFOSET_NODES, INFOSET_UNSEEN, WORLDS, BlindValues, hint_values, wanted  # noqa: F401 (the hint API)
+from .estimate import Drop, Estimate, wilson
+from .infoset import INFOSET_NODES, INFOSET_UNSEEN, BlindValues, hint_values, wanted  # noqa: F401 (the hint API)
 from .knowledge import Observation
 from .narrate.tips import TipId
 from .notation import TURN, Move
@@ -354,18 +354,18 @@ def score_moves(obs: Observation, samples: int | None = None, limit: Limit | Non
             cards_interval=(max(est.cards_lo, float(obs.cards)), 52.0 if bounded else est.cards_hi), exact=exact,
             drop=None if m == best else scores.drop(best, m, exact), method=method,
             blind=None if blind is None else blind.values.get(m, 0.0),
-            blind_interval=None if blind is None else _blind_interval(blind, m, est, len(states))))
+            blind_interval=None if blind is None else _blind_interval(blind, m, est)))
     return ScoredPosition(best, candidates, why, done, exact, scores, method)
 
 
-def _blind_interval(blind: BlindValues, move: Move, est: Estimate, drawn: int) -> tuple[float, float]:
-    """The 95% interval of ``move``'s blind win chance (:func:`tutor.estimate.blind_interval`): the search
-    played the first :data:`tutor.infoset.WORLDS` of the ``drawn`` deals, or all of them up to
-    :data:`EXACT_DEALS`; a move lost in every consistent deal has 0 for certain."""
+def _blind_interval(blind: BlindValues, move: Move, est: Estimate) -> tuple[float, float]:
+    """The 95% interval of ``move``'s blind win chance (:func:`tutor.narrate.blind.blind_interval`, from the
+    value before its clamp); a move lost in every consistent deal has 0 for certain."""
+    from .narrate.blind import blind_interval
+
     if move not in blind.raw:
         return 0.0, 0.0
-    searched = drawn if drawn <= EXACT_DEALS else min(WORLDS, drawn)
-    return blind_interval(blind.raw[move], est.win, est.samples, searched, blind.exact)
+    return blind_interval(blind.raw[move], est.win, est.samples, blind.searched, blind.exact)
 
 
 @dataclass(frozen=True)

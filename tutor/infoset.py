@@ -294,6 +294,9 @@ class BlindValues(NamedTuple):
     raw: dict[Move, float]
     """Before the clamp (:func:`corrected` can go below 0 where the fusion found is more than the sampler's share
     on all the deals): the centre of the value's interval, so that it keeps the fusion the search found."""
+    searched: int
+    """The deals the search played (the first :data:`WORLDS` of the hint's, or all of them up to its exact
+    limit)."""
 
 
 def hint_values(obs: Observation, states: list[State], moves: list[Move], cache: SolveCache, exact_deals: int,
@@ -319,7 +322,7 @@ def hint_values(obs: Observation, states: list[State], moves: list[Move], cache:
     if scores is not None and len(worlds) < len(scores):
         raw = corrected(search, worlds, values, scores, moves)
         values = {m: min(1.0, max(0.0, v)) for m, v in raw.items()}
-    return BlindValues(values, not search.cut and len(worlds) == obs.consistent_deals(), raw)
+    return BlindValues(values, not search.cut and len(worlds) == obs.consistent_deals(), raw, len(worlds))
 
 
 def corrected(search: Search, worlds: list[State], values: dict[Move, float], scores: Outcomes,

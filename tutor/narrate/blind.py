@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from ..estimate import blind_interval, interval_text  # noqa: F401 (blind_interval's old home)
+from ..estimate import interval_text, wilson
 from .moves import move_phrase
 
 if TYPE_CHECKING:
@@ -23,6 +23,35 @@ if TYPE_CHECKING:
 
 def _pct(x: float) -> str:
     return f"{x * 100:.0f}%"
+
+
+def blind_interval(blind: float, win: float, scored: int, searched: int, exact: bool) -> tuple[float, float]:
+    """The 95% interval of a search's blind win chance ``blind`` (one value when ``exact``).
+
+    ``win``: the move's sampler share on the ``scored`` deals; ``searched``: the deals the search played.
+    Where it played all of them, each ends won or lost along the line it chooses, so its value is a share:
+    a Wilson interval. Where it played only the first ``searched``, the value is the sampler's share ``p``
+    on all less the fusion ``q`` found on those (:func:`tutor.infoset.corrected`): each gets its Wilson
+    interval and their ends are added in squares (Newcombe's way, the covariance left out, which only
+    widens it), so no fusion found on 32 deals still leaves room for up to 11 points of it.
+
+    Pass ``blind`` before its clamp to 0..1 (:attr:`tutor.infoset.BlindValues.raw`): a figure clamped at 0
+    would leave out the fusion found beyond the share, and its interval would be wider than the search's
+    finding. The ends are clamped to 0..1 and always hold the figure shown (the clamped value): a value far
+    below 0 would else give an interval that ends below its own 0%.
+    Display only: not part of any engine version (the tutor chooses by the values, not their intervals).
+    """
+    shown = min(1.0, max(0.0, blind))
+    if exact or searched <= 0:
+        return shown, shown
+    if searched >= scored:
+        return wilson(round(shown * searched), searched)
+    p, q = win, max(0.0, win - blind)
+    lp, up = wilson(round(p * scored), scored)
+    lq, uq = wilson(round(q * searched), searched)
+    lo = blind - math.hypot(p - lp, uq - q)
+    hi = blind + math.hypot(up - p, q - lq)
+    return max(0.0, min(lo, shown)), min(1.0, max(hi, shown))
 
 
 def blind_figure(blind: float, interval: tuple[float, float], exact: bool) -> str:

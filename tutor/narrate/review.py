@@ -183,19 +183,23 @@ def grade_sentence(state: State, fact: Grade | Ungraded | Decided) -> str:
                      f"and the hint would choose {top.move} for the cards.")
         return text
     basis = ""
+    # the two win chances beside the drop, as they read: where they rest on the drop's own deals and their
+    # rounded difference is not the rounded drop ("25% against 6%: 20 points lower"), the drop gets a decimal
+    shown = int(pct(top.win)[:-1]) - int(pct(played.win)[:-1])
     if paired is not None and not paired.exact:
         est, lo, hi = paired.points()
         # a move too close to call gets a decimal, so a low end of 4.8 never shows as the threshold's 5; and
         # so does a good move whose figures would round up to the threshold (a high end of 4.9 is not 5)
         rounds_up = fact.label <= Label.GOOD and max(est, hi) >= fact.inaccuracy - 0.5
-        places = 1 if fact.close or rounds_up else 0
+        apart = paired.samples == played.samples and int(_num(est)) != shown
+        places = 1 if fact.close or rounds_up or apart else 0
         ends = f"{_num(lo, places)} to {_num(hi, places)}"
         gap = f"{_points(est, places)} lower (95%: {ends}, {_deals(paired.samples)}, paired)"
         if paired.samples > played.samples:  # more deals drawn while the label was in doubt: say which is which
             basis = f" on {_deals(played.samples)}"
             gap = f"on {paired.samples} deals, paired, {_points(est, places)} lower (95%: {ends})"
     elif paired is not None:
-        gap = f"{_points(paired.estimate * 100)} lower (exact)"
+        gap = f"{_points(paired.estimate * 100, 0 if int(_num(paired.estimate * 100)) == shown else 1)} lower (exact)"
     else:
         gap = ""
     if fact.label == Label.GOOD:

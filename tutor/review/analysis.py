@@ -120,8 +120,7 @@ def _candidate(move: Move, est: Estimate, ps: PlyScore | None = None) -> Candida
     if blind is None or ps is None:
         return Candidate(move, est.win, est.cards, est.samples, (est.win_lo, est.win_hi),
                          (est.cards_lo, est.cards_hi), est.exact)
-    from ..estimate import blind_interval
-    from ..narrate.blind import search_count
+    from ..narrate.blind import blind_interval, search_count
 
     # the search and its correction rest on the shared deals (ps.estimates), not on any drawn for the label;
     # each interval is centred on the value before its clamp to 0..1, so that it keeps the fusion found
