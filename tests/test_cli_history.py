@@ -307,7 +307,8 @@ def test_an_earlier_export_is_written_over_only_by_one_that_keeps_every_game(run
     elsewhere = tmp_path / "elsewhere"
     lost = osmosis(["export", str(out)], elsewhere)
     assert lost.exit_code == 1 and out.read_bytes() == kept
-    assert lost.stderr.startswith(f"error: '{out}' is an export with 4 games that this history does not hold")
+    assert lost.stderr.startswith(f"error: '{out}' is an export of 4 games, and this history lacks 4 of them or "
+                                  "holds less (deal ")
     assert lost.stderr.count("\n") == 1 and f"osmosis import {out}" in lost.stderr
     for args, what in ((["solve", "5", "--graph", str(out)], "the graph"),
                        (["stats", "--deals", "1-2", "--policy", "greedy", "--per-deal", str(out)], "the per-deal lines")):
@@ -317,6 +318,32 @@ def test_an_earlier_export_is_written_over_only_by_one_that_keeps_every_game(run
                                   f"write {what} to another file\n")
     assert osmosis(["import", str(out)], elsewhere).exit_code == 0
     assert osmosis(["export", str(out)], elsewhere).exit_code == 0 and out.read_bytes() == kept  # now it keeps them
+
+
+def test_an_export_that_would_lose_reviews_or_a_damaged_one_is_kept(run, coached, home, tmp_path):
+    # the same games without their reviews replaced a backup that had them; a backup cut short (its last line
+    # half written) or with a note added was no export any more, and anything wrote over it
+    out = tmp_path / "backup.jsonl"
+    assert run(["export", str(out)]).exit_code == 0
+    kept = out.read_bytes()
+    bare = tmp_path / "bare.jsonl"
+    bare.write_text("".join(json.dumps({**json.loads(line), "review": None, "drills": []}) + "\n"
+                            for line in kept.decode().splitlines()))
+    elsewhere = tmp_path / "elsewhere"
+    assert osmosis(["import", str(bare)], elsewhere).exit_code == 0
+    lost = osmosis(["export", str(out)], elsewhere)
+    assert lost.exit_code == 1 and out.read_bytes() == kept
+    assert "this history lacks 4 of them or holds less (the review of deal " in lost.stderr
+    for damaged in (kept[:-40], kept + b"# my notes\n"):
+        out.write_bytes(damaged)
+        refused = osmosis(["export", str(out)], elsewhere)
+        assert refused.exit_code == 1 and out.read_bytes() == damaged
+        assert "is an export with 1 line that cannot be read" in refused.stderr
+        graph = run(["solve", "5", "--graph", str(out)])
+        assert graph.exit_code == 1 and out.read_bytes() == damaged and "is an export of the history" in graph.stderr
+    other = tmp_path / "notes.jsonl"
+    other.write_text('{"a": 1}\n' + kept.decode())  # not an export from its first line: an output file
+    assert run(["export", str(other)]).exit_code == 0 and other.read_bytes() == kept
 
 
 def test_a_copy_of_a_game_imported_from_another_file_changes_nothing(run, tmp_path):

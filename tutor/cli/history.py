@@ -367,7 +367,8 @@ def export_command(ctx: click.Context, file: str | None) -> None:
 
     To FILE, or to the output.
     """
-    from ..history.transfer import dropped_games, export_text, exported_games
+    from ..history.backup import dropped_games, export_in, held_in
+    from ..history.transfer import export_text
     from ..storage import atomic_write_text
 
     if file is not None:
@@ -379,17 +380,22 @@ def export_command(ctx: click.Context, file: str | None) -> None:
     if file is None:
         click.echo(text, nl=False)
         return
-    old = exported_games(file)
+    old = export_in(file)
     if old is not None:
         # an earlier export is a backup of whole games: written over only by one that keeps every one of them
-        new = {line["key"]: line["record"]["moves"] for line in map(json.loads, text.splitlines())}
-        lost = dropped_games(old, new)
+        if old.unreadable:
+            raise HistoryError(f"{quoted(file)} is an export with {old.unreadable} line"
+                               f"{'s' if old.unreadable != 1 else ''} that cannot be read (a damaged or edited "
+                               "export: what they hold cannot be checked) and is kept as it is: write the export "
+                               "to another file")
+        new = dict(found for found in map(held_in, text.splitlines()) if found is not None)
+        lost = dropped_games(old.games, new)
         if lost:
-            raise HistoryError(f"{quoted(file)} is an export with {len(lost)} game{'s' if len(lost) != 1 else ''} "
-                               "that this history does not hold, or holds with other moves (an export of another "
-                               f"home, or games deleted since; {quoted(lost[0])}, say), and is kept as it is: write "
-                               f"the export to another file, or import that one first (osmosis import "
-                               f"{shlex.quote(str(file))})")
+            n = len(old.games)
+            raise HistoryError(f"{quoted(file)} is an export of {n} game{'s' if n != 1 else ''}, and this history "
+                               f"lacks {len(lost)} of {'it' if n == 1 else 'them'} or holds less ({lost[0]}"
+                               f"{', ...' if len(lost) > 1 else ''}); it is kept as it is: write the export to "
+                               f"another file, or import that one first (osmosis import {shlex.quote(str(file))})")
     try:
         atomic_write_text(file, text)
     except OSError as exc:

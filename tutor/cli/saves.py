@@ -134,16 +134,16 @@ def keep_game_file(path: str | Path, what: str, record: Record | None = None, ex
     Another output file may be written over, as an output file is; the tutor's own data never is
     (:func:`keep_tutor_data`).
     """
-    from ..history.transfer import exported_games
+    from ..history.backup import export_in
 
     refuse_folder_name(path, what, example)
     keep_tutor_data(path, what)
     keep_finished_game(path, what, record)
     p = Path(path)
-    held = None if export else exported_games(p)
+    held = None if export else export_in(p)
     if held is not None:
-        raise RecordError(f"{quoted(p)} is an export of the history ({_plural(len(held), 'game')}) and is kept as "
-                          f"it is: write {what} to another file")
+        raise RecordError(f"{quoted(p)} is an export of the history ({_plural(len(held.games), 'game')}) and is "
+                          f"kept as it is: write {what} to another file")
     old = _record_in(p)
     if old is NOT_A_RECORD and _claims_record(p):
         raise RecordError(f"{quoted(p)} holds a game record that cannot be read as it is (a hand edit?) and is "

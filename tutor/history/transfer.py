@@ -53,35 +53,6 @@ def export_text(history: History) -> str:
     return "".join(json.dumps(line, sort_keys=True) + "\n" for line in export_lines(history))
 
 
-def exported_games(path: str | Path) -> dict[str, list[Any]] | None:
-    """The games of the osmosis export at ``path`` (its ``key`` -> the record's moves); None when there is no
-    such file, or it holds anything but export lines (another output file may be written over)."""
-    games: dict[str, list[Any]] = {}
-    try:
-        if not Path(path).is_file():
-            return None
-        with open(path, "rb") as fh:
-            for raw in fh:
-                if not raw.strip():
-                    continue
-                data = json.loads(raw)
-                record = data.get("record") if isinstance(data, dict) else None
-                if not (isinstance(data, dict) and str(data.get("format", "")).startswith("osmosis-history/")
-                        and isinstance(data.get("key"), str) and isinstance(record, dict)
-                        and isinstance(record.get("moves"), list)):
-                    return None
-                games[data["key"]] = record["moves"]
-    except (OSError, ValueError, RecursionError):
-        return None
-    return games or None
-
-
-def dropped_games(old: dict[str, list[Any]], new: dict[str, list[Any]]) -> list[str]:
-    """The keys of ``old``'s games that ``new`` does not hold as they are or played on (its moves start with
-    theirs): an export written over ``old`` would lose them."""
-    return [k for k, moves in old.items() if k not in new or new[k][:len(moves)] != moves]
-
-
 @dataclass
 class ImportResult:
     games: int = 0
