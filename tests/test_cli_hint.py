@@ -274,6 +274,10 @@ def test_undecided_deals_are_counted_for_the_moves_they_belong_to():
     text, _ = reason_for(obs, ScoredPosition(h.best, cands, h.why, h.samples, h.exact))
     assert (f"(Some deals were too deep to decide within the search limit and count as not won: 3 of the "
             f"{h.samples} deals after {h.best}, 5 after {other}.)") in " ".join(text.split())
+    alone = [replace(x, undecided=1 if x.move == other else 0) for x in h.candidates]
+    text, _ = reason_for(obs, ScoredPosition(h.best, alone, h.why, h.samples, h.exact))
+    assert (f"(1 of the {h.samples} deals was too deep to decide within the search limit after {other} and counts "
+            "as not won.)") in " ".join(text.split())
 
 
 def test_a_peek_position_lost_by_its_face_up_reserve_says_so_once():
@@ -364,4 +368,4 @@ def test_a_settled_hint_that_shows_same_explains_it(run):
              "w d w")
     out = run(["hint", "3", "--moves", moves]).stdout
     assert " same " in out.replace("\n", " ")
-    assert "same: every deal gives that count" in " ".join(out.split())
+    assert "same: every sampled deal gives that count" in " ".join(out.split())

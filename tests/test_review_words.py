@@ -388,6 +388,10 @@ def test_moments_say_why_one_position_reads_two_ways_when_an_error_drew_more_dea
     note = _moments_basis(SimpleNamespace(moves=moves, critical=[luck, error]))
     assert note is not None and "(512 at move 4), the luck on the 64 deals" in note
     assert _moments_basis(SimpleNamespace(moves=moves, critical=[error])) is None  # no luck row beside it
+    far = SimpleNamespace(ply=20, kind=MomentKind.LUCK)  # luck far from the error: no position in both rows
+    assert _moments_basis(SimpleNamespace(moves=moves, critical=[error, far])) is None
+    same = SimpleNamespace(ply=4, kind=MomentKind.LUCK)  # the cards after the error's own move
+    assert _moments_basis(SimpleNamespace(moves=moves, critical=[error, same])) is not None
     moves[1] = SimpleNamespace(ply=4, samples=64, shared=0)  # the error on the shared deals: one basis
     assert _moments_basis(SimpleNamespace(moves=moves, critical=[luck, error])) is None
 

@@ -297,7 +297,7 @@ class HintView(_Sized):
                 out += pack(self._figures(cand, ruled), width, sep="  ", indent=" " * 9)
         out += wrap(prose(hint.reason or "", self.symbols), width)
         out += wrap(Text("cards: how many cards the move leaves on the foundations at the end, on average "
-                         "over the deals, with its 95% interval ('same': every deal gives that count)", style=DIM),
+                         "over the deals, with its 95% interval ('same': every sampled deal gives that count)", style=DIM),
                     width)
         return out
 

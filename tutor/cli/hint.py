@@ -113,5 +113,5 @@ def hint_command(ctx: click.Context, number: int | None, deal_file: str | None, 
     ruled = getattr(result, "cards_certain", False)
     same = any(cards_interval_cell(c, ruled) == "same" for c in result.candidates)
     console.print(f"({intervals}{result.seconds:.1f} s; only cards you have seen were used; cards: the cards "
-                  "expected on the foundations at the end" + ("; same: every deal gives that count" if same else "")
+                  "expected on the foundations at the end" + ("; same: every sampled deal gives that count" if same else "")
                   + ")", style="dim")

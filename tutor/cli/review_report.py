@@ -251,9 +251,11 @@ def _moments_basis(rev: Review) -> str | None:
     beside it (the deals every move of a position shares), why one position can read differently in two rows
     (the chance after move 3's cards read 52%, before move 4 on its 512 deals 46%)."""
     by_ply = {m.ply: m for m in rev.moves}
+    # luck after move p - 1 ends at the position move p starts from, luck after move p starts from its after
+    luck = {c.ply for c in rev.critical if c.kind is MomentKind.LUCK}
     wide = [(c.ply, by_ply[c.ply]) for c in rev.critical
-            if c.kind is MomentKind.ERROR and c.ply in by_ply and by_ply[c.ply].shared]
-    if not wide or not any(c.kind is MomentKind.LUCK for c in rev.critical):
+            if c.kind is MomentKind.ERROR and c.ply in by_ply and by_ply[c.ply].shared and luck & {c.ply - 1, c.ply}]
+    if not wide:
         return None
     drawn = "; ".join(f"{m.samples} at move {ply}" for ply, m in wide)
     shared = sorted({m.shared for _, m in wide})

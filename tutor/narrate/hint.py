@@ -282,6 +282,11 @@ def _undecided(scored: ScoredPosition) -> list[str]:
         one = n == 1
         return [f"({n} of the {deals} {'was' if one else 'were'} too deep to decide within the search limit and "
                 f"count{'s' if one else ''} as not won.)"]
+    if len(counts) == 1:
+        (move, n), = counts.items()
+        one = n == 1
+        return [f"({n} of the {deals} {'was' if one else 'were'} too deep to decide within the search limit after "
+                f"{move} and count{'s' if one else ''} as not won.)"]
     ranked = sorted(counts, key=lambda m: m != scored.best)  # the best move first, then as listed
     each = ", ".join(f"{counts[m]}{f' of the {deals}' if i == 0 else ''} after {m}" for i, m in enumerate(ranked))
     return [f"(Some deals were too deep to decide within the search limit and count as not won: {each}.)"]
