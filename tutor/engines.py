@@ -253,19 +253,20 @@ class DaskEngine:
         every = min(5.0, self._worker_timeout / 4)
         check, since = time.monotonic() + every, None
         while not ac.has_ready():
-            time.sleep(0.05)
+            time.sleep(0.1)  # as as_completed itself polls its queue
             now = time.monotonic()
             if now < check:
                 continue
             check = now + every
-            if self.client.scheduler_info(n_workers=-1).get("workers"):
+            if self.client.scheduler_info(n_workers=0).get("n_workers"):  # the count alone, no worker's details
                 since = None
             elif since is None:
                 since = now
             elif now - since >= self._worker_timeout:
-                raise TutorError(f"the Dask cluster has had no worker for {self._worker_timeout:g} s (they died or "
-                                 "left; a worker without this osmosis-tutor installed dies on its first batch); the "
-                                 "finished batches are kept: start workers, then run the same command again")
+                raise TutorError(f"the Dask cluster has had no worker for more than {self._worker_timeout:g} s (they "
+                                 "died or left; a worker without this osmosis-tutor installed dies on its first "
+                                 "batch); the finished batches are kept: start workers, then run the same command "
+                                 "again")
         return next(ac)
 
     def close(self) -> None:

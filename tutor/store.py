@@ -67,13 +67,13 @@ def deal_of(key: int | bytes) -> int:
 
 
 def _valid(key: object, won: object, cards: object, seconds: object, tried: object) -> bool:
-    """Whether a stored row is one a survey writes: a deal key, won 0/1/NULL, 1-52 cards (52 when won),
-    a finite time of 0 or more, a positive node limit or NULL."""
+    """Whether a stored row is one a survey writes: a deal key, won 0/1/NULL, 1-52 cards (52 exactly when won:
+    every card placed is a win), a finite time of 0 or more, a positive node limit or NULL."""
     if not (type(key) is int and key >= 1) and not (isinstance(key, bytes) and len(key) == _BIG_BYTES):
         return False
-    if won not in (None, 0, 1) or type(won) is float or type(cards) is not int or not 0 <= cards <= 52:
+    if won not in (None, 0, 1) or type(won) is float or type(cards) is not int or not 1 <= cards <= 52:
         return False
-    if won == 1 and cards != 52:
+    if (won == 1) != (cards == 52):
         return False
     if not isinstance(seconds, (int, float)) or isinstance(seconds, bool) or not math.isfinite(seconds) or seconds < 0:
         return False

@@ -217,9 +217,10 @@ def stats_command(ctx: click.Context, deal_range: str, policy: str, workers: int
             if engine is not None:
                 engine.close()
             store.close()
-    if store.invalid:
-        click.echo(f"warning: {store.invalid} stored result{'s were' if store.invalid != 1 else ' was'} not one a "
-                   f"survey writes (a damaged or edited store?): played again, and replaced in {store.path}", err=True)
+            if store.invalid:  # said however the survey ended: the rows are replaced as their batches finish
+                click.echo(f"warning: {store.invalid} stored result{'s were' if store.invalid != 1 else ' was'} not "
+                           f"one a survey writes (a damaged or edited store?): played again, and replaced in "
+                           f"{store.path}", err=True)
     if as_json:
         click.echo(json.dumps(tally.to_json()))
         return
