@@ -90,7 +90,7 @@ def test_the_cost_of_one_time_carries_that_moves_own_interval():
                    drop_interval=(8.1, 14.3), drop_samples=512)
     one = replace(_tag((0, 1), (1, 1), drops=(11.2,)), examples=[move])
     assert one.interval == (8.1, 14.3) and one.to_json()["interval"] == [8.1, 14.3]
-    assert "Cost: 11 win points (95% interval 8-15), the one time." in " ".join(text_of(one).split())
+    assert "Cost: 11 win points (95% interval 8-14), the one time." in " ".join(text_of(one).split())
     exact = replace(one, examples=[replace(move, drop_interval=(11.2, 11.2))])
     assert "Cost: 11 win points (exact), the one time." in " ".join(text_of(exact).split())
     unkept = replace(one, examples=[replace(move, drop_interval=None)])  # an older review kept no interval
@@ -104,10 +104,11 @@ def test_a_loss_cell_says_exact_apart_from_an_interval_not_kept():
     from tutor.history.drill import Drill, DropFigure
 
     assert lost_cell(75.0, (75.0, 75.0)) == "75 (exact)" and lost_cell(75.0, None, exact=True) == "75 (exact)"
-    assert lost_cell(18.0, None) == "18" and lost_cell(18.0, (14.2, 21.4)) == "18 (14-22)"
-    # rounded outwards: a low end of 4.78 shown as 5 sat beside "good" under the inaccuracy threshold of 5
-    assert lost_cell(7.0, (4.78, 9.27)) == "7 (4-10)" and lost_cell(7.0, (5.0, 9.0)) == "7 (5-9)"
-    assert lost_cell(2.0, (-1.5, 5.2)) == "2 (-2 to 6)"
+    assert lost_cell(18.0, None) == "18" and lost_cell(18.0, (14.2, 21.6)) == "18 (14-22)"
+    # a low end that would round up gets a decimal, as the review gives it: 4.78 shown as 5 sat beside "good"
+    # under the inaccuracy threshold of 5
+    assert lost_cell(7.0, (4.78, 9.27)) == "7 (4.8-9.3)" and lost_cell(7.0, (5.0, 9.0)) == "7 (5-9)"
+    assert lost_cell(2.0, (-1.5, 5.2)) == "2 (-2 to 5)" and lost_cell(2.0, (-0.4, 5.2)) == "2 (-0.4 to 5.2)"
     d = Drill(1, 5, 56, "w", "d", "blunder", ("talon-shift",), 75.0, 0, "2026-12-05T00:00:00+00:00")
     older = DropFigure(exact=True)  # an exact figure whose interval the review did not store
     assert _lost_cell(d, older) == "75 (exact)"

@@ -7,7 +7,6 @@ them into what the player reads.
 from __future__ import annotations
 
 import json
-import math
 import os
 import shlex
 from pathlib import Path
@@ -368,14 +367,15 @@ def drill_head(d, game, total: int, index: int) -> Text:
 
 
 def _ends(lo: float, hi: float) -> str:
-    """An interval in whole points, rounded outwards: its low end is what a label goes by, and a low end of 4.8
-    shown as 5 would sit beside "good" under a threshold of 5 (floor(lo) >= 5 exactly when lo >= 5)."""
-    a, b = math.floor(lo + 1e-9), math.ceil(hi - 1e-9)
-    return f"{a} to {b}" if a < 0 else f"{a}-{b}"
+    """An interval in whole points, or with a decimal where its low end would round up: the low end is what a
+    label goes by, and 4.78 shown as 5 sat beside "good" under the threshold of 5 (4.8, as the review says)."""
+    places = 1 if round(lo) > lo + 1e-9 else 0
+    a, b = f"{round(lo, places) + 0.0:.{places}f}", f"{round(hi, places) + 0.0:.{places}f}"
+    return f"{a} to {b}" if a.startswith("-") else f"{a}-{b}"
 
 
 def lost_cell(drop: float, interval: tuple[float, float] | None, exact: bool = False) -> str:
-    """A loss in win points for a table cell, with what it rests on: its paired 95% interval ``18 (14-22)`` (rounded outwards),
+    """A loss in win points for a table cell, with what it rests on: its paired 95% interval ``18 (14-21)`` (``7 (4.8-9.3)`` where the low end would round up),
     ``75 (exact)`` (every consistent deal solved: an interval of one value), or ``18`` where none was kept."""
     if exact or (interval is not None and interval[0] == interval[1]):
         return f"{drop:.0f} (exact)"
