@@ -155,8 +155,8 @@ def render_summary(s, width: int = 80, variant: str | None = None) -> Group:
         parts.append(Text("Accuracy over time (each column a rated game: reviewed, with a graded move)", style="bold"))
         parts.append(accuracy_chart(s.accuracy_series, width=width))
     else:
-        parts.append(Text("Accuracy over time: no rated game yet (reviewed, with a graded move; osmosis coach "
-                          "reviews them).", style="dim"))
+        parts.append(Text("Accuracy over time: no rated game yet (a review rates a game once it grades a move; "
+                          "osmosis coach reviews your games).", style="dim"))
     parts.append(Text(""))
     parts.append(Text("Recent games (newest first)", style="bold"))
     table = Table(box=None, pad_edge=False, header_style="bold")
