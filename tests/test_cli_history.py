@@ -341,6 +341,10 @@ def test_an_export_that_would_lose_reviews_or_a_damaged_one_is_kept(run, coached
         assert "is an export with 1 line that cannot be read" in refused.stderr
         graph = run(["solve", "5", "--graph", str(out)])
         assert graph.exit_code == 1 and out.read_bytes() == damaged and "is an export of the history" in graph.stderr
+    edited = b"\xef\xbb\xbf" + kept.replace(b"\n", b"\r\n")  # saved again by an editor: a BOM and CRLF
+    out.write_bytes(edited)
+    refused = osmosis(["export", str(out)], elsewhere)
+    assert refused.exit_code == 1 and out.read_bytes() == edited and "holds less (the review of deal" in refused.stderr
     other = tmp_path / "notes.jsonl"
     other.write_text('{"a": 1}\n' + kept.decode())  # not an export from its first line: an output file
     assert run(["export", str(other)]).exit_code == 0 and other.read_bytes() == kept

@@ -78,7 +78,7 @@ def export_in(path: str | Path) -> ExportFile | None:
                 elif not raw.strip():
                     continue
                 else:
-                    found = held_in(raw)
+                    found = held_in(raw.removeprefix(b"\xef\xbb\xbf") if first else raw)  # a BOM, as import reads
                 if first and found is None:
                     return None
                 first = False
