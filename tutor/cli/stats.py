@@ -138,6 +138,9 @@ def open_per_deal(path: str) -> PerDealFile:
                    "Results do not depend on it.")
 @click.option("--scheduler", default=None, metavar="tcp://HOST:PORT",
               help="Run on an existing Dask cluster (workers started with `dask worker`, osmosis-tutor installed).")
+@click.option("--worker-timeout", type=click.IntRange(1, 86_400), default=60, show_default=True, metavar="SECONDS",
+              help="How long a survey on Dask waits with no worker (at the start of --scheduler's, or after "
+                   "every one died or left) before it stops with an error.")
 @click.option("--store", "store_path", type=click.Path(), default=None,
               help="The results store (SQLite; default: surveys.sqlite3 in the data folder).")
 @click.option("--fresh", is_flag=True, help="Play every deal again, ignoring stored results (and replace them).")
@@ -161,7 +164,7 @@ def open_per_deal(path: str) -> PerDealFile:
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @click.pass_context
 def stats_command(ctx: click.Context, deal_range: str, policy: str, workers: int | None, scheduler: str | None,
-                  store_path: str | None, fresh: bool, per_deal: str | None, batch: int | None, nodes: int | None,
+                  worker_timeout: int, store_path: str | None, fresh: bool, per_deal: str | None, batch: int | None, nodes: int | None,
                   retry_nodes: int | None, seconds: float | None, against: bool | None, as_json: bool,
                   **kwargs: Any) -> None:
     """Survey the win rate of a variant over a range of deals.
@@ -198,9 +201,9 @@ def stats_command(ctx: click.Context, deal_range: str, policy: str, workers: int
             out = open_per_deal(per_deal) if per_deal is not None else None
             # One batch or one worker: a cluster would only add its start-up time.
             if scheduler is not None:
-                engine = DaskEngine(scheduler=scheduler)
+                engine = DaskEngine(scheduler=scheduler, worker_timeout=worker_timeout)
             elif workers > 1 and len(deals) > size:
-                engine = DaskEngine(workers=workers)
+                engine = DaskEngine(workers=workers, worker_timeout=worker_timeout)
             else:
                 engine = InProcess()
             tally = _run(console, rules, deals, policy, limit, engine, store, fresh, size,
