@@ -335,3 +335,20 @@ def test_the_front_positions_of_the_win_search_stay_within_the_node_limit():
     for nodes in (2_500, 5_000, 8_000):
         res = solve(start, Limit(nodes=nodes), want="win")
         assert res.winnable is None and res.nodes <= nodes + 1  # the position that meets the limit
+
+
+@pytest.mark.parametrize(("number", "order", "size", "found"), [
+    (2, (2, 0, 1, 3), 24, (True, 45342)),
+    (6, (1, 0, 3, 2), 21, (True, 21292)),
+    (6, (1, 0, 3, 2), 24, (True, 86661)),
+    (6, (1, 2, 0, 3), 24, (None, 100001)),
+])
+def test_the_front_game_visits_the_same_positions_as_it_always_has(number, order, size, found):
+    """The answer and the count of front positions, pinned: the count decides what a node limit leaves
+    undecided, so a faster front game must still visit exactly these (stored survey results rest on them).
+    The values are those of the game before its closures were kept (stop 44)."""
+    rules = RULES["bridesmaids"]
+    state = State.initial(deal_for(number, rules), rules)
+    needs = Needs(state.reserves, state.base % 13)
+    assert front_lost(needs, order, state.mask(), tuple(state.talon), state.pos, rules.turn, size,
+                      100_000) == found

@@ -157,9 +157,17 @@ def front_lost(needs: Needs, order: tuple[int, ...], mask: int, talon: tuple[int
     front = talon[:size]
     front_need, outside = _split_needs(needs, order, mask, front, _bits(talon[size:]))
 
+    closed: dict[tuple[int, bool, int], int] = {}
+
     def close(left: int, p: int, have: int) -> int:
         # Every outside card that can be placed here is (placing one only adds options); a talon
-        # card after the front only while the pointer is past the front (p == 0).
+        # card after the front only while the pointer is past the front (p == 0). The same
+        # (front cards left, pointer past the front or not, outside cards placed) comes up again
+        # and again, so each answer is kept.
+        key = (left, p > 0, have)
+        found = closed.get(key)
+        if found is not None:
+            return found
         grew = True
         while grew:
             grew = False
@@ -168,38 +176,42 @@ def front_lost(needs: Needs, order: tuple[int, ...], mask: int, talon: tuple[int
                     continue
                 have |= bit
                 grew = True
+        closed[key] = have
         return have
 
+    # A node is (the front cards left, in talon order, as a tuple and as a bit set; the pointer; the outside
+    # cards placed); the bit set alone names the cards left (their order is the front's), so it is the key.
     p0 = pos if pos <= len(front) else 0
-    start = (front, p0, close(_bits(front), p0, 0))
-    seen: set[tuple[tuple[int, ...], int, int]] = set()
+    everything = _bits(front)
+    start = (front, everything, p0, close(everything, p0, 0))
+    seen: set[tuple[int, int, int]] = set()
     stack = [start]
     visited = 0
     while stack:
-        node = stack.pop()
-        if node in seen:
+        rest, left, p, have = stack.pop()
+        key = (left, p, have)
+        if key in seen:
             continue
-        rest, p, have = node
         if not rest:
             return False, visited
-        seen.add(node)
+        seen.add(key)
         visited += 1
         if visited > budget:
             return None, visited
-        left = _bits(rest)
         length = len(rest)
         if p:
-            stack.append((rest, 0, close(left, 0, have) if outside else have))
+            stack.append((rest, left, 0, close(left, 0, have) if outside else have))
         if p != length:
-            stack.append((rest, length, have))
+            stack.append((rest, left, length, have))
         if p + turn <= length:
-            stack.append((rest, p + turn, have))
+            stack.append((rest, left, p + turn, have))
         # Plays last, so they are tried first: a front game that can be won usually is at once.
         if p:
-            nf, no = front_need[rest[p - 1]]
+            card = rest[p - 1]
+            nf, no = front_need[card]
             if not nf & left and not no & ~have:
-                rest2 = rest[:p - 1] + rest[p:]
-                stack.append((rest2, p - 1, close(_bits(rest2), p - 1, have) if outside else have))
+                left2 = left & ~(1 << card)
+                stack.append((rest[:p - 1] + rest[p:], left2, p - 1, close(left2, p - 1, have) if outside else have))
     return True, visited
 
 
