@@ -197,8 +197,9 @@ def test_the_hint_json_says_how_many_deals_the_search_played(home):
         data = json.loads(osmosis(["hint", "70043", "--moves", DEAL_70043_AT_82, "--samples", samples, "--json"],
                                   home).stdout)
         assert data["method"] == "infoset" and data["blind_deals"] == deals, samples
-        for c in data["candidates"]:  # every blind figure has its interval, around it
-            assert ("blind_interval" in c) == ("blind_win" in c)
+        for c in data["candidates"]:  # every blind figure has its interval, around it, and its deals
+            assert ("blind_interval" in c) == ("blind_win" in c) == ("blind_deals" in c)
+            assert c.get("blind_deals", deals) == deals
             if "blind_win" in c:
                 lo, hi = c["blind_interval"]
                 assert lo <= c["blind_win"] <= hi and lo < hi, (samples, c)

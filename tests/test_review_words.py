@@ -117,7 +117,8 @@ def test_a_one_point_drop_is_said_in_the_singular():
     best = Candidate(Move.parse("d"), 0.5, 30.0, 64, (0.4, 0.6))
     played = Candidate(Move.parse("r1"), 0.49, 30.0, 64, (0.39, 0.59))
     grade = Grade(Label.GOOD, Move.parse("r1"), Move.parse("d"), played, best, Drop(0.012, 0.0, 0.03, 64), False)
-    assert "1 point lower (95%: 0 to 3, 64 deals, paired)" in grade_sentence(state, grade)
+    # graded good, so more than the best label's 1 point: the figure keeps its decimal (1.2, not "1 point")
+    assert "1.2 points lower (95%: 0 to 3, 64 deals, paired)" in grade_sentence(state, grade)
     error = ErrorMoment(Move.parse("r1"), Move.parse("d"), 1.0, Drop(0.01, 0.0, 0.02, 64))
     assert moment_text(state, error).startswith("r1 (AD) lost 1 point (")
     assert moment_text(state, LuckMoment((0,), 0.01, None)) == "luck: AS turned up (+1 point)"
@@ -410,3 +411,48 @@ def test_a_drop_reads_as_the_difference_of_the_two_chances_beside_it():
     exact = replace(grade, paired=Drop(0.1969, 0.1969, 0.1969, 320, exact=True))
     assert ": 19.7 points lower (exact)." in grade_sentence(state, exact)
 
+
+
+def test_a_best_move_the_other_one_leads_by_a_little_says_so_when_the_figures_round_alike():
+    # the review's w "best" beside d, which won 0.78 points more on 256 deals, paired: the hint chose d, and the
+    # comment said nothing of it (both showed 42%)
+    state = State.initial(deal_for(1, preset("osmosis")), preset("osmosis"))
+    top = Candidate(Move.parse("d"), 0.422, 30.0, 64, (0.31, 0.54))
+    played = Candidate(Move.parse("r1"), 0.418, 30.0, 64, (0.31, 0.54))
+    grade = Grade(Label.BEST, Move.parse("r1"), Move.parse("r1"), played, top, Drop(0.0078, -0.0235, 0.0391, 256),
+                  False)
+    assert grade_sentence(state, grade) == (
+        "Best move: win 42% (95%: 31-54%, 64 deals). d (turning the talon) shows 42% as well, but on 256 deals, "
+        "paired (192 more drawn to settle it), it wins only 0.8 points more, too little to call either move better.")
+    # no lead at all: nothing to say
+    even = replace(grade, paired=Drop(0.0, -0.02, 0.02, 64))
+    assert grade_sentence(state, even) == "Best move: win 42% (95%: 31-54%, 64 deals)."
+
+
+def test_a_sampled_card_count_in_a_comment_has_its_interval():
+    state = State.initial(deal_for(1, preset("osmosis")), preset("osmosis"))
+    top = Candidate(Move.parse("d"), 0.0, 33.2, 64, (0.0, 0.06), (32.1, 34.3))
+    played = Candidate(Move.parse("r1"), 0.0, 24.0, 64, (0.0, 0.06), (23.1, 24.9))
+    grade = Grade(Label.BEST, Move.parse("r1"), Move.parse("r1"), played, top, Drop(0.0, 0.0, 0.0, 64), False)
+    assert grade_sentence(state, grade).endswith(
+        "d (turning the talon) has the same win chance but places more cards (about 33 (95%: 32-34) against 24 "
+        "(23-25) on 64 deals): both keep the best win chance, and the hint would choose d for the cards.")
+    # every sampled deal gave the played move 16 cards: no "16 (16-16)"
+    same = replace(played, cards=16.0, cards_interval=(16.0, 16.0))
+    assert "against 16 (the same in every deal) on 64 deals" in grade_sentence(state, replace(grade, played=same))
+
+
+def test_a_rounded_drop_never_reads_as_sitting_on_a_threshold_it_is_not_on():
+    state = State.initial(deal_for(1, preset("osmosis")), preset("osmosis"))
+    top = Candidate(Move.parse("d"), 0.5, 30.0, 64, (0.4, 0.6))
+    played = Candidate(Move.parse("r1"), 0.49, 30.0, 64, (0.39, 0.59))
+    # graded good (more than the best label's 1 point): "1 point lower" read as within it
+    good = Grade(Label.GOOD, Move.parse("r1"), Move.parse("d"), played, top, Drop(0.0104, -0.01, 0.04, 64), False)
+    assert "; 1.04 points lower (95%: -1 to 4, 64 deals, paired)." in grade_sentence(state, good)
+    # an inaccuracy of 9.6 is not shown as a mistake's 10; a drop on no threshold keeps whole points
+    error = ErrorMoment(Move.parse("r1"), Move.parse("d"), 9.6, Drop(0.096, 0.077, 0.13, 512))
+    assert moment_text(state, error).startswith("r1 (AD) lost 9.6 points (95%: 8-13, 512 deals)")
+    assert moment_text(state, replace(error, drop=12.3)).startswith("r1 (AD) lost 12 points (")
+    # custom thresholds: 4 points is on one of them
+    custom = replace(good, label=Label.INACCURACY, paired=Drop(0.0404, 0.041, 0.06, 64), marks=(1.0, 4.0, 8.0, 12.0))
+    assert "4.04 points" in grade_sentence(state, custom)

@@ -99,6 +99,9 @@ def hint_command(ctx: click.Context, number: int | None, deal_file: str | None, 
 
             exact = str(result.method) == "exact"
             data["blind_deals"] = result.samples if exact else search_count(drawn_deals(obs, samples))
+            for cand in data["candidates"]:  # each blind figure with its deals, as the review's candidates have
+                if "blind_win" in cand:
+                    cand["blind_deals"] = data["blind_deals"]
         click.echo(json.dumps(data))
         return
     symbols = use_symbols(console)

@@ -157,6 +157,15 @@ def cards_ends(lo: float, hi: float) -> str:
     return f"{lo:.{d}f}-{hi:.{d}f}"
 
 
+def cards_span(lo: float, hi: float, lead: bool = False) -> str:
+    """The bracket after a sampled mean of cards in a sentence: "(95%: 27-31)" (``lead``: the first figure
+    of a sentence) or "(27-31)", with :func:`cards_ends`' decimals; "(the same in every deal)" where every
+    sampled deal gave that count (it read "16 (16-16)")."""
+    if round(lo, 6) == round(hi, 6):
+        return "(the same in every deal)"
+    return f"({'95%: ' if lead else ''}{cards_ends(lo, hi)})"
+
+
 def exact_cards(cards: float) -> str:
     """An exact mean of cards: "47", or "41.6" where the mean over every consistent deal is not whole (it
     read "42 (exact)")."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Protocol
 
 from ..sampling import BANDS
-from .hint import pct, win_figure
+from .hint import cards_span, pct, win_figure
 from .play import plural
 
 if TYPE_CHECKING:
@@ -96,8 +96,8 @@ def cards_warning(advice: Hint, move: Move, best_words: str) -> str | None:
                 f"{best.cards:.0f} cards against {mine.cards:.0f} after this move.")
     where = (_any_of(settled, "consistent with what you have seen (all solved)") if settled
              else _any_of(best.samples, "sampled from what you have seen"))
-    cards = (f"about {best.cards:.0f} cards (95%: {best.cards_interval[0]:.0f}-{best.cards_interval[1]:.0f}) against "
-             f"{mine.cards:.0f} ({mine.cards_interval[0]:.0f}-{mine.cards_interval[1]:.0f}) after this move")
+    cards = (f"about {best.cards:.0f} cards {cards_span(*best.cards_interval, True)} against "
+             f"{mine.cards:.0f} {cards_span(*mine.cards_interval)} after this move")
     return (f"That gives cards away: no move wins in {where}, and {best_words} places {cards}"
             f"{', on ' + plural(best.samples, 'sampled deal') if settled else ''}.")
 

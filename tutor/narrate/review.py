@@ -32,7 +32,7 @@ from ..review.values import Hindsight, Review
 from ..state import State
 from ..talon import last_pass
 from .blind import blind_apart, blind_figure, searched_deals
-from .hint import pct
+from .hint import cards_span, pct
 from .moves import card_word, move_short
 from .moves import move_named as _better
 from .play import plural
@@ -62,6 +62,17 @@ def _points(x: float, places: int = 0) -> str:
     return f"{n} point{'' if n in ('1', '-1') else 's'}"
 
 
+def _clear_of(points: float, marks: tuple[float, ...] = (1.0, 5.0, 10.0, 15.0)) -> int:
+    """Decimal places (0 to 2) for a drop of ``points`` so it never reads as sitting on a threshold of
+    ``marks`` it is not on: 1.04 points for a move graded good is "1.04", not the best label's "1", and 9.6
+    for an inaccuracy "9.6", not a mistake's "10"."""
+    for places in (0, 1):
+        shown = round(points, places)
+        if not any(shown == m != points for m in marks):
+            return places
+    return 2
+
+
 def decided_sentence(state: State, fact: Decided) -> str:
     """A move in a decided position: why it is not graded, and in a lost one the move that places more cards."""
     deals = ("the one deal" if fact.samples == 1 else f"each of the {fact.samples} deals")
@@ -87,9 +98,9 @@ def sure_cards_sentence(state: State, fact: Grade) -> str | None:
         return None
     if exact:
         return f"{_better(state, top.move)} places more cards ({top.cards:.0f} against {played.cards:.0f}, exact)."
-    return (f"{_better(state, top.move)} places more cards: about {top.cards:.0f} (95%: {top.cards_interval[0]:.0f}-"
-            f"{top.cards_interval[1]:.0f}) against {played.cards:.0f} ({played.cards_interval[0]:.0f}-"
-            f"{played.cards_interval[1]:.0f}), on {plural(played.cards_deals, 'sampled deal')}, none won by any move.")
+    return (f"{_better(state, top.move)} places more cards: about {top.cards:.0f} {cards_span(*top.cards_interval, True)} "
+            f"against {played.cards:.0f} {cards_span(*played.cards_interval)}, on "
+            f"{plural(played.cards_deals, 'sampled deal')}, none won by any move.")
 
 
 def _point(interval: tuple[float, float]) -> bool:
@@ -161,15 +172,18 @@ def grade_sentence(state: State, fact: Grade | Ungraded | Decided) -> str:
                     f"see them wins no more with it: {blind_figure(fused.blind, fused.blind_interval, exact)} "
                     f"against {blind_figure(played.blind, played.blind_interval, exact)} with this move. Its lead "
                     f"{'needs' if sure else 'may need'} the face-down cards known.")
-        if top.move != played.move and round(top.win * 100) > round(played.win * 100) and paired is not None:
-            # another move shows a higher figure: say why this one is best all the same
-            more = (f"only {paired.estimate * 100:.1f} points more" if paired.estimate * 100 >= 0.05
-                    else "no more")
+        higher = round(top.win * 100) > round(played.win * 100)
+        if top.move != played.move and paired is not None and (higher or paired.estimate * 100 >= 0.05):
+            # another move shows a higher figure, or the same one and wins a little more paired (the move the
+            # hint leans to): say why this one is best all the same
+            more = (f"only {_num(paired.estimate * 100, max(1, _clear_of(paired.estimate * 100, fact.marks)))} "
+                    "points more" if paired.estimate * 100 >= 0.05 else "no more")
             # more deals drawn while the label was in doubt: the paired figure is on those, so say how many
             deals = (f"on {paired.samples} deals, paired ({paired.samples - played.samples} more drawn to settle it),"
                      if paired.samples > played.samples
                      else "on the same deals")
-            text += (f" {_better(state, top.move)} shows {pct(top.win)}, but {deals} it wins {more}"
+            shows = f"shows {pct(top.win)}" if higher else f"shows {pct(top.win)} as well"
+            text += (f" {_better(state, top.move)} {shows}, but {deals} it wins {more}"
                      f"{'' if paired.exact or paired.samples > played.samples else ' (paired)'}, too little to call "
                      "either move better.")
         elif (top.move != played.move and round(top.cards) > round(played.cards)
@@ -178,9 +192,14 @@ def grade_sentence(state: State, fact: Grade | Ungraded | Decided) -> str:
             # the same chance, but the hint's tie-break (the cards placed) prefers another move: said when the
             # cards are surely more (their intervals apart), not on 42 against 41 with overlapping ones
             # the label is the win chance's (both moves keep it), the hint's choice the cards': say both
+            if played.exact:
+                cards = f"{top.cards:.0f} against {played.cards:.0f} on average"
+            else:
+                cards = (f"about {top.cards:.0f} {cards_span(*top.cards_interval, True)} against "
+                         f"{played.cards:.0f} {cards_span(*played.cards_interval)} on {plural(played.cards_deals, 'deal')}")
             text += (f" {_better(state, top.move)} has the same win chance but places more cards "
-                     f"({top.cards:.0f} against {played.cards:.0f} on average): both keep the best win chance, "
-                     f"and the hint would choose {top.move} for the cards.")
+                     f"({cards}): both keep the best win chance, and the hint would choose {top.move} for the "
+                     "cards.")
         return text
     basis = ""
     # the two win chances beside the drop, as they read: where they rest on the drop's own deals and their
@@ -194,12 +213,15 @@ def grade_sentence(state: State, fact: Grade | Ungraded | Decided) -> str:
         apart = paired.samples == played.samples and int(_num(est)) != shown
         places = 1 if fact.close or rounds_up or apart else 0
         ends = f"{_num(lo, places)} to {_num(hi, places)}"
-        gap = f"{_points(est, places)} lower (95%: {ends}, {_deals(paired.samples)}, paired)"
+        figure = _points(est, max(places, _clear_of(est, fact.marks)))
+        gap = f"{figure} lower (95%: {ends}, {_deals(paired.samples)}, paired)"
         if paired.samples > played.samples:  # more deals drawn while the label was in doubt: say which is which
             basis = f" on {_deals(played.samples)}"
-            gap = f"on {paired.samples} deals, paired, {_points(est, places)} lower (95%: {ends})"
+            gap = f"on {paired.samples} deals, paired, {figure} lower (95%: {ends})"
     elif paired is not None:
-        gap = f"{_points(paired.estimate * 100, 0 if int(_num(paired.estimate * 100)) == shown else 1)} lower (exact)"
+        exact_pts = paired.estimate * 100
+        gap = (f"{_points(exact_pts, max(0 if int(_num(exact_pts)) == shown else 1, _clear_of(exact_pts, fact.marks)))}"
+               " lower (exact)")
     else:
         gap = ""
     if fact.label == Label.GOOD:
@@ -303,7 +325,7 @@ def moment_text(state: State, fact: MomentFact) -> str:
             # the win chances beside it rest on fewer deals: say which figure rests on which
             how = (f"on {paired.samples} deals, paired, 95%: {_num(paired.lo * 100)}-{_num(paired.hi * 100)}; "
                    f"the win chances on {_deals(fact.win_samples)}")
-        return (f"{move_short(state, fact.move)} lost {_points(fact.drop)} ({how}) against "
+        return (f"{move_short(state, fact.move)} lost {_points(fact.drop, _clear_of(fact.drop))} ({how}) against "
                 f"{move_short(state, fact.best)}")
     assert isinstance(fact, LuckMoment)
     span = ""

@@ -217,7 +217,8 @@ def _graded(i: int, state: State, move: Move, ps: PlyScore, th: Thresholds, plac
     tags, cycle = find_tags(state, move, by_move, played, top, th, placed, paired) if label >= Label.INACCURACY else ((), None)
     threw = ThrewAwayWin(facts.better) if facts.lost_at_ply == i + 1 else None
     fused = by_move.get(ps.fused) if ps.fused is not None else None
-    comment = Comment(Grade(label, move, best, played, top, paired, close, th.inaccuracy, fused, ps.blind_exact),
+    comment = Comment(Grade(label, move, best, played, top, paired, close, th.inaccuracy, fused, ps.blind_exact,
+                            (th.best, th.inaccuracy, th.mistake, th.blunder)),
                       tags, cycle, threw)
     drop_pts = max(0.0, paired.estimate * 100) if paired is not None else 0.0
     return MoveReview(i + 1, move, best, win_before, played.win, label, tuple(t.tag for t in tags), "",

@@ -163,6 +163,9 @@ class Grade:
     fused_exact: bool = False
     """The search's values behind ``fused`` are exact (every consistent deal, searched to the end), not
     estimates."""
+    marks: tuple[float, ...] = (1.0, 5.0, 10.0, 15.0)  # Thresholds' defaults: best, inaccuracy, mistake, blunder
+    """The thresholds in points (``best``'s, then the labels'), so a drop rounded for the words never reads
+    as sitting on one it is not on (1.04 points for a move graded good, not "1")."""
 
 
 # ---- the tags (each a fact of what the player had seen) ---------------------
