@@ -456,3 +456,19 @@ def test_a_rounded_drop_never_reads_as_sitting_on_a_threshold_it_is_not_on():
     # custom thresholds: 4 points is on one of them
     custom = replace(good, label=Label.INACCURACY, paired=Drop(0.0404, 0.041, 0.06, 64), marks=(1.0, 4.0, 8.0, 12.0))
     assert "4.04 points" in grade_sentence(state, custom)
+
+
+def test_a_sampled_win_chance_of_0_or_100_percent_beside_a_drop_has_its_interval():
+    # "win 94% against 100% on 64 deals" read as if d won every consistent deal; it won the 64 drawn
+    state = State.initial(deal_for(1, preset("osmosis")), preset("osmosis"))
+    top = Candidate(Move.parse("d"), 1.0, 30.0, 64, (0.9434, 1.0))
+    played = Candidate(Move.parse("r1"), 0.9375, 30.0, 64, (0.85, 0.975))
+    good = Grade(Label.GOOD, Move.parse("r1"), Move.parse("d"), played, top, Drop(0.0625, 0.01, 0.13, 64), True)
+    assert grade_sentence(state, good).startswith("Good: a little worse than d, win 94% against 100% (95%: 94-100%);")
+    lost = replace(played, win=0.0, interval=(0.0, 0.057))
+    error = replace(good, label=Label.BLUNDER, played=lost, paired=Drop(1.0, 0.94, 1.0, 64), close=False)
+    assert "win 100% (95%: 94-100%) against 0% (95%: 0-6%) after r1 (AD)" in grade_sentence(state, error)
+    # exact figures are what they say
+    sure = replace(error, top=replace(top, exact=True, interval=(1.0, 1.0)), played=replace(lost, exact=True,
+                   interval=(0.0, 0.0)), paired=Drop(1.0, 1.0, 1.0, 120, exact=True))
+    assert "win 100% against 0% after r1 (AD)" in grade_sentence(state, sure)

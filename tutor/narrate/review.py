@@ -17,6 +17,7 @@ from ..cards import SUIT_NAMES
 from ..estimate import interval_text
 from ..review.facts import (
     BlockingCycle,
+    Candidate,
     Comment,
     Decided,
     ErrorMoment,
@@ -71,6 +72,15 @@ def _clear_of(points: float, marks: tuple[float, ...] = (1.0, 5.0, 10.0, 15.0)) 
         if not any(shown == m != points for m in marks):
             return places
     return 2
+
+
+def _win(c: Candidate) -> str:
+    """A move's win chance beside another's in a comment: "42%"; a sampled one that shows as 0% or 100% gets
+    its interval, "100% (95%: 94-100%)", so it never looks certain (it was on the deals drawn, not on all)."""
+    shown = pct(c.win)
+    if shown in ("0%", "100%") and not c.exact and c.interval[0] != c.interval[1]:
+        return f"{shown} ({interval_text(*c.interval)})"
+    return shown
 
 
 def decided_sentence(state: State, fact: Decided) -> str:
@@ -225,7 +235,7 @@ def grade_sentence(state: State, fact: Grade | Ungraded | Decided) -> str:
     else:
         gap = ""
     if fact.label == Label.GOOD:
-        against = f"win {pct(played.win)} against {pct(top.win)}{basis}"
+        against = f"win {_win(played)} against {_win(top)}{basis}"
         # too close to call: surely worse (the interval above zero) but not surely by an inaccuracy, or not
         surely = paired is not None and not paired.exact and paired.points()[1] > 0
         lead = ("a little worse than" if surely else "not clearly worse than") if fact.close else "nearly as strong as"
@@ -234,8 +244,8 @@ def grade_sentence(state: State, fact: Grade | Ungraded | Decided) -> str:
             text += (" Too close to call an error: the interval's low end is under the inaccuracy threshold, "
                      "its high end reaches it.")
         return text
-    return (f"{str(fact.label).capitalize()}: {_better(state, fact.best)} was better, win {pct(top.win)} against "
-            f"{pct(played.win)} after {move_short(state, fact.move)}{basis}{';' if basis else ':'} {gap}.")
+    return (f"{str(fact.label).capitalize()}: {_better(state, fact.best)} was better, win {_win(top)} against "
+            f"{_win(played)} after {move_short(state, fact.move)}{basis}{';' if basis else ':'} {gap}.")
 
 
 def cycle_sentence(fact: BlockingCycle) -> str:
