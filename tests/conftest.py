@@ -20,6 +20,14 @@ def deal_one() -> Deal:
     return deal_for(1, preset("osmosis"))
 
 
+@pytest.fixture(autouse=True)
+def _own_data_folder(tmp_path, monkeypatch) -> None:
+    """Every test's own $OSMOSIS_HOME (the ``home`` fixture's folder), for the code a test runs in this process
+    (the board's tests) and the processes it starts: none writes to the data folder of whoever runs the tests
+    (636 games there came from tests that did not set it)."""
+    monkeypatch.setenv("OSMOSIS_HOME", str(tmp_path / "home"))
+
+
 @pytest.fixture
 def home(tmp_path) -> Path:
     """A fresh data directory ($OSMOSIS_HOME) for one test."""

@@ -342,7 +342,18 @@ def save_record(record: Record, path: str | os.PathLike[str]) -> None:
     except OSError as exc:
         gone = not Path(path).parent.is_dir()  # the common case, said in words that say what would be right
         raise RecordError(f"record {quoted(path)} cannot be written: " + (
-            f"there is no folder {quoted(Path(path).parent)}" if gone else os_reason(exc))) from None
+            _no_folder(Path(path).parent) if gone else os_reason(exc))) from None
+
+
+def _no_folder(folder: Path) -> str:
+    """Why a file cannot be made in ``folder``: it is not there, or a file stands where it (or a folder above
+    it) should be (``/etc/passwd/x.json``)."""
+    from .storage import file_in_the_way
+
+    blocked = file_in_the_way(folder)
+    if blocked is not None:
+        return f"{quoted(blocked)} is a file, not a folder: give a path in a folder"
+    return f"there is no folder {quoted(folder)}"
 
 
 def save_new_record(record: Record, directory: str | os.PathLike[str], stem: str) -> Path:

@@ -103,6 +103,7 @@ def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
     """
     p = Path(path)
     _check_name(p)
+    check_writable_target(p)  # as named, through any link: /dev/stdout on a pipe is a pipe
     if p.is_symlink():
         p = Path(os.path.realpath(p))  # write the file the link points to, and keep the link
     check_writable_target(p)

@@ -138,8 +138,12 @@ def resolve_resume(value: str, action: str = "resumed") -> Path:
         return Path(value)
     key = value.strip().lower()
     if key != "last" and not (key.isascii() and key.isdigit()):
-        raise RecordError(f"record {quoted(value)} does not exist: expected a record file, 'last' or a number "
-                          "from osmosis games")
+        from ..storage import file_in_the_way
+
+        blocked = file_in_the_way(Path(value).parent)  # /etc/passwd/x: its folder is a file
+        why = f"{quoted(blocked)} is a file, not a folder" if blocked is not None else "does not exist"
+        raise RecordError(f"record {quoted(value)} {'cannot be read: ' if blocked is not None else ''}{why}: expected "
+                          "a record file, 'last' or a number from osmosis games")
     games = saved_games()
     if not games:
         raise RecordError(f"there are no saved games in {shown_path(games_dir())}: play one with osmosis play")

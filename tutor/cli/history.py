@@ -365,12 +365,14 @@ def import_command(ctx: click.Context, files: tuple[Path, ...]) -> None:
 def export_command(ctx: click.Context, file: str | None) -> None:
     """Write your history as JSON lines (osmosis import reads them back).
 
-    To FILE, or to the output.
+    To FILE, or to the output (no FILE, or -).
     """
     from ..history.backup import dropped_games, export_in, held_in
     from ..history.transfer import export_text
     from ..storage import atomic_write_text
 
+    if file == "-":  # the usual name of the output
+        file = None
     if file is not None:
         from .saves import keep_game_file
 

@@ -93,9 +93,14 @@ def _claims_record(p: Path) -> bool:
     try:
         if p.stat().st_size > 1 << 24:  # no record is that large (and _record_in reads none that is)
             return False
-        data = json.loads(p.read_bytes().decode("utf-8-sig"))
-    except (OSError, ValueError, RecursionError):
+        raw = p.read_bytes()
+    except OSError:
         return False
+    try:
+        data = json.loads(raw.decode("utf-8-sig"))
+    except (ValueError, RecursionError):
+        # no JSON any more (a comma too many, the end cut off): its format's name, or a deal and moves, say it
+        return b'"osmosis-record/' in raw or (b'"deal"' in raw and b'"moves"' in raw)
     return isinstance(data, dict) and (str(data.get("format", "")).startswith("osmosis-record")
                                        or ("format" not in data and "deal" in data and "moves" in data))
 
@@ -140,10 +145,14 @@ def keep_game_file(path: str | Path, what: str, record: Record | None = None, ex
     keep_tutor_data(path, what)
     keep_finished_game(path, what, record)
     p = Path(path)
-    held = None if export else export_in(p)
+    held = export_in(p)
+    if held is not None and export:
+        return  # an export over an export: the export command checks that the new one keeps every game of it
     if held is not None:
-        raise RecordError(f"{quoted(p)} is an export of the history ({_plural(len(held.games), 'game')}) and is "
-                          f"kept as it is: write {what} to another file")
+        holds = (f"{_plural(len(held.games), 'game')}" if not held.unreadable else
+                 "a damaged or edited one: what it holds cannot all be read")
+        raise RecordError(f"{quoted(p)} is an export of the history ({holds}) and is kept as it is: write {what} to "
+                          "another file")
     old = _record_in(p)
     if old is NOT_A_RECORD and _claims_record(p):
         raise RecordError(f"{quoted(p)} holds a game record that cannot be read as it is (a hand edit?) and is "

@@ -80,7 +80,7 @@ def export_in(path: str | Path) -> ExportFile | None:
                 else:
                     found = held_in(raw.removeprefix(b"\xef\xbb\xbf") if first else raw)  # a BOM, as import reads
                 if first and found is None:
-                    return None
+                    return _not_lines(path)
                 first = False
                 if found is None:
                     unreadable += 1
@@ -89,6 +89,33 @@ def export_in(path: str | Path) -> ExportFile | None:
     except OSError:
         return None
     return None if first else ExportFile(games, unreadable)
+
+
+MARK = b'"osmosis-history/'
+"""What every export line holds (its ``format``), however the JSON is laid out."""
+
+
+def _not_lines(path: str | Path) -> ExportFile | None:
+    """A file whose first line is no export line: one export line laid out over several lines (``osmosis
+    import`` reads it: a pretty-printed backup), else, where the file holds an export's mark anywhere (a
+    note added on top, several games indented), an export all the same that cannot be read as one; None for
+    anything else (another output file)."""
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(MAX_LINE + 1)
+            if len(head) <= MAX_LINE:
+                found = held_in(head.removeprefix(b"\xef\xbb\xbf"))
+                if found is not None:
+                    return ExportFile(dict([found]), 0)
+            tail = b""
+            while head:  # the mark, read in pieces (a piece's end may cut it: the last bytes go on with the next)
+                if MARK in tail + head:
+                    return ExportFile({}, 1)
+                tail = head[-len(MARK):]
+                head = fh.read(1 << 20)
+    except OSError:
+        return None
+    return None
 
 
 def dropped_games(old: dict[str, Held], new: dict[str, Held]) -> list[str]:

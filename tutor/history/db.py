@@ -138,6 +138,9 @@ class History:
                                "(set OSMOSIS_HOME to a writable folder)") from None
         #: Opened as it is, with no write possible: a read-only or full data folder (see :meth:`_read_only`).
         self.read_only = False
+        if self.path.is_dir():  # SQLite says only "unable to open database file"
+            raise HistoryError(f"the history database '{self.path}' is a folder, not a file: move that folder away "
+                               "(or set OSMOSIS_HOME to another folder)")
         try:
             self.conn = self._connect(upgrade_to)
         except sqlite3.DatabaseError as exc:

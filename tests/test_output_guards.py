@@ -1,0 +1,122 @@
+"""What an output file may be written over, and the words when a path cannot be written (a CLI audit, stop 44).
+
+An export laid out over several lines, an export with a note on top, a saved game that is no JSON any more or
+cut short: each is somebody's data, and no output of the tutor replaces it. A pipe, a file where a folder should
+be, a folder where the history should be: one line that says so.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+from builders import osmosis
+
+from tutor.storage import atomic_write_text
+
+MOVES = "r3\nr4\nd\nq\n"  # deal 5: two reserve plays and a turn, then quit
+
+
+def _export(home, tmp_path):
+    assert osmosis(["play", "5"], home, input=MOVES).exit_code == 0
+    out = osmosis(["export"], home)
+    assert out.exit_code == 0 and out.stdout.count("\n") == 1
+    return json.loads(out.stdout)
+
+
+def test_a_pretty_printed_export_is_a_backup_no_output_replaces(tmp_path):
+    line = _export(tmp_path / "a", tmp_path)
+    backup = tmp_path / "backup.json"
+    backup.write_text(json.dumps(line, indent=4) + "\n")  # `osmosis export | python3 -m json.tool`
+    kept = backup.read_bytes()
+    fresh = tmp_path / "fresh"
+    lost = osmosis(["export", str(backup)], fresh)  # from a history without that game: it replaced it with nothing
+    assert lost.exit_code == 1 and backup.read_bytes() == kept
+    assert "is an export of 1 game, and this history lacks 1 of it" in lost.stderr
+    for args in (["solve", "4", "--graph", str(backup)], ["stats", "--deals", "1", "--per-deal", str(backup)]):
+        refused = osmosis(args, fresh)
+        assert refused.exit_code == 1 and backup.read_bytes() == kept
+        assert "is an export of the history (1 game) and is kept as it is" in refused.stderr
+    assert osmosis(["import", str(backup)], fresh).exit_code == 0  # import reads it: so it is a backup
+    again = osmosis(["export", str(backup)], fresh)  # now the history keeps that game: written, as JSON lines
+    assert again.exit_code == 0 and json.loads(backup.read_text())["key"] == line["key"]
+
+
+def test_an_export_with_a_note_on_top_or_indented_games_is_kept(tmp_path):
+    line = _export(tmp_path / "a", tmp_path)
+    for name, text in (("noted.jsonl", "my backup of Sunday\n" + json.dumps(line) + "\n"),
+                       ("two.json", json.dumps(line, indent=2) + "\n" + json.dumps(line, indent=2) + "\n")):
+        path = tmp_path / name
+        path.write_text(text)
+        refused = osmosis(["export", str(path)], tmp_path / "a")
+        assert refused.exit_code == 1 and path.read_text() == text
+        assert "cannot be read (a damaged or edited export" in refused.stderr
+        graph = osmosis(["solve", "4", "--graph", str(path)], tmp_path / "a")
+        assert graph.exit_code == 1 and path.read_text() == text
+        assert "is an export of the history (a damaged or edited one" in graph.stderr
+
+
+def test_a_saved_game_that_is_no_json_any_more_is_kept_by_every_output(tmp_path):
+    home = tmp_path / "home"
+    assert osmosis(["play", "5"], home, input=MOVES).exit_code == 0
+    (saved,) = (home / "games").iterdir()
+    text = saved.read_text()
+    edited = tmp_path / "edited.json"
+    edited.write_text(text[:text.rindex("]")] + ", " + text[text.rindex("]"):])  # a comma too many
+    cut = tmp_path / "cut.json"
+    cut.write_text(text[:60])  # the start of a record, the rest lost
+    for path in (edited, cut):
+        before = path.read_bytes()
+        for args, what in ((["export", str(path)], "the export"), (["solve", "4", "--graph", str(path)], "the graph"),
+                           (["stats", "--deals", "1", "--per-deal", str(path)], "the per-deal lines"),
+                           (["review", str(saved), "--annotate", str(path), "--samples", "4"], "the annotated")):
+            refused = osmosis(args, home)
+            assert refused.exit_code == 1 and path.read_bytes() == before, (path.name, args)
+            assert "holds a game record that cannot be read as it is (a hand edit?) and is kept as it is: " \
+                   f"write {what}" in refused.stderr
+
+
+def test_a_pipe_named_through_a_link_is_refused_as_a_pipe(tmp_path):
+    # /dev/stdout on a pipe: the link's target is "pipe:[N]", no file, and the save said "No such file"
+    read, write = os.pipe()
+    try:
+        link = tmp_path / "out"
+        link.symlink_to(f"/proc/self/fd/{write}")
+        try:
+            atomic_write_text(link, "x")
+        except OSError as exc:
+            assert "not a regular file (a device or a pipe)" in str(exc)
+        else:
+            raise AssertionError("a pipe was taken for a file")
+    finally:
+        os.close(read)
+        os.close(write)
+
+
+def test_export_to_a_dash_prints_it(tmp_path):
+    home = tmp_path / "home"
+    assert osmosis(["play", "5"], home, input=MOVES).exit_code == 0
+    out = osmosis(["export", "-"], home)
+    assert out.exit_code == 0 and json.loads(out.stdout)["format"].startswith("osmosis-history/")
+    assert not (tmp_path / "-").exists() and not os.path.exists("-")
+
+
+def test_a_file_where_a_folder_should_be_is_named(tmp_path):
+    home = tmp_path / "home"
+    blocker = tmp_path / "notes"
+    blocker.write_text("not a folder\n")
+    played = osmosis(["play", "5", "--save", str(blocker / "game.json")], home, input=MOVES)
+    assert f"'{blocker}' is a file, not a folder: give a path in a folder" in played.output
+    resumed = osmosis(["play", "--resume", str(blocker / "game.json")], home)
+    assert resumed.exit_code == 1
+    assert resumed.stderr == (f"error: record '{blocker / 'game.json'}' cannot be read: '{blocker}' is a file, not a "
+                              "folder: expected a record file, 'last' or a number from osmosis games\n")
+
+
+def test_a_folder_where_the_history_should_be_is_named(tmp_path):
+    home = tmp_path / "home"
+    (home / "history.sqlite3").mkdir(parents=True)
+    shown = osmosis(["history"], home)
+    assert shown.exit_code == 1
+    assert shown.stderr == (f"error: the history database '{home / 'history.sqlite3'}' is a folder, not a file: move "
+                            "that folder away (or set OSMOSIS_HOME to another folder)\n")
