@@ -554,3 +554,31 @@ def test_a_dumb_terminal_gets_the_pipes_progress_line_not_a_bar_it_cannot_draw(m
     assert not live_display(Console(force_terminal=False, file=io.StringIO()))
     monkeypatch.setenv("TERM", "dumb")
     assert not live_display(Console(force_terminal=True, file=io.StringIO()))
+
+
+def test_a_ctrl_c_while_the_cluster_starts_stops_the_survey_there(monkeypatch, tmp_path):
+    """The cluster starts with SIGINT ignored (its workers keep that): a Ctrl-C pressed in that second or two
+    was dropped, and the survey ran on. Now it is held and taken as the start ends: the cluster is closed and
+    its folder removed, and the caller gets the KeyboardInterrupt (stats says "interrupted" and keeps what it has)."""
+    import signal
+
+    import distributed
+
+    from tutor.engines import DaskEngine
+
+    started = []
+
+    class Pressed(distributed.LocalCluster):
+        def __init__(self, *args, **kwargs):
+            os.kill(os.getpid(), signal.SIGINT)  # while the start runs: as a terminal's Ctrl-C
+            super().__init__(*args, **kwargs)
+            started.append(self)
+
+    monkeypatch.setattr(distributed, "LocalCluster", Pressed)
+    monkeypatch.setattr("tempfile.tempdir", str(tmp_path))  # the engine's own scratch folder goes here
+    before = signal.getsignal(signal.SIGINT)
+    with pytest.raises(KeyboardInterrupt):
+        DaskEngine(workers=1)
+    assert signal.getsignal(signal.SIGINT) is before and signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, [])
+    assert len(started) == 1 and started[0].status.name == "closed"
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith("osmosis-dask-")]

@@ -55,16 +55,27 @@ BatchResult = tuple[str, list[DealOutcome]]
 
 @contextmanager
 def _sigint_ignored() -> Iterator[None]:
-    """SIGINT ignored while the block runs (in the main thread; elsewhere it cannot be changed)."""
-    try:
-        before = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    except ValueError:  # not the main thread
+    """SIGINT ignored while the block runs, and by the processes it starts (a disposition they keep); a Ctrl-C
+    pressed meanwhile is held, not lost, and this process takes it as the block ends (KeyboardInterrupt there).
+
+    Held: SIGINT is blocked too, and Linux keeps a blocked signal pending even while it is ignored; the handler
+    is put back before it is unblocked. Ignored alone, the Ctrl-C pressed while a Dask cluster started (a
+    second or two) was lost, and the survey ran on. multiprocessing's resource tracker, started on first use,
+    unblocks SIGINT after it starts: it is started first. (In the main thread only; elsewhere neither can be
+    changed.)"""
+    if not (hasattr(signal, "pthread_sigmask") and threading.current_thread() is threading.main_thread()):
         yield
         return
+    from multiprocessing import resource_tracker
+
+    resource_tracker.ensure_running()
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         yield
     finally:
         signal.signal(signal.SIGINT, before)
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)  # a Ctrl-C held meanwhile is taken here
 
 
 class Engine(Protocol):
