@@ -120,3 +120,15 @@ def test_a_folder_where_the_history_should_be_is_named(tmp_path):
     assert shown.exit_code == 1
     assert shown.stderr == (f"error: the history database '{home / 'history.sqlite3'}' is a folder, not a file: move "
                             "that folder away (or set OSMOSIS_HOME to another folder)\n")
+
+
+def test_one_game_named_twice_in_one_import_is_counted_once(tmp_path):
+    home = tmp_path / "home"
+    assert osmosis(["play", "5"], home, input=MOVES).exit_code == 0
+    (saved,) = (home / "games").iterdir()
+    record = tmp_path / "g5.json"
+    record.write_bytes(saved.read_bytes())
+    other = tmp_path / "other"
+    assert osmosis(["import", str(record), str(record)], other).stdout == "Imported 1 game into your history.\n"
+    again = osmosis(["import", str(record), str(record)], other)
+    assert again.stdout == "Nothing new to import: the 1 game was in your history already, and each is kept once.\n"

@@ -344,12 +344,13 @@ def import_command(ctx: click.Context, files: tuple[Path, ...]) -> None:
         click.echo(f"error: {problem}", err=True)
     extra = "".join(f", {n} {what}{'s' if n != 1 else ''}"
                     for n, what in ((total.reviews, "review"), (total.drills, "drill")) if n)
-    games = f"{total.games} game{'s' if total.games != 1 else ''}{extra}"
+    distinct = len(total.ids) or total.games  # one game named twice (import f.json f.json) is one game
+    games = f"{distinct} game{'s' if distinct != 1 else ''}{extra}"
     if total.games and not new and not grown:
-        console.print(f"Nothing new to import: the {games} {'was' if total.games == 1 and not extra else 'were'} "
+        console.print(f"Nothing new to import: the {games} {'was' if distinct == 1 and not extra else 'were'} "
                       "in your history already, and each is kept once.", soft_wrap=True, markup=False)
     elif total.games or not total.problems:
-        fresh = "" if new == total.games else f" ({new} new, the others were in your history already)"
+        fresh = "" if new == distinct else f" ({new} new, the others were in your history already)"
         if grown:
             one = grown == 1
             fresh = (f" ({new} new; {grown} {'was' if one else 'were'} there with {'its' if one else 'their'} first "
