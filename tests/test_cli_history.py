@@ -346,8 +346,13 @@ def test_an_export_that_would_lose_reviews_or_a_damaged_one_is_kept(run, coached
     refused = osmosis(["export", str(out)], elsewhere)
     assert refused.exit_code == 1 and out.read_bytes() == edited and "holds less (the review of deal" in refused.stderr
     other = tmp_path / "notes.jsonl"
-    other.write_text('{"a": 1}\n' + kept.decode())  # not an export from its first line: an output file
-    assert run(["export", str(other)]).exit_code == 0 and other.read_bytes() == kept
+    other.write_text('{"a": 1}\n' + kept.decode())  # a line on top of an export: its games are still there
+    noted = other.read_bytes()
+    refused = run(["export", str(other)])
+    assert refused.exit_code == 1 and other.read_bytes() == noted and "cannot be read" in refused.stderr
+    plain = tmp_path / "plain.jsonl"
+    plain.write_text('{"a": 1}\n')  # no export in it: an output file, written over
+    assert run(["export", str(plain)]).exit_code == 0 and plain.read_bytes() == kept
 
 
 def test_a_copy_of_a_game_imported_from_another_file_changes_nothing(run, tmp_path):

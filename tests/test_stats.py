@@ -556,29 +556,38 @@ def test_a_dumb_terminal_gets_the_pipes_progress_line_not_a_bar_it_cannot_draw(m
     assert not live_display(Console(force_terminal=True, file=io.StringIO()))
 
 
-def test_a_ctrl_c_while_the_cluster_starts_stops_the_survey_there(monkeypatch, tmp_path):
+def test_a_ctrl_c_while_the_cluster_starts_stops_the_survey_there(tmp_path):
     """The cluster starts with SIGINT ignored (its workers keep that): a Ctrl-C pressed in that second or two
     was dropped, and the survey ran on. Now it is held and taken as the start ends: the cluster is closed and
-    its folder removed, and the caller gets the KeyboardInterrupt (stats says "interrupted" and keeps what it has)."""
-    import signal
+    its folder removed, and the caller gets the KeyboardInterrupt (stats says "interrupted" and keeps what it
+    has). In a process of its own, as the command is: there the main thread is the only one to take it."""
+    import subprocess
+    import sys
+    import textwrap
 
-    import distributed
+    script = textwrap.dedent(f"""
+        import os, signal, tempfile
+        import distributed
+        from tutor import engines
 
-    from tutor.engines import DaskEngine
+        tempfile.tempdir = {str(tmp_path)!r}
+        started = []
 
-    started = []
+        class Pressed(distributed.LocalCluster):
+            def __init__(self, *args, **kwargs):
+                os.kill(os.getpid(), signal.SIGINT)  # while the start runs, to the process: a terminal's Ctrl-C
+                super().__init__(*args, **kwargs)
+                started.append(self)
 
-    class Pressed(distributed.LocalCluster):
-        def __init__(self, *args, **kwargs):
-            os.kill(os.getpid(), signal.SIGINT)  # while the start runs: as a terminal's Ctrl-C
-            super().__init__(*args, **kwargs)
-            started.append(self)
-
-    monkeypatch.setattr(distributed, "LocalCluster", Pressed)
-    monkeypatch.setattr("tempfile.tempdir", str(tmp_path))  # the engine's own scratch folder goes here
-    before = signal.getsignal(signal.SIGINT)
-    with pytest.raises(KeyboardInterrupt):
-        DaskEngine(workers=1)
-    assert signal.getsignal(signal.SIGINT) is before and signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, [])
-    assert len(started) == 1 and started[0].status.name == "closed"
+        distributed.LocalCluster = Pressed
+        try:
+            engines.DaskEngine(workers=1)
+        except KeyboardInterrupt:
+            print("interrupted", started[0].status.name, signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, []),
+                  signal.getsignal(signal.SIGINT) is signal.default_int_handler)
+        else:
+            print("ran on")
+        """)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.stdout.split() == ["interrupted", "closed", "False", "True"], done.stderr[-2000:]
     assert not [p for p in tmp_path.iterdir() if p.name.startswith("osmosis-dask-")]
