@@ -1,7 +1,7 @@
 """The tutor's next hint, computed while the player thinks (line mode with ``--tutor``).
 
 With ``--tutor`` every move waits for the hint at its position, and early in a game that hint takes
-seconds (up to 14 s in ``limited``, where most sampled deals are lost and each is searched for its best
+seconds (up to 12 s in ``limited``, where most sampled deals are lost and each is searched for its best
 score). Line mode starts it in a background thread as soon as the position is shown, so a player who
 thinks for a while finds it ready; one who types at once waits only for what is left. The hint is the same
 either way: it depends on the position alone.
