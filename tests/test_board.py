@@ -234,6 +234,8 @@ def test_tutor_mode_asks_before_a_clear_mistake_and_n_keeps_the_move_back(tmp_pa
 def test_help_shows_the_keys(tmp_path):
     _, after, _ = run(make_session(tmp_path), ["question_mark"])
     assert "t        turn until the waste shows a card that can be played" in after
+    # card names as they are typed: "10H" was respelt as the board's "T♥", which no keyboard types
+    assert "(7h, 10h, r2 w d)" in after and "T♥" not in after
 
 
 @pytest.mark.parametrize("width", WIDTHS)
@@ -512,3 +514,41 @@ def test_the_replay_table_has_no_cards_to_click():
                 if isinstance(span.style, Style) and span.style.meta and "@click" in span.style.meta]
 
     assert len(links(TableView(state, True, 3))) == 4 and links(TableView(state, True, 3, playable=False)) == []
+
+
+def burst(app, keys, width=80, height=50) -> str:
+    """Send ``keys`` ((key, character) pairs) as key events all at once, as a paste or a fast typist does, then
+    wait until the board has handled them; what the : box holds then."""
+    from textual import events
+
+    held = []
+
+    async def go():
+        async with app.run_test(size=(width, height)) as pilot:
+            await pilot.pause()
+            for key, char in keys:
+                app._driver.send_message(events.Key(key, char))
+            for _ in range(100):
+                await pilot.pause(0.05)
+                if app.message_queue_size == 0 and app.screen.message_queue_size == 0:
+                    break
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            held.append(app.query_one("#prompt").value)
+
+    asyncio.run(go())
+    return held[0]
+
+
+def test_keys_sent_at_once_after_the_colon_go_into_the_box_not_to_the_board(tmp_path):
+    # ": d d d" pasted (or typed in one burst) played five turns: the keys reached the board before the box
+    # had the focus, each d and each space a board key, and the box was left open and empty
+    session = make_session(tmp_path, 18)
+    app = BoardApp(session, symbols=True)
+    burst(app, [("colon", ":"), ("d", "d"), ("space", " "), ("d", "d"), ("space", " "), ("d", "d"), ("enter", "\r")])
+    assert [str(m) for m in session.game.moves] == ["d", "d", "d"]
+    # a board key in the burst is the box's too: "h" is no hint and "q" no quit, but words of the line
+    session = make_session(tmp_path / "second", 18)
+    app = BoardApp(session, symbols=True)
+    held = burst(app, [("colon", ":"), ("d", "d"), ("space", " "), ("h", "h"), ("q", "q")])
+    assert session.game.ply == 0 and not app.hint_shown and held == "d hq"

@@ -209,3 +209,28 @@ def test_home_and_end_go_to_the_ends_when_the_board_is_taller_than_the_screen(re
     assert status(shown[2]).startswith(f"Move {m} of {m}")
     assert status(shown[3]).startswith(f"Move 0 of {m}")
     assert status(shown[-1]).startswith(f"Move 21 of {m}")  # in the box, Home moves the cursor
+
+
+def test_a_move_number_typed_at_once_after_g_goes_into_the_box(reviewed):
+    # "g 1 2 Enter" at once stayed at move 0 with the box open and empty (the keys went to the viewer first)
+    from textual import events
+
+    record, rev = reviewed
+    app = ReplayApp(record, rev, symbols=True)
+    seen = []
+
+    async def go():
+        async with app.run_test(size=(80, 50)) as pilot:
+            await pilot.pause()
+            for key, char in (("g", "g"), ("1", "1"), ("2", "2"), ("enter", "\r")):
+                app._driver.send_message(events.Key(key, char))
+            for _ in range(40):
+                await pilot.pause(0.05)
+            seen.append(app.ply)
+            await pilot.press("g", "enter")  # an empty box: Enter just closes it, no "'' is not a move number"
+            await pilot.pause()
+            seen.append(screen_text(app))
+
+    asyncio.run(go())
+    assert seen[0] == 12
+    assert "is not a move number" not in seen[1] and status(seen[1]).startswith("Move 12 of ")

@@ -61,6 +61,8 @@ KEYS = ("1-4 reserve", "w waste", "d turn", "t turn to a play", "u undo", "r red
 PROMPT_COMMANDS = {"u": "action_undo", "undo": "action_undo", "h": "action_hint", "hint": "action_hint",
                    "t": "action_turn_until", "q": "quit_game", "quit": "quit_game", "?": "action_help",
                    "help": "action_help"}
+BOARD_ACTIONS = frozenset({"play", "turn_until", "undo", "redo", "hint", "prompt", "save", "help", "quit"})
+"""The actions of the board's keys (its bindings), none of which a key typed into the : box may start."""
 END_KEYS = ("v review this game", "u take back the last move", "q quit")  # the end question's keys
 
 
@@ -255,7 +257,9 @@ class BoardApp(MovesApp):
         prompt = self.query_one("#prompt", Input)
         prompt.add_class("shown")
         prompt.value = ""
-        prompt.focus()
+        # at once, not later as focus() does: the keys of a pasted ": d d d" already on their way go into the
+        # box (they played five turns, each d and each space a board key)
+        self.screen.set_focus(prompt)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         self._close_prompt()
@@ -269,10 +273,26 @@ class BoardApp(MovesApp):
         elif not self.refused(" ".join(words)):
             self.play_moves(words)
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """No board key while the : box is open: a key on its way to the board as the box opened (typed or
+        pasted at once after the colon) is the box's (:meth:`on_key`), not a move, an undo or a quit."""
+        if action in BOARD_ACTIONS and self.query_one("#prompt", Input).has_class("shown"):
+            return False
+        return super().check_action(action, parameters)
+
     def on_key(self, event: events.Key) -> None:
-        if event.key == "escape" and self.query_one("#prompt", Input).has_class("shown"):
-            self._close_prompt()
-            return
+        prompt = self.query_one("#prompt", Input)
+        if prompt.has_class("shown"):
+            if event.key == "escape":
+                self._close_prompt()
+                return
+            # Keys sent to the board before the colon's box had the focus come back here unused (": d d d"
+            # pasted played five turns, each d and each space a board key): the characters are the box's, in
+            # order. (The box takes its own; an Enter that came this way leaves the line in it, to be sent.)
+            if event.is_printable and event.character is not None:
+                event.stop()
+                prompt.insert_text_at_cursor(event.character)
+                return
         super().on_key(event)
 
     def _close_prompt(self) -> None:

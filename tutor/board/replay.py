@@ -211,13 +211,15 @@ class ReplayApp(App):
         box = self.query_one("#goto", Input)
         box.add_class("shown")
         box.value = ""
-        box.focus()
+        self.screen.set_focus(box)  # at once: focus() waits, and the next keys would go to the viewer
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         box = self.query_one("#goto", Input)
         box.remove_class("shown")
         self.set_focus(None)
         text = event.value.strip()
+        if not text:  # Enter on an empty box: nothing asked, the box just closes
+            return
         # ASCII digits only ('²' passes isdigit but not int()), and few of them (int() refuses 4300 digits)
         if not (text.isascii() and text.isdigit()) or len(text) > MAX_DIGITS:
             self.message = f"{brief(text)} is not a move number: expected 0 to {len(self.moves)}"
@@ -228,11 +230,23 @@ class ReplayApp(App):
             self.message = f"There is no move {int(text)}: this is the last one, move {len(self.moves)}."
             self.show()
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """No viewer key while the g box is open: a key on its way to the viewer as the box opened (g 1 2
+        typed at once) is the box's (:meth:`on_key`); Home and End stay the box's own (:meth:`action_go`)."""
+        if action in ("step", "jump", "goto", "help", "quit") and self.query_one("#goto", Input).has_class("shown"):
+            return False
+        return super().check_action(action, parameters)
+
     def on_key(self, event: events.Key) -> None:
         box = self.query_one("#goto", Input)
         if event.key == "escape" and box.has_class("shown"):
             box.remove_class("shown")
             self.set_focus(None)
+        elif box.has_class("shown") and event.is_printable and event.character is not None:
+            # sent to the viewer before the box had the focus ("g 1 2" at once stayed at move 0, the box empty;
+            # "g x q" quit): the characters are the box's, in order (it takes its own keys itself)
+            event.stop()
+            box.insert_text_at_cursor(event.character)
 
     def action_help(self) -> None:
         self.push_screen(TextScreen(REPLAY_KEYS, "Any key closes this help.", symbols=self.symbols))

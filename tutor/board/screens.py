@@ -23,7 +23,7 @@ d space  turn the talon (a redeal when the stock is empty)
 t        turn until the waste shows a card that can be played (stops before a redeal)
 u r      undo, redo
 h        hint: every move's win chance, samples and interval, and why
-: or /   type moves or card names (7h, 10H, r2 w d) and Enter
+: or /   type moves or card names (7h, 10h, r2 w d) and Enter
 s        save          q  quit (the game stays saved)
 ?        this help     the mouse: click a reserve card or the waste's top card to play it"""
 
