@@ -152,6 +152,13 @@ def test_quitting_part_way_does_not_mark_the_lesson_done(run):
     assert listing(run)["layout"]["done"] is False
 
 
+def test_quitting_a_lesson_done_before_says_it_stays_done(run):
+    assert run(["lesson", "osmosis-filter", "--answers", "QS qc 3d"]).exit_code == 0
+    result = run(["lesson", "osmosis-filter"], input="q\n")  # it said "The lesson is not marked done."
+    assert "so far. It stays done from an earlier run." in result.stdout
+    assert listing(run)["osmosis-filter"]["done"] is True
+
+
 def test_end_of_input_stops_the_lesson_without_a_traceback(run):
     result = run(["lesson", "waiting"], input="")
     assert result.exit_code == 0

@@ -544,3 +544,19 @@ def test_the_hint_judge_puts_the_hints_own_best_first_on_a_tie():
     assert verdict.scores[0].move == hint(observe(state), samples=64).best == Move.parse("d")
     assert {Move.parse("d"), Move.parse("w")} <= verdict.right
     assert verdict.scores[0].win == max(s.win for s in verdict.scores)
+
+
+def test_two_lessons_taken_at_once_each_keep_their_progress(tmp_path):
+    # the file was read when a lesson started and written whole when it ended: the last one to end erased the
+    # other's lesson ("1 of 8 lessons done" after two were finished in two terminals)
+    path = tmp_path / "progress.json"
+    first, second = load_progress(path), load_progress(path)  # two terminals, each started before the other ended
+    second.record("osmosis-filter", 3, 3, finished=True)
+    second.save()
+    first.record("layout", 2, 2, finished=True)
+    first.record("osmosis-filter", 0, 1, finished=False)  # and a retry of the other one there, given up
+    first.save()
+    now = load_progress(path)
+    assert now.done("layout") and now.done("osmosis-filter")
+    assert now.lessons["osmosis-filter"]["best_right"] == 3
+    assert now.lessons["osmosis-filter"]["last"] == {"right": 0, "asked": 1, "finished": False}

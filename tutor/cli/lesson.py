@@ -356,8 +356,9 @@ class Run:
             if missed:
                 self.say("Steps to look at again: " + ", ".join(map(str, missed)))
         else:
-            self.say(f"Stopped at step {self.current}: {right} of {asked} answers right so far{later}. "
-                     "The lesson is not marked done.")
+            kept = ("It stays done from an earlier run." if self.progress.done(lesson.name)
+                    else "The lesson is not marked done.")
+            self.say(f"Stopped at step {self.current}: {right} of {asked} answers right so far{later}. {kept}")
         self.progress.record(lesson.name, right, asked, self.finished)
         try:
             self.progress.save()

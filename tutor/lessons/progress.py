@@ -11,7 +11,7 @@ from typing import Any
 
 from ..errors import LessonError
 from ..inputs import load_json
-from ..storage import atomic_write_text, is_regular_file, progress_path
+from ..storage import atomic_write_text, folder_lock, is_regular_file, progress_path
 from ..textsafe import os_reason, quoted
 from .format import NAME_PATTERN
 
@@ -27,6 +27,8 @@ class Progress:
     path: Path
     lessons: dict[str, dict[str, Any]] = field(default_factory=dict)
     warning: str | None = None
+    changed: set[str] = field(default_factory=set)
+    """The lessons this run recorded: :meth:`save` writes these into the file as it is then."""
 
     def done(self, name: str) -> bool:
         return bool(self.lessons.get(name, {}).get("done"))
@@ -39,11 +41,50 @@ class Progress:
             best = entry.get("best_right", -1)
             entry["best_right"] = max(best, right)
         self.lessons[name] = entry
+        self.changed.add(name)
 
     def save(self) -> None:
+        """Write this run's lessons into the file as it is now, under the folder's lock: two lessons taken at
+        once in two terminals each keep their own (the file was read at the start and written whole at the
+        end, and the last one to end erased the other's lesson)."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        data = {"format": PROGRESS_FORMAT, "lessons": self.lessons}
-        atomic_write_text(self.path, json.dumps(data, indent=2, sort_keys=True) + "\n")
+        with folder_lock(self.path):
+            now = _good_entries(self.path)
+            if now is not None:
+                merged = dict(now)
+                for name in self.changed:
+                    merged[name] = _merged(now.get(name), self.lessons[name])
+                self.lessons = merged
+            data = {"format": PROGRESS_FORMAT, "lessons": self.lessons}
+            atomic_write_text(self.path, json.dumps(data, indent=2, sort_keys=True) + "\n")
+
+
+def _merged(theirs: dict[str, Any] | None, mine: dict[str, Any]) -> dict[str, Any]:
+    """One lesson's entry as another run left it, with this run's on top: done if either finished it, the best
+    of both scores, this run's last try."""
+    if not theirs:
+        return mine
+    entry = {**theirs, **mine, "done": bool(theirs.get("done")) or bool(mine.get("done"))}
+    best = max(theirs.get("best_right", -1), mine.get("best_right", -1))
+    if best >= 0:
+        entry["best_right"] = best
+    return entry
+
+
+def _good_entries(path: Path) -> dict[str, dict[str, Any]] | None:
+    """The usable entries of the progress file at ``path`` as it is now: {} for no file, None for one that
+    cannot be read as a progress file (this run's entries are written as they are, as before)."""
+    try:
+        if not path.exists():
+            return {}
+        if not is_regular_file(path):
+            return None
+        data = load_json(path, "progress file", LessonError)
+    except (OSError, LessonError):
+        return None
+    if not isinstance(data, dict) or data.get("format") != PROGRESS_FORMAT or not isinstance(data.get("lessons"), dict):
+        return None
+    return {name: entry for name, entry in data["lessons"].items() if _entry_problem(name, entry) is None}
 
 
 def load_progress(path: Path | None = None) -> Progress:
@@ -141,7 +182,7 @@ def _set_aside(path: Path, problem: str, kept: dict[str, dict[str, Any]]) -> Pro
         moved = f"set aside as {quoted(aside)}"
         break
     moved = moved or "and could not be set aside (no free name)"
-    progress = Progress(path, dict(kept))
+    progress = Progress(path, dict(kept), changed=set(kept))  # written back whole: the file is set aside
     start = "starting afresh"
     if kept:
         start = f"keeping the {len(kept)} good entr{'y' if len(kept) == 1 else 'ies'}"
