@@ -1196,3 +1196,24 @@ def test_the_cards_average_says_it_takes_the_unfinished_games_too():
     assert "18.0 cards on average over all 3 (osmosis history" in results_line(fig, "osmosis")
     done = SimpleNamespace(**{**vars(fig), "finished": 3})
     assert "18.0 cards on average." in figures_line("All games", done).plain
+
+
+def test_drill_list_and_next_due_keep_to_the_tag_asked_for(run, coached):
+    # --list --tag listed every drill, and a --tag run ended naming the due time of a drill of another kind
+    from tutor.review import TAGS
+
+    listed = json.loads(run(["drill", "--list", "--json"]).stdout)
+    have = sorted({t for d in listed for t in d["tags"]})
+    assert have
+    for tag in have:
+        only = json.loads(run(["drill", "--list", "--json", "--tag", tag]).stdout)
+        assert only and all(tag in d["tags"] for d in only)
+        assert len(only) == sum(tag in d["tags"] for d in listed)
+    missing = next(str(t) for t in TAGS if str(t) not in have)
+    assert json.loads(run(["drill", "--list", "--json", "--tag", missing]).stdout) == []
+    tag = have[0]
+    answered = json.loads(run(["drill", "--tag", tag, "--count", "1", "--json"], input="d\n").stdout)
+    assert answered["asked"] == 1
+    of_tag = {d["id"]: d for d in json.loads(run(["drill", "--list", "--json", "--tag", tag]).stdout)}
+    due = sorted(d["due_at"] for d in of_tag.values())
+    assert answered["next_due"] == (due[0] if due else None)

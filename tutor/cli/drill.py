@@ -101,7 +101,7 @@ def drill_command(ctx: click.Context, count: int, tag: str | None, list_only: bo
         # a history that cannot be written (a read-only data folder) still lists the drills it holds
         added = 0 if history.read_only and list_only else drills.sync_drills(history)
         if list_only:
-            return _list(console, history, as_json)
+            return _list(console, history, as_json, tag)
         todo = drills.due(history, count, tag)
         # wrapped at word boundaries for the terminal, with the board's card names (T♦, not TD)
         say: Callable[[str], None] = ((lambda text: None) if as_json
@@ -131,7 +131,7 @@ def drill_command(ctx: click.Context, count: int, tag: str | None, list_only: bo
             if outcome:
                 results.append(outcome)
         right = sum(r["right"] for r in results)
-        nxt = drills.next_due(history)
+        nxt = drills.next_due(history, tag)  # of the kind asked for, as the run with nothing due says it
         if as_json:
             click.echo(json.dumps({"asked": len(results), "right": right, "answers": results, "next_due": nxt}))
             return
@@ -251,9 +251,9 @@ def _figure_json(d: drills.Drill, fig: drills.DropFigure | None) -> dict[str, An
             "drop_samples": fig.samples, "drop_exact": fig.exact}
 
 
-def _list(console: Console, history: History, as_json: bool) -> None:
-
-    items = drills.all_drills(history)
+def _list(console: Console, history: History, as_json: bool, tag: str | None = None) -> None:
+    """Every drill (``tag``: of that kind only), as a table or JSON."""
+    items = [d for d in drills.all_drills(history) if tag is None or tag in d.tags]
     figures = _drop_figures(history, items)
     if as_json:
         click.echo(json.dumps([d.to_json() | _figure_json(d, figures.get(d.id)) for d in items]))
