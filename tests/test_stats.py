@@ -591,3 +591,35 @@ def test_a_ctrl_c_while_the_cluster_starts_stops_the_survey_there(tmp_path):
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
     assert done.stdout.split() == ["interrupted", "closed", "False", "True"], done.stderr[-2000:]
     assert not [p for p in tmp_path.iterdir() if p.name.startswith("osmosis-dask-")]
+
+
+def test_a_database_with_tables_of_a_stores_names_but_not_its_columns_is_refused_unchanged(run, tmp_path):
+    # its outcomes table got a column "tried" added before the refusal, whose words blamed the disk
+    import sqlite3
+
+    fake = tmp_path / "fake.sqlite3"
+    db = sqlite3.connect(fake)
+    db.execute("CREATE TABLE outcomes(x)")
+    db.execute("CREATE TABLE configs(y)")
+    db.commit()
+    db.close()
+    before = fake.read_bytes()
+    result = run(["stats", "--policy", "greedy", "--deals", "1-3", "--workers", "1", "--store", str(fake)])
+    assert result.exit_code == 1
+    assert result.stderr == (f"error: '{fake}' is not an osmosis results store (its table configs has no column id): "
+                             "give --store a new file name or a results store\n")
+    assert fake.read_bytes() == before
+
+
+def test_an_interrupted_fresh_survey_says_to_resume_without_fresh(run, monkeypatch):
+    # "run the same command again to resume": with --fresh that plays every deal again
+    import tutor.cli.stats as stats
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(stats, "_run", interrupted)
+    fresh = run(["stats", "--policy", "greedy", "--deals", "1-3", "--workers", "1", "--fresh"])
+    assert fresh.exit_code == 130 and "run the same command again without --fresh to resume" in fresh.stderr
+    plain = run(["stats", "--policy", "greedy", "--deals", "1-3", "--workers", "1"])
+    assert plain.exit_code == 130 and "run the same command again to resume" in plain.stderr

@@ -153,6 +153,10 @@ class ResultStore:
                     raise TutorError(f"{quoted(self.path)} is not an osmosis results store (it holds the tables "
                                      f"{', '.join(other[:4])}{', ...' if len(other) > 4 else ''}): give --store "
                                      "a new file name or a results store")
+                wrong = _not_a_store(db)
+                if wrong:  # tables of those names but not a store's: changed by nothing (no column added)
+                    raise TutorError(f"{quoted(self.path)} is not an osmosis results store (its table {wrong}): "
+                                     "give --store a new file name or a results store")
                 db.execute("PRAGMA journal_mode = WAL")
                 db.execute("PRAGMA synchronous = NORMAL")
                 db.executescript(SCHEMA)
@@ -176,6 +180,20 @@ class ResultStore:
 
     def close(self) -> None:
         self.db.close()
+
+
+_COLUMNS = {"configs": {"id", "key"}, "outcomes": {"config", "deal", "won", "cards", "seconds"}}
+"""The columns every store's tables have had (``tried`` came later, and an older store gets it)."""
+
+
+def _not_a_store(db: sqlite3.Connection) -> str | None:
+    """What shows that a database with a ``configs`` or ``outcomes`` table is no results store ("outcomes has no
+    column deal"), or None."""
+    for table, wanted in _COLUMNS.items():
+        have = {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
+        if have and not wanted <= have:
+            return f"{table} has no column {sorted(wanted - have)[0]}"
+    return None
 
     def __enter__(self) -> ResultStore:
         return self

@@ -211,8 +211,10 @@ def stats_command(ctx: click.Context, deal_range: str, policy: str, workers: int
                          policy != "solver" and (policy == "tutor" if against is None else against))
             finished = True
         except KeyboardInterrupt:
-            click.echo(f"stats: interrupted; the finished batches are kept in {store.path}: run the same "
-                       "command again to resume", err=True)
+            # --fresh would play them all again: the same command without it takes them from the store
+            again = "the same command again without --fresh" if fresh else "the same command again"
+            click.echo(f"stats: interrupted; the finished batches are kept in {store.path}: run {again} to resume",
+                       err=True)
             raise click.exceptions.Exit(130) from None  # that line says it all: not "interrupted" again
         finally:
             if out is not None:
@@ -236,7 +238,7 @@ def stats_command(ctx: click.Context, deal_range: str, policy: str, workers: int
     table.add_row("wins", f"{tally.wins:,}")
     if policy == "solver":
         listed = ", ".join(map(str, tally.undecided[:10])) + (", ..." if tally.unknown > 10 else "")
-        table.add_row("undecided", f"{tally.unknown:,}" + (f" (deals {listed})" if tally.unknown else ""))
+        table.add_row("undecided", f"{tally.unknown:,}" + (f" (deal{'s' if tally.unknown != 1 else ''} {listed})" if tally.unknown else ""))
     table.add_row("win rate", f"{100 * tally.win_rate:.1f}% (95% interval {100 * low:.1f}%-{100 * high:.1f}%)")
     # a lost deal's score is the best the solver found within its node limit: exact unless the search was cut
     table.add_row("mean cards", f"{tally.mean_cards:.2f}"
