@@ -181,20 +181,6 @@ class ResultStore:
     def close(self) -> None:
         self.db.close()
 
-
-_COLUMNS = {"configs": {"id", "key"}, "outcomes": {"config", "deal", "won", "cards", "seconds"}}
-"""The columns every store's tables have had (``tried`` came later, and an older store gets it)."""
-
-
-def _not_a_store(db: sqlite3.Connection) -> str | None:
-    """What shows that a database with a ``configs`` or ``outcomes`` table is no results store ("outcomes has no
-    column deal"), or None."""
-    for table, wanted in _COLUMNS.items():
-        have = {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
-        if have and not wanted <= have:
-            return f"{table} has no column {sorted(wanted - have)[0]}"
-    return None
-
     def __enter__(self) -> ResultStore:
         return self
 
@@ -252,3 +238,17 @@ def _not_a_store(db: sqlite3.Connection) -> str | None:
     def count(self, config: int) -> int:
         (n,) = self.db.execute("SELECT COUNT(*) FROM outcomes WHERE config = ?", (config,)).fetchone()
         return int(n)
+
+
+_COLUMNS = {"configs": {"id", "key"}, "outcomes": {"config", "deal", "won", "cards", "seconds"}}
+"""The columns every store's tables have had (``tried`` came later, and an older store gets it)."""
+
+
+def _not_a_store(db: sqlite3.Connection) -> str | None:
+    """What shows that a database with a ``configs`` or ``outcomes`` table is no results store ("outcomes has no
+    column deal"), or None."""
+    for table, wanted in _COLUMNS.items():
+        have = {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
+        if have and not wanted <= have:
+            return f"{table} has no column {sorted(wanted - have)[0]}"
+    return None
