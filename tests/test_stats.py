@@ -623,3 +623,14 @@ def test_an_interrupted_fresh_survey_says_to_resume_without_fresh(run, monkeypat
     assert fresh.exit_code == 130 and "run the same command again without --fresh to resume" in fresh.stderr
     plain = run(["stats", "--policy", "greedy", "--deals", "1-3", "--workers", "1"])
     assert plain.exit_code == 130 and "run the same command again to resume" in plain.stderr
+
+
+def test_a_gzip_per_deal_file_names_itself_in_its_header(run, tmp_path):
+    # the header held the temporary file's name, so gunzip -N gave ".deals.jsonl.gz.XXXXXXXX.tmp" back
+    import gzip
+
+    out = tmp_path / "deals.jsonl.gz"
+    assert run(["stats", "--policy", "greedy", "--deals", "1-3", "--workers", "1", "--per-deal", str(out)]).exit_code == 0
+    data = out.read_bytes()
+    assert data[3] & 0x08 and data[10:data.index(b"\0", 10)] == b"deals.jsonl"  # FNAME, without the .gz
+    assert gzip.decompress(data).decode().count("\n") == 3

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import io
 import json
 import math
 import os
@@ -101,8 +102,11 @@ class PerDealFile:
             check_writable_target(target)
             fd, self.tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
             os.close(fd)
-            self.stream: TextIO = (gzip.open(self.tmp, "wt", encoding="utf-8") if path.endswith(".gz")
-                                   else open(self.tmp, "w", encoding="utf-8"))
+            self.raw = open(self.tmp, "wb")
+            # the gzip header names the file as it will be called (gunzip -N gave back the temporary name)
+            self.stream: TextIO = (io.TextIOWrapper(gzip.GzipFile(target.name, "wb", fileobj=self.raw),
+                                                    encoding="utf-8") if path.endswith(".gz")
+                                   else io.TextIOWrapper(self.raw, encoding="utf-8"))
         except OSError as exc:
             raise TutorError(f"cannot write the per-deal file {quoted(path)}: {exc.strerror or exc}") from None
 
@@ -110,6 +114,7 @@ class PerDealFile:
         """Close the lines; with ``keep``, put them in place of the file named, else drop them."""
         try:
             self.stream.close()
+            self.raw.close()  # a GzipFile leaves the file it was given open
             if keep:
                 os.replace(self.tmp, self.target)
                 return
