@@ -94,6 +94,17 @@ def test_below_the_narrowest_width_one_line_says_how_many_columns_are_needed(tmp
     assert f"The terminal is too narrow: the board needs {MIN_COLUMNS} columns, it has {MIN_COLUMNS - 4}." in said
 
 
+def test_on_a_tiny_terminal_the_too_narrow_line_and_the_status_stay_in_view(tmp_path):
+    # at 20x8 the wrapped key bar filled the screen ("1-4 reserve  w w / d turn / ..."), the status and the
+    # too-narrow line pushed out of view: below 14 rows the key bar is left out (the status says "? help")
+    _, text = board(make_session(tmp_path, number=18), 20, height=8)
+    said = flat(text)
+    assert f"the board needs {MIN_COLUMNS} columns" in said and "Move 0" in said and "? help" in said
+    assert "reserve" not in said
+    _, roomy = board(make_session(tmp_path / "roomy", number=18), 80, height=40)
+    assert "1-4 reserve" in roomy
+
+
 @pytest.mark.parametrize("width", [40, 60])
 def test_the_replay_shows_every_foundation_card_at_narrow_widths(tmp_path, width):
     session = greedy(make_session(tmp_path, number=17), 60)

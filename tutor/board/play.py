@@ -24,7 +24,7 @@ from ..narrate.play import end_message, over_rest, turned_sentence
 from ..talon import TURN_STOPS, memory, turns_to_play, waste_fan
 from .asking import MovesApp
 from .screens import PLAY_KEYS, CardPanel, TextScreen
-from .widgets import HintView, Keys, Lines, MemoryView, Status, TableView, too_narrow
+from .widgets import SHORT_ROWS, HintView, Keys, Lines, MemoryView, Status, TableView, too_narrow
 
 if TYPE_CHECKING:
     from textual.app import ComposeResult
@@ -49,6 +49,7 @@ CSS = """
 #prompt.shown { display: block; }
 #status { height: auto; background: $panel; padding: 0 1; }
 #keys { height: auto; padding: 0 1; color: $text-muted; }
+#keys.short { display: none; }
 #warning { height: auto; padding: 0 1; color: $warning; display: none; }
 #warning.shown { display: block; }
 #narrow { height: auto; padding: 0 1; color: $error; display: none; }
@@ -124,6 +125,7 @@ class BoardApp(MovesApp):
         narrow = self.query_one("#narrow", Static)
         narrow.set_class(said is not None, "shown")
         narrow.update(Lines(said or ""))
+        self.query_one("#keys").set_class(event.size.height < SHORT_ROWS, "short")
 
     def refresh_board(self) -> None:
         game = self.game

@@ -26,7 +26,7 @@ from ..render import describe_move, prose
 from ..talon import waste_fan
 from ..textsafe import brief
 from .screens import REPLAY_KEYS, CardPanel, TextScreen
-from .widgets import ChartView, Keys, Lines, TableView, no_colour, too_narrow
+from .widgets import SHORT_ROWS, ChartView, Keys, Lines, TableView, no_colour, too_narrow
 
 if TYPE_CHECKING:
     from ..review import Review
@@ -50,6 +50,7 @@ CSS = """
 #goto.shown { display: block; }
 #status { height: auto; background: $panel; padding: 0 1; }
 #keys { height: auto; padding: 0 1; color: $text-muted; }
+#keys.short { display: none; }
 #narrow { height: auto; padding: 0 1; color: $error; display: none; }
 #narrow.shown { display: block; }
 """
@@ -118,6 +119,7 @@ class ReplayApp(App):
         narrow = self.query_one("#narrow", Static)
         narrow.set_class(said is not None, "shown")
         narrow.update(Lines(said or ""))
+        self.query_one("#keys").set_class(event.size.height < SHORT_ROWS, "short")
 
     # ---- drawing ------------------------------------------------------------
     def show(self) -> None:

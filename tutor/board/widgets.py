@@ -55,6 +55,11 @@ def too_narrow(columns: int) -> str | None:
     return f"The terminal is too narrow: the board needs {MIN_COLUMNS} columns, it has {columns}."
 
 
+SHORT_ROWS = 14
+"""Below this many rows the key bar is left out (the status line still says ``? help``): at 20x8 its wrapped
+keys filled the screen and pushed the status and the too-narrow line out of view."""
+
+
 def no_colour() -> bool:
     """NO_COLOR is set and not empty (no-color.org's rule, and rich's in line mode). The boards then pass
     ``ansi_color=True`` to Textual, whose filter for that case drops the colours for the terminal's own; its
