@@ -105,6 +105,8 @@ def test_a_record_without_a_review_still_steps(reviewed):
     record, _ = reviewed
     bare = Record(record.rules, record.deal, record.moves)
     shown = screens(bare, None, ["right", "n"])
+    # no labelled move to jump to: the start does not offer n (it answered "no labelled move ... after this one")
+    assert "The start: no move played yet. → steps on." in shown[0] and "n jumps" not in shown[0]
     assert status(shown[1]).startswith("Move 1 of ")
     assert "No win chances in this record" in shown[1]
     assert "no labelled move or critical moment after this one" in shown[2]

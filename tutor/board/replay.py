@@ -147,7 +147,9 @@ class ReplayApp(App):
     def _note(self) -> list[Text | str]:
         n = self.ply
         if n == 0:
-            lines: list[Text | str] = ["The start: no move played yet. → steps on, n jumps to the first labelled move."]
+            # n only where there is a labelled move or a critical moment to jump to (none without a review)
+            jump = ", n jumps to the first labelled move" if self.marks else ""
+            lines: list[Text | str] = [f"The start: no move played yet. → steps on{jump}."]
             if self.rev is not None:
                 lines.append(self.rev.hindsight.verdict())
             return lines

@@ -32,6 +32,7 @@ left right  one move back, one move on
 Home End    the start, the end
 n p         the next, the previous labelled move or critical moment
 g           go to a move: type its number and Enter
+?           this help
 q           quit"""
 
 
