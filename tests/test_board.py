@@ -292,6 +292,8 @@ def test_the_end_of_a_blocked_game_offers_the_review_and_v_asks_for_it(tmp_path)
     asyncio.run(go())
     assert "Blocked: 1 card" in out["end"]
     assert "v  review this game" in out["end"] and "The game is saved" in out["end"]
+    # the end question takes only v, u and q: the status no longer offers "? help" (? only rang the bell)
+    assert "blocked" in out["end"] and "? help" not in out["end"]
     assert app.return_value == "review"
 
 

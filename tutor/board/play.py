@@ -151,7 +151,8 @@ class BoardApp(MovesApp):
             status.append("won")
         elif state.blocked:
             status.append("blocked")
-        self.query_one("#status", Static).update(Status(status + ["? help"]))
+        # the game over, the end question takes only its own keys (v u q, below): no "? help" then
+        self.query_one("#status", Static).update(Status(status + ([] if state.over else ["? help"])))
         self.query_one("#keys", Static).update(Keys(END_KEYS if state.over else KEYS))
         self.prefetch_hint()
         if self.reveal == "#message" or (self.reveal == "#hint" and hint is not None):
