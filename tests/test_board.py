@@ -327,6 +327,10 @@ def test_s_saves_and_q_quits(tmp_path):
     session = make_session(tmp_path)
     shown = screens(session, ["d", "s"])
     assert f"Saved to {tmp_path / 'game.json'}." in flat(shown[-1])
+    # a save's words stand alone: an earlier "unknown move" stayed above them
+    shown = screens(session, ["colon", "x", "enter", "s"])
+    assert "unknown move 'x'" in flat(shown[3]) and "unknown move" not in flat(shown[4])
+    assert f"Saved to {tmp_path / 'game.json'}." in flat(shown[4])
     app = BoardApp(session, symbols=True)
 
     async def go():

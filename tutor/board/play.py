@@ -246,6 +246,7 @@ class BoardApp(MovesApp):
         self.push_screen(TextScreen(PLAY_KEYS, "Any key closes this help.", symbols=self.symbols))
 
     def action_save(self, arg: str = "") -> None:
+        self.message_text = ""  # what a save says stands alone (it came under an earlier "unknown move")
         try:
             self.session.save_command(arg)
         except TutorError as exc:
