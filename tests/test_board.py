@@ -558,3 +558,21 @@ def test_keys_sent_at_once_after_the_colon_go_into_the_box_not_to_the_board(tmp_
     app = BoardApp(session, symbols=True)
     held = burst(app, [("colon", ":"), ("d", "d"), ("space", " "), ("h", "h"), ("q", "q")])
     assert session.game.ply == 0 and not app.hint_shown and held == "d hq"
+
+
+def test_ctrl_q_still_quits_while_the_colon_box_is_open(tmp_path):
+    # the box refuses the board's keys (q is a word there), and had refused Textual's own Ctrl+Q with them
+    app = BoardApp(make_session(tmp_path), symbols=True)
+    state = {}
+
+    async def go():
+        async with app.run_test(size=(80, 40)) as pilot:
+            await pilot.press("colon", "q")
+            await pilot.pause()
+            state["typed"] = app.query_one("#prompt").value
+            await pilot.press("ctrl+q")
+            await pilot.pause()
+            state["running"] = app.is_running
+
+    asyncio.run(go())
+    assert state == {"typed": "q", "running": False}

@@ -236,3 +236,21 @@ def test_a_move_number_typed_at_once_after_g_goes_into_the_box(reviewed):
     asyncio.run(go())
     assert seen[0] == 12
     assert "is not a move number" not in seen[1] and status(seen[1]).startswith("Move 12 of ")
+
+
+def test_ctrl_q_still_quits_the_viewer_while_the_g_box_is_open(reviewed):
+    record, rev = reviewed
+    app = ReplayApp(record, rev, symbols=True)
+    state = {}
+
+    async def go():
+        async with app.run_test(size=(80, 50)) as pilot:
+            await pilot.press("g", "q")
+            await pilot.pause()
+            state["typed"] = app.query_one("#goto").value
+            await pilot.press("ctrl+q")
+            await pilot.pause()
+            state["running"] = app.is_running
+
+    asyncio.run(go())
+    assert state == {"typed": "q", "running": False}

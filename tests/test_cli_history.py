@@ -1211,6 +1211,7 @@ def test_drill_list_and_next_due_keep_to_the_tag_asked_for(run, coached):
         assert len(only) == sum(tag in d["tags"] for d in listed)
     missing = next(str(t) for t in TAGS if str(t) not in have)
     assert json.loads(run(["drill", "--list", "--json", "--tag", missing]).stdout) == []
+    assert f"No drill of {missing} yet" in " ".join(run(["drill", "--list", "--tag", missing]).stdout.split())
     tag = have[0]
     answered = json.loads(run(["drill", "--tag", tag, "--count", "1", "--json"], input="d\n").stdout)
     assert answered["asked"] == 1

@@ -50,7 +50,7 @@ def test_an_export_with_a_note_on_top_or_indented_games_is_kept(tmp_path):
         path.write_text(text)
         refused = osmosis(["export", str(path)], tmp_path / "a")
         assert refused.exit_code == 1 and path.read_text() == text
-        assert "cannot be read (a damaged or edited export" in refused.stderr
+        assert "is an export that cannot be read line by line (laid out over several lines, or a note added" in refused.stderr
         graph = osmosis(["solve", "4", "--graph", str(path)], tmp_path / "a")
         assert graph.exit_code == 1 and path.read_text() == text
         assert "is an export of the history (a damaged or edited one" in graph.stderr

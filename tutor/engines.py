@@ -69,13 +69,25 @@ def _sigint_ignored() -> Iterator[None]:
     from multiprocessing import resource_tracker
 
     resource_tracker.ensure_running()
-    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # Read first and changed inside the try: a KeyboardInterrupt (a Ctrl-C just before, or kill turned into
+    # one by stopped_like_ctrl_c) may come out of any of these calls, and must not leave SIGINT blocked.
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, ())
+    before = signal.getsignal(signal.SIGINT)
     try:
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
         yield
     finally:
-        signal.signal(signal.SIGINT, before)
-        signal.pthread_sigmask(signal.SIG_SETMASK, mask)  # a Ctrl-C held meanwhile is taken here
+        interrupted = False
+        while True:  # both put back, whatever KeyboardInterrupt comes out of either call; then raised once
+            try:
+                signal.signal(signal.SIGINT, before)
+                signal.pthread_sigmask(signal.SIG_SETMASK, mask)  # a Ctrl-C held meanwhile is taken here
+                break
+            except KeyboardInterrupt:
+                interrupted = True
+        if interrupted:
+            raise KeyboardInterrupt
 
 
 class Engine(Protocol):

@@ -62,8 +62,9 @@ KEYS = ("1-4 reserve", "w waste", "d turn", "t turn to a play", "u undo", "r red
 PROMPT_COMMANDS = {"u": "action_undo", "undo": "action_undo", "h": "action_hint", "hint": "action_hint",
                    "t": "action_turn_until", "q": "quit_game", "quit": "quit_game", "?": "action_help",
                    "help": "action_help"}
-BOARD_ACTIONS = frozenset({"play", "turn_until", "undo", "redo", "hint", "prompt", "save", "help", "quit"})
-"""The actions of the board's keys (its bindings), none of which a key typed into the : box may start."""
+BOARD_ACTIONS = frozenset({"play", "turn_until", "undo", "redo", "hint", "prompt", "save", "help", "quit_key"})
+"""The actions of the board's keys (its bindings), none of which a key typed into the : box may start (Ctrl+Q,
+Textual's own "quit", still quits)."""
 END_KEYS = ("v review this game", "u take back the last move", "q quit")  # the end question's keys
 
 
@@ -80,7 +81,7 @@ class BoardApp(MovesApp):
         Binding("w", "play('w')", "waste"), Binding("d,space", "play('d')", "turn"),
         Binding("t", "turn_until", "turn to a play"), Binding("u", "undo", "undo"), Binding("r", "redo", "redo"),
         Binding("h", "hint", "hint"), Binding("colon,slash", "prompt", "type", show=False),
-        Binding("s", "save", "save"), Binding("question_mark", "help", "help"), Binding("q", "quit", "quit"),
+        Binding("s", "save", "save"), Binding("question_mark", "help", "help"), Binding("q", "quit_key", "quit"),
     ]
 
     def __init__(self, session: Session, symbols: bool = True) -> None:
@@ -327,6 +328,10 @@ class BoardApp(MovesApp):
         })
 
     async def action_quit(self) -> None:
+        self.quit_game()
+
+    async def action_quit_key(self) -> None:
+        """The q key: quit (an action of its own, so that the : box can refuse the key and not Ctrl+Q)."""
         self.quit_game()
 
     def quit_game(self) -> None:

@@ -81,7 +81,7 @@ class ReplayApp(App):
         # priority: the scroll area, focused when the content is taller than the screen, takes Home and End too
         Binding("home", "go(0)", "start", priority=True), Binding("end", "go(-1)", "end", priority=True),
         Binding("n", "jump(1)", "next"), Binding("p", "jump(-1)", "previous"),
-        Binding("g", "goto", "go to"), Binding("question_mark", "help", "help"), Binding("q", "quit", "quit"),
+        Binding("g", "goto", "go to"), Binding("question_mark", "help", "help"), Binding("q", "quit_key", "quit"),
     ]
 
     def __init__(self, record: Record, rev: Review | None = None, symbols: bool = True, start: int = 0) -> None:
@@ -237,7 +237,7 @@ class ReplayApp(App):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """No viewer key while the g box is open: a key on its way to the viewer as the box opened (g 1 2
         typed at once) is the box's (:meth:`on_key`); Home and End stay the box's own (:meth:`action_go`)."""
-        if action in ("step", "jump", "goto", "help", "quit") and self.query_one("#goto", Input).has_class("shown"):
+        if action in ("step", "jump", "goto", "help", "quit_key") and self.query_one("#goto", Input).has_class("shown"):
             return False
         return super().check_action(action, parameters)
 
@@ -256,6 +256,10 @@ class ReplayApp(App):
         self.push_screen(TextScreen(REPLAY_KEYS, "Any key closes this help.", symbols=self.symbols))
 
     async def action_quit(self) -> None:
+        self.exit(self.ply)
+
+    async def action_quit_key(self) -> None:
+        """The q key: quit (its own action, so that the g box can refuse the key and not Ctrl+Q)."""
         self.exit(self.ply)
 
 

@@ -259,7 +259,12 @@ def _list(console: Console, history: History, as_json: bool, tag: str | None = N
         click.echo(json.dumps([d.to_json() | _figure_json(d, figures.get(d.id)) for d in items]))
         return
     if not items:
-        console.print("No drills yet.", soft_wrap=True)
+        if tag is not None and drills.all_drills(history):  # as a --tag run with none of that kind says it
+            console.print(f"No drill of {tag} yet: they come from the mistakes and blunders of your reviewed games "
+                          "that carry that tag (osmosis drill --list without --tag lists the others).",
+                          soft_wrap=True)
+        else:
+            console.print("No drills yet.", soft_wrap=True)
         return
     from ..table import Table
 

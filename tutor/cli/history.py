@@ -386,6 +386,10 @@ def export_command(ctx: click.Context, file: str | None) -> None:
     old = export_in(file)
     if old is not None:
         # an earlier export is a backup of whole games: written over only by one that keeps every one of them
+        if old.laid_out:
+            raise HistoryError(f"{quoted(file)} is an export that cannot be read line by line (laid out over several "
+                               "lines, or a note added: what it holds cannot be checked) and is kept as it is: write "
+                               "the export to another file")
         if old.unreadable:
             raise HistoryError(f"{quoted(file)} is an export with {old.unreadable} line"
                                f"{'s' if old.unreadable != 1 else ''} that cannot be read (a damaged or edited "

@@ -33,6 +33,9 @@ class ExportFile:
 
     games: dict[str, Held]
     unreadable: int
+    laid_out: bool = False
+    """Not one export line a line of text (laid out over several, or a note added on top): its games cannot
+    be read line by line (``unreadable`` is then 1, for the file)."""
 
 
 MAX_LINE = 1 << 24
@@ -110,7 +113,7 @@ def _not_lines(path: str | Path) -> ExportFile | None:
             tail = b""
             while head:  # the mark, read in pieces (a piece's end may cut it: the last bytes go on with the next)
                 if MARK in tail + head:
-                    return ExportFile({}, 1)
+                    return ExportFile({}, 1, laid_out=True)
                 tail = head[-len(MARK):]
                 head = fh.read(1 << 20)
     except OSError:
