@@ -522,12 +522,13 @@ def test_the_replay_table_has_no_cards_to_click():
     assert len(links(TableView(state, True, 3))) == 4 and links(TableView(state, True, 3, playable=False)) == []
 
 
-def burst(app, keys, width=80, height=50) -> str:
-    """Send ``keys`` ((key, character) pairs) as key events all at once, as a paste or a fast typist does, then
-    wait until the board has handled them; what the : box holds then."""
+def burst(app, keys, width=80, height=50, after=None, look=lambda app: app.query_one("#prompt").value):
+    """Send ``keys`` ((key, character) pairs) as key events all at once, as a paste or a fast typist does, wait
+    until the app has handled them, press ``after`` (keys, one at a time); ``look(app)`` then (by default what
+    the board's : box holds)."""
     from textual import events
 
-    held = []
+    seen = []
 
     async def go():
         async with app.run_test(size=(width, height)) as pilot:
@@ -540,10 +541,30 @@ def burst(app, keys, width=80, height=50) -> str:
                     break
             await app.workers.wait_for_complete()
             await pilot.pause()
-            held.append(app.query_one("#prompt").value)
+            for key in after or ():
+                await pilot.press(key)
+                await pilot.pause()
+            seen.append(look(app))
 
     asyncio.run(go())
-    return held[0]
+    return seen[0]
+
+
+def quits_with_the_box_open(app, box_keys, box) -> tuple[str, bool]:
+    """Open a box with ``box_keys``, then press Ctrl+Q: what the box ``box`` held, and whether the app still runs."""
+    state = []
+
+    async def go():
+        async with app.run_test(size=(80, 50)) as pilot:
+            await pilot.press(*box_keys)
+            await pilot.pause()
+            state.append(app.query_one(box).value)
+            await pilot.press("ctrl+q")
+            await pilot.pause()
+            state.append(app.is_running)
+
+    asyncio.run(go())
+    return state[0], state[1]
 
 
 def test_keys_sent_at_once_after_the_colon_go_into_the_box_not_to_the_board(tmp_path):
@@ -562,17 +583,5 @@ def test_keys_sent_at_once_after_the_colon_go_into_the_box_not_to_the_board(tmp_
 
 def test_ctrl_q_still_quits_while_the_colon_box_is_open(tmp_path):
     # the box refuses the board's keys (q is a word there), and had refused Textual's own Ctrl+Q with them
-    app = BoardApp(make_session(tmp_path), symbols=True)
-    state = {}
-
-    async def go():
-        async with app.run_test(size=(80, 40)) as pilot:
-            await pilot.press("colon", "q")
-            await pilot.pause()
-            state["typed"] = app.query_one("#prompt").value
-            await pilot.press("ctrl+q")
-            await pilot.pause()
-            state["running"] = app.is_running
-
-    asyncio.run(go())
-    assert state == {"typed": "q", "running": False}
+    assert quits_with_the_box_open(BoardApp(make_session(tmp_path), symbols=True), ["colon", "q"], "#prompt") == \
+        ("q", False)

@@ -215,42 +215,18 @@ def test_home_and_end_go_to_the_ends_when_the_board_is_taller_than_the_screen(re
 
 def test_a_move_number_typed_at_once_after_g_goes_into_the_box(reviewed):
     # "g 1 2 Enter" at once stayed at move 0 with the box open and empty (the keys went to the viewer first)
-    from textual import events
+    from test_board import burst
 
     record, rev = reviewed
     app = ReplayApp(record, rev, symbols=True)
-    seen = []
-
-    async def go():
-        async with app.run_test(size=(80, 50)) as pilot:
-            await pilot.pause()
-            for key, char in (("g", "g"), ("1", "1"), ("2", "2"), ("enter", "\r")):
-                app._driver.send_message(events.Key(key, char))
-            for _ in range(40):
-                await pilot.pause(0.05)
-            seen.append(app.ply)
-            await pilot.press("g", "enter")  # an empty box: Enter just closes it, no "'' is not a move number"
-            await pilot.pause()
-            seen.append(screen_text(app))
-
-    asyncio.run(go())
-    assert seen[0] == 12
-    assert "is not a move number" not in seen[1] and status(seen[1]).startswith("Move 12 of ")
+    assert burst(app, (("g", "g"), ("1", "1"), ("2", "2"), ("enter", "\r")), look=lambda app: app.ply) == 12
+    # an empty box: Enter just closes it, no "'' is not a move number"
+    shown = burst(ReplayApp(record, rev, symbols=True, start=12), (), after=["g", "enter"], look=screen_text)
+    assert "is not a move number" not in shown and status(shown).startswith("Move 12 of ")
 
 
 def test_ctrl_q_still_quits_the_viewer_while_the_g_box_is_open(reviewed):
+    from test_board import quits_with_the_box_open
+
     record, rev = reviewed
-    app = ReplayApp(record, rev, symbols=True)
-    state = {}
-
-    async def go():
-        async with app.run_test(size=(80, 50)) as pilot:
-            await pilot.press("g", "q")
-            await pilot.pause()
-            state["typed"] = app.query_one("#goto").value
-            await pilot.press("ctrl+q")
-            await pilot.pause()
-            state["running"] = app.is_running
-
-    asyncio.run(go())
-    assert state == {"typed": "q", "running": False}
+    assert quits_with_the_box_open(ReplayApp(record, rev, symbols=True), ["g", "q"], "#goto") == ("q", False)
