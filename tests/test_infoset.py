@@ -313,3 +313,32 @@ def test_a_blind_interval_always_holds_the_figure_shown():
     lo, hi = blind_interval(1.2, 0.99, 128, 32, False)  # and never above 1, holding the 100% shown
     assert lo <= 1.0 == hi
     assert blind_interval(-0.05, 0.0, 32, 32, True) == (0.0, 0.0)
+
+
+def test_the_hint_table_shows_the_blind_win_chance_beside_the_clairvoyant_one(home):
+    # the table read "w 98%" and "d 98%", and the words then said a blind player wins 98% against 82%: the
+    # choice the search made had no figure in the table
+    from builders import osmosis
+
+    out = osmosis(["hint", "70043", "--moves", DEAL_70043_AT_82], home).stdout
+    rows = {line.split()[0]: line.split() for line in out.splitlines() if line.split()[:1] in (["w"], ["d"])}
+    assert "blind" in out.split("Hint:", 1)[1].splitlines()[1]  # the table's heading
+    assert rows["w"][-2:] == ["98%", "86-99"] and rows["d"][-2:] == ["82%", "65-91"]
+    assert "blind: the win chance of a player who sees only the table" in " ".join(out.split())
+    plain = osmosis(["hint", "5"], home).stdout  # no search: no such column
+    assert "blind" not in plain
+
+
+def test_the_boards_hint_shows_the_blind_win_chance_too():
+    from tutor.board.widgets import HintView
+    from tutor.deals import deal_for
+    from tutor.hints import hint
+
+    rules = PRESETS["osmosis"]
+    state = State.initial(deal_for(70043, rules), rules).play(DEAL_70043_AT_82.split())
+    h = hint(observe(state))
+    wide = [line.plain for line in HintView(h, state, symbols=False).lines(100)]
+    assert wide[1].endswith("samples  blind")
+    assert any(line.startswith("d ") and line.endswith("82% (65-91)") for line in wide)
+    narrow = [line.plain.strip() for line in HintView(h, state, symbols=False).lines(40)]
+    assert "blind 82% (65-91)" in narrow and "blind 98% (86-99)" in narrow

@@ -385,6 +385,12 @@ def render_hint(hint: ScoredPosition, state: State | None = None, symbols: bool 
     table.add_column("cards", justify="right")
     table.add_column("95%", justify="right")
     table.add_column("samples", justify="right")
+    # where the search over the cards still to turn up chose the move (strategy fusion), its blind win chance
+    # beside the clairvoyant one: "98% 98%" for both moves read as a tie the words then broke
+    blind = any(getattr(c, "blind", None) is not None for c in candidates)
+    if blind:
+        table.add_column("blind", justify="right")
+        table.add_column("95%", justify="right")
     for cand in candidates:
         best = cand.move == hint.best
         card = getattr(cand, "card", None)
@@ -396,9 +402,14 @@ def render_hint(hint: ScoredPosition, state: State | None = None, symbols: bool 
             what = Text(move_deed(move_fact(state, cand.move)) if state is not None else "turn")
         else:
             what = Text("")
+        seen = getattr(cand, "blind", None)
+        ends = getattr(cand, "blind_interval", None)
         table.add_row(Text(str(cand.move), style=LABEL if best else ""), what,
                       f"{cand.win * 100:.0f}%", _interval_cell(cand), f"{cand.cards:.1f}", cards_interval_cell(cand, ruled),
-                      _samples_cell(cand))
+                      _samples_cell(cand),
+                      *([] if not blind else ["" if seen is None else f"{seen * 100:.0f}%",
+                                              "" if ends is None else (f"{ends[0] * 100:.0f}-{ends[1] * 100:.0f}"
+                                                                       if ends[0] != ends[1] else "exact")]))
     title = _label("Hint: ")
     title.append(describe_move(state, hint.best, symbols) if state is not None else str(hint.best), style=LABEL)
     reason = prose(hint.reason or "", symbols)

@@ -292,7 +292,9 @@ class HintView(_Sized):
             title = Text("Hint: ", style=LABEL)
             title.append(describe_move(state, hint.best, self.symbols), style=LABEL)
         ruled = getattr(hint, "cards_certain", False)  # cards fixed by the rule (tutor.advice.SettledHint)
-        table = [Text("move  card   win   95% interval  cards        95%  samples", style=DIM)]
+        blind = any(getattr(c, "blind", None) is not None for c in hint.ranked())  # the search chose: its figure too
+        table = [Text("move  card   win   95% interval  cards        95%  samples" + ("  blind" if blind else ""),
+                      style=DIM)]
         table += [self._row(cand, ruled) for cand in hint.ranked()]
         out = wrap(title, width)
         if max(len(row.plain) for row in table) <= width:
@@ -302,7 +304,8 @@ class HintView(_Sized):
                 out += pack(self._figures(cand, ruled), width, sep="  ", indent=" " * 9)
         out += wrap(prose(hint.reason or "", self.symbols), width)
         out += wrap(Text("cards: how many cards the move leaves on the foundations at the end, on average "
-                         "over the deals, with its 95% interval ('same': every sampled deal gives that count)", style=DIM),
+                         "over the deals, with its 95% interval ('same': every sampled deal gives that count)"
+                         + ("; blind: the win chance of a player who sees only the table" if blind else ""), style=DIM),
                     width)
         return out
 
@@ -330,6 +333,8 @@ class HintView(_Sized):
         interval = self._win_interval(cand) or "-"
         row.append(f"{interval}     " if "%" in interval else f"{interval:<13}")
         row.append(f"{cand.cards:5.1f}  {cards_interval_cell(cand, ruled):>9}  {cand.samples:>7}")
+        if (blind := _blind_text(cand)) is not None:
+            row.append(f"  {blind}")
         return row
 
     def _figures(self, cand, ruled: bool) -> list[Text]:
@@ -344,7 +349,19 @@ class HintView(_Sized):
         cell = cards_interval_cell(cand, ruled)
         if cell != "-":
             cards += f" ({cell})"
-        return [head, Text(f"{cand.samples} samples"), Text(cards)]
+        blind = _blind_text(cand)
+        return [head, Text(f"{cand.samples} samples"), Text(cards)] + ([Text(f"blind {blind}")] if blind else [])
+
+
+def _blind_text(cand) -> str | None:
+    """The win chance of a player who sees only the table, where the search over the cards still to turn up ran:
+    ``82% (65-91)``; None elsewhere."""
+    blind, ends = getattr(cand, "blind", None), getattr(cand, "blind_interval", None)
+    if blind is None:
+        return None
+    if ends is None or ends[0] == ends[1]:
+        return f"{blind * 100:.0f}%"
+    return f"{blind * 100:.0f}% ({ends[0] * 100:.0f}-{ends[1] * 100:.0f})"
 
 
 class Keys(_Sized):

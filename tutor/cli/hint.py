@@ -117,4 +117,6 @@ def hint_command(ctx: click.Context, number: int | None, deal_file: str | None, 
     same = any(cards_interval_cell(c, ruled) == "same" for c in result.candidates)
     console.print(f"({intervals}{result.seconds:.1f} s; only cards you have seen were used; cards: the cards "
                   "expected on the foundations at the end" + ("; same: every sampled deal gives that count" if same else "")
+                  + ("; blind: the win chance of a player who sees only the table, from the search over the cards "
+                     "still to turn up" if any(getattr(c, "blind", None) is not None for c in result.candidates) else "")
                   + ")", style="dim")
