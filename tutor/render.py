@@ -372,6 +372,13 @@ def _samples_cell(cand: ScoredMove) -> str:
     return f"{n} deal{'s' if n != 1 else ''}" if getattr(cand, "exact", False) else str(n)
 
 
+def differs_blind(candidates: Iterable[object]) -> bool:
+    """Some move's blind win chance (the search over the cards still to turn up) shows another figure than its
+    win on the samples: the tables then give that column (where they agree it would only repeat them)."""
+    return any((b := getattr(c, "blind", None)) is not None and f"{b * 100:.0f}" != f"{getattr(c, 'win', 0) * 100:.0f}"
+               for c in candidates)
+
+
 def render_hint(hint: ScoredPosition, state: State | None = None, symbols: bool = True) -> RenderableType:
 
     """A hint: its candidates best first (move, card, win %, expected cards), then the reason."""
@@ -387,7 +394,7 @@ def render_hint(hint: ScoredPosition, state: State | None = None, symbols: bool 
     table.add_column("samples", justify="right")
     # where the search over the cards still to turn up chose the move (strategy fusion), its blind win chance
     # beside the clairvoyant one: "98% 98%" for both moves read as a tie the words then broke
-    blind = any(getattr(c, "blind", None) is not None for c in candidates)
+    blind = differs_blind(candidates)
     if blind:
         table.add_column("blind", justify="right")
         table.add_column("95%", justify="right")

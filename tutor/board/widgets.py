@@ -27,6 +27,7 @@ from ..render import (
     card_text,
     cards_interval_cell,
     describe_move,
+    differs_blind,
     foundation_lines,
     passes_text,
     prose,
@@ -277,6 +278,7 @@ class HintView(_Sized):
 
     def __init__(self, hint, state: State, symbols: bool) -> None:
         self.hint, self.state, self.symbols = hint, state, symbols
+        self.blind = differs_blind(hint.ranked())
 
     def lines(self, width: int) -> list[Text]:
         hint, state = self.hint, self.state
@@ -292,7 +294,7 @@ class HintView(_Sized):
             title = Text("Hint: ", style=LABEL)
             title.append(describe_move(state, hint.best, self.symbols), style=LABEL)
         ruled = getattr(hint, "cards_certain", False)  # cards fixed by the rule (tutor.advice.SettledHint)
-        blind = any(getattr(c, "blind", None) is not None for c in hint.ranked())  # the search chose: its figure too
+        blind = differs_blind(hint.ranked())  # the search's figures, where they differ from the samples
         table = [Text("move  card   win   95% interval  cards        95%  samples" + ("  blind" if blind else ""),
                       style=DIM)]
         table += [self._row(cand, ruled) for cand in hint.ranked()]
@@ -333,7 +335,7 @@ class HintView(_Sized):
         interval = self._win_interval(cand) or "-"
         row.append(f"{interval}     " if "%" in interval else f"{interval:<13}")
         row.append(f"{cand.cards:5.1f}  {cards_interval_cell(cand, ruled):>9}  {cand.samples:>7}")
-        if (blind := _blind_text(cand)) is not None:
+        if (blind := _blind_text(cand)) is not None and self.blind:
             row.append(f"  {blind}")
         return row
 
@@ -349,7 +351,7 @@ class HintView(_Sized):
         cell = cards_interval_cell(cand, ruled)
         if cell != "-":
             cards += f" ({cell})"
-        blind = _blind_text(cand)
+        blind = _blind_text(cand) if self.blind else None
         return [head, Text(f"{cand.samples} samples"), Text(cards)] + ([Text(f"blind {blind}")] if blind else [])
 
 

@@ -11,7 +11,7 @@ from ..advice import advise as compute_hint
 from ..hints import DEFAULT_SAMPLES
 from ..knowledge import observe
 from ..notation import Move
-from ..render import cards_interval_cell, render_hint, render_state, use_symbols
+from ..render import cards_interval_cell, differs_blind, render_hint, render_state, use_symbols
 from ..state import State
 from ..talon import waste_fan
 from .app import console_of
@@ -118,5 +118,5 @@ def hint_command(ctx: click.Context, number: int | None, deal_file: str | None, 
     console.print(f"({intervals}{result.seconds:.1f} s; only cards you have seen were used; cards: the cards "
                   "expected on the foundations at the end" + ("; same: every sampled deal gives that count" if same else "")
                   + ("; blind: the win chance of a player who sees only the table, from the search over the cards "
-                     "still to turn up" if any(getattr(c, "blind", None) is not None for c in result.candidates) else "")
+                     "still to turn up" if differs_blind(result.candidates) else "")
                   + ")", style="dim")
