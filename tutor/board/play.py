@@ -330,9 +330,8 @@ class BoardApp(MovesApp):
     async def action_quit(self) -> None:
         self.quit_game()
 
-    async def action_quit_key(self) -> None:
-        """The q key: quit (an action of its own, so that the : box can refuse the key and not Ctrl+Q)."""
-        self.quit_game()
+    action_quit_key = action_quit
+    """The q key: quit, under a name of its own, so that the box can refuse the key and not Ctrl+Q."""
 
     def quit_game(self) -> None:
         files = self.session.files

@@ -258,9 +258,8 @@ class ReplayApp(App):
     async def action_quit(self) -> None:
         self.exit(self.ply)
 
-    async def action_quit_key(self) -> None:
-        """The q key: quit (its own action, so that the g box can refuse the key and not Ctrl+Q)."""
-        self.exit(self.ply)
+    action_quit_key = action_quit
+    """The q key: quit, under a name of its own, so that the box can refuse the key and not Ctrl+Q."""
 
 
 def run_replay(record: Record, rev: Review | None = None, symbols: bool = True, start: int = 0) -> int | None:

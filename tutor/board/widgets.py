@@ -294,7 +294,7 @@ class HintView(_Sized):
             title = Text("Hint: ", style=LABEL)
             title.append(describe_move(state, hint.best, self.symbols), style=LABEL)
         ruled = getattr(hint, "cards_certain", False)  # cards fixed by the rule (tutor.advice.SettledHint)
-        blind = differs_blind(hint.ranked())  # the search's figures, where they differ from the samples
+        blind = self.blind  # the search's figures, where they differ from the samples'
         table = [Text("move  card   win   95% interval  cards        95%  samples" + ("  blind" if blind else ""),
                       style=DIM)]
         table += [self._row(cand, ruled) for cand in hint.ranked()]

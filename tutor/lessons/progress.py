@@ -82,9 +82,23 @@ def _good_entries(path: Path) -> dict[str, dict[str, Any]] | None:
         data = load_json(path, "progress file", LessonError)
     except (OSError, LessonError):
         return None
+    found = _entries(data)
+    return None if found is None else found[0]
+
+
+def _entries(data: object) -> tuple[dict[str, dict[str, Any]], list[str]] | None:
+    """A progress file's JSON as (its usable entries, what is wrong with each other one), or None when it is no
+    progress file at all."""
     if not isinstance(data, dict) or data.get("format") != PROGRESS_FORMAT or not isinstance(data.get("lessons"), dict):
         return None
-    return {name: entry for name, entry in data["lessons"].items() if _entry_problem(name, entry) is None}
+    lessons, problems = {}, []
+    for name, entry in data["lessons"].items():
+        problem = _entry_problem(name, entry)
+        if problem:
+            problems.append(f"{quoted(name, limit=40)}: {problem}")
+        else:
+            lessons[name] = entry
+    return lessons, problems
 
 
 def load_progress(path: Path | None = None) -> Progress:
@@ -108,15 +122,10 @@ def load_progress(path: Path | None = None) -> Progress:
         data = load_json(path, "progress file", LessonError)
     except LessonError as exc:
         return _set_aside(path, str(exc), {})
-    if not isinstance(data, dict) or data.get("format") != PROGRESS_FORMAT or not isinstance(data.get("lessons"), dict):
+    found = _entries(data)
+    if found is None:
         return _set_aside(path, f"progress file {quoted(path)} is not an {PROGRESS_FORMAT} file", {})
-    lessons, problems = {}, []
-    for name, entry in data["lessons"].items():
-        problem = _entry_problem(name, entry)
-        if problem:
-            problems.append(f"{quoted(name, limit=40)}: {problem}")
-        else:
-            lessons[name] = entry
+    lessons, problems = found
     if problems:
         more = f" and {len(problems) - 1} more" if len(problems) > 1 else ""
         return _set_aside(path, f"progress file {quoted(path)} has entries that are not usable "
