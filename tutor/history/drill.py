@@ -264,13 +264,20 @@ def position(record: Record, d: Drill) -> tuple[list[State], list[Move]] | None:
 
 
 def step_for(record: Record, d: Drill, tip: str = "", samples: int | None = None) -> Step:
-    """A :class:`tutor.lessons.Step` asking the drill's position, with the judge the lessons would use."""
-    from ..lessons import DEFAULT_SAMPLES, Step, full_information
+    """A :class:`tutor.lessons.Step` asking the drill's position, with the judge the lessons would use.
+
+    A hint-judged drill may draw as many deals as the review could for a label
+    (:data:`tutor.grading.LABEL_BUDGET`; the hint stops early once every move's
+    band is settled): the move played came from a label resting on up to that
+    many, and the judge only calls an answer wrong when it is clearly worse.
+    """
+    from ..grading import LABEL_BUDGET
+    from ..lessons import Step, full_information
 
     moves = tuple(record.moves[: d.ply - 1])
     step = Step(lesson="drill", source="history", number=d.id, text="", deal=record.deal, rules=record.rules,
                 moves=moves, question="What is the best move here?", expect=d.best, teaches="", judge="hint",
-                explain=f"Tip: {tip}" if tip else "", samples=samples or DEFAULT_SAMPLES)
+                explain=f"Tip: {tip}" if tip else "", samples=samples or LABEL_BUDGET)
     if full_information(step.state):
         step = replace(step, judge="solver")
     return step

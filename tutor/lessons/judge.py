@@ -28,8 +28,10 @@ class Score:
     The hint judge's scores are sampled, and keep what their figures rest on (from the hint's
     :class:`~tutor.hints.Candidate`): ``samples``, the deals scored; ``interval``, the win's 95% interval;
     ``cards_interval``, the cards' 95% interval; ``exact``, every consistent deal was solved (the figures are
-    the values); ``lost``, the move loses in every consistent deal. The rules' and the solver's scores are
-    not sampled: ``interval`` None.
+    the values); ``lost``, the move loses in every consistent deal; ``drop_low``, the low end of the 95%
+    interval of its paired drop in win chance from the hint's best move on the same deals (None for that move
+    itself, and where the drop is exact). The rules' and the solver's scores are not sampled: ``interval``
+    None.
     """
 
     move: Move
@@ -40,6 +42,7 @@ class Score:
     cards_interval: tuple[float, float] | None = None
     exact: bool = False
     lost: bool = False
+    drop_low: float | None = None
 
 
 @dataclass(frozen=True)
@@ -120,10 +123,11 @@ def hint_verdict(state: State, samples: int = DEFAULT_SAMPLES, win_margin: float
 def hint_score(c: Candidate) -> Score:
     """A hint's candidate as a :class:`Score`, with what its figures rest on (interval, deals, exactness)."""
     move = c.move if isinstance(c.move, Move) else Move.parse(str(c.move))
+    drop_low = float(c.drop.lo) if c.drop is not None and not c.drop.exact and not c.exact else None
     return Score(move, float(c.win), float(c.cards), samples=int(c.samples),
                  interval=(float(c.interval[0]), float(c.interval[1])),
                  cards_interval=(float(c.cards_interval[0]), float(c.cards_interval[1])),
-                 exact=bool(c.exact), lost=bool(c.lost))
+                 exact=bool(c.exact), lost=bool(c.lost), drop_low=drop_low)
 
 
 def hint_result_verdict(result: Hint, win_margin: float = WIN_MARGIN, cards_margin: float = CARDS_MARGIN) -> Verdict:
@@ -144,6 +148,8 @@ def _verdict(judge: str, scores: list[Score], win_margin: float, cards_margin: f
 
     A winning move always beats a lost one, whatever the margins. ``first``: the judge's own best move (the
     hint's, which breaks a tie by what a move reveals), put first among the moves with its win chance.
+    A sampled move is wrong only when it is clearly worse (:func:`_not_clearly_worse`), as the review's labels
+    go by the low end of a drop's interval: an answer the samples cannot tell from the best is not marked wrong.
     """
     top = max((s.win for s in scores), default=0.0)
     ordered = tuple(sorted(scores, key=lambda s: (-s.win, not (s.move == first and s.win == top), -s.cards)))
@@ -151,8 +157,20 @@ def _verdict(judge: str, scores: list[Score], win_margin: float, cards_margin: f
         return Verdict(judge, (), frozenset(), reason, why or {})
     best = ordered[0]
     right = frozenset(s.move for s in ordered
-                      if best.win - s.win <= win_margin + 1e-9 and best.cards - s.cards <= cards_margin + 1e-9)
+                      if best.win - s.win <= win_margin + 1e-9 and best.cards - s.cards <= cards_margin + 1e-9
+                      or _not_clearly_worse(s, best, win_margin, cards_margin))
     return Verdict(judge, ordered, right, reason, why or {})
+
+
+def _not_clearly_worse(s: Score, best: Score, win_margin: float, cards_margin: float) -> bool:
+    """A sampled score the samples cannot tell from the best by the margins: the low end of its paired drop
+    in win chance under ``win_margin``, and its cards not clearly fewer (more than ``cards_margin`` below the
+    best, with the two cards intervals apart)."""
+    if s.drop_low is None or s.drop_low >= win_margin - 1e-9:
+        return False
+    if best.cards - s.cards <= cards_margin + 1e-9 or s.cards_interval is None or best.cards_interval is None:
+        return True
+    return s.cards_interval[1] >= best.cards_interval[0]
 
 
 def verdict_for(step: Step) -> Verdict:
