@@ -751,3 +751,20 @@ def test_a_tag_needs_an_inaccuracy_sized_drop_not_a_mistake_sized_one():
         top = Candidate(d, wait, 31.0, 100)
         tags, _ = find_tags(state, w, {w: played, d: top}, played, top, DEFAULT_THRESHOLDS, {}, None)
         assert [type(t).__name__ for t in tags] == expected, wait
+
+
+def test_luck_runs_from_the_move_played_to_the_best_move_of_the_next_position():
+    """Peek deal 33: the luck after move 11 read '72% -> 100%' while move 12's best move had 88% on the same
+    deals: the after side was each deal's best over all the moves (a win no one move gets, strategy fusion),
+    not the figure the review gives the next position. Where both positions' figures rest on the shared deals,
+    a luck is the next position's best figure less the move played's."""
+    rules = preset("peek")
+    moves = parse_moves("r2 d d d d d w w d d d w d")
+    rev = review(Record(rules=rules, deal=deal_for(33, rules), moves=moves))
+    compared = 0
+    for here, nxt in zip(rev.moves, rev.moves[1:]):
+        if here.luck is None or here.shared or nxt.shared or here.samples != nxt.samples:
+            continue
+        assert here.luck == pytest.approx(nxt.win_before - here.win_after, abs=1e-9), here.ply
+        compared += 1
+    assert compared >= 1

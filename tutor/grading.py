@@ -88,8 +88,9 @@ class PlyScore:
 
     ``estimates``: per scored move, its win chance and cards on the shared
     deals (every legal move when graded, else the played one). ``value``:
-    the position's value in each shared deal (won with best play in that
-    deal), for luck. ``after``: the played move's outcome in each shared
+    the best move's outcome in each shared deal (the figure the review gives
+    the position), for luck; not a per-deal best over the moves, which would
+    count wins no one move gets (strategy fusion). ``after``: the played move's outcome in each shared
     deal. ``drop``: best -> played, paired (possibly on more deals).
     ``decided``: no legal move wins (none undecided at the solver's limit)
     in any consistent deal, every one solved, so no move here could save the
@@ -265,7 +266,6 @@ def _graded_ply(ply: int, state: State, move: Move, obs: Observation, legal: lis
     for d in deals:
         scores.add(outcomes_in(d, legal, certain, lost, WIN_NODES, EXACT_BEST_NODES if exact else BEST_NODES, cache))
     best = leader(obs, scores, certain)
-    value = tuple(any(bool(scores.results[m][k][0]) for m in legal) for k in range(len(deals)))
     # every consistent deal, but a win undecided at a node limit: the win figures are sampled ones whose
     # intervals reach up for it (as the hint does); a best score cut there leaves the wins exact and makes the
     # cards a lower bound, their interval reaching up to 52
@@ -312,6 +312,7 @@ def _graded_ply(ply: int, state: State, move: Move, obs: Observation, legal: lis
             wide = {m: _known(replace(Estimate.of(res[m]), cards=estimates[m].cards, cards_lo=estimates[m].cards_lo,
                                       cards_hi=estimates[m].cards_hi), m in lost) for m in grown}
     played = list(scores.results[move])
+    value = _won(scores.results[best])  # the best move's deals (after the fusion check): what the review shows
     outcomes = {w for m in legal for w, _ in scores.results[m]}
     uniform = len(outcomes) == 1 and None not in outcomes
     decided = every and uniform and not any(value)  # lost whatever the move; a won position is not decided
