@@ -93,6 +93,26 @@ def test_a_pipe_named_through_a_link_is_refused_as_a_pipe(tmp_path):
         os.close(write)
 
 
+def test_a_stream_name_leading_to_a_file_is_refused_and_the_file_kept(tmp_path):
+    """`osmosis export /dev/stdout >> keep.txt`: the name led to the regular file the output went to, and the
+    export replaced it, losing what it held and the append."""
+    import subprocess
+    import sys
+
+    home = tmp_path / "home"
+    assert osmosis(["play", "5"], home, input=MOVES).exit_code == 0
+    keep = tmp_path / "keep.txt"
+    keep.write_text("original\n")
+    with keep.open("a") as out:
+        done = subprocess.run([sys.executable, "-c", "from tutor.entry import run; run()", "export", "/dev/stdout"], stdout=out,
+                              stderr=subprocess.PIPE, text=True, env={**os.environ, "OSMOSIS_HOME": str(home)})
+    assert done.returncode == 1
+    assert done.stderr.strip().splitlines() == [
+        "error: cannot write '/dev/stdout': it is a device or a stream of this program, not a file: "
+        "give a file name"]
+    assert keep.read_text() == "original\n"
+
+
 def test_export_to_a_dash_prints_it(tmp_path):
     home = tmp_path / "home"
     assert osmosis(["play", "5"], home, input=MOVES).exit_code == 0

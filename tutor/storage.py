@@ -181,7 +181,13 @@ def is_regular_file(path: str | os.PathLike[str]) -> bool:
 
 
 def check_writable_target(path: str | os.PathLike[str]) -> None:
-    """Refuse to replace anything but a regular file: a save to ``/dev/null`` or a pipe must not swap it out."""
+    """Refuse to replace anything but a regular file: a save to ``/dev/null`` or a pipe must not swap it out.
+
+    A name under ``/dev`` or ``/proc`` is a device or one of this program's streams even where it leads to a
+    regular file (``/dev/stdout`` with the output sent to a file): replacing that file would throw away what
+    it held, and an append (``>>``) with it."""
+    if Path(os.path.abspath(path)).parts[1:2] in (("dev",), ("proc",)):
+        raise OSError(errno.EINVAL, "it is a device or a stream of this program, not a file: give a file name")
     try:
         mode = os.stat(path).st_mode
     except FileNotFoundError:
