@@ -178,9 +178,13 @@ class Session:
 
     # -- output
     def say(self, text: str | Text) -> None:
-        """A message on one line (the terminal wraps it, rich does not), or to the listener."""
+        """A message on one line (the terminal wraps it, rich does not), or to the listener. In line mode a
+        warning (the history could not be written, say) goes to stderr, as every command's warnings do, so
+        that it does not mix into the game a script reads from stdout."""
         if self.listener is not None:
             self.listener(text)
+        elif isinstance(text, str) and text.startswith("warning: "):
+            click.echo(text, err=True)
         else:
             say_line(self.console, text)
 
