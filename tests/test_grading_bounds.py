@@ -117,7 +117,7 @@ def test_an_error_figured_on_more_deals_never_shows_a_blind_chance_above_its_win
     from tutor.review.analysis import _candidate
 
     shared = Estimate.of([(True, 52)] * 77 + [(False, 30)] * 51)  # 60% of 128
-    ps = SimpleNamespace(blind={TURN: 0.5}, blind_raw={TURN: 0.5}, samples=128, blind_exact=False,
+    ps = SimpleNamespace(blind={TURN: 0.5}, blind_raw={TURN: 0.5}, samples=128, blind_exact=False, lost=frozenset(),
                          estimates={TURN: shared})
     same = _candidate(TURN, shared, ps)
     assert same.blind == 0.5 and same.blind_deals == 32
@@ -139,7 +139,7 @@ def test_a_blind_chance_clamped_at_zero_keeps_the_interval_of_the_fusion_found()
     from tutor.review.analysis import _candidate
 
     shared = Estimate.of([(True, 52)] * 40 + [(False, 30)] * 88)
-    ps = SimpleNamespace(blind={TURN: 0.05}, blind_raw={TURN: 0.05}, samples=128, blind_exact=False,
+    ps = SimpleNamespace(blind={TURN: 0.05}, blind_raw={TURN: 0.05}, samples=128, blind_exact=False, lost=frozenset(),
                          estimates={TURN: shared})
     wide = Estimate.of([(True, 52)] * 100 + [(False, 30)] * 412)
     c = _candidate(TURN, wide, ps)
@@ -160,7 +160,7 @@ def test_a_blind_chance_clamped_at_zero_on_the_shared_deals_keeps_the_interval_o
 
     shared = Estimate.of([(True, 52)] * 4 + [(False, 30)] * 124)
     raw = shared.win - 0.10
-    ps = SimpleNamespace(blind={TURN: 0.0}, blind_raw={TURN: raw}, samples=128, blind_exact=False,
+    ps = SimpleNamespace(blind={TURN: 0.0}, blind_raw={TURN: raw}, samples=128, blind_exact=False, lost=frozenset(),
                          estimates={TURN: shared})
     c = _candidate(TURN, shared, ps)
     assert c.blind == 0.0 and c.blind_deals == 32

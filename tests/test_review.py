@@ -768,3 +768,20 @@ def test_luck_runs_from_the_move_played_to_the_best_move_of_the_next_position():
         assert here.luck == pytest.approx(nxt.win_before - here.win_after, abs=1e-9), here.ply
         compared += 1
     assert compared >= 1
+
+
+def test_a_move_lost_for_certain_is_said_to_be_certain_not_a_sampled_0_to_0():
+    """Deal 5 played greedily, move 19 (7C from the waste, after which no card can be played): 'Best move: win
+    0% (95%: 0-0%, 64 deals)', an interval no 64 samples give, with no flag; the hint marks that move lost."""
+    rules = preset("osmosis")
+    moves = parse_moves("r3 r4 d w d w d w d d d d d d d d d w w")
+    rev = review(Record(rules=rules, deal=deal_for(5, rules), moves=moves))
+    last = rev.moves[18]
+    assert str(last.move) == "w" and last.label == Label.BEST
+    played = next(c for c in last.candidates if c.move == last.move)
+    assert played.lost and played.to_json()["lost"] is True
+    assert last.comment.startswith("Best move: win 0%, certain from what you had seen")
+    assert "0-0%" not in last.comment and "d (turning the waste over for a new pass) won none of the" in last.comment
+    # a move not lost for certain keeps its sampled interval and no flag
+    other = next(c for c in last.candidates if c.move != last.move)
+    assert not other.lost and "lost" not in other.to_json() and other.interval[1] > 0

@@ -61,8 +61,10 @@ def test_a_play_after_which_the_game_ends_is_lost_for_certain_in_its_own_words(h
     w = next(c for c in data["candidates"] if c["move"] == "w")
     assert w["lost"] is True and w["interval"] == [0.0, 0.0] and w["win"] == 0.0
     reason = " ".join(data["reason"].split())
-    assert "If you play 9S, no card can be played after it. A redeal would block the game" in reason
+    assert "If you play 9S, no card can be played after it. After it, a redeal would block the game" in reason
     assert "row None" not in reason and "impossible" not in reason
+    # the hint recommends that very redeal: "A redeal would block the game" read as against it
+    assert data["best"] == "d" and ". A redeal would block" not in reason
 
 
 def _last_pass_positions(seed: int, count: int) -> list[State]:

@@ -118,7 +118,8 @@ class PlyScore:
     ``blind_exact``: those values are exact (every consistent deal, the
     search complete), else estimates; ``blind_raw`` the same before their
     clamp to 0..1, the centres of their intervals. ``bounded``: a lost deal's best score
-    was cut by the node limit, so the cards are lower bounds (the wins stay exact).
+    was cut by the node limit, so the cards are lower bounds (the wins stay exact). ``lost``: the moves
+    that lose in every consistent deal, certain from what the player has seen (:func:`lost_for_certain`).
     """
 
     ply: int
@@ -142,6 +143,7 @@ class PlyScore:
     blind_exact: bool = False
     bounded: bool = False
     blind_raw: dict[Move, float] = field(default_factory=dict)
+    lost: frozenset[Move] = frozenset()
 
 
 def blocked_for_sure(obs: Observation) -> bool:
@@ -319,7 +321,8 @@ def _graded_ply(ply: int, state: State, move: Move, obs: Observation, legal: lis
     gap = _cards_gap(scores, move, exact and not bounded) if uniform and not any(value) else None
     return (PlyScore(ply, True, exact, len(deals), best, estimates, value, _won(played), drop, decided,
                      decided_deals=len(deals) if decided else 0, cards_gap=gap, wide=wide, every=every,
-                     blind=blind, fused=fused, blind_exact=blind_exact, bounded=bounded, blind_raw=blind_raw),
+                     blind=blind, fused=fused, blind_exact=blind_exact, bounded=bounded, blind_raw=blind_raw,
+                     lost=frozenset(lost)),
             None if every else played, uniform)
 
 

@@ -306,7 +306,8 @@ def _lost_play(obs: Observation, move: Move, card: int) -> str:
     after = observe(obs.fill(obs.unseen_cards()).apply(move))
     if TURN not in after.legal_moves():
         return f"If you play {NAMES[card]}, no move is left after it, and the game ends."
-    return f"If you play {NAMES[card]}, no card can be played after it. {_lost_turn(after)}"
+    turn = _lost_turn(after)  # the turn after the play, not the one this position offers: said so
+    return f"If you play {NAMES[card]}, no card can be played after it. After it, {turn[0].lower()}{turn[1:]}"
 
 
 def _lost_turn(obs: Observation) -> str:

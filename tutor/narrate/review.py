@@ -74,6 +74,11 @@ def _clear_of(points: float, marks: tuple[float, ...] = (1.0, 5.0, 10.0, 15.0)) 
     return 2
 
 
+def _won_none(n: int) -> str:
+    return ("did not win the one deal either" if n == 1 else "won neither deal either" if n == 2
+            else f"won none of the {n} deals either")
+
+
 def _win(c: Candidate) -> str:
     """A move's win chance beside another's in a comment: "42%"; a sampled one that shows as 0% or 100% gets
     its interval, "100% (95%: 94-100%)", so it never looks certain (it was on the deals drawn, not on all)."""
@@ -165,6 +170,12 @@ def grade_sentence(state: State, fact: Grade | Ungraded | Decided) -> str:
         return f"A free play: {card_word(fact.card)} opens no row, so playing it can only add options; {figure}."
     played, top, paired = fact.played, fact.top, fact.paired
     if fact.label == Label.BEST:
+        if played.lost:  # certain, not sampled: a 0% whose interval would read "0-0%, 64 deals"
+            text = ("Best move: win 0%, certain from what you had seen (it loses in every deal consistent with "
+                    "it).")
+            if top.move != played.move and not top.lost:
+                return f"{text} {_better(state, top.move)} {_won_none(top.samples)}, but is not lost for certain."
+            return text
         if played.exact:
             deals = ("the one consistent deal" if played.samples == 1
                      else f"every one of the {played.samples} consistent deals")

@@ -117,9 +117,10 @@ def review(record: Record, samples: int | None = DEFAULT_SAMPLES, thresholds: Th
 
 def _candidate(move: Move, est: Estimate, ps: PlyScore | None = None) -> Candidate:
     blind = ps.blind.get(move) if ps is not None else None
+    lost = ps is not None and move in ps.lost
     if blind is None or ps is None:
         return Candidate(move, est.win, est.cards, est.samples, (est.win_lo, est.win_hi),
-                         (est.cards_lo, est.cards_hi), est.exact)
+                         (est.cards_lo, est.cards_hi), est.exact, lost=lost)
     from ..narrate.blind import blind_interval, search_count
 
     # the search and its correction rest on the shared deals (ps.estimates), not on any drawn for the label;

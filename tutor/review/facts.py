@@ -69,6 +69,9 @@ class Candidate:
     """The deals the search played for ``blind`` (``blind_deals`` in the JSON)."""
     blind_interval: tuple[float, float] = (0.0, 1.0)
     """``blind``'s 95% interval (:func:`tutor.estimate.blind_interval`; one value when exact)."""
+    lost: bool = False
+    """The move loses in every consistent deal, certain from what the player had seen (``lost`` in the JSON,
+    as the hint's): its 0% is no sampled figure."""
 
     @property
     def cards_deals(self) -> int:
@@ -88,6 +91,8 @@ class Candidate:
             out["blind_win"] = round(self.blind, 4)
             out["blind_deals"] = self.blind_deals
             out["blind_interval"] = _rounded(self.blind_interval)
+        if self.lost:
+            out["lost"] = True
         return out
 
 
