@@ -626,6 +626,13 @@ def test_an_undo_of_more_moves_than_any_game_has_takes_every_move_back(run):
     assert "Took back 2 moves" in out and "every move" not in out  # leading zeros are no digits of the count
 
 
+def test_moves_on_a_line_may_be_set_apart_with_commas_as_moves_takes_them(run):
+    """`--moves "d,w"` was taken and the same moves typed in play, "d, w", refused as "unknown move 'd,'"."""
+    out = run(["play", "5", "--plain"], input="d, w\nd,d\nq\n").stdout
+    assert "unknown move" not in out
+    assert "Move 2: w 3H" in out and "Move 4: d turn" in out
+
+
 def test_a_command_inside_a_line_of_moves_says_it_goes_alone(run):
     """'d t' said "unknown move 't'", though the help lists t among the moves: it is a command, typed alone."""
     result = run(["play", "1", "--plain"], input="d t\nd h\nq\n")

@@ -121,6 +121,11 @@ def test_stats_says_the_solvers_mean_cards_are_a_lower_bound(run):
     assert "at least" not in run([*args, "--deals", "3-4"]).output
 
 
+def test_stats_takes_a_policy_in_any_case_as_it_takes_a_variant(run):
+    upper = json.loads(run(["stats", "--variant", "Peek", "--deals", "1-3", "--policy", "GREEDY", "--json"]).stdout)
+    assert upper["policy"] == "greedy" and upper["variant"] == "peek" and upper["deals"] == 3
+
+
 def test_stats_bad_range_is_an_input_error(run):
     result = run(["stats", "--deals", "9-3"])
     assert result.exit_code == 1

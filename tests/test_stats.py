@@ -197,6 +197,7 @@ def test_a_billion_deal_range_streams_without_a_list(tmp_path):
 
 def test_deal_ranges_are_digits_with_a_sane_size():
     assert list(parse_range(" 3-6 ")) == [3, 4, 5, 6] and list(parse_range("7")) == [7]
+    assert list(parse_range(" 3 - 6 ")) == [3, 4, 5, 6]  # spaced as a deal number may be (deal ' 5 ')
     assert list(DealRange(1, 7).batches(3)) == [(1, 3), (4, 6), (7, 7)]
     for bad in ("+5", "1_000", "\u0663", "\uff11\uff12", "1-", "-3", "1e3", "1-2-3", "", "1-1000000000000000000",
                 "1-99999999999999999999"):

@@ -212,7 +212,7 @@ class Tally:
 MAX_SURVEY_DEALS = 10**9
 """The most deals one survey may take: at ~100 deals/s a core, that is already months of work."""
 
-_RANGE = re.compile(r"([0-9]+)(?:-([0-9]+))?")
+_RANGE = re.compile(r"([0-9]+)(?:\s*-\s*([0-9]+))?")
 
 
 @dataclass(frozen=True, slots=True)

@@ -276,7 +276,7 @@ class BoardApp(MovesApp):
         if command is not None:  # u, h, t, q, ? alone on the line are commands, as in line mode
             getattr(self, command)()
         elif not self.refused(" ".join(words)):
-            self.play_moves(words)
+            self.play_moves(event.value.replace(",", " ").split())  # "d, w" as --moves takes it
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """No board key while the : box is open: a key on its way to the board as the box opened (typed or

@@ -52,7 +52,7 @@ Moves:  r1-r4  play the top card of a reserve pile
         d      turn the talon (a redeal when the stock is empty)
         t      turn until the waste shows a card that can be played
         7h     a card name (also 10H, 7♥) plays that card
-        Several moves on one line are played in turn: d d w
+        Several moves on one line are played in turn: d d w (or d, d, w)
 Other:  u      undo the last move (u 3: the last three)
         h      hint: every move with its chance to win, and why
         s      save the game (s FILE: save it to FILE)
@@ -267,7 +267,8 @@ class Session:
                     self.show_hint()
                 elif cmd in ("r", "redo") and len(words) == 1:
                     self.say("r (redo) is a key of the board; here, after u, type the move again.")
-                elif not (self.turn_until() if cmd == "t" and len(words) == 1 else self.play_line(words)):
+                elif not (self.turn_until() if cmd == "t" and len(words) == 1
+                          else self.play_line(line.replace(",", " ").split())):  # "d, w" as --moves takes it
                     self.quit(final=True)  # the input ended
                     return
             except TutorError as exc:

@@ -136,7 +136,7 @@ def open_per_deal(path: str) -> PerDealFile:
 @click.command("stats")
 @variant_options
 @click.option("--deals", "deal_range", required=True, metavar="A-B", help="Deal numbers, e.g. 1-1000, or one number.")
-@click.option("--policy", type=click.Choice(POLICIES), default="solver", show_default=True,
+@click.option("--policy", type=click.Choice(POLICIES, case_sensitive=False), default="solver", show_default=True,
               help="solver: full knowledge; greedy: first playable card, else turn; tutor: follows its hints.")
 @click.option("--workers", type=click.IntRange(1, MAX_WORKERS), default=None,
               help="Dask worker processes on this machine (default: one per CPU; 1 = play here, no cluster). "
