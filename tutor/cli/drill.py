@@ -10,6 +10,7 @@ one in ten minutes. Piped input works: one answer a line.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 from collections.abc import Callable, Iterable
@@ -159,7 +160,9 @@ def _ask(console: Console, history: History, d: drills.Drill, index: int, total:
     state = states[-1]
     tip_text = tip_for(d.tags, state)
     step = drills.step_for(record, d, tip=tip_text)
-    step, verdict = drills.verdict_for_drill(step)
+    # asked afresh with up to 512 deals where a label is in doubt: seconds, more early in a limited game
+    with console.status("Thinking...") if console.is_terminal and not quiet else contextlib.nullcontext():
+        step, verdict = drills.verdict_for_drill(step)
     played = Move.parse(d.played)
     if played in verdict.right or not verdict.scores:
         drills.retire(history, d, f"the {verdict.judge} judge rates {d.played} within its margin of the best")
