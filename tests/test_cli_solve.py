@@ -235,3 +235,12 @@ def test_a_deal_number_with_leading_zeros_reads_as_stats_reads_it(run):
     assert run(["deal", "0" * 30 + "5", "--json"]).stdout == run(["deal", "5", "--json"]).stdout
     zeros = run(["deal", "0" * 34])
     assert zeros.exit_code == 1 and "is out of range: expected 1 to" in zeros.stderr
+
+
+def test_solve_names_a_deal_file_as_it_is_spelt(run, tmp_path):
+    """'The deal in /tmp/auditd/deals/mydeal_b.json': the heading's capital came from str.capitalize(), which
+    lower-cases the rest, so it named a file that does not exist on a case-sensitive system."""
+    path = tmp_path / "MyDeal_B.json"
+    path.write_text(run(["deal", "7", "--json"]).stdout)
+    out = " ".join(run(["solve", "--deal-file", str(path)]).stdout.split())
+    assert f"The deal in '{path}'" in out or f"The deal in {path}" in out

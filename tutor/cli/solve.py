@@ -173,7 +173,7 @@ def solve_command(ctx: click.Context, number: int | None, deal_file: str | None,
     if moves:
         what += f" after {len(moves)} move" + ("s" if len(moves) != 1 else "")
     # the solver sees every card: its verdict says so in the same sentence (a player's chances are the hint's)
-    head = Text(f"{what.capitalize()} ({rules.describe()})" + (": " if state.won else ", with every card known: "))
+    head = Text(f"{what[0].upper()}{what[1:]} ({rules.describe()})" + (": " if state.won else ", with every card known: "))
     if state.won:
         head.append("won", style="bold green")
         head.append(": all 52 cards are on the foundations, so there is nothing left to play.")
