@@ -23,7 +23,7 @@ from ..knowledge import observe
 from ..narrate.play import end_message, over_rest, turned_sentence
 from ..talon import TURN_STOPS, memory, turns_to_play, waste_fan
 from .asking import MovesApp
-from .screens import PLAY_KEYS, CardPanel, TextScreen
+from .screens import PLAY_KEYS, CardPanel, TextScreen, box_key, box_paste, typed_box
 from .widgets import SHORT_ROWS, HintView, Keys, Lines, MemoryView, Status, TableView, too_narrow
 
 if TYPE_CHECKING:
@@ -107,7 +107,7 @@ class BoardApp(MovesApp):
                 yield Static(id="hint")
                 yield Static(id="message")
         with Vertical(id="bottom"):
-            yield Input(placeholder="moves or cards, like 7h or r2 w d; Enter plays, Escape closes", id="prompt")
+            yield typed_box("moves or cards, like 7h or r2 w d; Enter plays, Escape closes", "prompt")
             yield Static(id="warning")
             yield Static(id="narrow")
             yield Static(id="status")
@@ -262,21 +262,22 @@ class BoardApp(MovesApp):
         prompt = self.query_one("#prompt", Input)
         prompt.add_class("shown")
         prompt.value = ""
-        # at once, not later as focus() does: the keys of a pasted ": d d d" already on their way go into the
-        # box (they played five turns, each d and each space a board key)
-        self.screen.set_focus(prompt)
+        # the box takes no focus (screens.typed_box): the keys after the colon come to on_key in order, the
+        # keys of a pasted ": d d d" too (they played five turns, each d and each space a board key)
 
-    def on_input_submitted(self, event: Input.Submitted) -> None:
+    def submit_line(self, value: str) -> None:
+        """Enter in the : box: close it and play the line (or run the command alone on it), before any key
+        typed after the Enter (they went into the box, or ": d Enter q" did not quit)."""
         self._close_prompt()
-        words = event.value.split()
+        words = value.split()
         if words and words[0].lower() == "s":  # s FILE saves to that file, as in line mode
-            self.action_save(event.value.strip()[1:].strip())
+            self.action_save(value.strip()[1:].strip())
             return
         command = PROMPT_COMMANDS.get(words[0].lower()) if len(words) == 1 else None
         if command is not None:  # u, h, t, q, ? alone on the line are commands, as in line mode
             getattr(self, command)()
         elif not self.refused(" ".join(words)):
-            self.play_moves(event.value.replace(",", " ").split())  # "d, w" as --moves takes it
+            self.play_moves(value.replace(",", " ").split())  # "d, w" as --moves takes it
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """No board key while the : box is open: a key on its way to the board as the box opened (typed or
@@ -288,22 +289,27 @@ class BoardApp(MovesApp):
     def on_key(self, event: events.Key) -> None:
         prompt = self.query_one("#prompt", Input)
         if prompt.has_class("shown"):
-            if event.key == "escape":
-                self._close_prompt()
-                return
-            # Keys sent to the board before the colon's box had the focus come back here unused (": d d d"
-            # pasted played five turns, each d and each space a board key): the characters are the box's, in
-            # order. (The box takes its own; an Enter that came this way leaves the line in it, to be sent.)
-            if event.is_printable and event.character is not None:
+            # Every key comes here while the box is open (the board's own are refused, check_action): the
+            # box's edits and characters, Enter and Escape, in the order typed
+            if event.key in ("escape", "enter"):
                 event.stop()
-                prompt.insert_text_at_cursor(event.character)
+                if event.key == "enter":
+                    self.submit_line(prompt.value)
+                else:
+                    self._close_prompt()
+                return
+            if box_key(prompt, event):
                 return
         super().on_key(event)
 
-    def _close_prompt(self) -> None:
+    def on_paste(self, event: events.Paste) -> None:
         prompt = self.query_one("#prompt", Input)
-        prompt.remove_class("shown")
-        self.set_focus(None)
+        if prompt.has_class("shown"):
+            box_paste(prompt, event)
+
+    def _close_prompt(self) -> None:
+        self.query_one("#prompt", Input).remove_class("shown")  # the focus stays where it was: the scroll keys
+        # still scroll the board (the box never had it)
 
     # ---- the end ------------------------------------------------------------
     def show_end(self, summary: str) -> None:

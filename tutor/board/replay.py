@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import events
-from textual.actions import SkipAction
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
@@ -25,7 +24,7 @@ from ..record import Record
 from ..render import describe_move, prose
 from ..talon import waste_fan
 from ..textsafe import brief
-from .screens import REPLAY_KEYS, CardPanel, TextScreen
+from .screens import REPLAY_KEYS, CardPanel, TextScreen, box_key, box_paste, typed_box
 from .widgets import SHORT_ROWS, ChartView, Keys, Lines, TableView, no_colour, too_narrow
 
 if TYPE_CHECKING:
@@ -105,7 +104,7 @@ class ReplayApp(App):
                 yield Static(id="note")
                 yield Static(id="chart")
         with Vertical(id="bottom"):
-            yield Input(placeholder="move number, Enter goes there, Escape closes", id="goto")
+            yield typed_box("move number, Enter goes there, Escape closes", "goto")
             yield Static(id="narrow")
             yield Static(id="status")
             yield Static(Keys(KEYS), id="keys")
@@ -199,8 +198,10 @@ class ReplayApp(App):
         self.go(self.ply + delta)
 
     def action_go(self, n: int) -> None:
-        if self.query_one("#goto", Input).has_class("shown"):
-            raise SkipAction()  # Home and End move the cursor in the move number being typed
+        box = self.query_one("#goto", Input)
+        if box.has_class("shown"):  # Home and End move the cursor in the move number being typed
+            box.action_home() if n == 0 else box.action_end()
+            return
         self.go(len(self.moves) if n < 0 else n)
 
     def action_jump(self, direction: int) -> None:
@@ -215,13 +216,13 @@ class ReplayApp(App):
         box = self.query_one("#goto", Input)
         box.add_class("shown")
         box.value = ""
-        self.screen.set_focus(box)  # at once: focus() waits, and the next keys would go to the viewer
+        # the box takes no focus (screens.typed_box): the keys after g come to on_key in the order typed
 
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        box = self.query_one("#goto", Input)
-        box.remove_class("shown")
-        self.set_focus(None)
-        text = event.value.strip()
+    def submit_number(self, value: str) -> None:
+        """Enter in the g box: close it and go to the move, before any key typed after the Enter ("g 1 2
+        Enter →" stayed at move 12, the arrow taken by the box)."""
+        self.query_one("#goto", Input).remove_class("shown")
+        text = value.strip()
         if not text:  # Enter on an empty box: nothing asked, the box just closes
             return
         # ASCII digits only ('²' passes isdigit but not int()), and few of them (int() refuses 4300 digits)
@@ -243,14 +244,23 @@ class ReplayApp(App):
 
     def on_key(self, event: events.Key) -> None:
         box = self.query_one("#goto", Input)
-        if event.key == "escape" and box.has_class("shown"):
-            box.remove_class("shown")
-            self.set_focus(None)
-        elif box.has_class("shown") and event.is_printable and event.character is not None:
-            # sent to the viewer before the box had the focus ("g 1 2" at once stayed at move 0, the box empty;
-            # "g x q" quit): the characters are the box's, in order (it takes its own keys itself)
+        if not box.has_class("shown"):
+            return
+        # every key comes here while the box is open (the viewer's own are refused, check_action), in the
+        # order typed: "g 1 2" at once had stayed at move 0, "g x q" had quit
+        if event.key in ("escape", "enter"):
             event.stop()
-            box.insert_text_at_cursor(event.character)
+            if event.key == "enter":
+                self.submit_number(box.value)
+            else:
+                box.remove_class("shown")
+            return
+        box_key(box, event)
+
+    def on_paste(self, event: events.Paste) -> None:
+        box = self.query_one("#goto", Input)
+        if box.has_class("shown"):
+            box_paste(box, event)
 
     def action_help(self) -> None:
         self.push_screen(TextScreen(REPLAY_KEYS, "Any key closes this help.", symbols=self.symbols))

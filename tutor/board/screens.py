@@ -3,10 +3,11 @@ Also the table's own panel, whose clickable cards keep their colours."""
 
 from __future__ import annotations
 
+from textual import events
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Static
+from textual.widgets import Input, Static
 
 from .widgets import Lines
 
@@ -56,12 +57,61 @@ class TextScreen(ModalScreen[str]):
         if self.closing:
             event.stop()
             return
+        scroll = SCROLL_KEYS.get(event.key)
+        if scroll is not None and event.key not in self.keys:
+            view = self.query_one(VerticalScroll)
+            if view.max_scroll_y > 0:  # a text taller than the terminal: these keys scroll it, not close it
+                event.stop()
+                getattr(view, f"action_{scroll}")()
+                return
         key = event.key if event.key in self.keys else event.character
         if self.keys and key not in self.keys:
             return
         event.stop()
         self.closing = True
         self.dismiss(key)
+
+
+#: The keys that scroll a text over the board that is taller than the terminal (the help on 12 rows).
+SCROLL_KEYS = {"up": "scroll_up", "down": "scroll_down", "pageup": "page_up", "pagedown": "page_down",
+               "home": "scroll_home", "end": "scroll_end"}
+
+#: The keys that edit a typed box (the board's : box, the viewer's g box) and the Input action each runs.
+BOX_EDITS = {"backspace": "delete_left", "ctrl+h": "delete_left", "delete": "delete_right",
+             "left": "cursor_left", "right": "cursor_right", "home": "home", "ctrl+a": "home", "end": "end",
+             "ctrl+e": "end", "ctrl+u": "delete_left_all", "ctrl+w": "delete_left_word", "ctrl+k": "delete_right_all"}
+
+
+def typed_box(placeholder: str, box_id: str) -> Input:
+    """A box to type a line in that never takes the focus: every key reaches the app in the order typed, so
+    keys sent at once after Enter are the board's, not the box's (the focus, and with it where a key goes,
+    changed only when the box handled its Enter, after the keys queued behind it), and the board's scroll
+    keeps its focus. The app feeds it with :func:`box_key`."""
+    box = Input(placeholder=placeholder, id=box_id)
+    box.can_focus = False
+    return box
+
+
+def box_key(box: Input, event: events.Key) -> bool:
+    """Apply a key to the open ``box``, an edit (:data:`BOX_EDITS`) or a printable character: True when taken
+    (Enter and Escape are the caller's)."""
+    action = BOX_EDITS.get(event.key)
+    if action is not None:
+        getattr(box, f"action_{action}")()
+    elif event.is_printable and event.character is not None:
+        box.insert_text_at_cursor(event.character)
+    else:
+        return False
+    event.stop()
+    return True
+
+
+def box_paste(box: Input, event: events.Paste) -> None:
+    """A paste into the open ``box``: its first line, as a focused Input takes it."""
+    lines = event.text.splitlines()
+    if lines:
+        box.insert_text_at_cursor(lines[0])
+    event.stop()
 
 
 class CardPanel(Static):
