@@ -585,3 +585,14 @@ def test_ctrl_q_still_quits_while_the_colon_box_is_open(tmp_path):
     # the box refuses the board's keys (q is a word there), and had refused Textual's own Ctrl+Q with them
     assert quits_with_the_box_open(BoardApp(make_session(tmp_path), symbols=True), ["colon", "q"], "#prompt") == \
         ("q", False)
+
+
+def test_a_reserve_top_card_plays_when_clicked_in_peek_too():
+    """Peek: the piles are drawn face up, and their top cards were no links: clicking 6♦ on pile 2 did nothing
+    (in Osmosis the same click plays r2)."""
+    from tutor.board.widgets import TableView
+
+    state = Game.new(2, "peek").state
+    clicks = [span.style.meta["@click"] for line in TableView(state, True, 3).lines(80) for span in line.spans
+              if isinstance(span.style, Style) and span.style.meta and "@click" in span.style.meta]
+    assert [c for c in clicks if c.startswith("app.play('r")] == [f"app.play('r{i}')" for i in range(1, 5)]

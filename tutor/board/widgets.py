@@ -163,9 +163,9 @@ class TableView(_Sized):
             cell.append(" ")
             if not pile:
                 cell.append("empty", style=DIM)
-            elif state.rules.open_reserve:
-                cell.append_text(Text(" ").join(card_text(c, symbols, "" if j == len(pile) - 1 else DIM)
-                                                for j, c in enumerate(pile)))
+            elif state.rules.open_reserve:  # every card face up; the top one plays when clicked, as face down
+                cell.append_text(Text(" ").join([card_text(c, symbols, DIM) for c in pile[:-1]]
+                                                + [self._top(pile[-1], f"app.play('r{i + 1}')")]))
             else:
                 cell.append_text(self._top(pile[-1], f"app.play('r{i + 1}')"))
                 down = len(pile) - 1
