@@ -99,3 +99,16 @@ def test_a_help_taller_than_the_terminal_scrolls_with_the_arrows_and_closes_with
 
     asyncio.run(go())
     assert seen == [True, True, False]
+
+
+def test_the_viewers_status_keeps_move_n_of_m_in_view_on_a_short_terminal(reviewed):  # noqa: F811
+    # at 34x10, "g 999 Enter": the end sentence and the message grew the status to 8 of 10 rows, and at 30x8
+    # pushed "Move N of M" off the screen
+    from test_board_replay import screens, status
+
+    record, rev = reviewed
+    m = len(record.moves)
+    for width, height in ((34, 10), (30, 8), (40, 12)):
+        shown = screens(record, rev, ["g", "9", "9", "9", "enter"], width=width, height=height)[-1]
+        assert status(shown).startswith(f"Move {m} of {m}"), (width, height)
+        assert "There is no" in shown, (width, height)  # what it says, at the top of the note if not there

@@ -47,7 +47,8 @@ CSS = """
 #bottom { dock: bottom; height: auto; }
 #goto { display: none; }
 #goto.shown { display: block; }
-#status { height: auto; background: $panel; padding: 0 1; }
+#status { height: auto; max-height: 5; background: $panel; padding: 0 1; }
+#status.short { max-height: 3; }
 #keys { height: auto; padding: 0 1; color: $text-muted; }
 #keys.short { display: none; }
 #narrow { height: auto; padding: 0 1; color: $error; display: none; }
@@ -119,6 +120,10 @@ class ReplayApp(App):
         narrow.set_class(said is not None, "shown")
         narrow.update(Lines(said or ""))
         self.query_one("#keys").set_class(event.size.height < SHORT_ROWS, "short")
+        # a short terminal keeps three status lines, "Move N of M" first: all it says is at the top of the
+        # note too (it had grown to 8 of 10 rows and pushed "Move N of M" off the screen)
+        self.query_one("#status").set_class(event.size.height < SHORT_ROWS, "short")
+        self.show()
 
     # ---- drawing ------------------------------------------------------------
     def show(self) -> None:
@@ -129,19 +134,25 @@ class ReplayApp(App):
         state = self.states[n]
         fan = waste_fan(self.states[: n + 1], self.moves[:n])
         self.query_one("#table", Static).update(TableView(state, self.symbols, fan, playable=False))
-        self.query_one("#note", Static).update(Lines(*self._note(), symbols=self.symbols))
+        said = self._said(state)
+        short = self.query_one("#status").has_class("short") and said
+        self.query_one("#note", Static).update(Lines(*([said] if short else []), *self._note(), symbols=self.symbols))
         chart = self.query_one("#chart", Static)
         if self.rev is not None:
             chart.update(ChartView(self.rev, cursor=n))
         else:
             chart.update(Text("No win chances in this record (osmosis replay computes them unless --no-review "
                               "or the record is annotated).", style="dim"))
-        status = f"Move {n} of {total}"
-        if n == total:
-            status += "   " + (end_message(state) if state.over else "the end of the record (not finished)")
-        if self.message:
-            status += "   " + self.message
+        status = f"Move {n} of {total}" + (f"   {said}" if said else "")
         self.query_one("#status", Static).update(Lines(status, symbols=self.symbols))
+
+    def _said(self, state) -> str:
+        """What the status says after "Move N of M": the message (what the last key did) first, so that a short
+        terminal's two lines show it, then the end of the game at its last move."""
+        parts = [self.message] if self.message else []
+        if self.ply == len(self.moves):
+            parts.append(end_message(state) if state.over else "the end of the record (not finished)")
+        return "   ".join(parts)
 
     def _note(self) -> list[Text | str]:
         n = self.ply
