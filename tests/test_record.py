@@ -163,7 +163,7 @@ def test_illegal_move_names_the_file_the_move_number_the_token_and_why(tmp_path)
         load_record(write(tmp_path, data))
     msg = str(info.value)
     assert msg.startswith(f"record '{tmp_path / 'g.json'}': move 7 'r2' is illegal: ")
-    assert "QC cannot be played" in msg and "clubs has no row yet" in msg
+    assert "QC cannot be played" in msg and "clubs have no row yet" in msg
 
 
 def test_illegal_waste_move_says_the_waste_is_empty():

@@ -444,7 +444,7 @@ def test_the_hint_says_the_no_progress_rule_decides_not_a_bet_on_the_talon():
     h = hint(observe(state))
     assert h.best == WASTE and "no-progress" in [str(t) for t in h.tips]
     assert "turning on would end the pass with no play and block the game" in h.reason
-    assert "a bet against the talon" not in h.reason
+    assert "pays only if the talon brings" not in h.reason
 
 
 def _greedy_record(variant: str, number: int) -> Record:

@@ -168,4 +168,4 @@ def test_with_every_card_known_waiting_is_no_bet_against_the_talon(home):
     data = json.loads(osmosis(["hint", "4", "--variant", "peek", "--moves", P4, "--json"], home).stdout)
     assert data["best"] == "w"
     assert "open row 3 for hearts now: with every card known, waiting does not pay here." in data["reason"]
-    assert "bet" not in data["reason"]
+    assert "bet" not in data["reason"] and "pays only if the talon brings" not in data["reason"]

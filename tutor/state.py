@@ -223,7 +223,7 @@ class State(NamedTuple):
         if len(self.rows) == 4:  # pragma: no cover - every suit has a row then
             return "every row is taken"
         start = RANKS[self.base % 13]
-        return (f"{SUIT_NAMES[suit]} has no row yet, and a new row is opened only by a "
+        return (f"{SUIT_NAMES[suit]} have no row yet, and a new row is opened only by a "
                 f"card of the starting rank {start}")
 
     def apply(self, move: Move) -> State:

@@ -421,7 +421,7 @@ def _compared_reason(obs: Observation, scored: ScoredPosition, top: Candidate, o
             elif None not in obs.stock:
                 bet = "you know the cards the talon still holds, and waiting for them does not pay here"
             else:
-                bet = "waiting is a bet against the talon, and here it does not pay"
+                bet = "waiting pays only if the talon brings what you need in time, and here it does not"
             return [f"{what} {destination_phrase(obs, card)} now: {bet}. {_figs(wfig, scored)}"]
         return [f"{what} {destination_phrase(obs, card)}. {_figs(figures, scored)}"]
     row = obs.destination(card)

@@ -82,8 +82,9 @@ TIPS: dict[str, Tip] = {t.id: t for t in (
         "since no pass follows. On the last pass, take every card you will need while it shows."),
     Tip(TipId.TURN_PAST, "Turn past a playable card only for a reason",
         "A card you turn past goes under the cards turned after it and comes back only when they leave "
-        "the waste, or on the next pass if one is left (turning three at a time, only if no card turned "
-        "before it was taken off the waste in between: that shifts the groups of three). Let it go only "
+        "the waste, or on a later pass if one is left. Turning three at a time, it shows on top then only "
+        "if it falls at the end of a group of three, and every card played from before it in the talon "
+        "moves it one place, so it may stay buried or come back where it did not before. Let it go only "
         "when a pass still follows and nothing you need waits on it now."),
     Tip(TipId.ROW_SUIT, "Choose the suit that opens a row",
         "The order in which the suits open the rows holds for the whole game, and a row takes a rank only "
