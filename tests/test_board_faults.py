@@ -137,7 +137,7 @@ def test_the_end_names_the_words_left_and_shows_the_history_line(tmp_path, monke
     import tutor.cli.history as history
 
     monkeypatch.setenv("OSMOSIS_HOME", str(home))
-    monkeypatch.setattr(history, "after_game", lambda record, path, say: say("History: 2 games of osmosis."))
+    monkeypatch.setattr(history, "after_game", lambda record, path, say, warn=None: say("History: 2 games of osmosis."))
     session = make_session(tmp_path)
     end = screens(session, ["colon", *" ".join(["d"] * 14), "enter"], height=50)[-1]
     text = flat(end)

@@ -41,12 +41,12 @@ def open_for_command(console: Console | None = None) -> History:
     return opened(hgames.open_history())
 
 
-def opened(history: History, say: Say | None = None) -> History:
-    """``history``, its news said once (to ``say``, else stderr): a damaged file set aside (or one read as
-    it is), and the games folder's import. Every command that opens the history passes it here: the first
+def opened(history: History, say: Say | None = None, warn: Say | None = None) -> History:
+    """``history``, its news said once (a warning to ``warn``, the rest to ``say``, else stderr): a damaged
+    file set aside (or one read as it is), and the games folder's import. Every command that opens the history passes it here: the first
     to open a damaged file sets it aside, and ``games`` or ``review`` did so without a word."""
     if history.warning:
-        _warn_once(say, history.warning, None)
+        _warn_once(warn, history.warning, None)
     if history.imported and history.imported[0] + history.imported[1]:
         added, skipped = history.imported
         extra = f" ({skipped} unreadable file{'s' if skipped != 1 else ''} left out)" if skipped else ""
@@ -77,36 +77,37 @@ def _warn_once(say: Say | None, what: str, exc: BaseException | None) -> None:
 
 # ---- hooks ----------------------------------------------------------------
 
-def note_game(record: Record, path: str | Path | None, say: Say | None = None,
+def note_game(record: Record, path: str | Path | None, warn: Say | None = None,
               resumed_from: str | None = None) -> None:
     """Put the game just autosaved into the history (``resumed_from``: the content of the game as its
-    resumed file held it). Never raises."""
+    resumed file held it); a failure is one warning to ``warn`` (else stderr). Never raises."""
     try:
         hgames.note_game(record, path, resumed_from=resumed_from)
         damaged = hgames.take_warning()
     except Exception as exc:  # noqa: BLE001 - a history failure must never break a game
-        _warn_once(say, "the game could not be added to your history", exc)
+        _warn_once(warn, "the game could not be added to your history", exc)
         return
     if damaged:
-        _warn_once(say, damaged, None)
+        _warn_once(warn, damaged, None)
 
 
-def after_game(record: Record, path: str | Path | None, say: Say) -> None:
-    """At the end of a game: one line of what the history shows, when it has something to say. Never raises."""
+def after_game(record: Record, path: str | Path | None, say: Say, warn: Say | None = None) -> None:
+    """At the end of a game: one line of what the history shows, when it has something to say (a warning to
+    ``warn``, else stderr). Never raises."""
     try:
-        line = _after_game_line(record, path, say)
+        line = _after_game_line(record, path, say, warn)
     except Exception as exc:  # noqa: BLE001
-        _warn_once(say, "your history could not be read", exc)
+        _warn_once(warn, "your history could not be read", exc)
         return
     if line:
         say(line)
 
 
-def _after_game_line(record: Record, path: str | Path | None, say: Say) -> str | None:
+def _after_game_line(record: Record, path: str | Path | None, say: Say, warn: Say | None) -> str | None:
     from ..history.coach import recurring
     from ..history.reviews import reviews
 
-    with opened(hgames.open_history(import_folder=False), say) as history:
+    with opened(hgames.open_history(import_folder=False), say, warn) as history:
         rec = recurring(history)
         if rec is not None:
             return words.recurring_line(rec)

@@ -28,14 +28,16 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from pathlib import Path
 
+from ..deals import Deal
 from ..errors import RecordError
 from ..game import Game
 from ..notation import Move
 from ..record import Record, is_finished, keep_finished_game, load_record, save_new_record, save_record
-from ..storage import folder_lock
-from ..textsafe import quoted, shown_path
+from ..storage import folder_lock, games_dir, remove_stale_temps
+from ..textsafe import os_reason, quoted, shown_path
 
 
 def _plural(n: int, word: str) -> str:
@@ -423,3 +425,23 @@ class GameFiles:
         preferred = [str(p) for p in (self.save_path, self.autosave) if p is not None and str(p) in where]
         return (f"The game is saved in {shown_path((preferred or where)[0])} "
                 f"({_plural(ply, 'move')}, {_plural(score, 'card')} on the foundations).")
+
+
+# ---- where games are kept ------------------------------------------------
+def autosave_stem(deal: Deal, when: float | None = None) -> str:
+    """The name of a new autosave file, without ``.json``; storage makes it unique (``-2``, ...)."""
+    stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(when))
+    return f"deal-{deal.number}-{stamp}" if deal.number is not None else f"deal-file-{stamp}"
+
+
+def prepare_games_dir() -> Path:
+    """The games folder, made if need be and tidied of temporary files left by killed saves."""
+    games = games_dir()
+    try:
+        games.mkdir(parents=True, exist_ok=True)
+    except (OSError, ValueError) as exc:
+        reason = os_reason(exc) if isinstance(exc, OSError) else "not a usable folder name"
+        raise RecordError(f"cannot create the games folder {quoted(games)}: {reason} "
+                          "(set OSMOSIS_HOME to a writable folder)") from None
+    remove_stale_temps(games)
+    return games

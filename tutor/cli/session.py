@@ -14,7 +14,6 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -23,7 +22,6 @@ import click
 from rich.console import Console, RenderableType
 from rich.text import Text
 
-from ..deals import Deal
 from ..errors import IllegalMoveError, MoveError, RecordError, TutorError
 from ..game import Game
 from ..inputs import capped_int
@@ -32,14 +30,14 @@ from ..notation import Move
 from ..record import Record
 from ..render import describe_move, move_line, prose, render_hint, render_state, use_symbols
 from ..state import State
-from ..storage import games_dir, is_regular_file, remove_stale_temps
+from ..storage import is_regular_file
 from ..talon import TURN_STOPS, move_typed, turns_to_play, waste_fan
-from ..textsafe import brief, os_reason, quoted, shown_path
+from ..textsafe import brief, shown_path
 from .app import console_of
 from .common import played_before, read_line, unreadable_word
 from .games import older_copy_note
 from .prefetch import Prefetch
-from .saves import GameFiles
+from .saves import GameFiles, autosave_stem, prepare_games_dir
 
 if TYPE_CHECKING:
     from ..hints import Hint
@@ -58,26 +56,6 @@ Other:  u      undo the last move (u 3: the last three)
         s      save the game (s FILE: save it to FILE)
         q      quit (the game stays saved)
         ?      this help; an empty line shows the position again"""
-
-
-# ---- where games are kept ------------------------------------------------
-def autosave_stem(deal: Deal, when: float | None = None) -> str:
-    """The name of a new autosave file, without ``.json``; storage makes it unique (``-2``, ...)."""
-    stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(when))
-    return f"deal-{deal.number}-{stamp}" if deal.number is not None else f"deal-file-{stamp}"
-
-
-def prepare_games_dir() -> Path:
-    """The games folder, made if need be and tidied of temporary files left by killed saves."""
-    games = games_dir()
-    try:
-        games.mkdir(parents=True, exist_ok=True)
-    except (OSError, ValueError) as exc:
-        reason = os_reason(exc) if isinstance(exc, OSError) else "not a usable folder name"
-        raise RecordError(f"cannot create the games folder {quoted(games)}: {reason} "
-                          "(set OSMOSIS_HOME to a writable folder)") from None
-    remove_stale_temps(games)
-    return games
 
 
 # ---- output --------------------------------------------------------------
@@ -178,15 +156,18 @@ class Session:
 
     # -- output
     def say(self, text: str | Text) -> None:
-        """A message on one line (the terminal wraps it, rich does not), or to the listener. In line mode a
-        warning (the history could not be written, say) goes to stderr, as every command's warnings do, so
-        that it does not mix into the game a script reads from stdout."""
+        """A message on one line (the terminal wraps it, rich does not), or to the listener."""
         if self.listener is not None:
             self.listener(text)
-        elif isinstance(text, str) and text.startswith("warning: "):
-            click.echo(text, err=True)
         else:
             say_line(self.console, text)
+
+    def warn(self, text: str) -> None:
+        """A warning (the history could not be written): the board's, else stderr as every command's."""
+        if self.listener is not None:
+            self.listener(text)
+        else:
+            click.echo(text, err=True)
 
     def draw(self, renderable: RenderableType) -> None:
         self.console.print(renderable)
@@ -214,7 +195,7 @@ class Session:
         if self.files.holds(self.files.autosave) and not self.files.failed:
             from .history import note_game  # the game goes into the player's history as it is played
 
-            note_game(self.record(), self.files.autosave, self.say, self.resumed_from)
+            note_game(self.record(), self.files.autosave, self.warn, self.resumed_from)
 
     def saved_now(self) -> str:
         """Where the moves played now are kept, in a sentence that is true either way."""
@@ -231,7 +212,7 @@ class Session:
             return  # a finished game opened again: no game ended here, so the history has nothing new to say
         from .history import after_game  # one line of what the player's history shows
 
-        after_game(self.record(), self.files.autosave, self.say)
+        after_game(self.record(), self.files.autosave, self.say, self.warn)
 
     # -- the loop
     def run(self) -> None:
