@@ -55,7 +55,7 @@ def test_keys_sent_at_once_after_enter_in_the_g_box_are_the_viewers(reviewed):  
     assert burst(app, keys("g", "1", "2", "enter", "q"), look=lambda app: app.is_running) is False
 
 
-def _scrolled(app, presses, size):
+def _scrolled(app, presses, size, look=lambda app: None):
     out = []
 
     async def go():
@@ -65,6 +65,7 @@ def _scrolled(app, presses, size):
                 await pilot.press(key)
                 await pilot.pause()
             out.append(app.query_one("#main").scroll_y)
+            look(app)
 
     asyncio.run(go())
     return out[0]
@@ -112,3 +113,15 @@ def test_the_viewers_status_keeps_move_n_of_m_in_view_on_a_short_terminal(review
         shown = screens(record, rev, ["g", "9", "9", "9", "enter"], width=width, height=height)[-1]
         assert status(shown).startswith(f"Move {m} of {m}"), (width, height)
         assert "There is no" in shown, (width, height)  # what it says, at the top of the note if not there
+
+
+def test_home_end_and_the_arrows_edit_the_colon_box_and_leave_the_board_where_it_is(tmp_path):
+    # at 40x12 the scroll area has the focus: Home in the box also scrolled the board back to its top
+    app = BoardApp(make_session(tmp_path, 18), symbols=True)
+    held = []
+    presses = ["pagedown", "colon", "d", "left", "right", "end", "space", "d", "home", "d", "space"]
+    scrolled = _scrolled(app, presses, (40, 12), look=lambda app: held.append(app.query_one("#prompt").value))
+    assert scrolled > 0 and held == ["d d d"]
+    # with the box closed they scroll the board as before
+    assert _scrolled(BoardApp(make_session(tmp_path / "scroll", 1), symbols=True), ["pagedown", "home"],
+                     (40, 12)) == 0

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import events
+from textual.actions import SkipAction
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Input, Static
@@ -23,7 +24,7 @@ from ..knowledge import observe
 from ..narrate.play import end_message, over_rest, turned_sentence
 from ..talon import TURN_STOPS, memory, turns_to_play, waste_fan
 from .asking import MovesApp
-from .screens import PLAY_KEYS, CardPanel, TextScreen, box_key, box_paste, typed_box
+from .screens import BOX_EDITS, PLAY_KEYS, CardPanel, TextScreen, box_key, box_paste, typed_box
 from .widgets import SHORT_ROWS, HintView, Keys, Lines, MemoryView, Status, TableView, too_narrow
 
 if TYPE_CHECKING:
@@ -82,6 +83,8 @@ class BoardApp(MovesApp):
         Binding("t", "turn_until", "turn to a play"), Binding("u", "undo", "undo"), Binding("r", "redo", "redo"),
         Binding("h", "hint", "hint"), Binding("colon,slash", "prompt", "type", show=False),
         Binding("s", "save", "save"), Binding("question_mark", "help", "help"), Binding("q", "quit_key", "quit"),
+        # priority: the scroll area, focused when the board is taller than the screen, takes these keys first
+        *(Binding(key, f"box_edit('{key}')", show=False, priority=True) for key in ("home", "end", "left", "right")),
     ]
 
     def __init__(self, session: Session, symbols: bool = True) -> None:
@@ -306,6 +309,13 @@ class BoardApp(MovesApp):
         prompt = self.query_one("#prompt", Input)
         if prompt.has_class("shown"):
             box_paste(prompt, event)
+
+    def action_box_edit(self, key: str) -> None:
+        """Home, End and the arrows move the cursor in the open : box; else they are the scroll area's."""
+        prompt = self.query_one("#prompt", Input)
+        if not prompt.has_class("shown"):
+            raise SkipAction()
+        getattr(prompt, f"action_{BOX_EDITS[key]}")()
 
     def _close_prompt(self) -> None:
         self.query_one("#prompt", Input).remove_class("shown")  # the focus stays where it was: the scroll keys
