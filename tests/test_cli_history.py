@@ -175,7 +175,8 @@ def test_review_stores_the_review_and_says_what_the_history_shows(run, played, h
         said.append(" ".join(result.stdout[at:].split()) if at >= 0 else "")
     assert said[0] == ""  # the first review: nothing to compare with
     # early-start in both of the two games reviewed: two alike of two say little, so no recurring error yet
-    assert said[1] == "History: accuracy 1.8 here (1 graded move) against 0.5 in your one other reviewed game of peek."
+    assert said[1] == ("History: accuracy 1.8 here (95%: 0.5-30.6, 1 graded move) against 0.5 in your one "
+                        "other reviewed game of peek.")
     assert said[2].startswith("History: accuracy ") and "over your 2 other reviewed games of peek." in said[2]
     data = json.loads(run(["coach", "--json", "--no-review"]).stdout)
     assert data["games_reviewed"] == 3 and data["unreviewed"] == 1
@@ -1167,7 +1168,8 @@ def test_the_history_line_after_a_review_wraps_between_words_like_the_review(pla
     lines = result.stdout.splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith("History: accuracy"))
     assert all(len(line) <= 60 for line in lines[start:])
-    assert " ".join(" ".join(lines[start:]).split()).startswith("History: accuracy 1.8 here (1 graded move) against 0.5 in your one")
+    assert " ".join(" ".join(lines[start:]).split()).startswith(
+        "History: accuracy 1.8 here (95%: 0.5-30.6, 1 graded move) against 0.5 in your one")
 
 
 def test_history_variant_takes_the_options_as_the_history_json_gives_them(run):

@@ -317,7 +317,7 @@ def test_replay_computes_the_review_and_prints_its_summary_under_the_heading(run
     lines = run(["replay", str(path), "--all"]).stdout.splitlines()
     assert lines[0].startswith("Replay of deal 1, osmosis")
     assert lines[1].startswith("With hindsight")
-    assert re.match(r"Accuracy \d+\.\d / 100 over \d+ graded moves? \(as osmosis review computes it; win "
+    assert re.match(r"Accuracy \d+\.\d / 100 \(95%: \d+\.\d-\d+\.\d\) over \d+ graded moves? \(as osmosis review computes it; win "
                     r"chances from what you could see: \d+ sampled deals a move", " ".join(lines[2:5]))
     forced = _record(tmp_path, "d d")  # two forced moves: nothing graded, so no accuracy to speak of
     lines = run(["replay", str(forced), "--all"]).stdout.splitlines()

@@ -14,6 +14,7 @@ from tutor.knowledge import observe, seen_cards
 from tutor.notation import TURN, WASTE, Move, parse_moves
 from tutor.record import Record
 from tutor.review import Label, Thresholds, game_accuracy, hindsight, move_accuracy, review
+from tutor.review.grades import accuracy_interval
 from tutor.rules import preset
 from tutor.state import State
 
@@ -185,6 +186,24 @@ def test_one_big_error_pulls_the_game_accuracy_far_below_the_plain_mean():
     assert acc < sum(accs) / len(accs) - 20
     assert game_accuracy([50.0] * 11, [100.0] * 10) == pytest.approx(100)
     assert game_accuracy([], []) == 100
+
+
+def test_the_accuracy_interval_holds_the_figure_and_narrows_with_surer_drops():
+    wins = [60.0] * 10 + [40.0]
+    # nine moves as good as the best on 64 deals (no deal apart), one that lost 12 points (95%: 3 to 21)
+    sampled = [(0.0, -5.7, 5.7)] * 9 + [(12.0, 3.0, 21.0)]
+    point = game_accuracy(wins, [move_accuracy(max(0.0, e)) for e, _, _ in sampled])
+    lo, hi = accuracy_interval(wins, sampled)
+    assert lo < point < hi
+    assert accuracy_interval(wins, sampled) == (lo, hi)  # seeded: the same review, the same interval
+    # the same drops measured four times as surely: a narrower interval round the same figure
+    surer = [(e, e - (e - a) / 2, e + (b - e) / 2) for e, a, b in sampled]
+    lo2, hi2 = accuracy_interval(wins, surer)
+    assert lo < lo2 <= point <= hi2 < hi
+    # every drop exact (every consistent deal solved): one value
+    exact = [(e, e, e) for e, _, _ in sampled]
+    assert accuracy_interval(wins, exact) == (point, point)
+    assert accuracy_interval([50.0], []) == (100.0, 100.0)
 
 
 # ---- what the player saw -------------------------------------------------------
@@ -488,6 +507,9 @@ def test_a_move_in_a_position_already_lost_for_certain_is_not_graded():
                                                                             for m in rev.moves)
     wins = [m.win_before * 100 for m in graded] + [graded[-1].win_after * 100]
     assert rev.accuracy == game_accuracy(wins, [m.accuracy for m in graded])
+    assert rev.accuracy_interval is not None
+    assert rev.accuracy_interval[0] <= rev.accuracy <= rev.accuracy_interval[1]
+    assert rev.to_json()["accuracy_interval"] == [round(x, 1) for x in rev.accuracy_interval]
     assert rev.graded_counts["decided"] == len(decided)
     assert f"{len(decided)} already decided moves not graded" in counts_line(rev).plain
 

@@ -183,7 +183,7 @@ def store_review(record: Record, path: str | Path | None, rev: Review, history: 
         fig = figures(others, done)
         # compared only when both sides rate something: a game with no graded move has no accuracy
         if others and variant is not None and rev.graded > 0 and fig.accuracy is not None:
-            return words.accuracy_line(rev.accuracy, fig, variant, rev.graded)
+            return words.accuracy_line(rev.accuracy, fig, variant, rev.graded, rev.accuracy_ci_text())
         return None
     finally:
         if own:

@@ -346,10 +346,12 @@ def results_line(fig, variant: str) -> str:
             f"{fig.mean_cards:.1f} cards on average{_over_all(fig)} (osmosis history shows more).")
 
 
-def accuracy_line(this: float, fig, variant: str, graded: int | None = None) -> str:
+def accuracy_line(this: float, fig, variant: str, graded: int | None = None, ci: str = "") -> str:
     """This game's accuracy against the player's others of the variant; ``graded``: the moves it rests on (a
-    100.0 from 2 graded moves said as much as one from 40)."""
-    here = f"here ({_plural(graded, 'graded move')})" if graded is not None else "here"
+    100.0 from 2 graded moves said as much as one from 40); ``ci``: its interval, `` (95%: 81.0-91.2)``."""
+    inside = [ci.strip()[1:-1]] if ci.strip() else []
+    inside += [_plural(graded, "graded move")] if graded is not None else []
+    here = f"here ({', '.join(inside)})" if inside else "here"
     if fig.reviewed == 1:
         return (f"History: accuracy {this:.1f} {here} against {fig.accuracy:.1f} in your one other reviewed game "
                 f"of {variant_label(variant)}.")

@@ -160,7 +160,7 @@ def annotate_for_replay(ctx_or_console: click.Context | Console, record: Record,
         return record, []
     console = ctx_or_console if isinstance(ctx_or_console, Console) else console_of(ctx_or_console)
     rev = compute_review(console, record, samples)
-    rating = (f"Accuracy {rev.accuracy:.1f} / 100 over {plural(rev.graded, 'graded move')} (as osmosis review "
+    rating = (f"Accuracy {rev.accuracy_text()} over {plural(rev.graded, 'graded move')} (as osmosis review "
               f"computes it; win chances from what you could see: {rev.sampling_text()})." if rev.rated
               else f"Accuracy not rated: no move of this game was graded ({UNRATED}).")
     summary = [rev.hindsight.verdict(), rating]

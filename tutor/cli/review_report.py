@@ -296,10 +296,12 @@ def render_review(rev: Review, symbols: bool = True, width: int = 80, ascii_only
                    f"{rev.sampling_text()}).")
     else:
         acc.append(f"{rev.accuracy:.1f}", style="bold")
-        acc.append(f" / 100 over {plural(rev.graded, 'graded move')} (Lichess's formula: a move that loses no "
+        acc.append(f" / 100{rev.accuracy_ci_text()} over {plural(rev.graded, 'graded move')} "
+                   f"(Lichess's formula: a move that loses no "
                    f"points against the best scores 100, one that loses 1 point {move_accuracy(1):.0f} and one that loses "
                    f"10 points {move_accuracy(10):.0f}, "
-                   f"so one big error pulls a game down hard; win chances from what you could see: {rev.sampling_text()}).")
+                   f"so one big error pulls a game down hard; its interval comes from each move's drop interval; win chances from what "
+                   f"you could see: {rev.sampling_text()}).")
     parts: list[RenderableType] = [head, result_line(rev), hind, acc, counts_line(rev, width), Text(""),
              Text("Win chance, move by move", style="bold"), chart(rev, width, ascii_only=ascii_only), Text(""),
              Text("Critical moments", style="bold"), moments_table(rev, symbols), Text("")]

@@ -23,7 +23,7 @@ from ..record import Record
 from ..state import State
 from .facts import Candidate, Comment, Decided, Grade, OnlyMove, ThrewAwayWin, Ungraded
 from .full_knowledge import hindsight, name_blind_best, only_moves
-from .grades import DEFAULT_THRESHOLDS, Label, Thresholds, game_accuracy, move_accuracy
+from .grades import DEFAULT_THRESHOLDS, Label, Thresholds, accuracy_interval, game_accuracy, move_accuracy
 from .luck import luck_of
 from .moments import critical
 from .practical import add_practical
@@ -257,6 +257,7 @@ def assemble(record: Record, states: list[State], moves: list[Move], scores: dic
     graded = [m for m in out if m.graded]
     wins = [m.win_before * 100 for m in graded] + ([graded[-1].win_after * 100] if graded else [])
     accuracy = game_accuracy(wins, [m.accuracy for m in graded if m.accuracy is not None])
+    drops = [m.paired.points() if m.paired is not None else (0.0, 0.0, 0.0) for m in graded]
     return Review(record, out, accuracy, facts, {"cards": final.cards, "won": final.won}, th, samples,
-                  critical(out), tuple(states))
+                  critical(out), tuple(states), accuracy_interval=accuracy_interval(wins, drops))
 

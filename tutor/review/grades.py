@@ -14,13 +14,14 @@ volatility-weighted mean and the harmonic mean of those.
 from __future__ import annotations
 
 import math
+import random
 from dataclasses import dataclass
 from enum import IntEnum
 
 from ..errors import TutorError
 from ..estimate import Drop
 
-__all__ = ["Label", "Thresholds", "DEFAULT_THRESHOLDS", "move_accuracy", "game_accuracy"]
+__all__ = ["Label", "Thresholds", "DEFAULT_THRESHOLDS", "move_accuracy", "game_accuracy", "accuracy_interval"]
 
 
 class Label(IntEnum):
@@ -151,6 +152,11 @@ def game_accuracy(wins: list[float], accuracies: list[float]) -> float:
     n = len(accuracies)
     if n == 0:
         return 100.0
+    return _combine(accuracies, _weights(wins, n))
+
+
+def _weights(wins: list[float], n: int) -> list[float]:
+    """Each graded move's weight: the volatility of the win chance in a window around it (Lichess)."""
     if len(wins) != n + 1:
         raise ValueError(f"expected {n + 1} win chances for {n} moves, got {len(wins)}")
     size = max(2, min(8, n // 10))
@@ -161,6 +167,47 @@ def game_accuracy(wins: list[float], accuracies: list[float]) -> float:
         mean = sum(w) / len(w)
         sd = math.sqrt(sum((x - mean) ** 2 for x in w) / len(w))
         weights.append(max(0.5, min(12.0, sd)))
+    return weights
+
+
+def _combine(accuracies: list[float], weights: list[float]) -> float:
     weighted = sum(a * w for a, w in zip(accuracies, weights)) / sum(weights)
-    harmonic = n / sum(1 / max(1.0, a) for a in accuracies)  # Lichess counts a move below 1 as 1
+    harmonic = len(accuracies) / sum(1 / max(1.0, a) for a in accuracies)  # Lichess counts a move below 1 as 1
     return (weighted + harmonic) / 2
+
+
+#: Draws behind :func:`accuracy_interval`, and its seed (the same review always gives the same interval).
+ACCURACY_DRAWS = 2000
+ACCURACY_SEED = 20261206
+
+
+def accuracy_interval(wins: list[float], drops: list[tuple[float, float, float]],
+                      draws: int = ACCURACY_DRAWS) -> tuple[float, float]:
+    """A 95% interval of the game's accuracy, from each graded move's drop and its 95% interval.
+
+    ``drops`` holds each graded move's (estimate, low, high) in win-chance points (an exact or certain drop has
+    all three equal). Each draw takes every move's drop from a split normal through its interval (the
+    estimate, with the low and high ends 1.96 standard deviations below and above it), independently, and
+    computes the game's accuracy with the same weights; the interval runs from the 2.5th to the 97.5th
+    percentile of the draws, widened to hold the figure itself. The weights stay as they are: they come from
+    the win chances around the moves, and move the figure far less than the drops do.
+    """
+    n = len(drops)
+    if n == 0:
+        return 100.0, 100.0
+    weights = _weights(wins, n)
+    point = _combine([move_accuracy(max(0.0, est)) for est, _, _ in drops], weights)
+    if all(lo == est == hi for est, lo, hi in drops):
+        return point, point
+    rng = random.Random(ACCURACY_SEED)
+    values = []
+    for _ in range(draws):
+        accs = []
+        for est, lo, hi in drops:
+            z = rng.gauss(0.0, 1.0)
+            drop = est + z * ((hi - est) if z > 0 else (est - lo)) / 1.959963984540054
+            accs.append(move_accuracy(drop))
+        values.append(_combine(accs, weights))
+    values.sort()
+    low, high = values[int(0.025 * (draws - 1))], values[int(math.ceil(0.975 * (draws - 1)))]
+    return min(low, point), max(high, point)

@@ -215,6 +215,9 @@ class Review:
     states: tuple[State, ...] = ()
     #: Blind games asked for each error moment's practical win chance (``--practical N``); None: not asked.
     practical: int | None = None
+    #: The accuracy's 95% interval (:func:`tutor.review.grades.accuracy_interval`): the graded moves' drops are
+    #: sampled, so the figure is too. None only for a review made without it.
+    accuracy_interval: tuple[float, float] | None = None
 
     @property
     def counts(self) -> dict[str, int]:
@@ -247,6 +250,17 @@ class Review:
         only the empty average)."""
         return self.graded > 0
 
+    def accuracy_text(self) -> str:
+        """The accuracy with its interval: ``87.3 / 100 (95%: 81.0-91.2)``."""
+        return f"{self.accuracy:.1f} / 100{self.accuracy_ci_text()}"
+
+    def accuracy_ci_text(self) -> str:
+        """`` (95%: 81.0-91.2)``, the accuracy's interval; empty when it has one value (every drop exact)."""
+        ci = self.accuracy_interval
+        if ci is None or round(ci[0], 1) == round(ci[1], 1):
+            return ""
+        return f" (95%: {ci[0]:.1f}-{ci[1]:.1f})"
+
     def sampling(self) -> dict[str, Any]:
         """The real sample counts behind the figures: shared deals a move, exact moves, labels that drew more."""
         sampled = [m for m in self.moves if not m.exact]
@@ -269,6 +283,9 @@ class Review:
         return {
             "moves": [m.to_json() for m in self.moves],
             "accuracy": round(self.accuracy, 1),
+            # its 95% interval from the graded moves' sampled drops (equal ends when every drop is exact)
+            **({"accuracy_interval": [round(self.accuracy_interval[0], 1), round(self.accuracy_interval[1], 1)]}
+               if self.accuracy_interval is not None else {}),
             # false when no move was graded: then ``accuracy`` (the spec's 0-100 number) rates nothing
             "rated": self.rated,
             "hindsight": self.hindsight.to_json(),
