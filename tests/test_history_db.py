@@ -381,6 +381,34 @@ def test_the_drop_interval_is_stored_read_back_and_exported(db):
     assert stored.to_json()["moves"][0]["drop_interval"] == [14.0, 21.0]
 
 
+def test_the_accuracy_interval_is_stored_read_back_shown_and_a_review_from_before_has_none(db):
+    """The review prints its accuracy with a 95% interval; the history keeps it, lists it and exports it."""
+    from tutor.history.reviews import review_of
+    from tutor.history.stats import summary
+
+    old = History(db, upgrade_to=9)
+    old_game = add_record(old, record(1, "d d"), key="old")
+    with old.write() as conn:  # a review as schema 9 stored it: no interval
+        conn.execute("INSERT INTO reviews (game_id, moves_reviewed, accuracy, graded, thresholds, hindsight, "
+                     "reviewed_at) VALUES (?, 2, 50, 1, '{}', '{}', '2026-12-01T00:00:00Z')", (old_game,))
+    old.close()
+    with open_history() as h:
+        assert h.version == hdb.VERSION
+        assert review_of(h, old_game).accuracy_interval is None
+        assert "accuracy_interval" not in review_of(h, old_game).to_json()
+        gid = add_record(h, record(2, "d d"), key="g")
+        data = _review([_move(1, "d", "w", "mistake", [], 18.0)])
+        data["accuracy_interval"] = [41.5, 63.0]
+        store_review(h, gid, data)
+        stored = review_of(h, gid)
+        exported = [json.loads(line) for line in export_text(h).splitlines()]
+        recent = {g.id: g for g in summary(h).recent}
+    assert stored.accuracy_interval == (41.5, 63.0)
+    assert [e["review"].get("accuracy_interval") for e in exported] == [None, [41.5, 63.0]]
+    assert recent[gid].to_json()["accuracy_interval"] == [41.5, 63.0]
+    assert "accuracy_interval" not in recent[old_game].to_json()
+
+
 def test_the_deals_behind_the_drop_interval_are_kept_and_a_review_from_before_has_none(db):
     """A drill says a sampled drop with its deals ("95%: 14-21, 96 deals"): the count is kept with the interval."""
     from tutor.history.reviews import review_of

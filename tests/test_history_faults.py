@@ -93,6 +93,26 @@ def test_import_refuses_candidates_not_as_the_review_writes_them(tmp_path, candi
         assert osmosis(command, home).exit_code == 0
 
 
+@pytest.mark.parametrize("interval, said", [
+    ([90.0], "review.accuracy_interval is [90.0]: expected two numbers from 0 to 100"),
+    ("60-80", 'review.accuracy_interval is "60-80": expected two numbers from 0 to 100'),
+    ([60.0, 180.0], "review.accuracy_interval[1] is 180.0: expected a number from 0 to 100"),
+    ([80.0, 60.0], "review.accuracy_interval is [80.0, 60.0]: expected its low end first"),
+])
+def test_import_refuses_an_accuracy_interval_not_as_the_review_writes_it(tmp_path, interval, said):
+    line = _good_line(tmp_path)
+    line["review"]["accuracy_interval"] = interval
+    home = tmp_path / "home"
+    result = osmosis(["import", str(_write(tmp_path / "bad.jsonl", line))], home)
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert result.stderr.count("\n") == 1 and said in result.stderr, result.stderr
+    assert _games(home) == 0
+    line["review"]["accuracy_interval"] = [61.2, 78.0]  # as export writes it: taken, and listed
+    assert osmosis(["import", str(_write(tmp_path / "good.jsonl", line))], home).exit_code == 0
+    recent = json.loads(osmosis(["history", "--json"], home).stdout)["recent"]
+    assert recent[0]["accuracy_interval"] == [61.2, 78.0]
+
+
 @pytest.mark.parametrize("stored", ['5', 'true', '["x"]', '[{"move": "r1", "win": "high"}, {"move": "d", "win": 0.1}]',
                                     '[{"move": "r1"}, {"move": "d"}]', '{"move": "r1"}'])
 def test_a_history_already_holding_malformed_candidates_still_works(tmp_path, stored):

@@ -171,9 +171,18 @@ def render_summary(s, width: int = 80, variant: str | None = None) -> Group:
                                                                style="" if g.over else "dim")
         table.add_row(str(g.id), g.played_at.replace("T", " ").rstrip("Z")[:16], deal_label(g.deal),
                       variant_label(g.variant), str(g.moves), str(g.cards), result,
-                      f"{g.accuracy:.1f}" if g.accuracy is not None else "-")
+                      _accuracy_cell(g.accuracy, g.accuracy_interval))
     parts.append(table)
     return Group(*parts)
+
+
+def _accuracy_cell(accuracy: float | None, interval: tuple[float, float] | None) -> str:
+    """``52.1 (50-52)``: a game's accuracy with its 95% interval in whole points (``-`` when not rated)."""
+    if accuracy is None:
+        return "-"
+    if interval is None or round(interval[0]) == round(interval[1]):
+        return f"{accuracy:.1f}"
+    return f"{accuracy:.1f} ({interval[0]:.0f}-{interval[1]:.0f})"
 
 
 def _indent(renderable, by: int = 2) -> Padding:

@@ -132,11 +132,14 @@ class StoredReview:
     content: str | None = None
     tagging: int = 1
     """The rules its tags were found by (:data:`TAGGING`)."""
+    accuracy_interval: tuple[float, float] | None = None
+    """The accuracy's 95% interval; None for a review stored before it was worked out."""
 
     def to_json(self) -> dict[str, Any]:
         return {"moves_reviewed": self.moves_reviewed, "accuracy": self.accuracy, "graded": self.graded,
                 "samples": self.samples, "thresholds": self.thresholds, "hindsight": self.hindsight,
                 "reviewed_at": self.reviewed_at, "content": self.content, "tagging": self.tagging,
+                **({"accuracy_interval": list(self.accuracy_interval)} if self.accuracy_interval else {}),
                 "moves": [m.to_json() for m in self.moves]}
 
 
@@ -172,6 +175,8 @@ def review_data(rev: Review) -> dict[str, Any]:
     return {"moves_reviewed": len(rev.record.moves), "content": content_of(rev.record),
             # the figure the review prints and its JSON gives (one decimal), so the history shows the same one
             "accuracy": round(float(rev.accuracy), 1),
+            **({"accuracy_interval": [round(float(x), 1) for x in ci]}
+               if (ci := getattr(rev, "accuracy_interval", None)) is not None else {}),
             "graded": int(rev.graded), "samples": rev.samples, "thresholds": thresholds,
             "hindsight": hindsight, "tagging": TAGGING, "moves": moves}
 
@@ -183,10 +188,10 @@ def store_review(history: History, game_id: int, data: Mapping[str, Any], review
         conn.execute("DELETE FROM reviews WHERE game_id = ?", (game_id,))
         cur = conn.execute(
             "INSERT INTO reviews (game_id, moves_reviewed, accuracy, graded, samples, thresholds, hindsight, "
-            "reviewed_at, content, tagging) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "reviewed_at, content, tagging, accuracy_interval) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (game_id, int(data["moves_reviewed"]), float(data["accuracy"]), int(data["graded"]), data.get("samples"),
              json.dumps(data.get("thresholds") or {}), json.dumps(data.get("hindsight") or {}), when,
-             data.get("content"), _tagging(data.get("tagging"))))
+             data.get("content"), _tagging(data.get("tagging")), _interval_json(data.get("accuracy_interval"))))
         review_id = cur.lastrowid
         conn.executemany(
             "INSERT INTO review_moves (review_id, ply, move, best, label, tags, drop_points, win_before, win_after, "
@@ -236,7 +241,8 @@ def _stored(history: History, r: sqlite3.Row, with_moves: bool = True) -> Stored
     return StoredReview(r["game_id"], r["moves_reviewed"], r["accuracy"], r["graded"], r["samples"],
                         json.loads(r["thresholds"]), json.loads(r["hindsight"]), r["reviewed_at"],
                         _moves_of(history, r["id"], r["game_id"]) if with_moves else (), r["content"],
-                        r["tagging"] or 1)
+                        r["tagging"] or 1,
+                        tuple(json.loads(r["accuracy_interval"])) if r["accuracy_interval"] else None)
 
 
 def review_of(history: History, game_id: int) -> StoredReview | None:

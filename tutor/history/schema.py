@@ -149,6 +149,10 @@ MIGRATIONS: list[str | Callable[[sqlite3.Connection], None]] = [
     # 9: games with no reserve whose rules said "open reserve" (``--variant peek --reserve-piles 0``) are
     # Bridesmaids, as the tutor now files them: stored before that, they stayed a variant of their own.
     _refile_without_reserve,
+    # 10: the accuracy's 95% interval (as JSON; NULL for a review stored before it was worked out).
+    """
+    ALTER TABLE reviews ADD COLUMN accuracy_interval TEXT;
+    """,
 ]
 VERSION = len(MIGRATIONS)
 OUR_TABLES = {"games", "meta", "reviews", "review_moves", "drills", "drill_answers", "schema_version"}
@@ -159,7 +163,8 @@ _UNREADABLE = {
     "games": "json_valid(record) = 0 OR typeof(moves) <> 'integer' OR typeof(cards) <> 'integer' "
              "OR typeof(won) <> 'integer' OR typeof(over) <> 'integer'",
     "reviews": "json_valid(thresholds) = 0 OR json_valid(hindsight) = 0 OR typeof(accuracy) NOT IN ('real', 'integer') "
-               "OR (tagging IS NOT NULL AND typeof(tagging) <> 'integer')",
+               "OR (tagging IS NOT NULL AND typeof(tagging) <> 'integer') "
+               "OR (accuracy_interval IS NOT NULL AND json_valid(accuracy_interval) = 0)",
     "review_moves": "json_valid(tags) = 0 OR json_valid(candidates) = 0 OR typeof(ply) <> 'integer' "
                     "OR typeof(drop_points) NOT IN ('real', 'integer') OR (drop_interval IS NOT NULL AND "
                     "json_valid(drop_interval) = 0) OR (drop_samples IS NOT NULL AND typeof(drop_samples) <> 'integer')",

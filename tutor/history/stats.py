@@ -68,11 +68,15 @@ class GameLine:
     moves: int
     played_at: str
     accuracy: float | None
+    accuracy_interval: tuple[float, float] | None = None
+    """Its 95% interval, when the review kept one (reviews stored before stop 46 did not)."""
 
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "deal": self.deal, "variant": variant_json(self.variant), "cards": self.cards, "won": self.won,
                 "finished": self.over, "moves": self.moves, "played_at": self.played_at,
-                "accuracy": _r(self.accuracy, 1)}
+                "accuracy": _r(self.accuracy, 1),
+                **({"accuracy_interval": list(self.accuracy_interval)}
+                   if self.accuracy is not None and self.accuracy_interval is not None else {})}
 
 
 @dataclass(frozen=True)
@@ -147,7 +151,8 @@ def summary(history: History, last_n: int = 10, variant: str | None = None) -> S
     for g in games:
         by_variant.setdefault(g.variant, []).append(g)
     lines = [GameLine(g.id, g.deal_number, g.variant, g.cards, g.won, g.over, g.moves, g.played_at,
-                      rated(done, g.id)) for g in reversed(recent)]
+                      rated(done, g.id), done[g.id].accuracy_interval if g.id in done else None)
+             for g in reversed(recent)]
     series = [(g.id, g.played_at, a) for g in games if (a := rated(done, g.id)) is not None]
     return Summary(figures(games, done), figures(recent, done), last_n,
                    {k: figures(v, done) for k, v in sorted(by_variant.items(), key=lambda kv: -len(kv[1]))},

@@ -156,6 +156,13 @@ def _check_review(rev: dict[str, Any], moves: int) -> None:
     """Every field of an exported review that the history stores, as export writes it."""
     _int(rev.get("moves_reviewed"), "review.moves_reviewed", 0, moves)
     _number(rev.get("accuracy"), "review.accuracy", 0, 100)
+    interval = rev.get("accuracy_interval")  # an older export has none
+    if interval is not None and not (isinstance(interval, list) and len(interval) == 2):
+        raise _Bad(f"review.accuracy_interval is {_shown(interval)}: expected two numbers from 0 to 100")
+    for k, x in enumerate(interval or []):
+        _number(x, f"review.accuracy_interval[{k}]", 0, 100)
+    if interval and interval[0] > interval[1]:
+        raise _Bad(f"review.accuracy_interval is {_shown(interval)}: expected its low end first")
     _int(rev.get("graded"), "review.graded", 0, moves)
     if rev.get("samples") is not None:
         _int(rev.get("samples"), "review.samples", 0, 10**6)
