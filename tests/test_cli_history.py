@@ -175,9 +175,9 @@ def test_review_stores_the_review_and_says_what_the_history_shows(run, played, h
         said.append(" ".join(result.stdout[at:].split()) if at >= 0 else "")
     assert said[0] == ""  # the first review: nothing to compare with
     # early-start in both of the two games reviewed: two alike of two say little, so no recurring error yet
-    assert said[1] == ("History: accuracy 1.8 here (95%: 0.5-30.6, 1 graded move) against 0.5 in your one "
-                        "other reviewed game of peek.")
-    assert said[2].startswith("History: accuracy ") and "over your 2 other reviewed games of peek." in said[2]
+    assert said[1] == ("History: accuracy 1.8 here (95%: 0.5-30.6, 1 graded move) against 0.5 (95%: 0.5-8.3) in your one "
+                        "other rated game of peek.")
+    assert said[2].startswith("History: accuracy ") and "over your 2 other rated games of peek." in said[2]
     data = json.loads(run(["coach", "--json", "--no-review"]).stdout)
     assert data["games_reviewed"] == 3 and data["unreviewed"] == 1
     quiet = run(["review", str(files[3]), "--samples", "8", "--workers", "1", "--json"])
@@ -722,11 +722,11 @@ def test_history_lines_read_as_sentences():
     streaks = SimpleNamespace(current=-2, longest_wins=0, longest_losses=5)
     assert streak_text(streaks) == ("Streaks: now 2 losses in a row; longest run of wins 0, of losses 5 "
                                     "(finished games).")
-    one = SimpleNamespace(accuracy=90.7, reviewed=1)
+    one = SimpleNamespace(accuracy=90.7, rated=1)
     assert accuracy_line(80.0, one, "osmosis").startswith(
-        "History: accuracy 80.0 here against 90.7 in your one other reviewed game of ")
+        "History: accuracy 80.0 here against 90.7 in your one other rated game of ")
     assert accuracy_line(100.0, one, "osmosis", 2).startswith(  # the moves it rests on beside it
-        "History: accuracy 100.0 here (2 graded moves) against 90.7 in your one other reviewed game of ")
+        "History: accuracy 100.0 here (2 graded moves) against 90.7 in your one other rated game of ")
 
 
 def test_the_cost_interval_of_few_errors_uses_students_t():
@@ -1169,7 +1169,7 @@ def test_the_history_line_after_a_review_wraps_between_words_like_the_review(pla
     start = next(i for i, line in enumerate(lines) if line.startswith("History: accuracy"))
     assert all(len(line) <= 60 for line in lines[start:])
     assert " ".join(" ".join(lines[start:]).split()).startswith(
-        "History: accuracy 1.8 here (95%: 0.5-30.6, 1 graded move) against 0.5 in your one")
+        "History: accuracy 1.8 here (95%: 0.5-30.6, 1 graded move) against 0.5 (95%: 0.5-8.3) in your one")
 
 
 def test_history_variant_takes_the_options_as_the_history_json_gives_them(run):
@@ -1194,7 +1194,7 @@ def test_the_cards_average_says_it_takes_the_unfinished_games_too():
     from tutor.cli.history_render import figures_line, results_line
 
     fig = SimpleNamespace(games=3, finished=1, wins=0, win_rate=0.0, interval=(0.0, 0.79), mean_cards=18.0,
-                          reviewed=0, accuracy=None)
+                          rated=0, accuracy=None)
     assert "2 unfinished, 18.0 cards on average over all 3." in figures_line("All games", fig).plain
     assert "18.0 cards on average over all 3 (osmosis history" in results_line(fig, "osmosis")
     done = SimpleNamespace(**{**vars(fig), "finished": 3})

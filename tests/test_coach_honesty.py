@@ -36,10 +36,10 @@ def test_a_trend_is_a_rate_per_graded_move_not_per_game():
 
 
 def test_a_win_rate_counts_finished_games_only():
-    two_open = Figures(games=2, wins=0, finished=0, mean_cards=5.0, reviewed=0, accuracy=None)
+    two_open = Figures(games=2, wins=0, finished=0, mean_cards=5.0, rated=0, accuracy=None)
     assert two_open.win_rate is None and two_open.interval is None
     assert rate_text(two_open) == "no finished game yet (2 unfinished)"
-    mixed = Figures(games=5, wins=2, finished=4, mean_cards=30.0, reviewed=0, accuracy=None)
+    mixed = Figures(games=5, wins=2, finished=4, mean_cards=30.0, rated=0, accuracy=None)
     assert mixed.win_rate == 0.5 and rate_text(mixed).startswith("2 of 4 finished won (50%;")
     assert rate_text(mixed).endswith(", 1 unfinished")
 
@@ -124,6 +124,6 @@ def test_history_counts_rated_games_where_the_coach_counts_reviewed_ones():
     from tutor.cli.history_render import figures_line
 
     fig = SimpleNamespace(games=2, finished=2, wins=0, win_rate=0.0, interval=(0.0, 0.66), mean_cards=20.0,
-                          reviewed=1, accuracy=78.4)
+                          rated=1, accuracy=78.4)
     line = figures_line("All games", fig).plain
     assert line.endswith(", accuracy 78.4 over 1 rated game.") and "reviewed" not in line

@@ -409,6 +409,27 @@ def test_the_accuracy_interval_is_stored_read_back_shown_and_a_review_from_befor
     assert "accuracy_interval" not in recent[old_game].to_json()
 
 
+def test_history_counts_reviewed_and_rated_games_apart_and_gives_the_mean_accuracy_an_interval(db):
+    """history --json said "reviewed": 8 where the coach said 9 reviewed games: it counted the rated ones (a
+    review of forced moves only rates nothing). The mean accuracy is a sampled figure: it carries an interval."""
+    from tutor.history.stats import mean_interval, summary
+
+    with open_history() as h:
+        ids = [add_record(h, record(n, "d d"), key=f"g{n}") for n in (1, 2, 3)]
+        for gid, acc, ci in ((ids[0], 80.0, [70.0, 90.0]), (ids[1], 60.0, [40.0, 70.0])):
+            data = _review([_move(1, "d", "d")], accuracy=acc)
+            data["accuracy_interval"] = ci
+            store_review(h, gid, data)
+        store_review(h, ids[2], _review([_move(1, "d", "d", graded=False)], accuracy=100.0))  # nothing graded
+        data = summary(h).to_json()
+    assert (data["reviewed"], data["rated"], data["accuracy"]) == (3, 2, 70.0)
+    lo, hi = mean_interval([(80.0, (70.0, 90.0)), (60.0, (40.0, 70.0))])
+    assert data["accuracy_interval"] == [round(lo, 1), round(hi, 1)]
+    # below: 10 and 20 points added in squares (22.36), halved for the mean of two; above: 10 and 10 (14.14)
+    assert lo == pytest.approx(70 - 11.18, abs=0.01) and hi == pytest.approx(70 + 7.07, abs=0.01)
+    assert mean_interval([(0.5, (0.5, 9.2))]) == (0.5, 9.2)  # one game: its own interval
+
+
 def test_the_deals_behind_the_drop_interval_are_kept_and_a_review_from_before_has_none(db):
     """A drill says a sampled drop with its deals ("95%: 14-21, 96 deals"): the count is kept with the interval."""
     from tutor.history.reviews import review_of

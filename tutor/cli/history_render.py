@@ -88,10 +88,11 @@ def figures_line(title: str, fig) -> Text:
     text.append(rate_text(fig))
     if fig.games:
         text.append(f", {fig.mean_cards:.1f} cards on average{_over_all(fig)}")
-    if fig.reviewed:
+    if fig.rated:
         # rated: reviewed with a graded move (a review where every move was forced or decided rates nothing),
         # so the coach's count of reviewed games can be larger
-        text.append(f", accuracy {fig.accuracy:.1f} over {_plural(fig.reviewed, 'rated game')}")
+        text.append(f", accuracy {fig.accuracy:.1f}{_ci(getattr(fig, 'accuracy_interval', None))} over "
+                    f"{_plural(fig.rated, 'rated game')}")
     text.append(".")
     return text
 
@@ -148,7 +149,7 @@ def render_summary(s, width: int = 80, variant: str | None = None) -> Group:
             table.add_row(variant_label(name), str(fig.games), str(fig.wins),
                           f"{_pct(fig.win_rate)} ({lo * 100:.0f}-{hi * 100:.0f}%)" if fig.interval else "-",
                           f"{fig.mean_cards:.1f}",
-                          f"{fig.accuracy:.1f} ({fig.reviewed})" if fig.accuracy is not None else "-")
+                          f"{fig.accuracy:.1f} ({fig.rated})" if fig.accuracy is not None else "-")
         parts += [Text(""), table]
     parts.append(Text(""))
     if s.accuracy_series:
@@ -174,6 +175,13 @@ def render_summary(s, width: int = 80, variant: str | None = None) -> Group:
                       _accuracy_cell(g.accuracy, g.accuracy_interval))
     parts.append(table)
     return Group(*parts)
+
+
+def _ci(interval: tuple[float, float] | None) -> str:
+    """`` (95%: 74.1-78.3)``, or nothing when there is no interval or it has one value."""
+    if interval is None or round(interval[0], 1) == round(interval[1], 1):
+        return ""
+    return f" (95%: {interval[0]:.1f}-{interval[1]:.1f})"
 
 
 def _accuracy_cell(accuracy: float | None, interval: tuple[float, float] | None) -> str:
@@ -361,11 +369,12 @@ def accuracy_line(this: float, fig, variant: str, graded: int | None = None, ci:
     inside = [ci.strip()[1:-1]] if ci.strip() else []
     inside += [_plural(graded, "graded move")] if graded is not None else []
     here = f"here ({', '.join(inside)})" if inside else "here"
-    if fig.reviewed == 1:
-        return (f"History: accuracy {this:.1f} {here} against {fig.accuracy:.1f} in your one other reviewed game "
+    theirs = f"{fig.accuracy:.1f}{_ci(getattr(fig, 'accuracy_interval', None))}"
+    if fig.rated == 1:
+        return (f"History: accuracy {this:.1f} {here} against {theirs} in your one other rated game "
                 f"of {variant_label(variant)}.")
-    return (f"History: accuracy {this:.1f} {here} against {fig.accuracy:.1f} on average over your "
-            f"{fig.reviewed} other reviewed games of {variant_label(variant)}.")
+    return (f"History: accuracy {this:.1f} {here} against {theirs} on average over your "
+            f"{fig.rated} other rated games of {variant_label(variant)}.")
 
 
 def drill_head(d, game, total: int, index: int) -> Text:

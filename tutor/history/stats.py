@@ -9,6 +9,7 @@ count and a 95% Wilson interval.
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,8 +26,14 @@ class Figures:
     wins: int
     finished: int
     mean_cards: float | None
-    reviewed: int
+    rated: int
+    """Games reviewed with a graded move: the accuracy's games (a review of forced moves only rates nothing)."""
     accuracy: float | None
+    reviewed: int = 0
+    """Games with a current review, rated or not (the coach's count)."""
+    accuracy_interval: tuple[float, float] | None = None
+    """The mean accuracy's 95% interval from each game's own (their sampling only); None when a rated game
+    has none kept (reviewed before stop 46)."""
 
     @property
     def win_rate(self) -> float | None:
@@ -40,7 +47,8 @@ class Figures:
     def to_json(self) -> dict[str, Any]:
         return {"games": self.games, "wins": self.wins, "finished": self.finished,
                 "win_rate": _r(self.win_rate, 4), "interval": [round(x, 4) for x in self.interval] if self.interval else None,
-                "mean_cards": _r(self.mean_cards, 2), "reviewed": self.reviewed, "accuracy": _r(self.accuracy, 1)}
+                "mean_cards": _r(self.mean_cards, 2), "reviewed": self.reviewed, "rated": self.rated,
+                "accuracy": _r(self.accuracy, 1), **_interval_json(self.accuracy_interval)}
 
 
 @dataclass(frozen=True)
@@ -95,7 +103,8 @@ class Summary:
         data: dict[str, Any] = {"games": self.all.games, "wins": self.all.wins, "mean_cards": _r(self.all.mean_cards, 2),
                 "accuracy": _r(self.all.accuracy, 1), "win_rate": _r(self.all.win_rate, 4),
                 "interval": [round(x, 4) for x in self.all.interval] if self.all.interval else None,
-                "finished": self.all.finished, "reviewed": self.all.reviewed,
+                "finished": self.all.finished, "reviewed": self.all.reviewed, "rated": self.all.rated,
+                **_interval_json(self.all.accuracy_interval),
                 "recent": [g.to_json() for g in self.recent],
                 "last": dict(self.last.to_json(), n=self.last_n),
                 "variants": {k: v.to_json() for k, v in self.variants.items()},
@@ -111,6 +120,21 @@ def variant_json(variant: str) -> str | dict[str, Any]:
     return json.loads(variant) if variant.startswith("{") else variant
 
 
+def _interval_json(interval: tuple[float, float] | None) -> dict[str, Any]:
+    return {"accuracy_interval": [round(interval[0], 1), round(interval[1], 1)]} if interval is not None else {}
+
+
+def mean_interval(rated: list[tuple[float, tuple[float, float]]]) -> tuple[float, float]:
+    """A 95% interval of the mean of accuracies, each given with its own 95% interval: the mean, less and
+    plus each side's distances to the ends added in squares, over their number (one game: its own interval).
+    It says how sure the figure is from the deals sampled, not how much the player's games vary."""
+    n = len(rated)
+    mean = sum(a for a, _ in rated) / n
+    below = math.sqrt(sum((a - lo) ** 2 for a, (lo, _) in rated)) / n
+    above = math.sqrt(sum((hi - a) ** 2 for a, (_, hi) in rated)) / n
+    return max(0.0, mean - below), min(100.0, mean + above)
+
+
 def _r(x: float | None, digits: int) -> float | None:
     return None if x is None else round(x, digits)
 
@@ -124,9 +148,13 @@ def rated(done: dict[int, StoredReview], game_id: int) -> float | None:
 def figures(games: list[GameRow], done: dict[int, StoredReview]) -> Figures:
     played = [g for g in games if g.moves > 0]
     accs = [a for g in played if (a := rated(done, g.id)) is not None]
+    mean = sum(accs) / len(accs) if accs else None
+    pairs = [(a, done[g.id].accuracy_interval) for g in played if (a := rated(done, g.id)) is not None]
+    known = [(a, i) for a, i in pairs if i is not None]
     return Figures(len(played), sum(g.won for g in played), sum(g.over for g in played),
                    sum(g.cards for g in played) / len(played) if played else None,
-                   len(accs), sum(accs) / len(accs) if accs else None)
+                   len(accs), mean, sum(1 for g in played if g.id in done),
+                   mean_interval(known) if known and len(known) == len(pairs) else None)
 
 
 def streaks(games: list[GameRow]) -> Streaks:
