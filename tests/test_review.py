@@ -475,6 +475,21 @@ def _greedy_record(variant: str, number: int) -> Record:
     return Record(rules, deal_for(number, rules), moves)
 
 
+def test_a_move_graded_best_names_itself_and_gives_its_own_chance_before():
+    """Greedy deal 17, move 8: w graded best (d ahead by one deal of 64, within the noise) gave "best": "w" and
+    win_before 48.4% (d's) beside win_after 46.9%, so win_before - win_after was no drop of the move named best."""
+    r = _greedy_record("osmosis", 17)
+    rev = review(Record(r.rules, r.deal, r.moves[:9]), samples=64, workers=1)
+    move = rev.moves[7]
+    assert move.graded and move.label == Label.BEST and str(move.move) == "w"
+    others = [c for c in move.candidates if c.move != move.move]
+    assert any(c.win > move.win_after for c in others)  # another move ahead on the samples: the case
+    for m in rev.moves:
+        if m.graded and m.label == Label.BEST:
+            assert m.best == m.move and m.win_before == m.win_after
+            assert m.win_before_interval == m.win_after_interval
+
+
 def test_a_move_in_a_position_already_lost_for_certain_is_not_graded():
     """Peek deal 3, played greedily: from move 30 on no legal move wins in any consistent deal (all solved).
 
@@ -491,6 +506,8 @@ def test_a_move_in_a_position_already_lost_for_certain_is_not_graded():
         assert len(states[m.ply - 1].legal_moves()) > 1
         assert {c.win for c in m.candidates} == {0.0}  # decided means lost: a won position stays graded
         assert all(c.exact for c in m.candidates)
+        # each 0% is certain, not a share of the samples: "lost" as in the hint (it read 64 samples, [0, 0])
+        assert all(c.lost and c.to_json()["lost"] is True for c in m.candidates)
         assert m.to_json()["decided"] is True and m.to_json()["graded"] is False
         assert m.comment.startswith("No choice here could save the game: no legal move wins in")
     named = [m for m in decided if m.facts.grade.more is not None]

@@ -165,7 +165,8 @@ def _decided(i: int, state: State, move: Move, ps: PlyScore, facts: Hindsight) -
     """
     value = 0.0
     # the win is known in every consistent deal, whatever the samples behind the cards
-    cands = sorted((replace(_candidate(m, e), interval=(value, value)) for m, e in ps.estimates.items()),
+    # lost in every consistent deal (``lost`` in the JSON): a 0% that is certain, not a share of the samples
+    cands = sorted((replace(_candidate(m, e), interval=(value, value), lost=True) for m, e in ps.estimates.items()),
                    key=lambda c: (-c.win, -c.cards))
     played = next(c for c in cands if c.move == move)
     # a move placing more cards, named only when its paired gap over the same deals is sure to be one
@@ -214,6 +215,10 @@ def _graded(i: int, state: State, move: Move, ps: PlyScore, th: Thresholds, plac
         by_move = {c.move: c for c in cands}
         top, played = by_move[ps.best], by_move[move]
         lead = top if top.win >= played.win else played
+    if label == Label.BEST:
+        # graded best, the move names itself best: the chance before is its own, as ``best`` says (another move
+        # ahead within the noise gave win_before - win_after of 1.6 points beside "best": w)
+        lead = played
     win_before = max(lead.win, played.win)
     tags, cycle = find_tags(state, move, by_move, played, top, th, placed, paired) if label >= Label.INACCURACY else ((), None)
     threw = ThrewAwayWin(facts.better) if facts.lost_at_ply == i + 1 else None
