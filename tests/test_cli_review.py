@@ -81,10 +81,12 @@ def test_annotate_writes_a_record_that_loads_back_and_replays_the_same_game(run,
     assert annotated.annotations[0]["comment"] in " ".join(replay.output.split())
 
 
-def test_bad_thresholds_are_an_input_error(run, lost_record):
-    result = run(["review", str(lost_record), "--thresholds", "10,5"])
-    assert result.exit_code == 1
-    assert "5,10,15" in result.output
+@pytest.mark.parametrize("value", ["10,5", "5,3,1", "5,10,150"])
+def test_bad_thresholds_are_a_usage_error_as_for_every_numeric_option(run, lost_record, value):
+    result = run(["review", str(lost_record), "--thresholds", value])
+    assert result.exit_code == 2  # as --samples 0: click's usage error
+    assert "Invalid value for '--thresholds'" in result.output and "5,10,15" in result.output
+    assert "Traceback" not in result.output
 
 
 def test_missing_record_is_one_line_and_exit_1(run, tmp_path):

@@ -140,12 +140,12 @@ def test_an_illegal_move_or_a_bad_count_is_an_input_error():
 
 
 @pytest.mark.parametrize("value", ["-1", "abc", "0", "1.5"])
-def test_a_bad_practical_count_is_one_line_and_exit_1(run, tmp_path, value):
+def test_a_bad_practical_count_is_a_usage_error_as_for_every_numeric_option(run, tmp_path, value):
     save_record(late_record(), tmp_path / "r.json")
     result = run(["review", str(tmp_path / "r.json"), "--practical", value])
-    assert result.exit_code == 1, result.output
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: ") and "like 16" in lines[0]
+    assert result.exit_code == 2, result.output  # as --samples 0: click's usage error
+    said = result.stderr.strip().splitlines()[-1]
+    assert said.startswith("Error: Invalid value for '--practical': ") and "like 16" in said
     assert "Traceback" not in result.output
 
 

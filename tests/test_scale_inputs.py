@@ -17,10 +17,11 @@ def test_a_game_number_past_python_int_limit_is_no_saved_game(run):
 def test_practical_with_thousands_of_digits_is_too_many_games(run, tmp_path):
     run(["play", "1"], input="d\nq\n")
     result = run(["review", "last", "--practical", "9" * 4301])
-    assert result.exit_code == 1 and "is too many games: expected a whole number from 1 to" in result.stderr
+    assert result.exit_code == 2 and "is too many games: expected a whole number from 1 to" in result.stderr
     none = run(["review", "last", "--practical", "0"])  # worded as the other two, not "practical games 0"
-    assert none.exit_code == 1
-    assert none.stderr.startswith("error: --practical '0' is no game at all: expected a whole number from 1 to 10000")
+    assert none.exit_code == 2
+    assert "Invalid value for '--practical': '0' is no game at all: expected a whole number from 1 to 10000" \
+        in none.stderr
 
 
 def test_a_piped_line_longer_than_the_limit_is_skipped_not_held(run):

@@ -41,27 +41,38 @@ class ThresholdsType(click.ParamType):
     def convert(self, value: object, param: click.Parameter | None, ctx: click.Context | None) -> Thresholds:
         if isinstance(value, Thresholds):
             return value
-        return Thresholds.parse(str(value))  # a bad value is an input error (exit 1)
+        try:
+            return Thresholds.parse(str(value))
+        except TutorError as e:  # a bad option value is a usage error (exit 2), as for every numeric option
+            self.fail(str(e), param, ctx)
 
 
 class GamesType(click.ParamType):
-    """``--practical N``: blind games a move, a whole number from 1; a bad value is an input error (exit 1)."""
+    """``--practical N``: blind games a move, a whole number from 1; a bad value is a usage error (exit 2), as
+    for every numeric option."""
 
     name = "N"
 
     def convert(self, value: object, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        try:
+            return self._games(value)
+        except TutorError as e:
+            self.fail(str(e), param, ctx)
+
+    @staticmethod
+    def _games(value: object) -> int:
         if isinstance(value, int) and not isinstance(value, bool):
             return check_games(value)
         text = str(value).strip()
         if not text.isdecimal() or not text.isascii():
-            raise TutorError(f"--practical {str(value)!r} is not a number of games: expected a whole number "
+            raise TutorError(f"{str(value)!r} is not a number of games: expected a whole number "
                              f"from 1 to {MAX_GAMES}, like 16")
         games = capped_int(text, MAX_GAMES)
         if games < 1:
-            raise TutorError(f"--practical {brief(text)} is no game at all: expected a whole number from 1 to "
+            raise TutorError(f"{brief(text)} is no game at all: expected a whole number from 1 to "
                              f"{MAX_GAMES}, like 16")
         if games > MAX_GAMES:
-            raise TutorError(f"--practical {brief(text)} is too many games: expected a whole number from 1 to "
+            raise TutorError(f"{brief(text)} is too many games: expected a whole number from 1 to "
                              f"{MAX_GAMES}, like 16")
         return check_games(games)
 
