@@ -238,6 +238,30 @@ def test_more_cards_is_a_but_only_when_the_intervals_lie_apart():
     assert "either way, but about 35 cards" in _versus(top, apart, "if you turn", "if you play it now")
 
 
+def test_two_moves_whose_win_figures_differ_are_not_said_to_score_the_same(run):
+    """Limited deal 4: the turn wins 3 of 128 deals (1-7%), 2D 2 (0-6%). Both round to 2%, and the hint said
+    "they score the same. Win 2% (95%: 1-7%) either way", giving the turn's interval to 2D too."""
+    from dataclasses import replace
+
+    from tutor.hints import hint
+    from tutor.knowledge import observe
+    from tutor.narrate.hint import _versus
+    from tutor.rules import preset as _preset
+    from tutor.state import State
+
+    rules = _preset("osmosis")
+    c = hint(observe(State.initial(deal_for(5, rules), rules)), samples=8).candidates[0]
+    top = replace(c, win=3 / 128, interval=(0.008, 0.0666), cards=20.0, cards_interval=(18.0, 22.0), exact=False)
+    other = replace(top, win=2 / 128, interval=(0.0043, 0.0552))
+    assert _versus(top, other, "this way", "if you play it") == ("win 2% (95%: 1-7%) this way, 2% (95%: 0-6%) "
+                                                                 "if you play it")
+    assert "either way" in _versus(top, replace(top), "this way", "if you play it")
+    out = run(["hint", "4", "--variant", "limited", "--moves", "r2 d r3 w d d d w d d d d d"]).stdout
+    text = " ".join(out.split())
+    assert "score about the same. Win 2% (95%: 1-7%) this way, 2% (95%: 0-6%) if you play 2D" in text
+    assert "either way" not in text
+
+
 def test_one_undecided_deal_is_said_in_the_singular():
     from dataclasses import replace
 
