@@ -7,6 +7,7 @@ import re
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
 from builders import make_deal, osmosis
 
 from tutor.deals import deal_for, save_deal
@@ -249,6 +250,20 @@ def test_undo_after_the_end_writes_nothing_while_the_finished_file_holds_every_m
     listed = run(["history", "--json"])
     assert [g["moves"] for g in json.loads(listed.stdout)["recent"]] == [len(moves)]  # one game, not two
     assert finished.read_bytes() == before
+
+
+def test_resuming_a_finished_game_with_save_says_the_copy_it_wrote(run, home, tmp_path):
+    """--resume won.json --save cp.json, u, q: cp.json was written with the finished game when the game opened,
+    and the last line said "nothing new was played, so no other file was written"."""
+    moves, final = greedy_line(1)
+    done = tmp_path / "done.json"
+    run(["play", "1", "--save", str(done)], input=" ".join(map(str, moves)) + "\nq\n")
+    copy = tmp_path / "cp.json"
+    out = run(["play", "--resume", str(done), "--save", str(copy)], input="u\nq\n").stdout.replace("\n", " ")
+    assert load_record(copy).moves == moves
+    assert (f"You stopped at move {len(moves) - 1} of the finished game that {done} keeps ({len(moves)} moves); "
+            f"nothing new was played, and {copy} holds a copy of it, written when the game opened.") in out
+    assert "no other file was written" not in out
 
 
 def test_a_new_move_after_undoing_the_end_goes_on_in_a_copy_and_keeps_the_finished_file(run, home):
@@ -513,6 +528,21 @@ def test_replay_at_a_move_opens_there_and_refuses_a_move_past_the_end(run, tmp_p
     assert refused.exit_code == 1 and "expected --at 1 to 6" in refused.stderr
 
 
+@pytest.mark.parametrize("where, said", [
+    ("missing/x.json", "cannot be written: there is no folder "),
+    ("afile/x.json", "afile' is a file, not a folder: give a path in a folder"),
+    ("/dev/null", "cannot be written: it is a device or a stream of this program, not a file"),
+])
+def test_a_save_path_no_game_could_be_written_to_is_refused_before_the_game(run, home, tmp_path, where, said):
+    """--save in a folder that is not there was taken: the game ran, and at q "Save failed" and exit 0."""
+    (tmp_path / "afile").write_text("notes\n")
+    path = where if where.startswith("/") else str(tmp_path / where)
+    result = run(["play", "5", "--save", path], input="d\nq\n")
+    assert_one_line_error(result, said)
+    assert "Move 1:" not in result.stdout and not list(home.glob("games/*.json"))  # refused before any move
+    assert (tmp_path / "afile").read_text() == "notes\n"
+
+
 def test_a_save_path_that_is_empty_or_a_folder_is_refused_before_the_game(run, home, tmp_path):
     assert_one_line_error(run(["play", "5", "--save", ""], input="d\nq\n"), "--save '' is empty: give a file name")
     assert_one_line_error(run(["play", "5", "--save", str(tmp_path)], input="d\nq\n"), "is a folder: give a file name")
@@ -688,6 +718,27 @@ def test_a_tutor_threshold_of_0_never_calls_a_move_no_worse_than_the_best_a_mist
     save_record(Record(rules, deal_for(3, rules), line[:208]), path)
     out = run(["play", "--resume", str(path), "--tutor", "--threshold", "0"], input="d\nn\nq\nq\n").stdout
     assert "may be a mistake" not in out and "Play it anyway" not in out
+
+
+def test_ctrl_c_while_the_tutor_checks_a_move_keeps_the_move_back_and_gives_the_prompt(run, home, monkeypatch):
+    """--tutor: Ctrl-C while the tutor weighed a typed move ended the command with a bare "interrupted" and exit
+    130. It stops the check, as it stops a hint: the move is not played, the prompt comes back, q says where."""
+    from tutor.cli.session import Session
+
+    real, calls = Session.hint_for, []
+
+    def cut_short(self, state):  # Ctrl-C reaches the main thread, waiting for the hint or working it out
+        calls.append(state)
+        if len(calls) == 1:
+            raise KeyboardInterrupt
+        return real(self, state)
+
+    monkeypatch.setattr(Session, "hint_for", cut_short)
+    result = run(["play", "10", "--tutor"], input="r2\nd\nq\n")
+    assert result.exit_code == 0, result.output
+    assert "Stopped the tutor's check: the move was not played. Ctrl-C at the prompt, or q, quits." in result.stdout
+    assert "The game is saved in" in result.stdout
+    assert [str(m) for m in load_record(autosaved(home)).moves] == ["d"]  # r2 kept back, d checked and played
 
 
 def test_ctrl_c_while_a_hint_thinks_stops_the_hint_not_the_game(run, home, monkeypatch):

@@ -342,10 +342,10 @@ def save_record(record: Record, path: str | os.PathLike[str]) -> None:
     except OSError as exc:
         gone = not Path(path).parent.is_dir()  # the common case, said in words that say what would be right
         raise RecordError(f"record {quoted(path)} cannot be written: " + (
-            _no_folder(Path(path).parent) if gone else os_reason(exc))) from None
+            no_folder(Path(path).parent) if gone else os_reason(exc))) from None
 
 
-def _no_folder(folder: Path) -> str:
+def no_folder(folder: Path) -> str:
     """Why a file cannot be made in ``folder``: it is not there, or a file stands where it (or a folder above
     it) should be (``/etc/passwd/x.json``)."""
     from .storage import file_in_the_way

@@ -65,6 +65,26 @@ def deal_command(ctx: click.Context, number: int | None, deal_file: str | None, 
         console.print(f"Note: {rules.warning()}.", soft_wrap=True)
 
 
+def _check_save_path(path: str) -> None:
+    """Refuse before the game a ``--save`` path no game could be written to (a missing folder, a file where a
+    folder should be, a device): it failed only at ``q`` and exited 0, the game kept elsewhere."""
+    from pathlib import Path
+
+    from ..errors import RecordError
+    from ..record import no_folder
+    from ..storage import check_writable_target, games_dir
+    from ..textsafe import quoted
+
+    folder = Path(os.path.abspath(path)).parent
+    games = Path(os.path.abspath(games_dir()))
+    if not folder.is_dir() and folder not in (games, *games.parents):  # the games folder and above: made to play
+        raise RecordError(f"--save {quoted(path)} cannot be written: {no_folder(folder)}")
+    try:
+        check_writable_target(path)
+    except OSError as exc:
+        raise RecordError(f"--save {quoted(path)} cannot be written: {exc.strerror}") from None
+
+
 @click.command("play", cls=DealCommand)
 @click.argument("number", type=DEAL_NUMBER, required=False)
 @click.option("--deal-file", metavar="FILE", default=None, help="Play a deal file (osmosis-deal/1).")
@@ -95,6 +115,8 @@ def play_command(ctx: click.Context, number: int | None, deal_file: str | None, 
 
         raise RecordError(f"--save {quoted(save_path)} is {'a folder' if save_path.strip() else 'empty'}: "
                           "give a file name, like --save game.json")
+    if save_path is not None:
+        _check_save_path(save_path)
     resumed: Path | None = None
     if resume_path is not None:
         if number is not None or deal_file is not None:

@@ -416,12 +416,15 @@ class GameFiles:
         where = self.holding_now()
         ply, score = self.game.ply, self.game.state.score
         if not where:
-            held = [p for p in self.finished if self._holds_start(p)]
+            held = sorted((p for p in self.finished if self._holds_start(p)), key=lambda p: (p == str(self.save_path), p))
             if not held:
                 return None
             total = len(self.written[held[0]])
+            copies = [p for p in held[1:] if p in self.written]
+            rest = (f"nothing new was played, and {shown_path(copies[0])} holds a copy of it, written when the game "
+                    "opened" if copies else "nothing new was played, so no other file was written")  # --save PATH
             return (f"You stopped at move {ply} of the finished game that {shown_path(held[0])} keeps "
-                    f"({_plural(total, 'move')}); nothing new was played, so no other file was written.")
+                    f"({_plural(total, 'move')}); {rest}.")
         preferred = [str(p) for p in (self.save_path, self.autosave) if p is not None and str(p) in where]
         return (f"The game is saved in {shown_path((preferred or where)[0])} "
                 f"({_plural(ply, 'move')}, {_plural(score, 'card')} on the foundations).")

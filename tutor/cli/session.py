@@ -407,7 +407,11 @@ class Session:
         """Before a move: warn if it is clearly worse than the best. True = play, False = not, None = input ended."""
         if len(state.legal_moves()) < 2:
             return True
-        advice = self.hint_for(state)
+        try:
+            advice = self.hint_for(state)
+        except KeyboardInterrupt:  # the check cut short: the move kept back, the prompt given back (as a hint's)
+            self.say("\nStopped the tutor's check: the move was not played. Ctrl-C at the prompt, or q, quits.")
+            return False
         from ..narrate import tutor_question
 
         # the drop must reach the threshold with confidence (or, where no move wins, the cards lost be sure)
@@ -416,7 +420,10 @@ class Session:
             return True
         self.say(warning)
         while True:
-            answer = read_line("Play it anyway? [y/N, h hint, q quit] ", self.echo)
+            try:
+                answer = read_line("Play it anyway? [y/N, h hint, q quit] ", self.echo)
+            except KeyboardInterrupt:  # Ctrl-C at a prompt quits, as at the move prompt
+                return None
             if answer is None:
                 return None
             word = answer.strip().lower()
