@@ -596,3 +596,14 @@ def test_a_reserve_top_card_plays_when_clicked_in_peek_too():
     clicks = [span.style.meta["@click"] for line in TableView(state, True, 3).lines(80) for span in line.spans
               if isinstance(span.style, Style) and span.style.meta and "@click" in span.style.meta]
     assert [c for c in clicks if c.startswith("app.play('r")] == [f"app.play('r{i}')" for i in range(1, 5)]
+
+
+@pytest.mark.parametrize("width", [6, 7, 8, 20, 80])
+def test_the_status_wraps_an_item_between_its_words_and_never_cuts_a_number(width):
+    """Below the board's 34 columns the status line was cut at the edge: "Stock 2" for a stock of 26."""
+    from tutor.board.widgets import Status
+
+    items = ["Move 12", "Stock 26", "Pass 1", "Score 3/52", "? help"]
+    lines = [line.plain.rstrip() for line in Status(items).lines(width)]
+    assert all(len(line) <= width for line in lines)
+    assert " ".join(" ".join(lines).split()) == " ".join(items)  # every word whole, in order

@@ -389,7 +389,8 @@ class Status(_Sized):
         self.items = items
 
     def lines(self, width: int) -> list[Text]:
-        return pack([Text(item) for item in self.items], width, sep="   ")
+        # an item wider than the line wraps between its words ("Stock" over "26"), never cut to "Stock 2"
+        return pack([Text(item) for item in self.items], width, sep="   ", console=_MEASURE)
 
 
 class Lines(_Sized):
