@@ -352,8 +352,9 @@ def test_an_export_that_would_lose_reviews_or_a_damaged_one_is_kept(run, coached
     refused = run(["export", str(other)])
     assert refused.exit_code == 1 and other.read_bytes() == noted and "cannot be read" in refused.stderr
     plain = tmp_path / "plain.jsonl"
-    plain.write_text('{"a": 1}\n')  # no export in it: an output file, written over
-    assert run(["export", str(plain)]).exit_code == 0 and plain.read_bytes() == kept
+    plain.write_text('{"a": 1}\n')  # no export in it: not a backup, but somebody's file all the same, kept
+    refused = run(["export", str(plain)])
+    assert refused.exit_code == 1 and plain.read_text() == '{"a": 1}\n' and "is not an export" in refused.stderr
 
 
 def test_a_copy_of_a_game_imported_from_another_file_changes_nothing(run, tmp_path):

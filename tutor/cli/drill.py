@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import sqlite3
 import sys
 from collections.abc import Callable, Iterable
 from dataclasses import replace
@@ -23,7 +24,7 @@ from rich.text import Text
 
 from ..errors import MoveError
 from ..history import drill as drills
-from ..history.db import History
+from ..history.db import History, HistoryError
 from ..history.games import record_of
 from ..history.reviews import review_of, reviews
 from ..knowledge import observe
@@ -34,11 +35,11 @@ from ..notation import Move
 from ..render import prose, render_state, use_symbols
 from ..review import TAGS, tip
 from ..state import State
-from ..textsafe import clean
+from ..textsafe import clean, quoted
 from . import history_render as words
 from .app import console_of
 from .common import unreadable_word
-from .history import open_for_command
+from .history import opened
 from .play import waste_fan
 
 QUIT = ("q", "quit", "exit")
@@ -96,11 +97,21 @@ def drill_command(ctx: click.Context, count: int, tag: str | None, list_only: bo
 
     if tag is not None:
         tag = check_tag(tag)
+    from ..history.games import open_history
+
     console = console_of(ctx)
     symbols = use_symbols(console)
-    with open_for_command(console) as history:
-        # a history that cannot be written (a read-only data folder) still lists the drills it holds
-        added = 0 if history.read_only and list_only else drills.sync_drills(history)
+    history = open_history()
+    # a history that cannot be written (a read-only file or data folder) still lists the drills it holds, but
+    # cannot keep an answer: said before any drill is shown, in one line (its read-only warning said by it)
+    problem = _unwritable(history)
+    if problem is not None and not list_only:
+        history.close()
+        raise HistoryError(f"your history {quoted(history.path)} cannot be written here ({problem}), so a drill's "
+                           "answer could not be kept and none is asked: osmosis drill --list shows your drills "
+                           "without writing (to answer them, set OSMOSIS_HOME to a folder you can write to)")
+    with opened(history) as history:
+        added = 0 if problem is not None else drills.sync_drills(history)
         if list_only:
             return _list(console, history, as_json, tag)
         todo = drills.due(history, count, tag)
@@ -139,6 +150,23 @@ def drill_command(ctx: click.Context, count: int, tag: str | None, list_only: bo
         say("")
         say(f"{right} of {len(results)} right." + (f" Next drill due {words.when_text(drills.seconds_until(history, nxt))}."
                                                      if nxt else ""))
+
+
+def _unwritable(history: History) -> str | None:
+    """Why the history cannot be written here (SQLite's words: a read-only file or folder, a lock held too
+    long), or None: a write tried and undone. A history opened read-only, and one whose file refuses writes
+    though it opened as usual, alike."""
+    conn = history.conn
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            conn.execute("UPDATE schema_version SET version = version")
+        finally:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+    except sqlite3.Error as exc:
+        return str(exc)
+    return None
 
 
 def _ask(console: Console, history: History, d: drills.Drill, index: int, total: int, symbols: bool, echo: bool,

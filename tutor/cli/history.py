@@ -27,6 +27,7 @@ from . import history_render as words
 from .app import console_of
 
 if TYPE_CHECKING:
+    from ..history.transfer import ImportResult
     from ..record import Record
     from ..review import Review
 
@@ -209,19 +210,9 @@ def _not_kept(history: History, game_id: int, rev: Review) -> str | None:
     The coach and the drills count labels by one set of thresholds, so a review with others is a one-off
     look; and a review on fewer samples than the one kept is a rougher one: neither replaces it.
     """
-    from ..history.reviews import reviews
-    from ..review import DEFAULT_THRESHOLDS
+    from ..history.reviews import not_kept
 
-    if rev.thresholds != DEFAULT_THRESHOLDS:
-        d = DEFAULT_THRESHOLDS
-        return (f"Not kept in your history: the coach and drills count labels by the thresholds "
-                f"{d.inaccuracy:g},{d.mistake:g},{d.blunder:g}, and this review used others.")
-    kept = reviews(history, with_moves=False, tags_current=True).get(game_id)
-    if kept is not None and rev.samples is not None and (kept.samples is None or rev.samples < kept.samples):
-        budget = "every consistent deal" if kept.samples is None else f"{kept.samples} samples a move"
-        return (f"Not kept in your history: it keeps its review of this game made with {budget}, and this one "
-                f"used {rev.samples}.")
-    return None
+    return not_kept(history, game_id, rev.thresholds, rev.samples)
 
 
 # ---- the commands -----------------------------------------------------------
@@ -322,43 +313,63 @@ def import_command(ctx: click.Context, files: tuple[Path, ...]) -> None:
     console = console_of(ctx)
     total = ImportResult()
     with open_for_command(console) as history:
-        before = {g.id: g.moves for g in history.games()}  # this import's new rows only: another may run at once
         for at, f in enumerate(files, 1):
+            # what each file changed is found in the transaction that wrote it: another import may run at once
             result = import_file(history, f)
             total.games += result.games
-            total.reviews += result.reviews
-            total.drills += result.drills
+            total.add(result)
             total.problems += result.problems
             total.warnings += result.warnings
-            total.ids |= result.ids
             if result.stopped:
                 skipped = len(files) - at
                 if skipped:
                     total.problems.append(f"{skipped} more file{'s' if skipped != 1 else ''} not imported")
                 break
-        new = len(total.ids - before.keys())
-        # a row that holds the first moves of a file's game, brought up to it (a game played on from s FILE)
-        grown = sum(1 for i in total.ids & before.keys() if (g := history.game(i)) is not None and g.moves > before[i])
     for warning in total.warnings:
         click.echo(f"warning: {warning}", err=True)
     for problem in total.problems:
         click.echo(f"error: {problem}", err=True)
-    extra = "".join(f", {n} {what}{'s' if n != 1 else ''}"
-                    for n, what in ((total.reviews, "review"), (total.drills, "drill")) if n)
+    for line in _imported_lines(total):
+        console.print(line, soft_wrap=True, markup=False)
+    if total.problems:
+        ctx.exit(1)
+
+
+def _counted(*counts: tuple[int, str]) -> str:
+    """``1 review, 2 drills``: the counts that are not 0, each with its word."""
+    return ", ".join(f"{n} {what}{'s' if n != 1 else ''}" for n, what in counts if n)
+
+
+def _imported_lines(total: ImportResult) -> list[str]:
+    """What an import says it did: only what it changed is counted as imported."""
+    new = len(total.new)
+    # a row that held the first moves of a file's game, brought up to it (a game played on from s FILE)
+    grown = len(total.grown - total.new)
     distinct = len(total.ids) or total.games  # one game named twice (import f.json f.json) is one game
-    games = f"{distinct} game{'s' if distinct != 1 else ''}{extra}"
-    if total.games and not new and not grown:
-        console.print(f"Nothing new to import: the {games} {'was' if distinct == 1 and not extra else 'were'} "
-                      "in your history already, and each is kept once.", soft_wrap=True, markup=False)
+    said = []
+    if total.games and not (new or grown or total.new_reviews or total.new_drills):
+        held = _counted((distinct, "game"), (total.reviews, "review"), (total.drills, "drill"))
+        said.append(f"Nothing new to import: the {held} {'was' if held == '1 game' else 'were'} in your history "
+                    "already, and each is kept once.")
+    elif not (new or grown) and total.games:
+        changed = _counted((total.new_reviews, "review"), (total.new_drills, "drill"))
+        said.append(f"Imported {changed} into your history (the {_counted((distinct, 'game'))} "
+                    f"{'was' if distinct == 1 else 'were'} in it already).")
     elif total.games or not total.problems:
+        games = _counted((distinct, "game")) or "0 games"
+        extra = "".join(f", {part}" for part in [_counted((total.new_reviews, "review"), (total.new_drills, "drill"))]
+                        if part)
         fresh = "" if new == distinct else f" ({new} new, the others were in your history already)"
         if grown:
             one = grown == 1
             fresh = (f" ({new} new; {grown} {'was' if one else 'were'} there with {'its' if one else 'their'} first "
                      f"moves only, and now {'holds' if one else 'hold'} the whole game)")
-        console.print(f"Imported {games} into your history{fresh}.", soft_wrap=True, markup=False)
-    if total.problems:
-        ctx.exit(1)
+        said.append(f"Imported {games}{extra} into your history{fresh}.")
+    if total.rougher:
+        one = total.rougher == 1
+        said.append(f"Your history keeps its own review of {total.rougher} game{'' if one else 's'}: the file's "
+                    f"{'was' if one else 'were'} made with fewer samples or other thresholds.")
+    return said
 
 
 @click.command("export")
@@ -371,7 +382,7 @@ def export_command(ctx: click.Context, file: str | None) -> None:
     """
     from ..history.backup import dropped_games, export_in, held_in
     from ..history.transfer import export_text
-    from ..storage import atomic_write_text
+    from ..storage import atomic_write_text, check_writable_target
 
     if file == "-":  # the usual name of the output
         file = None
@@ -379,11 +390,17 @@ def export_command(ctx: click.Context, file: str | None) -> None:
         from .saves import keep_game_file
 
         keep_game_file(file, "the export", example="history.jsonl", export=True)
+        try:  # a folder, a pipe, a device: said before the history is read
+            check_writable_target(file)
+        except (OSError, ValueError) as exc:
+            raise HistoryError(f"cannot write {quoted(file)}: {os_reason(exc) if isinstance(exc, OSError) else exc}") from None
+        _keep_other_file(file)
     with open_for_command() as history:
         text = export_text(history)
     if file is None:
         click.echo(text, nl=False)
         return
+    _keep_other_file(file)  # again: the file may have come since
     old = export_in(file)
     if old is not None:
         # an earlier export is a backup of whole games: written over only by one that keeps every one of them
@@ -410,3 +427,12 @@ def export_command(ctx: click.Context, file: str | None) -> None:
         raise HistoryError(f"cannot write {quoted(file)}: {os_reason(exc)}") from None
     n = text.count("\n")
     click.echo(f"Exported {n} game{'s' if n != 1 else ''} to {shown_path(file)}.", err=True)
+
+
+def _keep_other_file(file: str) -> None:
+    """Refuse to write the export over any file but an earlier export, as ``play --save`` over no game record."""
+    from ..history.backup import other_file
+
+    if other_file(file):
+        raise HistoryError(f"{quoted(file)} is not an export of your history and is kept as it is: give a new file "
+                           "name (osmosis export writes over an earlier export only)")

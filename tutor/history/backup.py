@@ -1,18 +1,30 @@
-"""An export found where another file is to be written: what it holds, and what writing over it would lose.
+"""Backups never lose anything: an export found where another file is to be written, and an export read back.
 
 An export is a backup of whole games (:mod:`tutor.history.transfer`): ``osmosis export FILE`` writes over an
 earlier one only when the new export keeps every game in it (the same moves or more, the review, the drills
-and their answers), and no other output (a graph, per-deal lines, an annotated record) writes over one.
+and their answers), and over no other file (:func:`other_file`); no other output (a graph, per-deal lines,
+an annotated record) writes over one. The other way, an export imported never takes from the history what it
+holds: a review is replaced only by a better one (:func:`keep_better_review`), and a drill keeps its
+answers and progress, taking those of the export it lacks (:func:`merge_drill`).
 """
 
 from __future__ import annotations
 
 import json
+from collections import Counter
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-__all__ = ["ExportFile", "Held", "MAX_LINE", "dropped_games", "export_in", "held_in"]
+from ..storage import is_regular_file
+from .reviews import review_of
+
+if TYPE_CHECKING:
+    from .db import History
+
+__all__ = ["ExportFile", "Held", "LINE_FORMAT", "MAX_LINE", "dropped_games", "export_in", "export_lines",
+           "export_text", "held_in", "keep_better_review", "merge_drill", "other_file"]
 
 
 @dataclass(frozen=True)
@@ -36,6 +48,33 @@ class ExportFile:
     laid_out: bool = False
     """Not one export line a line of text (laid out over several, or a note added on top): its games cannot
     be read line by line (``unreadable`` is then 1, for the file)."""
+
+
+LINE_FORMAT = "osmosis-history/1"
+"""The format of an export's lines."""
+
+
+def export_lines(history: History) -> Iterator[dict[str, Any]]:
+    """Every game with its review and drills, oldest first."""
+    for game in history.games():
+        rev = review_of(history, game.id)
+        drills = []
+        for d in history.query("SELECT * FROM drills WHERE game_id = ? ORDER BY ply", (game.id,)):
+            answers = [{"at": a["answered_at"], "answer": a["answer"], "right": bool(a["right"]),
+                        "box": a["box_after"]}
+                       for a in history.query("SELECT * FROM drill_answers WHERE drill_id = ? ORDER BY id", (d["id"],))]
+            drills.append({"ply": d["ply"], "played": d["played"], "best": d["best"], "label": d["label"],
+                           "tags": json.loads(d["tags"]), "drop": d["drop_points"], "box": d["box"],
+                           "due_at": d["due_at"], "created_at": d["created_at"], "retired": d["retired"],
+                           "answers": answers})
+        yield {"format": LINE_FORMAT, "id": game.id, "key": game.key, "source": game.source,
+               "started_at": game.started_at, "played_at": game.played_at, "record": game.record,
+               "review": rev.to_json() if rev is not None else None, "drills": drills}
+
+
+def export_text(history: History) -> str:
+    """The history as an export: one JSON line a game (:mod:`tutor.history.transfer` reads it back)."""
+    return "".join(json.dumps(line, sort_keys=True) + "\n" for line in export_lines(history))
 
 
 MAX_LINE = 1 << 24
@@ -134,3 +173,112 @@ def dropped_games(old: dict[str, Held], new: dict[str, Held]) -> list[str]:
         elif now.drills < was.drills or now.answers < was.answers:
             out.append(f"the drills of {was.deal}")
     return out
+
+
+def other_file(path: str | Path) -> bool:
+    """Whether ``path`` is a file that holds something other than an export of the history (a script, notes,
+    any other output): ``osmosis export`` never writes over it. An empty file holds nothing to lose."""
+    if not is_regular_file(path) or export_in(path) is not None:
+        return False
+    try:
+        with open(path, "rb") as fh:
+            return bool(fh.read(1 << 16).strip())
+    except OSError:
+        return False  # unreadable: the write itself says what is wrong
+
+
+# ---- an export read back: never what the history holds lost ------------------------------
+
+class _Undo(Exception):
+    """Leaves a review stored on trial out again."""
+
+
+def _rule(history: History, game_id: int, data: Mapping[str, Any]) -> str | None:
+    """The review command's rule (:func:`tutor.history.reviews.not_kept`) on a stored or exported review."""
+    from ..errors import TutorError
+    from ..review.grades import Thresholds
+    from .reviews import not_kept
+
+    raw = data.get("thresholds")
+    try:  # thresholds that cannot be read are not the coach's: such a review is a one-off look
+        thresholds = Thresholds(**{str(k): float(v) for k, v in raw.items()}) if isinstance(raw, dict) else None
+    except (TypeError, ValueError, TutorError):
+        thresholds = None
+    return not_kept(history, game_id, thresholds, data.get("samples"))
+
+
+def keep_better_review(history: History, game_id: int, data: Mapping[str, Any],
+                       store: Callable[[History, int, Mapping[str, Any], str | None], None]) -> str:
+    """An exported review of a stored game, stored only where it is the better one; call inside a write.
+
+    The rule is the review command's (:func:`tutor.history.reviews.not_kept`): a review on other thresholds,
+    or on fewer samples than the current one kept, is a one-off look and does not replace it. Asked both
+    ways, so that a review as good as the history's own leaves that one. Returns ``"stored"``;
+    ``"rougher"``: the history keeps its own, and the file's is a one-off look beside it; ``"kept"``: the
+    history keeps its own, and the file's is no better (the same one, or no current review of the game).
+    ``store`` stores a review (:func:`tutor.history.reviews.store_review`).
+    """
+    from .reviews import reviews
+
+    old = review_of(history, game_id)
+    if old is None:
+        store(history, game_id, data, data.get("reviewed_at"))
+        return "stored"
+    if json.dumps(old.to_json(), sort_keys=True) == json.dumps(dict(data), sort_keys=True):
+        return "kept"  # the same review, read back from an export of it
+    if _rule(history, game_id, data) is not None:
+        return "rougher"
+    was_current = game_id in reviews(history, with_moves=False, tags_current=True)
+    try:
+        with history.write():  # on trial: the rule asked the other way round reads the history as it would be
+            store(history, game_id, data, data.get("reviewed_at"))
+            current = game_id in reviews(history, with_moves=False, tags_current=True)
+            if not current or (was_current and _rule(history, game_id, old.to_json()) is None):
+                raise _Undo
+    except _Undo:
+        return "kept"
+    return "stored"
+
+
+def _answer_key(answer: Mapping[str, Any]) -> tuple[str, str, int, int]:
+    return str(answer["at"]), str(answer["answer"]), int(bool(answer["right"])), int(answer["box"])
+
+
+def merge_drill(history: History, game_id: int, d: Mapping[str, Any]) -> bool:
+    """An exported drill into the history; True when that changed it. Call inside a write.
+
+    A drill the history lacks goes in as it is. One it holds (the same move at that point of the game)
+    keeps its box, due time and answers, and takes the export's answers it lacks (answered on another
+    machine, say); when the last answer of all is one of those, it takes the box and due time that answer
+    left in the export too, as the player's last answer sets them. One whose move there is another one
+    (the game went another way) is the history's question and stays as it is.
+    """
+    conn = history.conn
+    row = conn.execute("SELECT id, played FROM drills WHERE game_id = ? AND ply = ?", (game_id, int(d["ply"]))).fetchone()
+    answers = list(d.get("answers") or [])
+    if row is None:
+        cur = conn.execute(
+            "INSERT INTO drills (game_id, ply, played, best, label, tags, drop_points, box, due_at, created_at, "
+            "retired) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (game_id, int(d["ply"]), d["played"], d["best"], d["label"], json.dumps(list(d.get("tags") or [])),
+             float(d["drop"]), int(d["box"]), d["due_at"], d["created_at"], d.get("retired")))
+        drill_id = cur.lastrowid
+    elif row["played"] != d["played"]:
+        return False
+    else:
+        drill_id = row["id"]
+    held = Counter((r[0], r[1], int(r[2]), int(r[3])) for r in conn.execute(
+        "SELECT answered_at, answer, right, box_after FROM drill_answers WHERE drill_id = ?", (drill_id,)))
+    last_held = max((at for at, *_ in held), default="")
+    missing = []
+    for a in answers:
+        key = _answer_key(a)
+        if held[key]:
+            held[key] -= 1
+        else:
+            missing.append(key)
+    conn.executemany("INSERT INTO drill_answers (drill_id, answered_at, answer, right, box_after) "
+                     "VALUES (?, ?, ?, ?, ?)", [(drill_id, *key) for key in missing])
+    if row is not None and missing and max(at for at, *_ in missing) > last_held:
+        conn.execute("UPDATE drills SET box = ?, due_at = ? WHERE id = ?", (int(d["box"]), d["due_at"], drill_id))
+    return row is None or bool(missing)

@@ -10,7 +10,9 @@ up to date in order, each step in one transaction.
 A file that is not a database, or fails SQLite's quick check, is set aside
 (renamed with a timestamp) and a fresh one is started: the player gets one
 line in :attr:`History.warning`, never a traceback, and the record files in
-the games folder are imported again.
+the games folder are imported again. A sound file with some rows that cannot
+be read keeps everything else: a copy of it is set aside, and only those rows
+(with what hangs on them) are left out (:func:`tutor.history.schema.leave_out_unreadable`).
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from typing import Any
 
 from ..errors import TutorError
 from ..storage import damaged_database, data_dir, set_aside
-from .schema import MIGRATIONS, OUR_TABLES, VERSION, statements, unreadable_rows, version_of
+from .schema import MIGRATIONS, OUR_TABLES, VERSION, leave_out_unreadable, statements, unreadable_rows, version_of
 
 DB_NAME = "history.sqlite3"
 BUSY_MS = 15000
@@ -180,18 +182,14 @@ class History:
             conn.text_factory = lambda data: data.decode("utf-8", "replace")
             conn.execute(f"PRAGMA busy_timeout = {BUSY_MS}")
             conn.execute("PRAGMA foreign_keys = ON")
-            mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
-            if str(mode).lower() != "wal":  # another process holds it in another mode: still usable
-                pass
+            conn.execute("PRAGMA journal_mode = WAL")  # another process may hold it in another mode: still usable
             conn.execute("PRAGMA synchronous = NORMAL")
             check = conn.execute("PRAGMA quick_check").fetchone()[0]
             if check != "ok":
                 raise sqlite3.DatabaseError(f"database disk image is malformed ({check})")
             self._migrate(conn, upgrade_to)
-            if upgrade_to == VERSION:
-                unreadable = unreadable_rows(conn)
-                if unreadable is not None:
-                    raise sqlite3.DatabaseError(f"database disk image is malformed ({unreadable})")
+            if upgrade_to == VERSION and unreadable_rows(conn) is not None:  # rows only: the rest of the file is kept
+                self.warning = leave_out_unreadable(conn, self.path, self.clock()) or self.warning
         except BaseException:
             conn.close()
             raise

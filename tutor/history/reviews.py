@@ -288,3 +288,24 @@ def unreviewed(history: History) -> list[GameRow]:
     rules (:data:`TAGGING`), oldest first."""
     done = reviews(history, with_moves=False, tags_current=True)
     return [g for g in history.games(played_only=True) if g.id not in done]
+
+
+def not_kept(history: History, game_id: int, thresholds: Any, samples: int | None) -> str | None:
+    """Why the history keeps its own review of the game instead of one on ``thresholds`` and ``samples``, or
+    None to store that one (the review command's rule, and an import's).
+
+    The coach and the drills count labels by one set of thresholds, so a review with others is a one-off
+    look; and a review on fewer samples than the one kept is a rougher one: neither replaces it.
+    """
+    from ..review import DEFAULT_THRESHOLDS
+
+    if thresholds != DEFAULT_THRESHOLDS:
+        d = DEFAULT_THRESHOLDS
+        return (f"Not kept in your history: the coach and drills count labels by the thresholds "
+                f"{d.inaccuracy:g},{d.mistake:g},{d.blunder:g}, and this review used others.")
+    kept = reviews(history, with_moves=False, tags_current=True).get(game_id)
+    if kept is not None and samples is not None and (kept.samples is None or samples < kept.samples):
+        budget = "every consistent deal" if kept.samples is None else f"{kept.samples} samples a move"
+        return (f"Not kept in your history: it keeps its review of this game made with {budget}, and this one "
+                f"used {samples}.")
+    return None

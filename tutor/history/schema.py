@@ -2,13 +2,17 @@
 
 :data:`MIGRATIONS` brings an older file up to date in order (each step in one
 transaction, run by :class:`tutor.history.db.History`); :func:`unreadable_rows`
-finds damage that SQLite's page checks let through.
+finds damage that SQLite's page checks let through, and :func:`leave_out_unreadable`
+takes those rows out of a file that is otherwise sound, a copy of it kept.
 """
 
 from __future__ import annotations
 
+import os
 import sqlite3
+import time
 from collections.abc import Callable
+from pathlib import Path
 
 # ---- the schema, in order --------------------------------------------------
 
@@ -179,6 +183,107 @@ def unreadable_rows(conn: sqlite3.Connection) -> str | None:
         if n:
             return f"{n} row{'s' if n != 1 else ''} of {table} cannot be read"
     return None
+
+
+def _ids(conn: sqlite3.Connection, sql: str, args: list[int] | tuple[()] = ()) -> list[int]:
+    return sorted({int(r[0]) for r in conn.execute(sql, args) if r[0] is not None})
+
+
+def leave_out_unreadable(conn: sqlite3.Connection, path: Path, when: float) -> str | None:
+    """Take the rows that cannot be read (:func:`unreadable_rows`) out of a file that is otherwise sound, with
+    the rows that hang on them: a game's review and drills, a review's moves (a review with a move that
+    cannot be read goes whole: the coach makes it again). Everything else stays, and a copy of the file as it
+    was is set aside first (``NAME.damaged-<time>``, as :func:`tutor.storage.set_aside` names a damaged
+    file), so nothing is lost. Returns the warning line; None when another process had done it already.
+
+    In one write transaction: of several processes opening the file at once, one does it. A copy that cannot
+    be made (a full disk) is a :class:`sqlite3.DatabaseError`, and the whole file is set aside as before.
+    """
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        games = _ids(conn, f"SELECT id FROM games WHERE {_UNREADABLE['games']}")
+        marks = ",".join("?" * len(games))
+        reviews = _ids(conn, f"SELECT id FROM reviews WHERE {_UNREADABLE['reviews']} UNION SELECT review_id FROM "
+                             f"review_moves WHERE {_UNREADABLE['review_moves']}")
+        reviewed = _ids(conn, f"SELECT game_id FROM reviews WHERE id IN ({','.join(map(str, reviews))}) "
+                              f"AND game_id NOT IN ({marks})", games) if reviews else []
+        drills = _ids(conn, f"SELECT id FROM drills WHERE ({_UNREADABLE['drills']}) AND game_id NOT IN ({marks})",
+                      games)
+        if not (games or reviews or drills):
+            conn.execute("ROLLBACK")
+            return None
+        with_them = [conn.execute(f"SELECT count(*) FROM {table} WHERE game_id IN ({marks})", games).fetchone()[0]
+                     for table in ("reviews", "drills")]
+        try:
+            aside = _copy_aside(path, when)
+        except (OSError, sqlite3.Error) as exc:
+            raise sqlite3.DatabaseError(f"database disk image is malformed ({unreadable_rows(conn)}; no copy of it "
+                                        f"could be made: {exc})") from None
+        conn.execute(f"DELETE FROM games WHERE id IN ({marks})", games)  # their reviews and drills go with them
+        conn.executemany("DELETE FROM reviews WHERE id = ?", [(i,) for i in reviews])
+        for table, bad in _UNREADABLE.items():  # and any row left that belongs to none of them
+            conn.execute(f"DELETE FROM {table} WHERE {bad}")
+        if games:  # their files in the games folder are read again on this opening (tutor.history.games)
+            from .games import SYNCED_FLAG
+
+            conn.execute("INSERT INTO meta (key, value) VALUES (?, '1970-01-01T00:00:00Z') "
+                         "ON CONFLICT(key) DO UPDATE SET value = excluded.value", (SYNCED_FLAG,))
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+    parts = []
+    if games:
+        hung = [f"its {what}" if n == 1 and len(games) == 1 else f"{n} {what}{'s' if n != 1 else ''}"
+                for n, what in zip(with_them, ("review", "drill"), strict=True) if n]
+        parts.append(_numbered("game", games) + (f", with {' and '.join(hung)}" if hung else ""))
+    if reviewed:
+        parts.append(f"the review of {_numbered('game', reviewed)}")
+    if drills:
+        parts.append(_numbered("drill", drills))
+    parts = parts or ["rows of a review that is no longer there"]
+    back = "; a game left out is read again from its file in the games folder, if that is still there" if games else ""
+    return (f"part of your history cannot be read ({'; '.join(parts)}): that part was left out and the rest "
+            f"kept{back}; a copy of the file as it was is set aside as '{aside.name}'")
+
+
+def _numbered(what: str, ids: list[int]) -> str:
+    """``game 3``, ``games 3, 4 and 9``, ``12 games``: the rows left out, by id while they are few."""
+    if len(ids) == 1:
+        return f"{what} {ids[0]}"
+    if len(ids) > 5:
+        return f"{len(ids)} {what}s"
+    return f"{what}s {', '.join(map(str, ids[:-1]))} and {ids[-1]}"
+
+
+def _copy_aside(path: Path, when: float) -> Path:
+    """A copy of the database at ``path`` as it is, under the first free ``NAME.damaged-<time>[-N]``."""
+    stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(when))
+    mode = os.stat(path).st_mode & 0o777  # a history only its owner may read stays so in the copy
+    n = 1
+    while True:
+        aside = path.with_name(f"{path.name}.damaged-{stamp}" + (f"-{n}" if n > 1 else ""))
+        try:
+            os.close(os.open(aside, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode))  # the name is this one's
+            break
+        except FileExistsError:
+            n += 1
+    try:
+        source = sqlite3.connect(path)
+        try:  # through a connection of its own: the one that holds the write lock would wait on itself
+            copy = sqlite3.connect(aside)
+            try:
+                source.backup(copy)
+                copy.execute("PRAGMA journal_mode = DELETE")  # one file, with no -wal beside it
+            finally:
+                copy.close()
+        finally:
+            source.close()
+    except BaseException:
+        os.unlink(aside)
+        raise
+    return aside
 
 
 def version_of(conn: sqlite3.Connection) -> int:

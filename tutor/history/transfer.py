@@ -5,7 +5,9 @@ Each exported line is one game: ``{"format": "osmosis-history/1", "key",
 "review": {...} | null, "drills": [...]}``. Import reads those lines, or a
 plain record file (``osmosis-record/1``, say one written by hand from a
 PySolFC deal number), so ``export`` then ``import`` on another machine gives
-the same history, and a second import changes nothing.
+the same history, and a second import changes nothing. An import never takes
+from the history what it holds: a game played on further here, a better
+review, a drill's answers and progress stay (:mod:`tutor.history.backup`).
 """
 
 from __future__ import annotations
@@ -21,41 +23,21 @@ from typing import Any
 from ..deals import DEAL_FORMAT
 from ..errors import RecordError, TutorError
 from ..inputs import loads_json, read_text
-from ..record import Record
+from ..record import Record, content_of, loads_record
 from ..storage import is_regular_file
 from ..textsafe import quoted, shown_path
-from .db import History, HistoryError, parse_iso
-from .games import add_file, add_record, key_of
-from .reviews import MAX_SAMPLES, MOVES, TAGGING, candidate_problem, review_of, store_review
-
-LINE_FORMAT = "osmosis-history/1"
-
-
-def export_lines(history: History) -> Iterator[dict[str, Any]]:
-    """Every game with its review and drills, oldest first."""
-    for game in history.games():
-        rev = review_of(history, game.id)
-        drills = []
-        for d in history.query("SELECT * FROM drills WHERE game_id = ? ORDER BY ply", (game.id,)):
-            answers = [{"at": a["answered_at"], "answer": a["answer"], "right": bool(a["right"]),
-                        "box": a["box_after"]}
-                       for a in history.query("SELECT * FROM drill_answers WHERE drill_id = ? ORDER BY id", (d["id"],))]
-            drills.append({"ply": d["ply"], "played": d["played"], "best": d["best"], "label": d["label"],
-                           "tags": json.loads(d["tags"]), "drop": d["drop_points"], "box": d["box"],
-                           "due_at": d["due_at"], "created_at": d["created_at"], "retired": d["retired"],
-                           "answers": answers})
-        yield {"format": LINE_FORMAT, "id": game.id, "key": game.key, "source": game.source,
-               "started_at": game.started_at, "played_at": game.played_at, "record": game.record,
-               "review": rev.to_json() if rev is not None else None, "drills": drills}
-
-
-def export_text(history: History) -> str:
-    return "".join(json.dumps(line, sort_keys=True) + "\n" for line in export_lines(history))
+from .backup import LINE_FORMAT, keep_better_review, merge_drill
+from .backup import export_lines as export_lines
+from .backup import export_text as export_text
+from .db import History, HistoryError, parse_iso, storable
+from .games import add_file, add_record, key_for_path, key_of
+from .reviews import MAX_SAMPLES, MOVES, TAGGING, candidate_problem, store_review
 
 
 @dataclass
 class ImportResult:
     games: int = 0
+    #: The reviews and drills the lines taken hold (in the history already or not).
     reviews: int = 0
     drills: int = 0
     problems: list[str] = field(default_factory=list)
@@ -65,6 +47,40 @@ class ImportResult:
     stopped: bool = False
     #: The ids of the games this import stored or found stored (another process's rows are not counted).
     ids: set[int] = field(default_factory=set)
+    #: What this import changed, each found in the transaction that wrote it (another import of the same
+    #: file at once finds it there): the games it added, those it brought further on (a row that held their
+    #: first moves), the reviews it stored and the drills it added or gave answers.
+    new: set[int] = field(default_factory=set)
+    grown: set[int] = field(default_factory=set)
+    new_reviews: int = 0
+    new_drills: int = 0
+    #: The file's reviews the history did not take: it keeps its own, and these are one-off looks beside it
+    #: (fewer samples, other thresholds), as the review command says of such a review.
+    rougher: int = 0
+
+    def took(self, game_id: int, before: dict[int, int], moves: int) -> None:
+        """Note the game ``game_id`` stored with ``moves`` moves, the rows that could hold it as ``before``
+        (id -> moves) in the same transaction, once that is committed."""
+        self.ids.add(game_id)
+        if game_id not in before:
+            self.new.add(game_id)
+        elif before[game_id] < moves:
+            self.grown.add(game_id)
+
+    def add(self, line: ImportResult) -> None:
+        """What one line changed, once its transaction is committed."""
+        self.ids |= line.ids
+        self.new |= line.new
+        self.grown |= line.grown
+        for name in ("reviews", "drills", "new_reviews", "new_drills", "rougher"):
+            setattr(self, name, getattr(self, name) + getattr(line, name))
+
+
+def _rows_for(history: History, key: str | None, content: str) -> dict[int, int]:
+    """The rows a game stored under ``key`` or found by its content goes to (id -> moves): read before it is
+    stored, in the same transaction, they tell a new row from one brought further on or found there."""
+    return {r[0]: r[1] for r in history.query("SELECT id, moves FROM games WHERE content = ? OR game_key = ?",
+                                                (content, storable(key) if key is not None else None))}
 
 
 _LABELS = ("best", "good", "inaccuracy", "mistake", "blunder")
@@ -235,8 +251,9 @@ def _check_drills(drills: object, moves: int) -> None:
 
 
 def import_line(history: History, data: dict[str, Any], where: str,
-                warnings: list[str] | None = None, ids: set[int] | None = None) -> tuple[int, int]:
-    """One exported line into the history; returns (reviews, drills) stored.
+                warnings: list[str] | None = None, ids: set[int] | None = None,
+                result: ImportResult | None = None) -> tuple[int, int]:
+    """One exported line into the history; returns (reviews, drills) it changed (``result`` gets the rest).
 
     Every field is checked before anything is written, so a bad line leaves
     the history as it was (no game without its review). ``warnings`` gets the record's.
@@ -260,53 +277,47 @@ def import_line(history: History, data: dict[str, Any], where: str,
         _check_drills(data.get("drills"), len(record.moves))
     except _Bad as exc:
         raise RecordError(f"{where}: not as osmosis export writes it: {exc}") from None
+    line = ImportResult()
     try:
         with history.write():  # the game, its review and its drills go in together, or nothing of the line does
-            return _store_line(history, data, record, where, ids if ids is not None else set())
+            _store_line(history, data, record, where, line)
     except sqlite3.IntegrityError as exc:  # the checks above should leave none: still one line, nothing written
         raise RecordError(f"{where}: not as osmosis export writes it: it cannot be stored ({exc})") from None
+    if result is not None:
+        result.add(line)
+    if ids is not None:
+        ids |= line.ids
+    return line.new_reviews, line.new_drills
 
 
-def _store_line(history: History, data: dict[str, Any], record: Record, where: str,
-                ids: set[int]) -> tuple[int, int]:
+def _store_line(history: History, data: dict[str, Any], record: Record, where: str, result: ImportResult) -> None:
     # The line's key names a file on the machine that exported it: here another game may hold that key
     # (kept, and this one gets a row of its own), or this game may be stored further on (kept as it is).
     found = key_of(history, record, data.get("key") or None, by_content=False)
     if isinstance(found, int):
         row = history.game(found)
         if row is not None and row.moves > len(record.moves):
-            ids.add(row.id)
-            return 0, 0
+            result.ids.add(row.id)
+            return
         found = row.key if row is not None else None
+    before = _rows_for(history, found, content_of(record))
     game_id = add_record(history, record, key=found, source=data.get("source"),
                          started_at=data.get("started_at"), played_at=data.get("played_at"), game_id=data.get("id"))
-    ids.add(game_id)
-    reviews = 0
+    result.took(game_id, before, len(record.moves))
     if isinstance(data.get("review"), dict):
-        rev = data["review"]
-        try:
-            store_review(history, game_id, rev, rev.get("reviewed_at"))
+        try:  # the history's own review stays unless this one is the better one
+            kept = keep_better_review(history, game_id, data["review"], store_review)
         except (KeyError, TypeError, ValueError) as exc:
             raise RecordError(f"{where}: the review is incomplete ({exc})") from None
-        reviews = 1
-    drills = 0
+        result.reviews += 1
+        result.new_reviews += kept == "stored"
+        result.rougher += kept == "rougher"
     for d in data.get("drills") or []:
-        try:
-            with history.write() as conn:
-                conn.execute("DELETE FROM drills WHERE game_id = ? AND ply = ?", (game_id, int(d["ply"])))
-                cur = conn.execute(
-                    "INSERT INTO drills (game_id, ply, played, best, label, tags, drop_points, box, due_at, "
-                    "created_at, retired) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (game_id, int(d["ply"]), d["played"], d["best"], d["label"], json.dumps(list(d.get("tags") or [])),
-                     float(d["drop"]), int(d["box"]), d["due_at"], d["created_at"], d.get("retired")))
-                conn.executemany("INSERT INTO drill_answers (drill_id, answered_at, answer, right, box_after) "
-                                 "VALUES (?, ?, ?, ?, ?)",
-                                 [(cur.lastrowid, a["at"], a["answer"], int(bool(a["right"])), int(a["box"]))
-                                  for a in d.get("answers") or []])
+        try:  # a drill the history holds keeps its answers and progress, and takes the ones it lacks
+            result.new_drills += merge_drill(history, game_id, d)
         except (KeyError, TypeError, ValueError) as exc:
             raise RecordError(f"{where}: a drill is incomplete ({exc})") from None
-        drills += 1
-    return reviews, drills
+        result.drills += 1
 
 
 def _newer(data: dict[str, Any]) -> str | None:
@@ -358,8 +369,13 @@ def import_file(history: History, path: str | Path) -> ImportResult:
         return result
     if isinstance(whole, dict) and whole.get("format", "osmosis-record/1") != LINE_FORMAT:
         try:
-            # the text read above: a pipe (osmosis import /dev/stdin) gives it only once, and has no name to key by
-            result.ids.add(add_file(history, p, keyed=is_regular_file(p), text=text, warnings=result.warnings))
+            keyed = is_regular_file(p)
+            record = loads_record(text, f"record {quoted(p)}")  # what is wrong with it, as add_file says it
+            with history.write():  # what is new is found in the transaction that stores it
+                before = _rows_for(history, key_for_path(p) if keyed else None, content_of(record))
+                # the text read above: a pipe (osmosis import /dev/stdin) gives it only once, and has no name to key by
+                game_id = add_file(history, p, keyed=keyed, text=text, warnings=result.warnings)
+            result.took(game_id, before, len(record.moves))
             result.games += 1
         except TutorError as exc:
             result.problems.append(str(exc))
@@ -398,13 +414,14 @@ def import_file(history: History, path: str | Path) -> ImportResult:
             break
         try:
             if data.get("format") == LINE_FORMAT:
-                reviews, drills = import_line(history, data, where, result.warnings, result.ids)
-                result.reviews += reviews
-                result.drills += drills
+                import_line(history, data, where, result.warnings, result=result)
             else:
-                record = Record.from_json(data, source=where)
-                result.warnings += record.warnings
-                result.ids.add(add_record(history, record, source=str(path)))
+                one = Record.from_json(data, source=where)
+                result.warnings += one.warnings
+                with history.write():
+                    before = _rows_for(history, None, content_of(one))
+                    game_id = add_record(history, one, source=str(path))
+                result.took(game_id, before, len(one.moves))
             result.games += 1
         except HistoryError as exc:  # the same for every line to come: one problem, and the rest left out
             result.problems.append(f"{exc} ({where} and the lines after it were not imported)")
