@@ -107,13 +107,13 @@ def test_another_finished_game_never_goes_over_a_finished_game(run, home, tmp_pa
     assert {p: p.read_bytes() for p in kept} == kept
 
 
-def test_a_save_path_that_cannot_be_written_says_where_the_game_is_kept(run, home, tmp_path):
+def test_a_save_path_in_no_folder_is_refused_before_the_game(run, home, tmp_path):
+    """It was taken: the game ran, and at q "cannot be written ... the game is kept in ..." with exit 0."""
     result = run(["play", "1", "--save", str(tmp_path / "no-folder" / "x.json")], input="d\nq\n")
-    assert result.exit_code == 0
-    (kept,) = games(home)
-    assert (f"cannot be written: there is no folder '{tmp_path / 'no-folder'}'; the game is kept in {kept}."
-            in result.stdout)
-    assert [str(m) for m in load_record(kept).moves] == ["d"]
+    assert result.exit_code == 1
+    assert result.stderr == (f"error: --save '{tmp_path / 'no-folder' / 'x.json'}' cannot be written: there is no "
+                             f"folder '{tmp_path / 'no-folder'}'\n")
+    assert games(home) == []  # no game begun
 
 
 def test_a_closed_input_or_a_full_disk_for_the_output_is_one_line_and_exit_1(tmp_path):
