@@ -635,3 +635,74 @@ def test_a_gzip_per_deal_file_names_itself_in_its_header(run, tmp_path):
     data = out.read_bytes()
     assert data[3] & 0x08 and data[10:data.index(b"\0", 10)] == b"deals.jsonl"  # FNAME, without the .gz
     assert gzip.decompress(data).decode().count("\n") == 3
+
+
+def test_a_default_store_damaged_in_its_data_is_set_aside_and_the_next_run_starts_anew(run, home):
+    """Damage met only while deals are read (not where the file opens) failed every later survey of those deals,
+    with advice about writable folders and full disks: the default store is set aside then too (survey audit)."""
+    assert run(["stats", "--deals", "1-3000", "--policy", "greedy", "--json"]).exit_code == 0
+    store = home / "surveys.sqlite3"
+    assert store.stat().st_size > 4096 * 12
+    with open(store, "r+b") as fh:  # a data page, past the header and the schema
+        fh.seek(4096 * 8 + 100)
+        fh.write(b"\xff" * 300)
+    result = run(["stats", "--deals", "1-3000", "--policy", "greedy", "--json"])
+    assert result.exit_code == 1 and result.stderr.count("\n") == 1, result.output
+    assert "is damaged (database disk image is malformed): it was set aside as 'surveys.sqlite3.damaged-" in result.stderr
+    assert "writable" not in result.stderr
+    assert len(list(home.glob("surveys.sqlite3.damaged-*"))) == 1
+    again = run(["stats", "--deals", "1-3000", "--policy", "greedy", "--json"])
+    assert again.exit_code == 0 and json.loads(again.stdout)["deals"] == 3000
+
+
+def test_a_store_in_no_folder_says_so_and_per_deal_keeps_the_files_mode(run, tmp_path):
+    result = run(["stats", "--deals", "1-3", "--policy", "greedy", "--store", str(tmp_path / "nodir" / "x.db")])
+    assert result.exit_code == 1
+    assert f"there is no folder '{tmp_path / 'nodir'}': give --store a file in a folder that exists" in result.stderr
+    lines = tmp_path / "pd.jsonl"
+    lines.write_text("old\n")
+    lines.chmod(0o644)  # a published file: it was left owner-only (0600, mkstemp's)
+    assert run(["stats", "--deals", "1-3", "--policy", "greedy", "--per-deal", str(lines),
+                "--store", str(tmp_path / "s.db")]).exit_code == 0
+    assert lines.stat().st_mode & 0o777 == 0o644 and lines.read_text().count("\n") == 3
+
+
+def test_seconds_adds_a_time_limit_and_keeps_the_node_limit(run, tmp_path):
+    from tutor.search import DEFAULT_LIMIT
+
+    lines = tmp_path / "pd.jsonl"
+    assert run(["stats", "--deals", "1-2", "--variant", "single", "--seconds", "30", "--per-deal", str(lines),
+                "--store", str(tmp_path / "s.db")]).exit_code == 0
+    assert {json.loads(line)["nodes"] for line in lines.read_text().splitlines()} == {DEFAULT_LIMIT.nodes}
+
+
+def test_no_winnable_deal_is_said_as_not_known_while_solves_are_undecided(run, tmp_path):
+    out = run(["stats", "--policy", "greedy", "--solver", "--deals", "20", "--nodes", "50", "--retry-nodes", "0",
+               "--store", str(tmp_path / "u.db")]).stdout
+    text = " ".join(out.replace("│", " ").split())
+    assert "1 undecided" in text
+    assert "no deal in the range is known to be winnable (1 undecided)" in text
+    assert "no deal in the range is winnable," not in text
+
+
+def test_the_json_says_when_the_list_of_undecided_deals_is_cut():
+    from tutor.policies import DealOutcome
+    from tutor.survey import Tally
+
+    tally = Tally(preset("osmosis"), "solver")
+    for n in range(1, Tally.UNDECIDED_LISTED + 2):
+        tally.add(DealOutcome(n, None, 20, 0.0))
+    data = tally.to_json()
+    assert data["undecided"] == Tally.UNDECIDED_LISTED + 1 and len(data["undecided_deals"]) == Tally.UNDECIDED_LISTED
+    assert data["undecided_deals_complete"] is False
+
+
+def test_a_remote_scheduler_leaves_its_clients_log_to_the_one_line_error():
+    """A scheduler gone mid-run printed distributed's CommClosedError tracebacks (37 lines) before the survey's
+    own line."""
+    import logging
+
+    logging.getLogger("distributed.client").setLevel(logging.NOTSET)
+    with pytest.raises(TutorError):
+        DaskEngine(scheduler="tcp://127.0.0.1:9", connect_timeout=1)
+    assert logging.getLogger("distributed.client").getEffectiveLevel() >= logging.CRITICAL

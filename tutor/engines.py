@@ -195,6 +195,10 @@ class DaskEngine:
         if client is not None:
             self.client = client
         elif scheduler is not None:
+            # the client's own log (a scheduler gone mid-run: CommClosedError and its tracebacks, 37 lines) is
+            # not for the player: the survey says it in one line ("the Dask cluster lost a batch ...")
+            for name in ("distributed", "distributed.client", "distributed.comm", "distributed.batched"):
+                logging.getLogger(name).setLevel(logging.CRITICAL)
             self.client = _connect(distributed, scheduler, connect_timeout)
             try:
                 # A scheduler with no worker would leave the survey waiting without a word.

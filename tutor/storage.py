@@ -119,6 +119,12 @@ def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
         remove_stale_temps(p)
 
 
+def keep_mode(tmp: str | os.PathLike[str], target: str | os.PathLike[str]) -> None:
+    """Give a temporary file about to replace ``target`` the mode ``target`` has, or the umask's for a new one
+    (mkstemp makes it 0600, and a published file read by others became owner-only)."""
+    _chmod(str(tmp), _mode_for(Path(target)))
+
+
 def _mode_for(p: Path) -> int:
     """The permission bits a saved file gets: those of the file it replaces, else :func:`_new_mode`."""
     try:

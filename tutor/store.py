@@ -117,6 +117,13 @@ class ResultStore:
         self.warning: str | None = None
         #: Stored rows read that no survey writes (a damaged or edited store): skipped and played again.
         self.invalid = 0
+        self.default = path is None
+        if path is not None and not self.path.parent.is_dir():  # "a new file name" was no help here
+            from .record import no_folder
+
+            raise TutorError(f"results store {str(self.path)!r} cannot be made: "
+                             f"{no_folder(self.path.parent.absolute())}: give --store a file in a folder that "
+                             "exists")
         try:
             self.db = self._open()
         except sqlite3.Error as exc:
@@ -188,6 +195,20 @@ class ResultStore:
         self.close()
 
     def _failed(self, exc: sqlite3.Error) -> TutorError:
+        if damaged_database(exc):  # damage met in the data, after the file opened as sound
+            if not self.default:
+                return TutorError(f"results store {str(self.path)!r} is damaged ({exc}): give --store another "
+                                  "file name (a new one, or a store that is not damaged)")
+            # the default store keeps only results that can be played again: set aside, as a store damaged
+            # where it opens is (every later survey of those deals failed with advice that did not fit)
+            try:
+                self.db.close()
+                aside = set_aside(self.path)
+            except (OSError, sqlite3.Error) as again:
+                return TutorError(f"results store {str(self.path)!r} is damaged ({exc}) and cannot be set aside "
+                                  f"({again}): give --store another file name")
+            return TutorError(f"results store {str(self.path)!r} is damaged ({exc}): it was set aside as "
+                              f"{quoted(aside.name)}; run the same command again to play with a new one")
         return TutorError(f"results store {str(self.path)!r} cannot be used ({exc}): check that the file "
                           "and its folder are writable and the disk is not full, or give another --store")
 

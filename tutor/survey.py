@@ -199,7 +199,8 @@ class Tally:
             "ci95": [round(low, 4), round(high, 4)],
             "interval": [round(low, 4), round(high, 4)],
             "undecided": self.unknown,
-            "undecided_deals": list(self.undecided),
+            "undecided_deals": list(self.undecided),  # the first UNDECIDED_LISTED of them
+            "undecided_deals_complete": len(self.undecided) == self.unknown,
             "from_store": self.from_store,
             "computed": self.deals - self.from_store,
             "seconds": round(self.seconds, 2),

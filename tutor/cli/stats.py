@@ -116,6 +116,9 @@ class PerDealFile:
             self.stream.close()
             self.raw.close()  # a GzipFile leaves the file it was given open
             if keep:
+                from ..storage import keep_mode
+
+                keep_mode(self.tmp, self.target)  # mkstemp made it 0600: the old file's mode, or the umask's
                 os.replace(self.tmp, self.target)
                 return
         except OSError as exc:
@@ -184,7 +187,8 @@ def stats_command(ctx: click.Context, deal_range: str, policy: str, workers: int
     if nodes is None and seconds is None:
         limit = DEFAULT_LIMIT
     else:
-        limit = Limit(nodes=nodes, seconds=seconds)
+        # --seconds adds a time limit to the node limit (as --help and the README say), it does not lift it
+        limit = Limit(nodes=nodes if nodes is not None else DEFAULT_LIMIT.nodes, seconds=seconds)
     if retry_nodes is None and limit.nodes is not None:
         retry_nodes = min(MAX_NODES, RETRY_FACTOR * limit.nodes)
     size = batch or BATCH[policy]
@@ -255,7 +259,10 @@ def stats_command(ctx: click.Context, deal_range: str, policy: str, workers: int
         lo, hi = tally.of_winnable_interval
         table.add_row("of the winnable", f"{tally.winnable_won:,} of {tally.solver_wins:,} won = "
                       f"{100 * tally.of_winnable:.1f}% (95% interval {100 * lo:.1f}%-{100 * hi:.1f}%)"
-                      if tally.solver_wins else "no deal in the range is winnable, so no share to give")
+                      if tally.solver_wins else
+                      (f"no deal in the range is known to be winnable ({tally.solver_unknown:,} undecided), so no "
+                       "share to give" if tally.solver_unknown else
+                       "no deal in the range is winnable, so no share to give"))
     table.add_row("from the store", f"{tally.from_store:,} of {tally.deals:,}")
     wall = time.perf_counter() - began  # the survey's own time leaves out starting the workers and the store
     table.add_row("time", f"{tally.seconds:.1f} s" + (f" playing the deals, {wall:.1f} s in all (with starting the "
