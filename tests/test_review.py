@@ -451,8 +451,45 @@ def test_a_turn_that_lets_the_pass_end_with_no_play_is_tagged_no_progress_not_a_
     game = Record(record.rules, record.deal, [*record.moves, TURN])
     m = review(game, samples=6, workers=1).moves[-1]
     assert m.label == Label.BLUNDER and m.tags == ("no-progress",)
-    assert "none of the cards still to turn (all of them known) could be played" in m.comment
+    # turning three at a time only each group's top shows: a playable card under it never comes to be played
+    assert ("none of the cards still to turn (all of them known) that would show on top of the waste could be "
+            "played (turning 3 at a time, the cards under each top wait for it to be played)") in m.comment
     assert "Play a card every pass" in m.comment
+
+
+def test_the_no_progress_words_say_which_cards_show_for_the_turn():
+    """Greedy deal 5 move 20 read "none of the talon's cards ... could be played" with 7H, 5S, KS, TC, 6C, JS
+    and 9S in the stock, all playable by the rules: they were under the tops of their groups of three."""
+    from tutor.narrate.play import none_shown
+
+    assert none_shown(1) == "none of the cards still to turn (all of them known) could be played"
+    three = none_shown(3, "none of the talon cards", "you had seen them all")
+    assert three.startswith("none of the talon cards (you had seen them all) that would show on top of the waste")
+    assert "turning 3 at a time" in three
+
+
+def test_the_waiting_tip_speaks_of_what_the_variant_has():
+    """Bridesmaids has no reserve, and turning one card at a time every talon card shows again each pass: the
+    tip told a Bridesmaids player of reserve piles and a Single player that a waste card may not come back."""
+    from tutor.narrate.tips import TipId, tip
+    from tutor.rules import preset as _preset
+
+    osmosis, single = tip(TipId.WAIT_TO_OPEN, rules=_preset("osmosis")), tip(TipId.WAIT_TO_OPEN, rules=_preset("single"))
+    bridesmaids = tip(TipId.WAIT_TO_OPEN, rules=_preset("bridesmaids"))
+    assert "reserve pile" in osmosis and "may not come back, as the groups of 3" in osmosis
+    assert "reserve pile" in single and "come back" not in single
+    assert "reserve" not in bridesmaids and "may not come back, as the groups of 3" in bridesmaids
+    assert "(one on the waste may not come back);" in tip(TipId.WAIT_TO_OPEN)  # no variant given: as written
+
+
+def test_the_coach_meanings_claim_no_outcome_the_tag_does_not_check_and_no_minus_zero():
+    """The coach said a waste play "helped nothing" where it had made a card playable: the talon-shift tag
+    never checks that, and a reserve dig is judged on the odds of the card below, not on what turned up."""
+    from tutor.narrate.review import _signed
+    from tutor.narrate.tags import TAGS
+
+    assert not any("helped nothing" in meaning for _, meaning in TAGS.values())
+    assert [_signed(x) for x in (-0.3, 0.2, -25.4, 12.6)] == ["0", "0", "-25", "+13"]
 
 
 def test_the_hint_says_the_no_progress_rule_decides_not_a_bet_on_the_talon():

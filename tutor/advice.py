@@ -90,6 +90,7 @@ def no_progress_reason(obs: Observation) -> str:
     """The hint's reason for a forced turn after which the game ends for certain (:func:`blocked_for_sure`):
     blocked by the no-progress rule, or on the last of a limited number of passes."""
     from .narrate.moves import move_phrase
+    from .narrate.play import none_shown
     from .notation import TURN
 
     cards = f"{obs.cards} card{'s' if obs.cards != 1 else ''}"
@@ -97,12 +98,13 @@ def no_progress_reason(obs: Observation) -> str:
                + ("every card is known." if obs.complete else "the face-down cards cannot change it."))
     if ended_by(obs) == "passes":
         return (f"{move_phrase(obs, TURN)}: it is the only move, and the game ends with this pass, the last of "
-                f"{obs.rules.passes}. None of the cards still to turn (you have seen them all) can be played, "
-                f"and no redeal follows. {certain}")
-    why = ("After it, none of the talon's cards (you have seen them all) can be played, so the next pass ends "
-           "with no card played" if not obs.stock else
-           "No card has been played since the redeal, and none of the cards still to turn (you have seen them "
-           "all) can be played, so the pass ends with no card played")
+                f"{obs.rules.passes}. {_cap(none_shown(obs.rules.turn, known='you have seen them all', verb='can be played'))}"
+                f", and no redeal follows. {certain}")
+    why = (f"After it, {none_shown(obs.rules.turn, 'none of the talon cards', 'you have seen them all', 'can be played')}"
+           ", so the next pass ends with no card played" if not obs.stock else
+           "No card has been played since the redeal, and "
+           f"{none_shown(obs.rules.turn, known='you have seen them all', verb='can be played')}, so the pass ends with "
+           "no card played")
     ends = "after the next pass" if not obs.stock else "with this pass"
     return (f"{move_phrase(obs, TURN)}: it is the only move, and the game ends {ends}. {why}, and a pass with no "
             f"play blocks the game. {certain}")
@@ -201,3 +203,7 @@ def last_card(obs: Observation, advice: Hint) -> Hint:
 
 
 __all__ = ["SettledHint", "advise", "ended_by", "last_card", "no_progress_reason", "settle", "settled_sentence"]
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]

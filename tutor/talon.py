@@ -118,8 +118,8 @@ TURN_STOPS = {
     "waste-playable-redeal": "The waste's top card can be played: w plays it, d redeals the waste.",
     "waste-playable-only": "The waste's top card can be played: w plays it (no turn or redeal is possible).",
     "redeal": "The stock is empty: d redeals the waste.",
-    "ends": ("Turning on ends the game: none of the cards still to turn (you have seen them all) can be played "
-             "before the stock runs out. d turns anyway."),
+    "ends": ("Turning on ends the game: none of the cards still to turn (you have seen them all) can come to be "
+             "played before the stock runs out. d turns anyway."),
     "last-turn": ("The next turn empties the stock, and no redeal can follow it: if it shows no card that can "
                   "be played, the game ends. d takes it."),
     "blocked": "No turn is possible.",

@@ -64,7 +64,7 @@ def tip_for(tags: Iterable[str], state: State | None = None) -> str:
     """The tip of the first known tag, for the drill's position (the last pass has its own)."""
     for tag in tags:
         if tag in TAGS:
-            return tip(tag_tip(tag, state))
+            return tip(tag_tip(tag, state), rules=state.rules if state is not None else None)
     return ""
 
 

@@ -17,7 +17,7 @@ from ..knowledge import Observation, observe
 from ..notation import TURN
 from ..talon import last_pass, turning_blocks
 from .moves import destination_phrase, move_gerund, move_phrase
-from .play import plural
+from .play import none_shown, plural
 from .tips import TipId
 
 if TYPE_CHECKING:  # the analysis imports this package lazily; the types only are needed here
@@ -314,13 +314,13 @@ def _lost_play(obs: Observation, move: Move, card: int) -> str:
 def _lost_turn(obs: Observation) -> str:
     """Why a turn that is not the best move ends the game for certain (:func:`tutor.talon.turn_ends_game`)."""
     if not obs.stock:
-        return ("A redeal would block the game: none of the talon's cards (you saw them all this pass) can be "
-                "played, so the next pass would end with no card played.")
+        return ("A redeal would block the game: "
+                f"{none_shown(obs.rules.turn, 'none of the talon cards', 'you saw them all this pass', 'can be played')}"
+                ", so the next pass would end with no card played.")
+    shown = none_shown(obs.rules.turn, known="you have seen them all", verb="can be played")
     if last_pass(obs):
-        return (f"Turning on would end the game: this is the last of {obs.rules.passes} passes, and none of the "
-                "cards still to turn (you have seen them all) can be played.")
-    return ("Turning on would end the pass with no card played since the redeal, which blocks the game: none of "
-            "the cards still to turn (you have seen them all) can be played.")
+        return f"Turning on would end the game: this is the last of {obs.rules.passes} passes, and {shown}."
+    return f"Turning on would end the pass with no card played since the redeal, which blocks the game: {shown}."
 
 
 def _compared(obs: Observation, scored: ScoredPosition, top: Candidate, other: Candidate | None,

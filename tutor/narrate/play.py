@@ -43,10 +43,21 @@ def why_blocked(state: State) -> str:
     return "a whole pass through the talon went by without a card played"
 
 
+def none_shown(turn: int, what: str = "none of the cards still to turn", known: str = "all of them known",
+               verb: str = "could be played") -> str:
+    """``none of the cards still to turn (all of them known) could be played``, said right for the turn: turning
+    three at a time only every third card shows on the waste, so the others can be playable and still never
+    come to be played (a card under the top of its group waits for that top to be played)."""
+    if turn == 1:
+        return f"{what} ({known}) {verb}"
+    return (f"{what} ({known}) that would show on top of the waste {verb} (turning {turn} at a time, the cards "
+            f"under each top wait for it to be played)")
+
+
 # why a run of t stopped (tutor.talon.turns_to_play's ``why``), as the end of the sentence after it
 TURNED_UNTIL = {"playable": "the waste shows a card that can be played",
                 "redeal": "the stock is empty (d redeals)", "blocked": "no turn is possible",
-                "ends": "turning on would end the game: none of the cards still to turn can be played (d turns anyway)",
+                "ends": "turning on would end the game: none of the cards still to turn can come to be played (d turns anyway)",
                 "last-turn": "the next turn empties the stock with no redeal to follow, which may end the game (d takes it)"}
 
 

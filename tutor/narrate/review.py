@@ -36,7 +36,7 @@ from .blind import blind_apart, blind_figure, searched_deals
 from .hint import cards_span, pct
 from .moves import card_word, move_short
 from .moves import move_named as _better
-from .play import plural
+from .play import none_shown, plural
 from .practical import PRACTICAL_HEADING, practical_sentence
 from .question import surely_fewer_cards
 from .tags import TAGS, tag_sentence, tag_tip, tip_sentence, tip_topic
@@ -55,6 +55,12 @@ def _deals(n: int) -> str:
 def _num(x: float, places: int = 0) -> str:
     """``x`` rounded for the text, never ``-0`` (a low end of -0.4 points is 0)."""
     return f"{round(x, places) + 0.0:.{places}f}"
+
+
+def _signed(x: float) -> str:
+    """``+12``, ``-3``, ``0``: a whole number of points with its sign, never ``-0`` or ``+0``."""
+    n = round(x) + 0
+    return f"{n:+d}" if n else "0"
 
 
 def _points(x: float, places: int = 0) -> str:
@@ -149,16 +155,18 @@ def grade_sentence(state: State, fact: Grade | Ungraded | Decided) -> str:
                  else f"{interval_text(*fact.interval)}, {_deals(fact.samples)}")
         figure = f"win {pct(fact.win)} ({basis})"
         if fact.no_progress and not state.stock:  # the redeal itself: certain from what the player saw
-            figure = ("win 0%, certain from what you had seen: after this redeal none of the talon's cards (you "
-                      "had seen them all) could be played, so the next pass could only end with no card played, "
-                      f"which blocks the game with {plural(fact.cards, 'card')} on the foundations")
+            figure = ("win 0%, certain from what you had seen: after this redeal "
+                      f"{none_shown(state.rules.turn, 'none of the talon cards', 'you had seen them all')}, so the next "
+                      "pass could only end with no card played, which blocks the game with "
+                      f"{plural(fact.cards, 'card')} on the foundations")
         elif fact.no_progress:  # certain from what the player saw: no sampled interval
             why, end = (("this was the last pass", "the game could only end when the stock ran out,")
                         if last_pass(state) else
                         ("no card had been played since the redeal", "the pass could only end with no card "
                          "played, which blocks the game"))
-            figure = (f"win 0%, certain from what you had seen: {why}, and none of the cards still to turn (you had "
-                      f"seen them all) could be played, so {end} with {plural(fact.cards, 'card')} on the foundations")
+            figure = (f"win 0%, certain from what you had seen: {why}, and "
+                      f"{none_shown(state.rules.turn, known='you had seen them all')}, so {end} with "
+                      f"{plural(fact.cards, 'card')} on the foundations")
         elif fact.blocked:  # certain from the face-up reserve piles: no sampled interval
             figure = ("win 0%, certain from what you had seen: the reserve piles, every card of them known, leave "
                       "no order of the rows still to open that can be completed")
@@ -352,7 +360,7 @@ def moment_text(state: State, fact: MomentFact) -> str:
     span = ""
     if fact.interval is not None:
         lo, hi = fact.interval
-        span = ", exact" if abs(hi - lo) < 1e-9 else f", 95%: {lo * 100:+.0f} to {hi * 100:+.0f}"
+        span = ", exact" if abs(hi - lo) < 1e-9 else f", 95%: {_signed(lo * 100)} to {_signed(hi * 100)}"
     # the swing as the two rounded figures beside it read (30% -> 56% is +26, not the unrounded +27)
     swing = int(pct(fact.before + fact.luck)[:-1]) - int(pct(fact.before)[:-1])
     sign = "+" if fact.luck > 0 else "-"

@@ -23,6 +23,7 @@ from ..state import State
 from ..talon import last_pass
 from .hint import win_figure
 from .moves import card_word, move_gerund, move_short
+from .play import none_shown
 from .tips import TipId, tip
 
 __all__ = ["TAGS", "tag_sentence", "tip_sentence", "tip_topic", "tag_tip"]
@@ -35,12 +36,14 @@ TAGS: dict[str, tuple[TipId, str]] = {
     Tag.WRONG_ROW: (TipId.ROW_SUIT, "opened a row in a suit while opening it in another suit was better"),
     Tag.TURNED_PAST: (TipId.TURN_PAST,
                       "turned the talon past a playable card that mattered (given up, or put off at a cost)"),
-    Tag.RESERVE_DIG: (TipId.DIG_RESERVE, "played a reserve card that helped nothing while another move mattered"),
+    Tag.RESERVE_DIG: (TipId.DIG_RESERVE, "played a reserve card that could not be expected to help (no card in "
+                      "view became playable, and the card below was a long shot) while another move mattered"),
     Tag.TALON_SHIFT: (TipId.PLAN_PASSES,
-                      "took a waste card that helped nothing and shifted the talon, while turning was better"),
+                      "took a waste card that opened no row and shifted the talon's groups, while turning was better"),
     Tag.NO_PROGRESS: (TipId.NO_PROGRESS,
                       "ended a pass with no card played since the redeal (or the start), so the game was blocked"),
 }
+
 
 
 
@@ -56,16 +59,16 @@ def tag_sentence(state: State, fact: TagFact) -> str:
         return (f"{SUIT_NAMES[fact.card // 13].capitalize()} was the weaker suit for row {fact.row}: opening it "
                 f"with {card_word(fact.other_card)} instead kept {win_figure(fact.other)}.")
     if isinstance(fact, LateStart):
-        return (f"Opening the next row with {card_word(fact.open_card)} now was better (win "
-                f"{win_figure(fact.open)}): waiting lost more than it could gain.")
+        return (f"Opening the next row with {card_word(fact.open_card)} now was better than this move too (win "
+                f"{win_figure(fact.open)}): this wait lost more than it could gain.")
     if isinstance(fact, NoProgress):
         since = "since the start" if fact.first_pass else "since the redeal"
         if fact.at_once:
             return (f"This turn ended a pass with no card played {since}, and no card could be played "
                     "after it: the waste can never be turned over again, so the game was blocked.")
-        return (f"No card had been played {since}, and after this turn none of the cards still to turn "
-                "(all of them known) could be played: from then on the pass could only end with no play, after "
-                "which the waste can never be turned over again, so the game was blocked.")
+        return (f"No card had been played {since}, and after this turn {none_shown(state.rules.turn)}: from then "
+                "on the pass could only end with no play, after which the waste can never be turned over again, so "
+                "the game was blocked.")
     if isinstance(fact, TurnedPast):
         if fact.later is not None:
             return (f"Turning past {card_word(fact.card)} on the waste (win {win_figure(fact.play)} if played) put "
@@ -97,7 +100,7 @@ def tip_sentence(tags: tuple[TagFact, ...], cycle: BlockingCycle | None = None, 
         return "Tip: " + tip(TipId.READ_RESERVE)
     if not tags:
         return None
-    return "Tip: " + tip(tip_topic(tags[0], state), known)
+    return "Tip: " + tip(tip_topic(tags[0], state), known, state.rules if state is not None else None)
 
 
 def tip_topic(fact: TagFact, state: State | None = None) -> TipId:

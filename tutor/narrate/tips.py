@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
 __all__ = ["Tip", "TipId", "TIPS", "tip"]
 
@@ -53,7 +54,7 @@ TIPS: dict[str, Tip] = {t.id: t for t in (
         "A starting-rank card of a new suit opens the next row, and that row only takes ranks the rows "
         "above already hold. Holding it back lets the rows above grow first, and one on a reserve pile "
         "keeps its place while you wait (one on the waste may not come back); but every pass you wait "
-        "is a bet that the talon will still bring what you need.",
+        "is a bet that the talon will still bring what you need.",  # said per variant by _wait_where
         "A starting-rank card of a new suit opens the next row, and that row only takes ranks the rows "
         "above already hold. With every card in view nothing is left to chance: count which cards each "
         "row will still get, and open the row when the rows above hold the ranks its cards need."),
@@ -100,8 +101,27 @@ TIPS: dict[str, Tip] = {t.id: t for t in (
 )}
 
 
-def tip(tip_id: str, known: bool = False) -> str:
+_WAIT_WHERE = ", and one on a reserve pile keeps its place while you wait (one on the waste may not come back);"
+
+
+def _wait_where(rules: Any) -> str:
+    """Where a held-back starting-rank card waits, as the variant's rules have it: no reserve in Bridesmaids,
+    and turning one card at a time every talon card shows again each pass (spec section 5)."""
+    reserve = "one on a reserve pile keeps its place while you wait"
+    waste = (f"one on the waste may not come back, as the groups of {rules.turn} shift or bury it"
+             if rules.turn > 1 else "")
+    if rules.reserve_piles and waste:
+        return f", and {reserve} ({waste});"
+    if rules.reserve_piles:
+        return f", and {reserve};"
+    return f" ({waste});" if waste else ";"
+
+
+def tip(tip_id: str, known: bool = False, rules: Any = None) -> str:
     """A tip for the player, its title a sentence of its own: "Title. Advice" (``known``: the player had seen
-    every card)."""
+    every card; ``rules``: the variant, where the advice differs by it)."""
     found = TIPS[str(tip_id)]
-    return f"{found.title}. {found.known if known and found.known else found.text}"
+    text = found.known if known and found.known else found.text
+    if rules is not None and _WAIT_WHERE in text:
+        text = text.replace(_WAIT_WHERE, _wait_where(rules))
+    return f"{found.title}. {text}"
