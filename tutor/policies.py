@@ -183,7 +183,7 @@ _SOLVER = ("constraints", "search", "search_dfs", "search_moves", "search_proof"
 _ENGINE_MODULES = {
     Policy.GREEDY: _BASE,
     Policy.SOLVER: _BASE + _SOLVER,
-    Policy.TUTOR: _BASE + _SOLVER + ("knowledge", "hints", "certainty", "sampling", "estimate", "infoset"),
+    Policy.TUTOR: _BASE + _SOLVER + ("knowledge", "hints", "certainty", "sampling", "estimate", "infoset", "talon"),
 }
 
 
