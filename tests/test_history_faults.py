@@ -15,8 +15,9 @@ from builders import CONTROL, osmosis
 from tutor.deals import deal_for
 from tutor.history import drill as drills
 from tutor.history.coach import coach
-from tutor.history.db import History, path_of, storable
+from tutor.history.db import History
 from tutor.history.games import add_record
+from tutor.history.names import path_of, storable
 from tutor.history.reviews import TAGGING, StoredMove, store_review
 from tutor.history.transfer import export_text
 from tutor.record import Record

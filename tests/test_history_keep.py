@@ -156,6 +156,31 @@ def test_a_drill_takes_the_exports_answers_it_lacks_and_keeps_its_own(home, tmp_
         assert (d.answers, d.right, d.box) == (3, 1, 0)
 
 
+def test_a_drill_answered_elsewhere_counts_when_the_game_here_went_further(home, tmp_path, monkeypatch):
+    """The game played on here (more moves than the line's): the line's game and review stay as the history
+    has them, and the drill's answers from the other machine were dropped with them, "Nothing new to import"."""
+    monkeypatch.setenv("OSMOSIS_HOME", str(home))
+    there = Clock()
+    with History(tmp_path / "there.sqlite3", clock=there) as h:
+        _game(h)
+        first = tmp_path / "first.jsonl"
+        first.write_text(export_text(h), encoding="utf-8")
+        there.t += 100
+        drills.answer(h, drills.due(h)[0], "r1", True)
+        answered = tmp_path / "answered.jsonl"
+        answered.write_text(export_text(h), encoding="utf-8")
+    with open_history(clock=Clock(there.t - 50)) as h:
+        import_file(h, first)
+        (gid,) = [g.id for g in h.games()]
+        add_record(h, _record(3, "d d d d"), key="games/deal-3.json")  # played on here: 4 moves
+        assert h.game(gid).moves == 4
+        result = import_file(h, answered)
+        assert result.new_drills == 1
+        (d,) = drills.all_drills(h)
+        assert (d.game_id, d.answers, d.right, d.box) == (gid, 1, 1, 1)
+        assert h.game(gid).moves == 4  # the game as the history has it
+
+
 # ---- 2. export writes over an earlier export only ---------------------------------------------------------
 
 def test_export_never_writes_over_a_file_that_is_not_an_export(home, tmp_path):
@@ -394,6 +419,37 @@ def test_a_drill_on_a_read_only_data_folder_refuses_in_one_line_and_drill_list_s
                                 cwd=ROOT, timeout=120)
         assert listed.returncode == 0 and "Traceback" not in listed.stderr, listed.stderr
         assert "drill" in listed.stdout and "r1" in listed.stdout
+        assert (home / "history.sqlite3").read_bytes() == before
+    finally:
+        for path in [folder, *folder.rglob("*")]:
+            path.chmod(0o755 if path.is_dir() else 0o644)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.mark.parametrize("folder_mode", [0o777, 0o555])  # the file alone read-only, or its folder too
+def test_an_unreadable_row_in_a_history_that_cannot_be_written_is_left_out_of_what_is_read(folder_mode):
+    """A file that opened but refused writes, with one row that cannot be read: history and export ended in a
+    JSONDecodeError traceback, and each command left a new full copy of the file beside it."""
+    prefix = _as_another_user()
+    folder = Path(tempfile.mkdtemp(prefix="osmosis-ro-rows-"))
+    home = folder / "home"
+    try:
+        _drill_home(home)
+        with sqlite3.connect(home / "history.sqlite3") as conn:
+            conn.execute("UPDATE games SET record = '{bad' WHERE id = 1")
+        sqlite3.connect(home / "history.sqlite3").execute("PRAGMA wal_checkpoint(TRUNCATE)").close()
+        for path in [folder, home, *home.rglob("*")]:
+            path.chmod(folder_mode if path.is_dir() else 0o444)
+        env = {**os.environ, "OSMOSIS_HOME": str(home), "HOME": str(folder), "NO_COLOR": "1", "COLUMNS": "100"}
+        before = (home / "history.sqlite3").read_bytes()
+        for command in (["history", "--json"], ["export"], ["drill", "--list"]):
+            done = subprocess.run(prefix + OSMOSIS + command, capture_output=True, text=True, env=env, cwd=ROOT,
+                                  timeout=120)
+            assert done.returncode == 0 and "Traceback" not in done.stderr, (command, done.stderr)
+            assert "cannot be written here" in done.stderr and "without what cannot be read" in done.stderr
+        assert json.loads(subprocess.run(prefix + OSMOSIS + ["history", "--json"], capture_output=True, text=True,
+                                         env=env, cwd=ROOT, timeout=120).stdout)["games"] == 1  # game 2 read
+        assert not list(home.glob("history.sqlite3.damaged-*"))  # no copy a run
         assert (home / "history.sqlite3").read_bytes() == before
     finally:
         for path in [folder, *folder.rglob("*")]:

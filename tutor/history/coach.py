@@ -18,7 +18,8 @@ from typing import Any
 
 from ..errors import TutorError
 from ..storage import games_dir
-from .db import GameRow, History, path_of, storable
+from .db import GameRow, History
+from .names import path_of, storable
 from .reviews import StoredMove, StoredReview, review_of, reviews
 
 #: review tag -> the lesson (file name) that teaches it.
@@ -94,7 +95,7 @@ class Example:
 
     @property
     def path(self) -> str | None:
-        """The game's file, to open (``source`` is the name as stored: see :func:`tutor.history.db.path_of`)."""
+        """The game's file, to open (``source`` is the name as stored: see :func:`tutor.history.names.path_of`)."""
         return path_of(self.source) if self.source else None
 
     def to_json(self) -> dict[str, Any]:

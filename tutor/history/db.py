@@ -28,7 +28,17 @@ from typing import Any
 
 from ..errors import TutorError
 from ..storage import damaged_database, data_dir, set_aside
-from .schema import MIGRATIONS, OUR_TABLES, VERSION, leave_out_unreadable, statements, unreadable_rows, version_of
+from .names import storable
+from .schema import (
+    MIGRATIONS,
+    OUR_TABLES,
+    VERSION,
+    drop_unreadable,
+    leave_out_unreadable,
+    statements,
+    unreadable_rows,
+    version_of,
+)
 
 DB_NAME = "history.sqlite3"
 BUSY_MS = 15000
@@ -140,6 +150,8 @@ class History:
                                "(set OSMOSIS_HOME to a writable folder)") from None
         #: Opened as it is, with no write possible: a read-only or full data folder (see :meth:`_read_only`).
         self.read_only = False
+        #: In a read-only history, what could not be read and is left out of what it shows (None: nothing).
+        self.unreadable: str | None = None
         if self.path.is_dir():  # SQLite says only "unable to open database file"
             raise HistoryError(f"the history database '{self.path}' is a folder, not a file: move that folder away "
                                "(or set OSMOSIS_HOME to another folder)")
@@ -152,9 +164,10 @@ class History:
                     raise HistoryError(f"the history database '{self.path}' cannot be used: {_what_to_do(exc)}"
                                        ) from None
                 self.conn, self.read_only = conn, True
-                self.warning = (f"your history '{self.path}' cannot be written here ({exc}): it is read as it is, "
-                                "and nothing new is stored (set OSMOSIS_HOME to a writable folder, or free some "
-                                "disk space)")
+                left = f", without what cannot be read ({self.unreadable})" if self.unreadable else ""
+                self.warning = (f"your history '{self.path}' cannot be written here ({exc}): it is read as it "
+                                f"is{left}, and nothing new is stored (set OSMOSIS_HOME to a writable folder, or "
+                                "free some disk space)")
                 return
             self._set_aside(str(exc))
             self.conn = self._connect(upgrade_to)
@@ -220,14 +233,17 @@ class History:
             if conn.execute("PRAGMA quick_check").fetchone()[0] != "ok":
                 conn.close()
                 return None
-            if version_of(conn) < upgrade_to:
-                # written by an older osmosis: brought up to date in a copy in memory, the file untouched
-                memory = sqlite3.connect(":memory:", isolation_level=None)
-                memory.row_factory, memory.text_factory = conn.row_factory, conn.text_factory
-                conn.backup(memory)
-                conn.close()
-                conn = memory
-                self._migrate(conn, upgrade_to)
+            # brought up to date (an older osmosis's) and what cannot be read left out, in a copy in memory
+            memory = sqlite3.connect(":memory:", isolation_level=None)
+            memory.row_factory, memory.text_factory = conn.row_factory, conn.text_factory
+            conn.backup(memory)
+            conn.close()
+            conn = memory
+            self._migrate(conn, upgrade_to)
+            self.unreadable = unreadable_rows(conn)
+            if self.unreadable:
+                conn.execute("PRAGMA foreign_keys = ON")  # a game's reviews and drills go with it
+                drop_unreadable(conn)
             conn.execute("PRAGMA query_only = ON")  # nothing written here could be kept
         except (sqlite3.Error, HistoryError):
             conn.close()
@@ -398,38 +414,6 @@ def _record_text(record: dict[str, Any]) -> str:
     except UnicodeEncodeError:
         return json.dumps(record)
     return text
-
-
-#: The mark of a stored name that held bytes that are not UTF-8 (see :func:`storable`).
-BYTES_MARK = "bytes:"
-_ESCAPED = re.compile(rb"\\\\|\\x([0-9a-f]{2})")
-
-
-def storable(text: str) -> str:
-    """A file name (or a key made from one) as the history stores it: itself when it is UTF-8 text, as nearly
-    every name is. A name with bytes that are not UTF-8 (Python holds them as lone surrogates, which SQLite
-    cannot take) is stored as ``bytes:`` and the name with each such byte written ``\\xNN`` and each backslash
-    doubled, so :func:`path_of` gets the name back and the file can still be opened."""
-    try:
-        text.encode("utf-8")
-        return text
-    except UnicodeEncodeError:
-        pass
-    try:
-        raw = text.encode("utf-8", "surrogateescape")
-    except UnicodeEncodeError:  # a surrogate no file name holds (a JSON escape): kept distinct all the same
-        raw = text.encode("utf-8", "surrogatepass")
-    return BYTES_MARK + raw.replace(b"\\", b"\\\\").decode("utf-8", "backslashreplace")
-
-
-def path_of(stored: str) -> str:
-    """The file name a stored one stands for (:func:`storable` undone): bytes that are not UTF-8 come back as
-    the lone surrogates Python uses for them, so ``open`` finds the file."""
-    if not stored.startswith(BYTES_MARK):
-        return stored
-    body = stored[len(BYTES_MARK):].encode("utf-8")
-    raw = _ESCAPED.sub(lambda m: bytes([int(m.group(1), 16)]) if m.group(1) else b"\\", body)
-    return raw.decode("utf-8", "surrogateescape")
 
 
 _STAMP = re.compile(r"(\d{8}-\d{6})")

@@ -214,15 +214,15 @@ def leave_out_unreadable(conn: sqlite3.Connection, path: Path, when: float) -> s
             return None
         with_them = [conn.execute(f"SELECT count(*) FROM {table} WHERE game_id IN ({marks})", games).fetchone()[0]
                      for table in ("reviews", "drills")]
+        # a file that opens but refuses writes (read-only, its folder not): found out before any copy is made,
+        # and read as it is, those rows left out in memory (History._read_only); a copy a run made the folder fill
+        conn.execute("UPDATE schema_version SET version = version")
         try:
             aside = _copy_aside(path, when)
         except (OSError, sqlite3.Error) as exc:
             raise sqlite3.DatabaseError(f"database disk image is malformed ({unreadable_rows(conn)}; no copy of it "
                                         f"could be made: {exc})") from None
-        conn.execute(f"DELETE FROM games WHERE id IN ({marks})", games)  # their reviews and drills go with them
-        conn.executemany("DELETE FROM reviews WHERE id = ?", [(i,) for i in reviews])
-        for table, bad in _UNREADABLE.items():  # and any row left that belongs to none of them
-            conn.execute(f"DELETE FROM {table} WHERE {bad}")
+        drop_unreadable(conn, games, reviews)
         if games:  # their files in the games folder are read again on this opening (tutor.history.games)
             from .games import SYNCED_FLAG
 
@@ -246,6 +246,21 @@ def leave_out_unreadable(conn: sqlite3.Connection, path: Path, when: float) -> s
     back = "; a game left out is read again from its file in the games folder, if that is still there" if games else ""
     return (f"part of your history cannot be read ({'; '.join(parts)}): that part was left out and the rest "
             f"kept{back}; a copy of the file as it was is set aside as '{aside.name}'")
+
+
+def drop_unreadable(conn: sqlite3.Connection, games: list[int] | None = None,
+                    reviews: list[int] | None = None) -> None:
+    """Delete the rows that cannot be read and what hangs on them (a game's reviews and drills, a review's
+    moves); ``games`` and ``reviews``: those ids, when already found."""
+    if games is None:
+        games = _ids(conn, f"SELECT id FROM games WHERE {_UNREADABLE['games']}")
+    if reviews is None:
+        reviews = _ids(conn, f"SELECT id FROM reviews WHERE {_UNREADABLE['reviews']} UNION SELECT review_id FROM "
+                             f"review_moves WHERE {_UNREADABLE['review_moves']}")
+    conn.execute(f"DELETE FROM games WHERE id IN ({','.join('?' * len(games))})", games)  # reviews, drills too
+    conn.executemany("DELETE FROM reviews WHERE id = ?", [(i,) for i in reviews])
+    for table, bad in _UNREADABLE.items():  # and any row left that belongs to none of them
+        conn.execute(f"DELETE FROM {table} WHERE {bad}")
 
 
 def _numbered(what: str, ids: list[int]) -> str:

@@ -29,8 +29,9 @@ from ..textsafe import quoted, shown_path
 from .backup import LINE_FORMAT, keep_better_review, merge_drill
 from .backup import export_lines as export_lines
 from .backup import export_text as export_text
-from .db import History, HistoryError, parse_iso, storable
+from .db import History, HistoryError, parse_iso
 from .games import add_file, add_record, key_for_path, key_of
+from .names import storable
 from .reviews import MAX_SAMPLES, MOVES, TAGGING, candidate_problem, store_review
 
 
@@ -297,7 +298,8 @@ def _store_line(history: History, data: dict[str, Any], record: Record, where: s
     if isinstance(found, int):
         row = history.game(found)
         if row is not None and row.moves > len(record.moves):
-            result.ids.add(row.id)
+            result.ids.add(row.id)  # the game and its review stay as the history has them, further on; the
+            _merge_drills(history, row.id, data, where, result)  # drills' answers from elsewhere still count
             return
         found = row.key if row is not None else None
     before = _rows_for(history, found, content_of(record))
@@ -312,6 +314,10 @@ def _store_line(history: History, data: dict[str, Any], record: Record, where: s
         result.reviews += 1
         result.new_reviews += kept == "stored"
         result.rougher += kept == "rougher"
+    _merge_drills(history, game_id, data, where, result)
+
+
+def _merge_drills(history: History, game_id: int, data: dict[str, Any], where: str, result: ImportResult) -> None:
     for d in data.get("drills") or []:
         try:  # a drill the history holds keeps its answers and progress, and takes the ones it lacks
             result.new_drills += merge_drill(history, game_id, d)
