@@ -532,10 +532,12 @@ def test_replay_at_a_move_opens_there_and_refuses_a_move_past_the_end(run, tmp_p
     ("missing/x.json", "cannot be written: there is no folder "),
     ("afile/x.json", "afile' is a file, not a folder: give a path in a folder"),
     ("/dev/null", "cannot be written: it is a device or a stream of this program, not a file"),
+    ("dangling.json", "cannot be written: there is no folder "),
 ])
 def test_a_save_path_no_game_could_be_written_to_is_refused_before_the_game(run, home, tmp_path, where, said):
     """--save in a folder that is not there was taken: the game ran, and at q "Save failed" and exit 0."""
     (tmp_path / "afile").write_text("notes\n")
+    (tmp_path / "dangling.json").symlink_to(tmp_path / "missing" / "x.json")  # a link to no folder: the same
     path = where if where.startswith("/") else str(tmp_path / where)
     result = run(["play", "5", "--save", path], input="d\nq\n")
     assert_one_line_error(result, said)

@@ -75,7 +75,8 @@ def _check_save_path(path: str) -> None:
     from ..storage import check_writable_target, games_dir
     from ..textsafe import quoted
 
-    folder = Path(os.path.abspath(path)).parent
+    # through a link, the file it points to is the one written (a dangling link's folder may not be there)
+    folder = Path(os.path.realpath(path) if os.path.islink(path) else os.path.abspath(path)).parent
     games = Path(os.path.abspath(games_dir()))
     if not folder.is_dir() and folder not in (games, *games.parents):  # the games folder and above: made to play
         raise RecordError(f"--save {quoted(path)} cannot be written: {no_folder(folder)}")
