@@ -1222,3 +1222,17 @@ def test_drill_list_and_next_due_keep_to_the_tag_asked_for(run, coached):
     of_tag = {d["id"]: d for d in json.loads(run(["drill", "--list", "--json", "--tag", tag]).stdout)}
     due = sorted(d["due_at"] for d in of_tag.values())
     assert answered["next_due"] == (due[0] if due else None)
+
+
+def test_a_late_start_example_names_the_row_opening_move_when_the_best_one_waits_too(run):
+    """Limited deal 46, d d: the coach's late-start example read "d instead of r2 (KC)" under "You waited while
+    opening the row ... was better", but KC opens no row: the row-opening move it means is w (7S)."""
+    assert run(["play", "46", "--variant", "limited", "--plain"], input="d\nd\nq\n").exit_code == 0
+    out = run(["coach", "--samples", "16", "--workers", "1"]).stdout
+    text = " ".join(out.split())
+    assert "late-start" in text
+    assert ("move 2: d instead of r2 (KC), 11 points lost (opening the next row with w (7S) was better than d "
+            "too)") in text
+    data = json.loads(run(["coach", "--json", "--no-review"]).stdout)
+    (late,) = [t for t in data["tags"] if t["tag"] == "late-start"]
+    assert (late["examples"][0]["opening"], late["examples"][0]["opening_card"]) == ("w", "7S")

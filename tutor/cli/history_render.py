@@ -257,8 +257,12 @@ def example_text(e) -> str:
     # "game id": the history's number, not the newest-first number osmosis games, review N and replay N take
     played = f"{clean(e.move)} ({NAMES[e.card]})" if e.card is not None else clean(e.move)
     better = f"{clean(e.best)} ({NAMES[e.best_card]})" if e.best_card is not None else clean(e.best)
+    # a late start whose best move waits too: the row-opening move the heading speaks of is named beside it
+    opening = getattr(e, "opening", None)
+    also = (f" (opening the next row with {clean(opening)} ({NAMES[e.opening_card]}) was better than {clean(e.move)} "
+            "too)" if opening and e.opening_card is not None else "")
     return (f"deal {deal_label(e.deal)} (game id {e.game_id}), move {e.ply}: {played} instead of {better}, "
-            f"{e.drop:.0f} points lost")
+            f"{e.drop:.0f} points lost{also}")
 
 
 class Unwrapped(NamedTuple):

@@ -92,6 +92,8 @@ class Example:
     best_card: int | None = None  # the card the better move plays
     drop_interval: tuple[float, float] | None = None  # its paired 95% interval, points (None: not stored)
     drop_samples: int | None = None  # the deals it rests on
+    opening: str | None = None  # a late start whose better move opens no row: the row-opening move it names
+    opening_card: int | None = None
 
     @property
     def path(self) -> str | None:
@@ -109,7 +111,9 @@ class Example:
                 "card": NAMES[self.card] if self.card is not None else None,
                 "best_card": NAMES[self.best_card] if self.best_card is not None else None,
                 "drop_interval": list(self.drop_interval) if self.drop_interval is not None else None,
-                "drop_samples": self.drop_samples}
+                "drop_samples": self.drop_samples,
+                **({"opening": self.opening, "opening_card": NAMES[self.opening_card]
+                    if self.opening_card is not None else None} if self.opening else {})}
 
 
 #: Student's t, the 97.5% point, for 1 to 30 degrees of freedom (a 95% interval of a mean of few values).
@@ -232,23 +236,37 @@ class Coaching:
                 "review_samples": sorted(self.review_samples, key=lambda n: (n is None, n or 0))}
 
 
-def _cards_at(game: GameRow, m: StoredMove) -> tuple[int | None, int | None]:
-    """The cards the move played and the better move play, from the stored game (None for a turn)."""
+def _cards_at(game: GameRow, m: StoredMove) -> tuple[int | None, int | None, tuple[str, int] | None]:
+    """The cards the move played and the better move play, from the stored game (None for a turn); for a late
+    start whose better move opens no row, the row-opening move the tag speaks of and its card (the candidate
+    of the most wins that opens a row), else None."""
     from ..notation import Move
     from ..record import Record
 
     try:
         record = Record.from_json(game.record)
         state = record.states()[m.ply - 1]
-        return state.card_of(Move.parse(m.move)), state.card_of(Move.parse(m.best))
-    except (TutorError, IndexError):  # a stored game that no longer replays: the moves alone
-        return None, None
+        card, best_card = state.card_of(Move.parse(m.move)), state.card_of(Move.parse(m.best))
+        opening = None
+        if "late-start" in m.tags and (best_card is None or not _opens(state, best_card)):
+            opens = [(c.get("win", 0.0), c["move"], state.card_of(Move.parse(c["move"]))) for c in m.candidates]
+            found = max(((w, mv, c) for w, mv, c in opens if c is not None and _opens(state, c)), default=None)
+            opening = (found[1], found[2]) if found is not None else None
+        return card, best_card, opening
+    except (TutorError, IndexError, KeyError, TypeError, ValueError):  # a game that no longer replays: moves alone
+        return None, None, None
+
+
+def _opens(state: Any, card: int) -> bool:
+    """Whether playing ``card`` opens a new row."""
+    return bool(state.destination(card) >= len(state.rows))
 
 
 def _example(game: GameRow, m: StoredMove) -> Example:
-    card, best_card = _cards_at(game, m)
+    card, best_card, opening = _cards_at(game, m)
     return Example(game.id, game.deal_number, game.variant, game.played_at, current_source(game), m.ply, m.move,
-                   m.best, m.label, m.tags, m.drop, card, best_card, m.drop_interval, m.drop_samples)
+                   m.best, m.label, m.tags, m.drop, card, best_card, m.drop_interval, m.drop_samples,
+                   *(opening or (None, None)))
 
 
 def current_source(game: GameRow) -> str | None:
