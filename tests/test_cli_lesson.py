@@ -330,3 +330,34 @@ def test_an_answer_given_after_the_answer_was_shown_is_not_counted_as_found(run)
     assert "Steps to look at again: 2, 4" in out
     found = " ".join(run(["lesson", "layout"], input="r1\nr1\nh\n7s\n").stdout.split())
     assert "done. 1 of 2 answers right." in found  # the first hint nudges and shows nothing
+
+
+def test_a_lesson_taken_from_typed_answers_with_json_prints_only_the_json(run):
+    """With piped answers and --json the whole lesson came before the JSON on stdout, so no reader could take
+    it; the lesson now goes to stderr."""
+    result = run(["lesson", "layout", "--json"], input="d\n7s\n")
+    assert result.exit_code == 0
+    data = json.loads(result.stdout)
+    assert data["done"] is True and data["right"] == 2
+    assert "Lesson 1: The layout and the moves" in result.stderr
+
+
+def test_a_lesson_file_the_engine_does_not_confirm_is_refused_and_one_it_does_keeps_its_own_progress(run, tmp_path):
+    """A file --check rejects was taught as if nothing were wrong, and marked the shipped lesson of its name done
+    with its own score."""
+    from tutor.lessons.files import lesson_files
+
+    shipped = dict(lesson_files())["layout"].read_text(encoding="utf-8")
+    wrong = tmp_path / "bad" / "layout.toml"
+    wrong.parent.mkdir()
+    wrong.write_text(shipped.replace('expect = "7S"', 'expect = "d"').replace('wrong = ["d"]', 'wrong = ["7S"]'),
+                     encoding="utf-8")
+    refused = run(["lesson", str(wrong), "--answers", "d d"])
+    assert refused.exit_code == 1 and refused.stdout == "" and refused.stderr.count("\n") == 1
+    assert "step 4: expects d" in refused.stderr and "--check lists every claim" in refused.stderr
+    mine = tmp_path / "mine" / "layout.toml"
+    mine.parent.mkdir()
+    mine.write_text(shipped, encoding="utf-8")
+    assert run(["lesson", str(mine), "--answers", "d 7s"]).exit_code == 0
+    listed = {row["name"]: row["done"] for row in json.loads(run(["lesson", "--json"]).stdout)}
+    assert listed["layout"] is False  # the shipped lesson is not done by a file of one's own

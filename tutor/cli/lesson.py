@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 
@@ -72,6 +73,7 @@ def lesson_command(ctx: click.Context, name: str | None, check: bool, answers: s
         _list(console, as_json)
         return
     lesson = find_lesson(name)
+    key = _outside_key(name, lesson)
     progress = load_progress()
     if progress.warning:
         click.echo(f"warning: {progress.warning}", err=True)
@@ -88,12 +90,40 @@ def lesson_command(ctx: click.Context, name: str | None, check: bool, answers: s
             n, q = len(given), lesson.questions
             raise LessonError(f"{n} answer{'' if n == 1 else 's'} given but lesson {lesson.name!r} asks "
                               f"{q} question{'' if q == 1 else 's'}: give one answer per question, in order")
-        run = Run(console, lesson, progress, answers=given, quiet=as_json)
+        run = Run(console, lesson, progress, answers=given, quiet=as_json, key=key)
+        run.take()
     else:
-        run = Run(console, lesson, progress, answers=None, quiet=False)
-    run.take()
+        run = Run(console, lesson, progress, answers=None, quiet=False, key=key)
+        # typed or piped answers with --json: the lesson itself goes to stderr, so stdout holds only the JSON
+        # (it came before the JSON on stdout, and no JSON reader could take it)
+        with contextlib.redirect_stdout(sys.stderr) if as_json else contextlib.nullcontext():
+            run.take()
     if as_json:
         click.echo(json.dumps(run.to_json(), indent=2))
+
+
+def _outside_key(name: str, lesson: Lesson) -> str:
+    """Where a lesson's progress is kept: a shipped lesson under its name; a lesson file of one's own under its
+    name and a digest of its path (it marked the shipped lesson of that name done with its own score), and only once the
+    engine confirms its claims, as ``--check`` does (a file it rejects was taught as if nothing were wrong)."""
+    from pathlib import Path
+
+    from ..lessons.claims import check_lesson
+    from ..lessons.files import lesson_files
+
+    if not name.endswith(".toml"):
+        return lesson.name
+    path = Path(name).resolve()
+    shipped = {str(Path(str(f)).resolve()) for _, f in lesson_files()}
+    if str(path) in shipped:
+        return lesson.name
+    failed = next((r for r in check_lesson(lesson) if not r.ok), None)
+    if failed is not None:
+        raise LessonError(f"{failed.message} (osmosis lesson {quoted(name, limit=60)} --check lists every claim)")
+    import hashlib
+
+    # a name the progress file takes (a lesson name's letters), one per file: "layout-file-1a2b3c4d"
+    return f"{lesson.name}-file-{hashlib.sha256(str(path).encode('utf-8', 'surrogateescape')).hexdigest()[:8]}"
 
 
 def _list(console, as_json: bool) -> None:
@@ -164,9 +194,10 @@ class Run:
     """One pass through a lesson at the terminal, or from a list of answers."""
 
     def __init__(self, console, lesson: Lesson, progress: Progress, answers: list[str] | None,
-                 quiet: bool) -> None:
+                 quiet: bool, key: str | None = None) -> None:
         self.console = console
         self.lesson = lesson
+        self.key = key or lesson.name  # where its progress is kept (:func:`_outside_key`)
         self.progress = progress
         self.answers = answers
         self.quiet = quiet
@@ -356,10 +387,10 @@ class Run:
             if missed:
                 self.say("Steps to look at again: " + ", ".join(map(str, missed)))
         else:
-            kept = ("It stays done from an earlier run." if self.progress.done(lesson.name)
+            kept = ("It stays done from an earlier run." if self.progress.done(self.key)
                     else "The lesson is not marked done.")
             self.say(f"Stopped at step {self.current}: {right} of {asked} answers right so far{later}. {kept}")
-        self.progress.record(lesson.name, right, asked, self.finished)
+        self.progress.record(self.key, right, asked, self.finished)
         try:
             self.progress.save()
         except OSError as exc:
