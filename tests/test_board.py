@@ -427,11 +427,11 @@ def test_at_the_end_the_key_line_lists_only_the_keys_the_end_takes(tmp_path):
 
 def test_the_help_screen_wraps_a_long_key_line_under_its_text_not_under_the_key(tmp_path):
     help_screen = screens(make_session(tmp_path), ["question_mark"], width=60, height=30)[1]
-    lines = [line.strip("│ ") for line in help_screen.splitlines()]
-    at = next(i for i, line in enumerate(lines) if line.startswith("t        turn until the waste shows"))
-    follow = next(line for line in help_screen.splitlines()[at + 1:] if "redeal)" in line)
-    inner = follow.split("│")[1] if "│" in follow else follow
-    assert len(inner) - len(inner.lstrip()) >= 9  # under the text, past the key column
+    # the help is a box over the board: its lines are what stands between its borders
+    boxed = [line.split("│")[1] for line in help_screen.splitlines() if line.count("│") >= 2]
+    at = next(i for i, line in enumerate(boxed) if line.strip().startswith("t        turn until the waste"))
+    follow = next(line for line in boxed[at + 1:] if "redeal)" in line)
+    assert len(follow) - len(follow.lstrip()) >= 9  # under the text, past the key column
 
 
 def test_the_board_leaves_no_stale_help_line_in_the_shell(tmp_path, monkeypatch):
@@ -607,3 +607,49 @@ def test_the_status_wraps_an_item_between_its_words_and_never_cuts_a_number(widt
     lines = [line.plain.rstrip() for line in Status(items).lines(width)]
     assert all(len(line) <= width for line in lines)
     assert " ".join(" ".join(lines).split()) == " ".join(items)  # every word whole, in order
+
+
+def test_the_help_is_a_bordered_box_in_the_middle_not_the_whole_screen(tmp_path):
+    """The help screen's CSS named ModalScreen inside the screen's own (scoped) CSS, so it matched nothing: the
+    help filled the terminal from its top-left corner with no border."""
+    from textual.containers import VerticalScroll
+
+    session = make_session(tmp_path)
+    app = BoardApp(session, symbols=True)
+    seen = {}
+
+    async def go():
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.press("question_mark")
+            await pilot.pause()
+            box = app.screen.query_one(VerticalScroll)
+            seen["width"], seen["x"] = box.outer_size.width, box.region.x
+            seen["border"] = box.styles.border_top[0]
+
+    asyncio.run(go())
+    assert seen["width"] <= 84 and seen["x"] > 0 and seen["border"] == "round"
+
+
+def test_the_end_question_on_a_short_terminal_scrolls_to_its_answers(tmp_path):
+    """At 40x12 the end question's answer line (v, u, q) was below the fold, and PageDown rang the bell."""
+    session = make_session(tmp_path)
+    app = BoardApp(session, symbols=True)
+    seen = {}
+
+    async def go():
+        async with app.run_test(size=(40, 12)) as pilot:
+            for _ in range(12):  # twelve turns with no card played block deal 1
+                await pilot.press("d")
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            main = app.query_one("#main")
+            seen["before"] = main.scroll_y
+            await pilot.press("end")
+            await pilot.pause()
+            seen["after"], seen["max"] = main.scroll_y, main.max_scroll_y
+            seen["text"] = screen_text(app)
+
+    asyncio.run(go())
+    assert seen["max"] > 0 and seen["after"] == seen["max"] > seen["before"]
+    assert "q  quit" in seen["text"] and "last move" in seen["text"]  # the answers, in view
+    assert session.game.state.blocked  # the keys scrolled: no answer was taken

@@ -90,7 +90,7 @@ def test_a_help_taller_than_the_terminal_scrolls_with_the_arrows_and_closes_with
             await pilot.press("question_mark")
             await pilot.pause()
             assert isinstance(app.screen, TextScreen)
-            await pilot.press("pagedown", "down")
+            await pilot.press("pagedown", "pagedown", "pagedown", "down")  # the help's box: 10 of 12 rows
             await pilot.pause()
             seen.append(isinstance(app.screen, TextScreen))
             seen.append("Any key closes this help." in screen_text(app))

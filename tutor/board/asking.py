@@ -223,6 +223,12 @@ class MovesApp(App):
         key = event.character if event.character in self.pending else event.key
         if key in self.pending:
             self._answer(key)
+            return
+        from .screens import SCROLL_KEYS
+
+        scroll = SCROLL_KEYS.get(event.key)
+        if scroll is not None:  # a question taller than a short terminal: its answers are scrolled to, not rung at
+            getattr(self.query_one("#main"), f"action_{scroll}")()
         else:
             self.bell()
 

@@ -12,9 +12,9 @@ from textual.widgets import Input, Static
 from .widgets import Lines
 
 CSS = """
-ModalScreen { align: center middle; }
-ModalScreen > VerticalScroll { width: 90%; max-width: 84; height: auto; max-height: 90%;
-                               border: round $accent; padding: 0 1; background: $surface; }
+TextScreen { align: center middle; }
+TextScreen > VerticalScroll { width: 90%; max-width: 84; height: auto; max-height: 90%;
+                              border: round $accent; padding: 0 1; background: $surface; }
 """
 
 PLAY_KEYS = """\
@@ -41,6 +41,9 @@ class TextScreen(ModalScreen[str]):
     """A text over the board; any key closes it and is handed back (the end screen reads it)."""
 
     DEFAULT_CSS = CSS
+    # not scoped: a screen's own CSS is scoped under it, so its rules matched nothing and the help filled the
+    # whole terminal from its top-left corner with no border
+    SCOPED_CSS = False
 
     def __init__(self, *texts, keys: tuple[str, ...] = (), symbols: bool = True) -> None:
         super().__init__()

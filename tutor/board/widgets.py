@@ -352,7 +352,7 @@ class HintView(_Sized):
         if cell != "-":
             cards += f" ({cell})"
         blind = _blind_text(cand) if self.blind else None
-        return [head, Text(f"{cand.samples} samples"), Text(cards)] + ([Text(f"blind {blind}")] if blind else [])
+        return [head, Text(f"{cand.samples} sample{'' if cand.samples == 1 else 's'}"), Text(cards)] + ([Text(f"blind {blind}")] if blind else [])
 
 
 def _blind_text(cand) -> str | None:
