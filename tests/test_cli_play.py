@@ -764,3 +764,20 @@ def test_ctrl_c_while_a_hint_thinks_stops_the_hint_not_the_game(run, home, monke
     assert "Hint:" in result.stdout.split("Stopped.")[1]  # the second hint, after the move played on
     assert "The game is saved in" in result.stdout
     assert [str(m) for m in load_record(autosaved(home)).moves] == ["r2", "d"]
+
+
+def test_back_on_a_finished_files_moves_after_a_copy_began_makes_no_twin_finished_game(run, home):
+    """u u, another move (a copy begins), u, then the finished game's own moves again: the copy became a second
+    file and history game with the same 42 moves, blocked, and the end and quit messages named different files."""
+    moves = ("d d d d d r2 w d d d d d d d d d d d d d d d d d d w d w d d d d d d d d d d d d d w").split()
+    result = run(["play", "7", "--variant", "limited", "--plain"],
+                 input=" ".join(moves) + "\nu\nu\nw\nu\n" + " ".join(moves[-2:]) + "\nq\n")
+    assert result.exit_code == 0, result.output
+    files = sorted((home / "games").glob("*.json"), key=lambda p: len(load_record(p).moves))
+    held = [load_record(p).moves for p in files]
+    assert [str(m) for m in held[-1]] == moves  # the finished file, as it was
+    assert sum(1 for h in held if [str(m) for m in h] == moves) == 1  # and no twin of it
+    recent = json.loads(run(["history", "--json"]).stdout)["recent"]
+    assert sum(1 for g in recent if g["finished"] and g["moves"] == len(moves)) == 1
+    said = [line for line in result.stdout.splitlines() if "The game is saved in" in line]
+    assert said and all(str(files[-1]) in line for line in said)  # the same file named at the end and at q

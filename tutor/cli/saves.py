@@ -330,9 +330,10 @@ class GameFiles:
                     self.told_held = True
                     said = [f"This game was over, so {shown_path(self.autosave)} keeps it as it was, with the "
                             "moves taken back; a move it does not hold goes on in a copy in a new file."]
+            elif not force and any(self._holds_start(p) for p in self.finished if p != str(self.autosave)):
+                said = []  # back on a finished file's moves after a copy began: that file holds them (no twin)
             elif self._protected(self.autosave):
-                old = self.autosave
-                self.autosave = self._new_file()
+                old, self.autosave = self.autosave, self._new_file()
                 said = [f"This game was over, so {shown_path(old)} keeps it as it was; the game goes on in a "
                         f"copy, {shown_path(self.autosave)}."]
                 if force:  # s itself, with no new move: the copy is what s asked for
@@ -352,8 +353,7 @@ class GameFiles:
                         "type s FILE to save the game to another file."]
             return [f"Autosave failed again ({_plural(self.game.ply, 'move')} played, not saved): "
                     "s FILE saves the game to another file."]
-        if self.failed:
-            said.append("Autosave works again: the game is saved.")
+        said += ["Autosave works again: the game is saved."] if self.failed else []
         self.failed = False
         return said
 
