@@ -13,7 +13,7 @@ from .widgets import Lines
 
 CSS = """
 TextScreen { align: center middle; }
-TextScreen > VerticalScroll { width: 90%; max-width: 84; height: auto; max-height: 90%;
+TextScreen > VerticalScroll { width: 100%; max-width: 84; height: auto; max-height: 90%;
                               border: round $accent; padding: 0 1; background: $surface; }
 """
 
