@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import sqlite3
 import sys
 from collections.abc import Callable, Iterable
 from dataclasses import replace
@@ -104,7 +103,7 @@ def drill_command(ctx: click.Context, count: int, tag: str | None, list_only: bo
     history = open_history()
     # a history that cannot be written (a read-only file or data folder) still lists the drills it holds, but
     # cannot keep an answer: said before any drill is shown, in one line (its read-only warning said by it)
-    problem = _unwritable(history)
+    problem = history.write_refused()
     if problem is not None and not list_only:
         history.close()
         raise HistoryError(f"your history {quoted(history.path)} cannot be written here ({problem}), so a drill's "
@@ -150,23 +149,6 @@ def drill_command(ctx: click.Context, count: int, tag: str | None, list_only: bo
         say("")
         say(f"{right} of {len(results)} right." + (f" Next drill due {words.when_text(drills.seconds_until(history, nxt))}."
                                                      if nxt else ""))
-
-
-def _unwritable(history: History) -> str | None:
-    """Why the history cannot be written here (SQLite's words: a read-only file or folder, a lock held too
-    long), or None: a write tried and undone. A history opened read-only, and one whose file refuses writes
-    though it opened as usual, alike."""
-    conn = history.conn
-    try:
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            conn.execute("UPDATE schema_version SET version = version")
-        finally:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
-    except sqlite3.Error as exc:
-        return str(exc)
-    return None
 
 
 def _ask(console: Console, history: History, d: drills.Drill, index: int, total: int, symbols: bool, echo: bool,

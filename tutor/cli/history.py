@@ -149,7 +149,7 @@ def store_review(record: Record, path: str | Path | None, rev: Review, history: 
     same moves are two games, and looking one up by its content would find the other.
     """
     from ..history.coach import recurring
-    from ..history.reviews import review_data, reviews
+    from ..history.reviews import not_kept, review_data, reviews
     from ..history.reviews import store_review as store
 
     own = history is None
@@ -168,7 +168,7 @@ def store_review(record: Record, path: str | Path | None, rev: Review, history: 
                     game = history.game_by_content(content_of(record))
                     game_id = game.id if game is not None else hgames.add_record(
                         history, record, key=found, source=hgames.source_of(path) if path else None)
-            other = _not_kept(history, game_id, rev)
+            other = not_kept(history, game_id, rev.thresholds, rev.samples)
             if other is not None:
                 return other
             store(history, game_id, review_data(rev))
@@ -202,17 +202,6 @@ def _older_copy(row: GameRow, moves: int) -> str:
               if row.source and Path(row.source).is_file() else "")
     return (f"Not kept in your history: this file holds the first {moves} of the {row.moves} moves of game "
             f"{row.id} ({how}), which the history keeps whole; review its latest copy to keep a review{latest}.")
-
-
-def _not_kept(history: History, game_id: int, rev: Review) -> str | None:
-    """Why the history keeps its own review of the game instead of ``rev``, or None to store ``rev``.
-
-    The coach and the drills count labels by one set of thresholds, so a review with others is a one-off
-    look; and a review on fewer samples than the one kept is a rougher one: neither replaces it.
-    """
-    from ..history.reviews import not_kept
-
-    return not_kept(history, game_id, rev.thresholds, rev.samples)
 
 
 # ---- the commands -----------------------------------------------------------

@@ -305,6 +305,20 @@ class History:
     def now(self) -> float:
         return self.clock()
 
+    def write_refused(self) -> str | None:
+        """Why nothing can be written to the history here (SQLite's words: a read-only file or folder, a lock
+        held too long), or None: a write tried and undone. A history opened read-only, and one whose file
+        refuses writes though it opened as usual (drill asks nothing then: its answer could not be kept)."""
+        try:
+            self.conn.execute("BEGIN IMMEDIATE")
+            try:
+                self.conn.execute("UPDATE schema_version SET version = version")
+            finally:
+                _rollback(self.conn)
+        except sqlite3.Error as exc:
+            return str(exc)
+        return None
+
     def write(self) -> _Write:
         """A write transaction (``BEGIN IMMEDIATE``): ``with history.write(): ...``."""
         return _Write(self.conn, self.path)

@@ -189,6 +189,13 @@ def _ids(conn: sqlite3.Connection, sql: str, args: list[int] | tuple[()] = ()) -
     return sorted({int(r[0]) for r in conn.execute(sql, args) if r[0] is not None})
 
 
+def _unreadable_ids(conn: sqlite3.Connection) -> tuple[list[int], list[int]]:
+    """The ids of the games and of the reviews (a review with a move that cannot be read, whole) not read."""
+    return (_ids(conn, f"SELECT id FROM games WHERE {_UNREADABLE['games']}"),
+            _ids(conn, f"SELECT id FROM reviews WHERE {_UNREADABLE['reviews']} UNION SELECT review_id FROM "
+                       f"review_moves WHERE {_UNREADABLE['review_moves']}"))
+
+
 def leave_out_unreadable(conn: sqlite3.Connection, path: Path, when: float) -> str | None:
     """Take the rows that cannot be read (:func:`unreadable_rows`) out of a file that is otherwise sound, with
     the rows that hang on them: a game's review and drills, a review's moves (a review with a move that
@@ -201,10 +208,8 @@ def leave_out_unreadable(conn: sqlite3.Connection, path: Path, when: float) -> s
     """
     conn.execute("BEGIN IMMEDIATE")
     try:
-        games = _ids(conn, f"SELECT id FROM games WHERE {_UNREADABLE['games']}")
+        games, reviews = _unreadable_ids(conn)
         marks = ",".join("?" * len(games))
-        reviews = _ids(conn, f"SELECT id FROM reviews WHERE {_UNREADABLE['reviews']} UNION SELECT review_id FROM "
-                             f"review_moves WHERE {_UNREADABLE['review_moves']}")
         reviewed = _ids(conn, f"SELECT game_id FROM reviews WHERE id IN ({','.join(map(str, reviews))}) "
                               f"AND game_id NOT IN ({marks})", games) if reviews else []
         drills = _ids(conn, f"SELECT id FROM drills WHERE ({_UNREADABLE['drills']}) AND game_id NOT IN ({marks})",
@@ -252,11 +257,8 @@ def drop_unreadable(conn: sqlite3.Connection, games: list[int] | None = None,
                     reviews: list[int] | None = None) -> None:
     """Delete the rows that cannot be read and what hangs on them (a game's reviews and drills, a review's
     moves); ``games`` and ``reviews``: those ids, when already found."""
-    if games is None:
-        games = _ids(conn, f"SELECT id FROM games WHERE {_UNREADABLE['games']}")
-    if reviews is None:
-        reviews = _ids(conn, f"SELECT id FROM reviews WHERE {_UNREADABLE['reviews']} UNION SELECT review_id FROM "
-                             f"review_moves WHERE {_UNREADABLE['review_moves']}")
+    if games is None or reviews is None:
+        games, reviews = _unreadable_ids(conn)
     conn.execute(f"DELETE FROM games WHERE id IN ({','.join('?' * len(games))})", games)  # reviews, drills too
     conn.executemany("DELETE FROM reviews WHERE id = ?", [(i,) for i in reviews])
     for table, bad in _UNREADABLE.items():  # and any row left that belongs to none of them
