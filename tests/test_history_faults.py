@@ -206,7 +206,7 @@ def test_a_stored_name_is_itself_unless_it_holds_bytes_that_are_not_utf8():
 
 
 def test_the_replay_command_for_a_name_that_is_not_text_is_one_shell_word_for_that_file():
-    from tutor.cli.history_render import shell_word
+    from tutor.textsafe import shell_word
 
     assert shell_word("/tmp/a b.json") == "'/tmp/a b.json'"
     word = shell_word(os.fsdecode(b"/tmp/bad\xffname\x1b.json"))

@@ -15,6 +15,7 @@ import codecs
 import json
 import os
 import re
+import shlex
 import unicodedata
 
 # Cc: control characters (ESC, BEL, NUL, CR, ...); Cf: format characters such as
@@ -180,3 +181,24 @@ def utf8_argument(arg: str) -> str:
         return arg.encode(sys.getfilesystemencoding(), "surrogateescape").decode("utf-8")
     except (UnicodeError, LookupError):
         return arg
+
+
+def shell_word(path: str) -> str:
+    """A file name as one word for the shell: as :func:`shlex.quote` gives it when it is printable text, else in
+    bash's ``$'...'`` quotes, each byte that is not printable UTF-8 text written ``\\xNN``, so the command
+    copied from the screen opens that very file (and no control code reaches the terminal)."""
+    if path.isprintable():
+        return shlex.quote(path)
+    out = []
+    for ch in path:
+        if ch.isprintable() and ch not in "\\'":
+            out.append(ch)
+        elif ch in "\\'":
+            out.append("\\" + ch)
+        else:
+            try:
+                raw = os.fsencode(ch)  # a byte that is not UTF-8, held as a lone surrogate, is that byte again
+            except UnicodeEncodeError:
+                raw = ch.encode("utf-8", "surrogatepass")
+            out.append("".join(f"\\x{b:02x}" for b in raw))
+    return "$'" + "".join(out) + "'"

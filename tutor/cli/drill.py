@@ -292,3 +292,7 @@ def _list(console: Console, history: History, as_json: bool, tag: str | None = N
                       _lost_cell(d, figures.get(d.id)), Text("\n".join(clean(t) for t in d.tags) or words.tags_text(d.tags)), str(d.box), f"{d.right}/{d.answers}",
                       words.when_text(drills.seconds_until(history, d.due_at)))
     console.print(table)
+    note = words.deals_note([f.samples for f in (figures.get(d.id) for d in items)
+                             if f is not None and not f.exact and f.interval is not None])
+    if note:
+        console.print(Text(note, style="dim"))

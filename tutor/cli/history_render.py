@@ -7,8 +7,6 @@ them into what the player reads.
 from __future__ import annotations
 
 import json
-import os
-import shlex
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -18,7 +16,7 @@ from rich.text import Text
 
 from ..cards import NAMES
 from ..table import Table
-from ..textsafe import clean, shown_path
+from ..textsafe import clean, shell_word, shown_path
 
 Columns = tuple[tuple[str, JustifyMethod], ...]  # a table's column titles and how each is aligned
 
@@ -232,27 +230,6 @@ def tags_text(tags) -> str:
     return ", ".join(clean(t) for t in tags)
 
 
-def shell_word(path: str) -> str:
-    """A file name as one word for the shell: as :func:`shlex.quote` gives it when it is printable text, else in
-    bash's ``$'...'`` quotes, each byte that is not printable UTF-8 text written ``\\xNN``, so the command
-    copied from the screen opens that very file (and no control code reaches the terminal)."""
-    if path.isprintable():
-        return shlex.quote(path)
-    out = []
-    for ch in path:
-        if ch.isprintable() and ch not in "\\'":
-            out.append(ch)
-        elif ch in "\\'":
-            out.append("\\" + ch)
-        else:
-            try:
-                raw = os.fsencode(ch)  # a byte that is not UTF-8, held as a lone surrogate, is that byte again
-            except UnicodeEncodeError:
-                raw = ch.encode("utf-8", "surrogatepass")
-            out.append("".join(f"\\x{b:02x}" for b in raw))
-    return "$'" + "".join(out) + "'"
-
-
 def example_text(e) -> str:
     # "game id": the history's number, not the newest-first number osmosis games, review N and replay N take
     played = f"{clean(e.move)} ({NAMES[e.card]})" if e.card is not None else clean(e.move)
@@ -262,7 +239,26 @@ def example_text(e) -> str:
     also = (f" (opening the next row with {clean(opening)} ({NAMES[e.opening_card]}) was better than {clean(e.move)} "
             "too)" if opening and e.opening_card is not None else "")
     return (f"deal {deal_label(e.deal)} (game id {e.game_id}), move {e.ply}: {played} instead of {better}, "
-            f"{e.drop:.0f} points lost{also}")
+            f"{e.drop:.0f} points lost{_basis(e.drop_interval, e.drop_samples)}{also}")
+
+
+def _basis(interval: tuple[float, float] | None, samples: int | None) -> str:
+    """What a stored drop rests on, after the figure: `` (95%: 11-17, 512 deals)``, `` (exact)``, or nothing
+    where the review kept neither (an older one)."""
+    if interval is not None and interval[0] == interval[1]:
+        return " (exact)"
+    deals = f", {_plural(samples, 'deal')}" if samples is not None else ""
+    return f" (95%: {_ends(*interval)}{deals})" if interval is not None else ""
+
+
+def deals_note(counts: list[int | None]) -> str:
+    """Under a table of drops: the deals their intervals rest on (``each on 512 deals``, ``on 64 to 512 deals``);
+    empty when none was kept."""
+    kept = sorted({n for n in counts if n is not None})
+    if not kept:
+        return ""
+    on = f"{kept[0]} deals" if len(kept) == 1 else f"{kept[0]} to {kept[-1]} deals"
+    return f"lost: win points against the better move, with the paired 95% interval of the review, on {on}."
 
 
 class Unwrapped(NamedTuple):
@@ -333,7 +329,9 @@ def render_coaching(c, meanings: dict[str, str]) -> list:
         if 0 < len(t.examples) < t.count:  # not every time is listed: say which are
             parts.append(_indent(Text(f"The {len(t.examples)} costliest of the {t.count} times:", style="dim")))
         for e in t.examples:
-            parts.append(_indent(Text(f"- {example_text(e)}")))
+            item = Table.grid(padding=(0, 1, 0, 0))  # a long line wraps under its text, not under the dash
+            item.add_row("-", Text(example_text(e)))
+            parts.append(_indent(item))
             if e.path and Path(e.path).is_file():
                 parts.append(Unwrapped(Text(f"    osmosis replay {shell_word(e.path)} --at {e.ply}", style="dim")))
             elif e.path:  # an imported history, or a file moved away: no command that would fail
@@ -353,6 +351,9 @@ def render_coaching(c, meanings: dict[str, str]) -> list:
             table.add_row(str(e.game_id), deal_label(e.deal), str(e.ply), Text(clean(e.move)), Text(clean(e.best)),
                           _lost(e), Text(clean(e.label)), Text(tags_text(e.tags)))
         parts.append(table)
+        note = deals_note([e.drop_samples for e in c.losses if e.drop_interval and e.drop_interval[0] < e.drop_interval[1]])
+        if note:
+            parts.append(Text(note, style="dim"))
     return parts
 
 

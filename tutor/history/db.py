@@ -370,6 +370,10 @@ class History:
         row = self.conn.execute("SELECT * FROM games WHERE content = ? ORDER BY id LIMIT 1", (content,)).fetchone()
         return GameRow.from_sql(row) if row else None
 
+    def rekey(self, game_id: int, key: str) -> None:
+        """Store game ``game_id`` under ``key`` from now on. Call inside :meth:`write`."""
+        self.conn.execute("UPDATE games SET game_key = ? WHERE id = ?", (storable(key), game_id))
+
     def game(self, game_id: int) -> GameRow | None:
         row = self.conn.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
         return GameRow.from_sql(row) if row else None

@@ -331,6 +331,22 @@ def key_of(history: History, record: Record, key: str | None, by_content: bool =
     return key
 
 
+def claim_file_copy(history: History, record: Record, key: str | None) -> GameRow | None:
+    """The row of a record file imported here that holds the game an exported line under ``key`` brings (a
+    copy saved with ``--save`` where it was played, say), now stored under that key: the game stays one row
+    whichever came first, the file or the export (a file imported after the export is found by its content).
+    A second game played alike, a line of its own, gets a row of its own, as the claimed row has its key now.
+    None, and nothing changed, when the key is stored already or no such row is. Call inside ``write``."""
+    if key is None or history.game_by_key(key) is not None:
+        return None
+    rows = history.query("SELECT id FROM games WHERE content = ? AND (game_key LIKE 'file:%' OR game_key LIKE "
+                         "'bytes:file:%') ORDER BY id LIMIT 1", (content_of(record),))
+    if not rows:
+        return None
+    history.rekey(int(rows[0][0]), key)
+    return history.game(int(rows[0][0]))
+
+
 def _same_deal(kept: Record, record: Record) -> bool:
     """Whether two records are games of one deal under one set of rules."""
     return (kept.rules, kept.deal) == (record.rules, record.deal)

@@ -12,10 +12,8 @@ review, a drill's answers and progress stay (:mod:`tutor.history.backup`).
 
 from __future__ import annotations
 
-import json
-import math
 import sqlite3
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -29,10 +27,11 @@ from ..textsafe import quoted, shown_path
 from .backup import LINE_FORMAT, keep_better_review, merge_drill
 from .backup import export_lines as export_lines
 from .backup import export_text as export_text
-from .db import History, HistoryError, parse_iso
-from .games import add_file, add_record, key_for_path, key_of
+from .db import History, HistoryError
+from .games import add_file, add_record, claim_file_copy, key_for_path, key_of
+from .lines import Bad, check_drills, check_review, int_field, shown, text_field, time_field
 from .names import storable
-from .reviews import MAX_SAMPLES, MOVES, TAGGING, candidate_problem, store_review
+from .reviews import store_review
 
 
 @dataclass
@@ -84,171 +83,8 @@ def _rows_for(history: History, key: str | None, content: str) -> dict[int, int]
                                                 (content, storable(key) if key is not None else None))}
 
 
-_LABELS = ("best", "good", "inaccuracy", "mistake", "blunder")
 #: More lines that cannot be read than this, and the rest are counted, not each named.
 MAX_PROBLEMS = 3
-
-
-class _Bad(ValueError):
-    """A field of an exported line that is not what export writes (the message names it)."""
-
-
-def _int(value: object, what: str, lo: int, hi: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-        raise _Bad(f"{what} is {_shown(value)}: expected a whole number from {lo} to {hi}")
-    return value
-
-
-def _number(value: object, what: str, lo: float, hi: float) -> float:
-    if (isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value)
-            or not lo <= value <= hi):
-        raise _Bad(f"{what} is {_shown(value)}: expected a number from {lo:g} to {hi:g}")
-    return float(value)
-
-
-def _text(value: object, what: str, optional: bool = False) -> str | None:
-    if value is None and optional:
-        return None
-    if not isinstance(value, str):
-        raise _Bad(f"{what} is {_shown(value)}: expected text")
-    return value
-
-
-def _when(value: object, what: str, optional: bool = False) -> str | None:
-    text = _text(value, what, optional)
-    if text is None:
-        return None
-    try:
-        parse_iso(text)
-    except ValueError:
-        raise _Bad(f"{what} is {_shown(text)}: expected a UTC time like 2026-12-01T08:48:44Z") from None
-    return text
-
-
-def _label(value: object, what: str) -> str:
-    if value not in _LABELS:
-        raise _Bad(f"{what} is {_shown(value)}: expected one of {', '.join(_LABELS)}")
-    return str(value)
-
-
-def _tags(value: object, what: str) -> None:
-    from .coach import known_tags
-
-    known = [str(t) for t in known_tags()]
-    if value is not None and not (isinstance(value, list) and all(isinstance(t, str) for t in value)):
-        raise _Bad(f"{what} is {_shown(value)}: expected a list of tag names ({', '.join(known)})")
-    for i, tag in enumerate(value or []):
-        if tag not in known:
-            raise _Bad(f"{what}[{i}] is {_shown(tag)}: expected a tag name ({', '.join(known)})")
-
-
-def _move(value: object, what: str) -> None:
-    if value not in MOVES:
-        raise _Bad(f"{what} is {_shown(value)}: expected a move: r1-r4, w or d")
-
-
-def _candidates(value: object, what: str) -> None:
-    """A reviewed move's candidates, each with the shape the review writes (a move and its win chance, and
-    the other figures of :meth:`tutor.hints.Candidate.to_json` where present)."""
-    if value is None:
-        return
-    if not isinstance(value, list):
-        raise _Bad(f"{what} is {_shown(value)}: expected a list of the moves' scores")
-    for i, c in enumerate(value):
-        problem = candidate_problem(c)
-        if problem is not None:
-            key, bad, expected = problem
-            if not key:
-                raise _Bad(f"{what}[{i}] is {_shown(bad)}: expected {expected}")
-            said = "is missing" if isinstance(c, dict) and key not in c else f"is {_shown(bad)}"
-            raise _Bad(f"{what}[{i}].{key} {said}: expected {expected}")
-
-
-def _shown(value: object) -> str:
-    text = json.dumps(value, ensure_ascii=True) if not isinstance(value, float) or math.isfinite(value) else str(value)
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
-def _check_review(rev: dict[str, Any], moves: int) -> None:
-    """Every field of an exported review that the history stores, as export writes it."""
-    _int(rev.get("moves_reviewed"), "review.moves_reviewed", 0, moves)
-    _number(rev.get("accuracy"), "review.accuracy", 0, 100)
-    interval = rev.get("accuracy_interval")  # an older export has none
-    if interval is not None and not (isinstance(interval, list) and len(interval) == 2):
-        raise _Bad(f"review.accuracy_interval is {_shown(interval)}: expected two numbers from 0 to 100")
-    for k, x in enumerate(interval or []):
-        _number(x, f"review.accuracy_interval[{k}]", 0, 100)
-    if interval and interval[0] > interval[1]:
-        raise _Bad(f"review.accuracy_interval is {_shown(interval)}: expected its low end first")
-    _int(rev.get("graded"), "review.graded", 0, moves)
-    if rev.get("samples") is not None:
-        _int(rev.get("samples"), "review.samples", 0, 10**6)
-    _when(rev.get("reviewed_at"), "review.reviewed_at", optional=True)
-    if rev.get("tagging") is not None:  # an older export has none: its tags are the first rules'
-        _int(rev.get("tagging"), "review.tagging", 1, TAGGING)
-    for key in ("thresholds", "hindsight"):
-        if rev.get(key) is not None and not isinstance(rev[key], dict):
-            raise _Bad(f"review.{key} is {_shown(rev[key])}: expected an object")
-    plies: dict[int, str] = {}
-    for at, m in _objects(rev.get("moves"), "review.moves"):
-        _move_fields(m, at, moves, "move")
-        if m["ply"] in plies:  # one review row a move: a second one would fail half-way through the line
-            raise _Bad(f"{at}.ply is {m['ply']}, as in {plies[m['ply']]}: expected each move reviewed once")
-        plies[m["ply"]] = at
-        _number(m.get("drop", 0.0), f"{at}.drop", -100, 100)
-        _number(m.get("win_before"), f"{at}.win_before", 0, 1)
-        _number(m.get("win_after"), f"{at}.win_after", 0, 1)
-        _text(m.get("comment"), f"{at}.comment", optional=True)
-        _candidates(m.get("candidates"), f"{at}.candidates")
-        interval = m.get("drop_interval")
-        if interval is not None and not (isinstance(interval, list) and len(interval) == 2):
-            raise _Bad(f"{at}.drop_interval is {_shown(interval)}: expected two numbers from -100 to 100")
-        for k, x in enumerate(interval or []):
-            _number(x, f"{at}.drop_interval[{k}]", -100, 100)
-        if m.get("drop_samples") is not None:
-            _int(m.get("drop_samples"), f"{at}.drop_samples", 1, MAX_SAMPLES)
-
-
-def _objects(items: object, what: str) -> Iterator[tuple[str, dict[str, Any]]]:
-    """The objects of a list field, each with its place for the message (``drills[0]``)."""
-    if not isinstance(items, list):
-        raise _Bad(f"{what} is {_shown(items)}: expected a list")
-    for i, item in enumerate(items):
-        at = f"{what}[{i}]"
-        if not isinstance(item, dict):
-            raise _Bad(f"{at} is {_shown(item)}: expected an object")
-        yield at, item
-
-
-def _move_fields(m: dict[str, Any], at: str, moves: int, played: str) -> None:
-    """The fields a reviewed move and a drill share: its number, the move played and the better one, label, tags."""
-    _int(m.get("ply"), f"{at}.ply", 1, moves)
-    _move(m.get(played), f"{at}.{played}")
-    _move(m.get("best"), f"{at}.best")
-    _label(m.get("label"), f"{at}.label")
-    _tags(m.get("tags"), f"{at}.tags")
-
-
-def _check_drills(drills: object, moves: int) -> None:
-    if drills is None:
-        return
-    plies: dict[int, str] = {}
-    for at, d in _objects(drills, "drills"):
-        _move_fields(d, at, moves, "played")
-        if d["ply"] in plies:
-            raise _Bad(f"{at}.ply is {d['ply']}, as in {plies[d['ply']]}: expected one drill a move")
-        plies[d["ply"]] = at
-        _number(d.get("drop"), f"{at}.drop", 0, 100)
-        _int(d.get("box"), f"{at}.box", 0, 100)
-        _when(d.get("due_at"), f"{at}.due_at")
-        _when(d.get("created_at"), f"{at}.created_at")
-        _text(d.get("retired"), f"{at}.retired", optional=True)
-        for where, a in _objects(d.get("answers") or [], f"{at}.answers"):
-            _when(a.get("at"), f"{where}.at")
-            _text(a.get("answer"), f"{where}.answer")
-            if not isinstance(a.get("right"), bool):
-                raise _Bad(f"{where}.right is {_shown(a.get('right'))}: expected true or false")
-            _int(a.get("box"), f"{where}.box", 0, 100)
 
 
 def import_line(history: History, data: dict[str, Any], where: str,
@@ -266,17 +102,17 @@ def import_line(history: History, data: dict[str, Any], where: str,
         warnings += record.warnings
     try:
         if data.get("id") is not None:
-            _int(data.get("id"), "id", 1, 2**62)
-        _text(data.get("key"), "key", optional=True)
-        _text(data.get("source"), "source", optional=True)
-        _when(data.get("started_at"), "started_at", optional=True)
-        _when(data.get("played_at"), "played_at", optional=True)
+            int_field(data.get("id"), "id", 1, 2**62)
+        text_field(data.get("key"), "key", optional=True)
+        text_field(data.get("source"), "source", optional=True)
+        time_field(data.get("started_at"), "started_at", optional=True)
+        time_field(data.get("played_at"), "played_at", optional=True)
         if data.get("review") is not None and not isinstance(data["review"], dict):
-            raise _Bad(f"review is {_shown(data['review'])}: expected an object or null")
+            raise Bad(f"review is {shown(data['review'])}: expected an object or null")
         if isinstance(data.get("review"), dict):
-            _check_review(data["review"], len(record.moves))
-        _check_drills(data.get("drills"), len(record.moves))
-    except _Bad as exc:
+            check_review(data["review"], len(record.moves))
+        check_drills(data.get("drills"), len(record.moves))
+    except Bad as exc:
         raise RecordError(f"{where}: not as osmosis export writes it: {exc}") from None
     line = ImportResult()
     try:
@@ -294,6 +130,7 @@ def import_line(history: History, data: dict[str, Any], where: str,
 def _store_line(history: History, data: dict[str, Any], record: Record, where: str, result: ImportResult) -> None:
     # The line's key names a file on the machine that exported it: here another game may hold that key
     # (kept, and this one gets a row of its own), or this game may be stored further on (kept as it is).
+    claim_file_copy(history, record, data.get("key") or None)  # a record file imported here holds this game
     found = key_of(history, record, data.get("key") or None, by_content=False)
     if isinstance(found, int):
         row = history.game(found)
@@ -303,7 +140,8 @@ def _store_line(history: History, data: dict[str, Any], record: Record, where: s
             return
         found = row.key if row is not None else None
     before = _rows_for(history, found, content_of(record))
-    game_id = add_record(history, record, key=found, source=data.get("source"),
+    stored = found is not None and history.game_by_key(found) is not None  # keeps where its file lies here
+    game_id = add_record(history, record, key=found, source=None if stored else data.get("source"),
                          started_at=data.get("started_at"), played_at=data.get("played_at"), game_id=data.get("id"))
     result.took(game_id, before, len(record.moves))
     if isinstance(data.get("review"), dict):
