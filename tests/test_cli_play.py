@@ -262,8 +262,20 @@ def test_resuming_a_finished_game_with_save_says_the_copy_it_wrote(run, home, tm
     out = run(["play", "--resume", str(done), "--save", str(copy)], input="u\nq\n").stdout.replace("\n", " ")
     assert load_record(copy).moves == moves
     assert (f"You stopped at move {len(moves) - 1} of the finished game that {done} keeps ({len(moves)} moves); "
-            f"nothing new was played, and {copy} holds a copy of it, written when the game opened.") in out
+            f"nothing new was played, and {copy} holds a copy of it.") in out
     assert "no other file was written" not in out
+
+
+def test_undoing_the_end_of_a_new_game_with_save_names_its_copy_without_saying_when_it_was_written(run, home,
+                                                                                                    tmp_path):
+    """A new game won with --save, u, q: the copy is written at the end, yet the line said it was "written when
+    the game opened" (true only of a finished game resumed with --save)."""
+    moves, final = greedy_line(1)
+    copy = tmp_path / "x.json"
+    out = run(["play", "1", "--save", str(copy)], input=" ".join(map(str, moves)) + "\nu\nq\n").stdout
+    out = out.replace("\n", " ")
+    assert load_record(copy).moves == moves
+    assert f"nothing new was played, and {copy} holds a copy of it." in out and "written when" not in out
 
 
 def test_a_new_move_after_undoing_the_end_goes_on_in_a_copy_and_keeps_the_finished_file(run, home):

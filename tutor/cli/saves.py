@@ -421,8 +421,9 @@ class GameFiles:
                 return None
             total = len(self.written[held[0]])
             copies = [p for p in held[1:] if p in self.written]
-            rest = (f"nothing new was played, and {shown_path(copies[0])} holds a copy of it, written when the game "
-                    "opened" if copies else "nothing new was played, so no other file was written")  # --save PATH
+            # --save PATH: written when a finished game opened, or when a game played here ended
+            rest = (f"nothing new was played, and {shown_path(copies[0])} holds a copy of it" if copies
+                    else "nothing new was played, so no other file was written")
             return (f"You stopped at move {ply} of the finished game that {shown_path(held[0])} keeps "
                     f"({_plural(total, 'move')}); {rest}.")
         preferred = [str(p) for p in (self.save_path, self.autosave) if p is not None and str(p) in where]
