@@ -186,6 +186,18 @@ def is_regular_file(path: str | os.PathLike[str]) -> bool:
         return False
 
 
+def unreadable(path: str | os.PathLike[str]) -> str | None:
+    """Why the regular file at ``path`` cannot be read (``Permission denied``), or None (readable, or none
+    there). A file whose content cannot be checked is never written over: it may be a game or a backup."""
+    if not is_regular_file(path):
+        return None
+    try:
+        with open(path, "rb"):
+            return None
+    except OSError as exc:
+        return exc.strerror or str(exc)
+
+
 def check_writable_target(path: str | os.PathLike[str]) -> None:
     """Refuse to replace anything but a regular file: a save to ``/dev/null`` or a pipe must not swap it out.
 

@@ -189,6 +189,9 @@ class DealNumberType(click.ParamType):
 
 MOVES = MovesType()
 DEAL_NUMBER = DealNumberType()
+#: A file name, read (or written) by the command itself: click's own readability check would make a file that
+#: cannot be read a usage error (exit 2, three lines) where every reader here gives one line and exit 1.
+FILE = click.Path(readable=False)
 
 
 class DealCommand(click.Command):

@@ -19,7 +19,7 @@ from ..narrate.play import plural
 from ..record import Record, load_record
 from ..storage import games_dir
 from ..table import Table
-from ..textsafe import brief, quoted, shown_path
+from ..textsafe import brief, os_reason, quoted, shown_path
 from .app import console_of
 from .history_render import deal_column, options_label
 
@@ -134,16 +134,23 @@ def resolve_resume(value: str, action: str = "resumed") -> Path:
 
     A file of that name wins over ``last`` or a number; ``action`` ends the error for an unreadable game.
     """
-    if os.path.exists(value):  # False, not an error, for a name the system cannot even look up
+    unreachable: OSError | None = None  # a name the system cannot look up: in a folder it may not enter, too long
+    try:
+        os.stat(value)
         return Path(value)
+    except (FileNotFoundError, NotADirectoryError, ValueError):
+        pass
+    except OSError as exc:
+        unreachable = exc
     key = value.strip().lower()
     if key != "last" and not (key.isascii() and key.isdigit()):
         from ..storage import file_in_the_way
 
         blocked = file_in_the_way(Path(value).parent)  # /etc/passwd/x: its folder is a file
-        why = f"{quoted(blocked)} is a file, not a folder" if blocked is not None else "does not exist"
-        raise RecordError(f"record {quoted(value)} {'cannot be read: ' if blocked is not None else ''}{why}: expected "
-                          "a record file, 'last' or a number from osmosis games")
+        why = (f"cannot be read: {quoted(blocked)} is a file, not a folder" if blocked is not None else
+               f"cannot be read: {os_reason(unreachable)}" if unreachable is not None else "does not exist")
+        raise RecordError(f"record {quoted(value)} {why}: expected a record file, 'last' or a number from osmosis "
+                          "games")
     games = saved_games()
     if not games:
         raise RecordError(f"there are no saved games in {shown_path(games_dir())}: play one with osmosis play")

@@ -17,6 +17,7 @@ from ..talon import waste_fan
 from .app import console_of
 from .common import (
     DEAL_NUMBER,
+    FILE,
     MOVES,
     DealCommand,
     check_record_rules,
@@ -32,8 +33,8 @@ MAX_SAMPLES = 1000  # the same bound as review's; beyond it a hint takes minutes
 
 @click.command("hint", cls=DealCommand)
 @click.argument("number", type=DEAL_NUMBER, required=False)
-@click.option("--deal-file", type=click.Path(), default=None, help="A deal file (JSON) instead of a number.")
-@click.option("--record", "record_path", type=click.Path(), default=None,
+@click.option("--deal-file", type=FILE, default=None, help="A deal file (JSON) instead of a number.")
+@click.option("--record", "record_path", type=FILE, default=None,
               help="A game record (a file, 'last', or a number from osmosis games): the hint is for the "
                    "position after its moves.")
 @variant_options

@@ -25,6 +25,7 @@ from ..record import content_of
 from ..textsafe import os_reason, quoted, shown_path
 from . import history_render as words
 from .app import console_of
+from .common import FILE
 
 if TYPE_CHECKING:
     from ..history.transfer import ImportResult
@@ -287,7 +288,7 @@ def _options_named(wanted: str) -> str | None:
 
 
 @click.command("import")
-@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path, readable=False))
 @click.pass_context
 def import_command(ctx: click.Context, files: tuple[Path, ...]) -> None:
     """Bring game records or an export (JSON lines) into your history.
@@ -362,7 +363,7 @@ def _imported_lines(total: ImportResult) -> list[str]:
 
 
 @click.command("export")
-@click.argument("file", required=False, type=click.Path())  # text: Path() would drop a trailing slash
+@click.argument("file", required=False, type=FILE)  # text: Path() would drop a trailing slash
 @click.pass_context
 def export_command(ctx: click.Context, file: str | None) -> None:
     """Write your history as JSON lines (osmosis import reads them back).
@@ -376,7 +377,7 @@ def export_command(ctx: click.Context, file: str | None) -> None:
     if file == "-":  # the usual name of the output
         file = None
     if file is not None:
-        from .saves import keep_game_file
+        from .keep import keep_game_file
 
         keep_game_file(file, "the export", example="history.jsonl", export=True)
         try:  # a folder, a pipe, a device: said before the history is read

@@ -146,7 +146,7 @@ def play_command(ctx: click.Context, number: int | None, deal_file: str | None, 
         game = Game(rules, deal)
     if save_path is not None and (resumed is None or os.path.abspath(save_path) != os.path.abspath(resumed)):
         from ..record import keep_finished_game
-        from .saves import keep_other_file
+        from .keep import keep_other_file
 
         keep_finished_game(save_path, "this game (--save)")
         keep_other_file(save_path, game.to_record())

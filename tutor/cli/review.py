@@ -224,7 +224,7 @@ def review_command(ctx: click.Context, record_path: str, as_json: bool, annotate
     record_path = str(resolve_resume(record_path, "reviewed"))
     record = record_from_file(record_path)
     if annotate_path is not None:
-        from .saves import keep_game_file
+        from .keep import keep_game_file
 
         keep_game_file(annotate_path, "the annotated record of this game", record)
     console = console_of(ctx)

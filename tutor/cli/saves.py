@@ -26,7 +26,6 @@ No output here: every method returns the sentences to show.
 
 from __future__ import annotations
 
-import json
 import os
 import time
 from pathlib import Path
@@ -35,9 +34,10 @@ from ..deals import Deal
 from ..errors import RecordError
 from ..game import Game
 from ..notation import Move
-from ..record import Record, is_finished, keep_finished_game, load_record, save_new_record, save_record
+from ..record import save_new_record, save_record
 from ..storage import folder_lock, games_dir, remove_stale_temps
 from ..textsafe import os_reason, quoted, shown_path
+from .keep import keep_other_file
 
 
 def _plural(n: int, word: str) -> str:
@@ -51,150 +51,6 @@ def _stamp(path: str | Path) -> tuple[int, int, int] | None:
     except OSError:
         return None
     return (st.st_ino, st.st_size, st.st_mtime_ns)
-
-
-def keep_other_file(path: str | Path, record: Record) -> None:
-    """Refuse to write this game over a file that holds something else: another game (other rules, another
-    deal, or moves this game does not go on from) or a file that is no game record at all.
-
-    An empty file, and an earlier record of this same game (its moves the start of this one's), may be
-    written over: nothing of it is lost.
-    """
-    refuse_folder_name(path, "this game", "game.json")
-    p = Path(path)
-    # a finished game or a deal file first: their own, more telling refusal
-    keep_finished_game(p, "this game" if is_finished(record) else "this unfinished game", record)
-    old = _record_in(p)
-    if old is None:
-        return
-    if not isinstance(old, Record):
-        raise RecordError(f"{quoted(p)} is not a game record and is kept as it is: give a new file name")
-    a, b = list(old.moves), list(record.moves)
-    if old.rules == record.rules and old.deal == record.deal and a == b[:len(a)]:
-        return
-    rules = f", {old.rules.describe()}" if old.rules != record.rules else ""
-    again = (f" (osmosis play --resume {shown_path(p)} goes on with that one)"
-             if old.rules == record.rules and old.deal == record.deal else "")
-    raise RecordError(f"{quoted(p)} holds another game ({_game_words(old)}{rules}) and is "
-                      f"kept as it is: give a new file name{again}")
-
-
-def refuse_folder_name(path: str | Path, what: str, example: str = "out.json") -> None:
-    """Refuse an empty name, or one ending in a slash: ``Path()`` would drop the slash and write a file of the
-    folder's name."""
-    if not str(path):
-        raise RecordError(f"an empty file name was given for {what}: give a file name, like {example}")
-    if str(path).endswith(("/", os.sep)):
-        raise RecordError(f"{quoted(path)} names a folder, not a file: give a file name, like "
-                          f"{shown_path(str(path).rstrip('/' + os.sep) + os.sep + example)}")
-
-
-def _claims_record(p: Path) -> bool:
-    """Whether the file at ``p`` says it is a game record (its ``format``, or a deal and moves) though it does not
-    load: a hand-edited game is still somebody's game."""
-    try:
-        if p.stat().st_size > 1 << 24:  # no record is that large (and _record_in reads none that is)
-            return False
-        raw = p.read_bytes()
-    except OSError:
-        return False
-    try:
-        data = json.loads(raw.decode("utf-8-sig"))
-    except (ValueError, RecursionError):
-        # no JSON any more (a comma too many, the end cut off): its format's name, or a deal and moves, say it
-        return b'"osmosis-record/' in raw or (b'"deal"' in raw and b'"moves"' in raw)
-    return isinstance(data, dict) and (str(data.get("format", "")).startswith("osmosis-record")
-                                       or ("format" not in data and "deal" in data and "moves" in data))
-
-
-NOT_A_RECORD = object()
-"""What :func:`_record_in` finds in a file that holds something, but no game record."""
-
-
-def _record_in(p: Path) -> Record | object | None:
-    """The game record in the file at ``p``; None for no file, an empty one or one that cannot be read (the
-    write itself will say what is wrong); :data:`NOT_A_RECORD` for a file that holds something else."""
-    try:
-        if not p.is_file() or p.stat().st_size == 0:
-            return None
-        if p.stat().st_size > 1 << 24:
-            return NOT_A_RECORD
-        return load_record(p)
-    except OSError:
-        return None
-    except RecordError:
-        return NOT_A_RECORD
-
-
-def _game_words(old: Record) -> str:
-    deal = f"deal {old.deal.number}" if old.deal.number is not None else "a deal given in full"
-    return f"{deal}, {_plural(len(old.moves), 'move')}"
-
-
-def keep_game_file(path: str | Path, what: str, record: Record | None = None, example: str = "out.json",
-                   export: bool = False) -> None:
-    """Refuse to write ``what`` (an export, per-deal lines, a graph, an annotated record) over a deal file or
-    over a saved game, finished or not, unless ``record`` is that same game (rules, deal and moves), or over an
-    export of the history (whole games: a backup) unless ``what`` is an export too (``export``: the caller
-    checks that it keeps every game of the old one).
-
-    Another output file may be written over, as an output file is; the tutor's own data never is
-    (:func:`keep_tutor_data`).
-    """
-    from ..history.backup import export_in
-
-    refuse_folder_name(path, what, example)
-    keep_tutor_data(path, what)
-    keep_finished_game(path, what, record)
-    p = Path(path)
-    held = export_in(p)
-    if held is not None and export:
-        return  # an export over an export: the export command checks that the new one keeps every game of it
-    if held is not None:
-        holds = (f"{_plural(len(held.games), 'game')}" if not held.unreadable else
-                 "a damaged or edited one: what it holds cannot all be read")
-        raise RecordError(f"{quoted(p)} is an export of the history ({holds}) and is kept as it is: write {what} to "
-                          "another file")
-    old = _record_in(p)
-    if old is NOT_A_RECORD and _claims_record(p):
-        raise RecordError(f"{quoted(p)} holds a game record that cannot be read as it is (a hand edit?) and is "
-                          f"kept as it is: write {what} to another file")
-    if not isinstance(old, Record):
-        return  # nothing there, or no game record (an earlier output file)
-    if record is not None and (old.rules, old.deal, list(old.moves)) == (record.rules, record.deal,
-                                                                          list(record.moves)):
-        return
-    raise RecordError(f"{quoted(p)} holds a saved game ({_game_words(old)}) and is kept as it is: write {what} "
-                      "to another file")
-
-
-SQLITE_MAGIC = b"SQLite format 3\x00"
-
-
-def keep_tutor_data(path: str | Path, what: str) -> None:
-    """Refuse to write ``what`` over the tutor's own data: an SQLite database (the history, a survey store)
-    or its journal files, or the lessons' progress file."""
-    from ..storage import progress_path
-
-    p = Path(path)
-    kind = None
-    try:
-        if p.is_file():
-            with p.open("rb") as f:
-                if f.read(len(SQLITE_MAGIC)) == SQLITE_MAGIC:
-                    kind = "an SQLite database (the history or a survey store)"
-            if kind is None and p.resolve() == progress_path().resolve():
-                kind = "the lessons' progress file"
-        if kind is None and p.name.endswith(("-wal", "-shm", "-journal")):
-            db = p.with_name(p.name.rsplit("-", 1)[0])
-            if db.is_file():
-                with db.open("rb") as f:
-                    if f.read(len(SQLITE_MAGIC)) == SQLITE_MAGIC:
-                        kind = "a journal file of an SQLite database"
-    except OSError:
-        return  # unreadable: the write itself will say what is wrong
-    if kind is not None:
-        raise RecordError(f"{quoted(p)} is {kind} and is kept as it is: write {what} to another file")
 
 
 class GameFiles:

@@ -22,6 +22,7 @@ from ..textsafe import shown_path
 from .app import console_of
 from .common import (
     DEAL_NUMBER,
+    FILE,
     MAX_SECONDS,
     MOVES,
     SECONDS,
@@ -39,7 +40,7 @@ GRAPH_NODES = 20_000
 def write_graph(state: State, path: str, nodes: int) -> dict[str, Any]:
     """Explore the state graph of ``state`` (at most ``nodes`` positions) and write it as GraphML."""
     from ..graph import position_graph, write_graphml
-    from .saves import keep_game_file
+    from .keep import keep_game_file
 
     keep_game_file(path, "the graph", example="graph.graphml")
     g = position_graph(state, Limit(nodes=nodes))
@@ -131,7 +132,7 @@ MAX_GRAPH_NODES = 200_000
 
 @click.command("solve", cls=DealCommand)
 @click.argument("number", type=DEAL_NUMBER, required=False)
-@click.option("--deal-file", type=click.Path(), default=None, help="A deal file (JSON) instead of a number.")
+@click.option("--deal-file", type=FILE, default=None, help="A deal file (JSON) instead of a number.")
 @variant_options
 @click.option("--moves", "tokens", type=MOVES, default=None,
               help='Solve the position after these moves, e.g. "d w r2" (card names too, as in play; a line '
@@ -141,7 +142,7 @@ MAX_GRAPH_NODES = 200_000
 @click.option("--seconds", type=SECONDS, default=None, metavar="S",
               help=f"Time limit of the search, in seconds (at most {MAX_SECONDS}).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
-@click.option("--graph", "graph_file", type=click.Path(), default=None, metavar="FILE",
+@click.option("--graph", "graph_file", type=FILE, default=None, metavar="FILE",
               help="Also write the explored state graph as GraphML (nodes: win, best, cards; edges: the move).")
 @click.option("--graph-nodes", type=click.IntRange(1, MAX_GRAPH_NODES), default=GRAPH_NODES, show_default=True,
               help=f"The most positions --graph explores (at most {MAX_GRAPH_NODES:,}: each costs about 13 kB).")

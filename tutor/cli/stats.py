@@ -27,7 +27,7 @@ from ..survey import POLICIES, DealRange, Tally, parse_range
 from ..table import Table
 from ..textsafe import quoted
 from .app import console_of
-from .common import PipeTicker, live_display, rules_from_kwargs, stopped_like_ctrl_c, variant_options
+from .common import FILE, PipeTicker, live_display, rules_from_kwargs, stopped_like_ctrl_c, variant_options
 
 MAX_WORKERS = 1024
 MAX_NODES = 10**9
@@ -91,7 +91,7 @@ class PerDealFile:
 
     def __init__(self, path: str) -> None:
         from ..storage import check_writable_target
-        from .saves import keep_game_file
+        from .keep import keep_game_file
 
         keep_game_file(path, "the per-deal lines", example="deals.jsonl")
         target = Path(path)
@@ -149,10 +149,10 @@ def open_per_deal(path: str) -> PerDealFile:
 @click.option("--worker-timeout", type=click.IntRange(1, 86_400), default=60, show_default=True, metavar="SECONDS",
               help="How long a survey on Dask waits with no worker (at the start of --scheduler's, or after "
                    "every one died or left) before it stops with an error.")
-@click.option("--store", "store_path", type=click.Path(), default=None,
+@click.option("--store", "store_path", type=FILE, default=None,
               help="The results store (SQLite; default: surveys.sqlite3 in the data folder).")
 @click.option("--fresh", is_flag=True, help="Play every deal again, ignoring stored results (and replace them).")
-@click.option("--per-deal", "per_deal", type=click.Path(), default=None,
+@click.option("--per-deal", "per_deal", type=FILE, default=None,
               help="Write one JSON line per deal to this file (gzip if it ends in .gz).")
 @click.option("--batch", type=click.IntRange(1, 100_000), default=None,
               help=f"Deals a task (default {BATCH['solver']} for solver, {BATCH['greedy']} greedy, "
@@ -195,7 +195,7 @@ def stats_command(ctx: click.Context, deal_range: str, policy: str, workers: int
     workers = workers or os.cpu_count() or 1
     console = console_of(ctx)
     if store_path is not None:
-        from .saves import refuse_folder_name
+        from .keep import refuse_folder_name
 
         refuse_folder_name(store_path, "the survey store", "results.sqlite3")
     store = ResultStore(store_path)
