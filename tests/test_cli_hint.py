@@ -357,7 +357,20 @@ def test_an_unknown_token_in_moves_is_named_by_its_place(run, command):
 def test_a_lost_deal_solved_short_of_its_best_says_more_may_be_possible_not_at_best(run):
     out = " ".join(run(["solve", "1", "--nodes", "10"]).stdout.split())
     assert "the best line found before the limit places 8 cards, and more may be possible" in out
-    assert "at best" not in out
+    assert "at best" not in out and "a larger --nodes searches further" in out
+
+
+@pytest.mark.parametrize("nodes", [[], ["--nodes", "10000000"]])
+def test_a_search_the_clock_stopped_names_seconds_as_the_limit_to_raise(run, monkeypatch, nodes):
+    """A time limit alone lifts the node limit, and with a large one the clock stops first: raising --nodes
+    searched no further, yet the sentence named it."""
+    from tutor.cli import solve as cli_solve
+    from tutor.search import Limit
+
+    real = cli_solve.run_solve
+    monkeypatch.setattr(cli_solve, "run_solve", lambda state, limit: real(state, Limit(nodes=10)))  # as a clock would
+    out = " ".join(run(["solve", "1", "--seconds", "5", *nodes]).stdout.split())
+    assert "more may be possible (a larger --seconds searches further)" in out
 
 
 def test_record_takes_last_and_a_number_from_the_saved_games_as_review_does(run):

@@ -159,7 +159,10 @@ def solve_command(ctx: click.Context, number: int | None, deal_file: str | None,
     deal = resolve_deal(number, deal_file, rules)
     states, moves = follow(State.initial(deal, rules), tokens)
     state = states[-1]
-    result = run_solve(state, limit_from(nodes, seconds))
+    limit = limit_from(nodes, seconds)
+    result = run_solve(state, limit)
+    # the limit that stopped the search: the time where one was given and the nodes did not run out
+    larger = "--seconds" if seconds is not None and (limit.nodes is None or result.nodes < limit.nodes) else "--nodes"
     graph_facts = write_graph(state, graph_file, graph_nodes) if graph_file is not None else None
     if as_json:
         out: dict[str, Any] = dict(result.to_json())
@@ -188,7 +191,7 @@ def solve_command(ctx: click.Context, number: int | None, deal_file: str | None,
             head.append(f" whatever the player does; at best {result.best_cards} cards reach the foundations.")
         else:
             head.append(f" whatever the player does; the best line found before the limit places "
-                        f"{result.best_cards} cards, and more may be possible (a larger --nodes searches further).")
+                        f"{result.best_cards} cards, and more may be possible (a larger {larger} searches further).")
     else:
         head.append("undecided", style="bold yellow")
         head.append(f": the search stopped at its limit; the best line found places {result.best_cards} cards.")
