@@ -113,6 +113,26 @@ def test_replay_with_review_comments_every_move_of_an_unannotated_record(run, tm
     assert not any(w in out for w in ("best: Best", "good: Good", "inaccuracy: Inaccuracy", "mistake: Mistake"))
 
 
+def test_replay_reviews_the_moves_an_annotated_record_gained_since_and_keeps_its_own_notes(run, tmp_path):
+    """A game annotated, then played on: replay trusted the annotations and left the new moves without a word;
+    an annotation naming another move than the one played now (a hand edit) was shown against the new move."""
+    whole = first_moves(7, "osmosis", 10)
+    path = tmp_path / "short.json"
+    save_record(Record(whole.rules, whole.deal, whole.moves[:6]), path)
+    assert run(["review", str(path), "--samples", "8", "--annotate", str(path)]).exit_code == 0
+    annotated = load_record(path)
+    assert [note["move"] for note in annotated.annotations] == [str(m) for m in whole.moves[:6]]
+    notes = list(annotated.annotations) + [None] * 4
+    notes[0] = {**notes[0], "comment": "My own note."}  # kept: it is on the move it names
+    notes[1] = {**notes[1], "move": "w" if str(whole.moves[1]) != "w" else "d", "comment": "Stale."}  # not kept
+    save_record(Record(whole.rules, whole.deal, whole.moves, notes), path)
+    out = run(["replay", str(path), "--all"]).stdout
+    lines = out.splitlines()
+    heads = [i for i, line in enumerate(lines) if line.startswith("Move ")]
+    assert len(heads) == 10 and all(lines[i + 1].startswith("  ") and lines[i + 1].strip() for i in heads), out
+    assert "My own note." in out and "Stale." not in out
+
+
 def test_review_json_rates_an_early_start_that_throws_a_win_away(run, tmp_path):
     from test_review import early_start_game
 

@@ -214,8 +214,9 @@ def _annotation_text(note: dict | None, symbols: bool = False) -> Text | None:
 @click.argument("record_path", metavar="RECORD")
 @click.option("--all", "show_all", is_flag=True, help="Print every position without waiting.")
 @click.option("--review/--no-review", "with_review", default=True, show_default=True,
-              help="Comment every move with the post-game review (computed unless the record is "
-                   "annotated; with the no- form, only the record's own annotations are shown).")
+              help="Comment every move with the post-game review (computed unless every move carries its own "
+                   "annotation, which is kept where there is one; with the no- form, only the record's own "
+                   "annotations are shown).")
 @click.option("--plain", is_flag=True, help="Line mode (Enter for the next move) even on a terminal.")
 @click.option("--at", "at", type=click.IntRange(1), default=None, metavar="N",
               help="Open at move N (osmosis coach names the moves worth a look).")

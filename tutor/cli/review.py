@@ -158,16 +158,38 @@ def review_after_play(ctx: click.Context, record: Record) -> Review:
     return rev
 
 
+def _own_notes(record: Record) -> list[bool]:
+    """Per move, whether the record's own annotation stands: there is one, and it names no other move than the
+    one played (an annotation left on a move changed by hand since does)."""
+    return [note is not None and note.get("move", str(move)) == str(move)
+            for move, note in zip(record.moves, record.annotations, strict=True)]
+
+
+def annotated_whole(record: Record) -> bool:
+    """Whether the record's own annotations can stand for the review: one on every move (:func:`_own_notes`).
+    A game resumed after ``--annotate`` has moves without one: the review is computed, and fills them in."""
+    return bool(record.moves) and all(_own_notes(record))
+
+
+def _with_own_notes(record: Record, reviewed: Record) -> Record:
+    """The reviewed record with the record's own annotations kept where they stand (a comment written by hand,
+    the moves annotated before the game went on), the review's on every other move."""
+    own = _own_notes(record)
+    notes = [mine if keep else theirs for keep, mine, theirs in zip(own, record.annotations, reviewed.annotations,
+                                                                    strict=True)]
+    return Record(reviewed.rules, reviewed.deal, list(reviewed.moves), notes, reviewed.result)
+
+
 def annotate_for_replay(ctx_or_console: click.Context | Console, record: Record,
                         samples: int | None = DEFAULT_SAMPLES) -> tuple[Record, list[str]]:
     """The record with the review's label, tags and comment on each move (for ``osmosis replay --review``).
 
-    A record that already carries annotations keeps them; otherwise the review
+    A record annotated on every move (:func:`annotated_whole`) keeps them; otherwise the review
     is computed (with a progress bar on a terminal). The second item is the
     review's summary (the hindsight verdict and the accuracy), for the caller
     to print under its own heading; empty when nothing was computed.
     """
-    if any(note is not None for note in record.annotations):
+    if annotated_whole(record):
         return record, []
     console = ctx_or_console if isinstance(ctx_or_console, Console) else console_of(ctx_or_console)
     rev = compute_review(console, record, samples)
@@ -175,17 +197,17 @@ def annotate_for_replay(ctx_or_console: click.Context | Console, record: Record,
               f"computes it; win chances from what you could see: {rev.sampling_text()})." if rev.rated
               else f"Accuracy not rated: no move of this game was graded ({UNRATED}).")
     summary = [rev.hindsight.verdict(), rating]
-    return rev.annotated(), summary
+    return _with_own_notes(record, rev.annotated()), summary
 
 
 def review_for_viewer(ctx_or_console: click.Context | Console, record: Record,
                       samples: int | None = DEFAULT_SAMPLES) -> tuple[Record, Review | None]:
     """The record with the review's annotations and the review itself (None for an annotated record), for the viewer."""
-    if any(note is not None for note in record.annotations):
+    if annotated_whole(record):
         return record, None
     console = ctx_or_console if isinstance(ctx_or_console, Console) else console_of(ctx_or_console)
     rev = compute_review(console, record, samples)
-    return rev.annotated(), rev
+    return _with_own_notes(record, rev.annotated()), rev
 
 
 # ---- the command -----------------------------------------------------------

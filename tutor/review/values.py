@@ -112,7 +112,9 @@ class MoveReview:
     def annotation(self) -> dict[str, Any]:
         """The record annotation of this move: label, tags and comment (and ``graded: false`` for a forced
         move, a free play or a decided position, whose label ``best`` only says it keeps the position's value)."""
-        note: dict[str, Any] = {"label": str(self.label), "tags": [str(t) for t in self.tags], "comment": self.comment}
+        # the move it speaks of: a replay tells its own annotations from ones left on moves since changed
+        note: dict[str, Any] = {"move": str(self.move), "label": str(self.label), "tags": [str(t) for t in self.tags],
+                                "comment": self.comment}
         if not self.graded:
             note["graded"] = False
         return note
