@@ -368,6 +368,26 @@ def test_a_reserve_dig_is_judged_on_the_odds_never_on_the_card_that_turned_up():
     assert {verdicts[0].under, verdicts[1].under} == {under, deal.talon[-1]}
 
 
+def test_a_reserve_play_that_lets_a_seen_talon_card_go_up_is_no_dig():
+    """Greedy deal 3, move 27 (pass 2, the talon all seen): r3 plays TH, which opens the hearts row, and 9H,
+    in the stock, can then go up; the tag said "Playing TH made no card you could see playable"."""
+    import subprocess
+    import sys
+
+    from tutor.review.tags import reserve_dig
+
+    rules = preset("osmosis")
+    line = subprocess.run([sys.executable, "benchmarks/greedy_moves.py", "3"], capture_output=True, text=True,
+                          check=True).stdout.split()
+    state = State.initial(deal_for(3, rules), rules).play(parse_moves(" ".join(line[:26])))
+    move = Move.parse("r3")
+    assert line[26] == "r3" and NAMES[state.card_of(move)] == "TH"
+    after = state.apply(move)
+    nine = next(c for c in state.stock if NAMES[c] == "9H")
+    assert state.destination(nine) < 0 <= after.destination(nine) and nine in seen_cards(state)
+    assert reserve_dig(state, move, after) is None
+
+
 def test_the_wait_to_open_tip_speaks_of_no_bet_where_every_card_was_seen():
     from tutor.narrate.tips import TipId, tip
 

@@ -143,11 +143,12 @@ class StoredReview:
                 "moves": [m.to_json() for m in self.moves]}
 
 
-TAGGING = 3
+TAGGING = 4
 """The rules a review's tags are found by, as stored with it: 1, the first; 2 (stop 38), ``turned-past`` also
 for a card turned past at a cost and played later; 3 (stop 41), labels (and so tags) by Newcombe's paired
 interval of the drop (:func:`tutor.estimate.paired_drop`), whose ends moved (an inaccuracy became a mistake
-in one golden review). The coach counts kinds of error only over reviews tagged by the current rules
+in one golden review); 4 (stop 47), no ``reserve-dig`` for a reserve play that lets a talon card the player
+has seen go to a foundation. The coach counts kinds of error only over reviews tagged by the current rules
 (:func:`reviews` with ``tags_current``), and reviews the older ones again."""
 
 

@@ -90,7 +90,8 @@ def cycle_seen(state: State, why: Explanation) -> bool:
 def reserve_dig(state: State, move: Move, after: State) -> ReserveDig | None:
     """The reserve play ``move`` as a dig that could not be expected to help, judged on what the player saw.
 
-    No card the player could see became playable by it, and the card it uncovers was no better: known not
+    No card the player could see became playable by it (a reserve top, or a talon card seen before: one that can
+    go to a foundation once it shows), and the card it uncovers was no better: known not
     playable (every reserve card face up, as in Peek), no card at all (the pile emptied), or face down and,
     of the unseen cards it could be, fewer than half playable after the move (``odds``: those playable, of
     how many). The card that really turned up is told, never judged on.
@@ -104,9 +105,13 @@ def reserve_dig(state: State, move: Move, after: State) -> ReserveDig | None:
     after_cards = {after.card_of(m) for m in after.legal_moves() if m.is_play} - ({under} if hidden else set())
     if after_cards - before_cards:
         return None
+    seen = observe(state)  # the talon cards the player has seen: one it lets go to a foundation helps too
+    talon = [c for c in (*seen.waste, *seen.stock) if c is not None and c != card]
+    if any(state.destination(c) < 0 <= after.destination(c) for c in talon):
+        return None
     if not hidden:
         return ReserveDig(card, move.pile, under) if under is None or after.destination(under) < 0 else None
-    unseen = observe(state).unseen_cards()
+    unseen = seen.unseen_cards()
     playable = sum(1 for c in unseen if after.destination(c) >= 0)
     return ReserveDig(card, move.pile, under, (playable, len(unseen))) if 2 * playable < len(unseen) else None
 
