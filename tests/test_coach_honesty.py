@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 from dataclasses import replace
 
 from tutor.cli.history_render import rate_text, trend_text
@@ -84,7 +85,12 @@ def test_the_cost_of_one_time_carries_that_moves_own_interval():
     def text_of(tag):
         parts = render_coaching(Coaching(1, 20, {"inaccuracy": 1, "mistake": 0, "blunder": 0}, [tag], [], None, 0),
                                 {})
-        return " ".join(p.renderable.plain if hasattr(p, "renderable") else p.plain for p in parts)
+        from rich.console import Console
+
+        console = Console(width=200, record=True, file=io.StringIO())
+        for part in parts:
+            console.print(getattr(part, "text", part))
+        return console.export_text()
 
     move = Example(5, 17, "osmosis", "2026-12-05", None, 1, "r1", "r2", "inaccuracy", ("early-start",), 11.2,
                    drop_interval=(8.1, 14.3), drop_samples=512)
