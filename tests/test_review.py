@@ -631,6 +631,8 @@ def test_a_peek_deal_whose_face_up_reserve_shows_the_loss_is_not_rated_and_no_hi
     console.print(render_review(rev, False, width=100))
     text = " ".join(console.file.getvalue().split())
     assert "Accuracy: not rated: no move of this game was graded" in text and "100.0 / 100" not in text
+    # a position where every move keeps the win is graded: only a lost one goes ungraded as decided
+    assert "in a position already lost whatever the move" in text and "won or lost" not in text
     assert rev.to_json()["rated"] is False and review(_greedy_record("peek", 3), samples=6,
                                                        workers=1).to_json()["rated"] is True
     assert "With hindsight" not in text.split("Win chance")[0]

@@ -125,7 +125,7 @@ def chart(rev: Review, width: int = 80, cursor: int | None = None, ascii_only: b
 
 
 #: Why a game can have no graded move, for the accuracy line that then rates nothing.
-UNRATED = "each one was forced, a free play, or in a position already won or lost whatever the move"
+UNRATED = "each one was forced, a free play, or in a position already lost whatever the move"
 
 
 def counts_line(rev: Review, width: int = 200) -> Text:

@@ -39,8 +39,8 @@ start, the cycle of needs that explains why.
 
 **Accuracy** is Lichess's (:mod:`.grades`). Forced moves (one legal move),
 free plays (a card that opens no row and can only add options, spec
-section 5) and moves in a position already decided (every consistent deal
-solved, and every legal move wins in all of them or in none) are labelled
+section 5) and moves in a position already lost (every consistent deal
+solved, and no legal move wins in any of them) are labelled
 ``best`` and left out, as gnubg and Lichess leave out forced moves.
 """
 

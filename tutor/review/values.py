@@ -35,8 +35,8 @@ class MoveReview:
     decides the label; ``close``: labelled best or good, but the interval
     still reaches an error band. ``graded`` is False for forced moves and
     free plays, which keep the position's value (their own, on the same
-    deals), and for moves in a position already decided (``decided``: every
-    legal move won in every consistent deal, or none in any). ``luck``: when the cards that turned up after this move
+    deals), and for moves in a position already lost (``decided``: no legal
+    move wins in any consistent deal; one where every move keeps the win is graded). ``luck``: when the cards that turned up after this move
     (``seen``) moved the position's value clearly, on the same deals, that
     swing (-1..1); else None. ``facts``: what ``comment`` is built from.
     """
