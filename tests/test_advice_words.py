@@ -196,5 +196,20 @@ def test_an_exact_hint_says_exact_once():
     """Peek deal 3 after 26 greedy moves: every card seen, so every figure is exact; the reason says so once."""
     moves = " ".join(greedy(3, "peek")[:26])
     reason = json.loads(run("hint", "3", "--variant", "peek", "--moves", moves, "--json").stdout)["reason"]
-    assert "Win 100% either way, 52 cards, exact: you have seen every card, and the position was solved." in reason
+    assert "Win 100% either way, 52 cards, exact: only one deal fits what you have seen, and the position was solved." in reason
     assert reason.count("exact") == 1, reason
+
+
+def test_a_position_with_one_deal_left_does_not_claim_every_card_was_seen():
+    """Greedy deal 18 after 61 moves: one card is still face down, but only one deal fits what the player has
+    seen; the exact hint said "you have seen every card" (the review said "you had seen every card")."""
+    from tutor.advice import advise
+
+    rules = preset("osmosis")
+    state = State.initial(deal_for(18, rules), rules)
+    for _ in range(61):
+        state = state.apply(state.legal_moves()[0])
+    obs = observe(state)
+    assert not obs.complete and obs.consistent_deals() == 1
+    reason = advise(obs).reason
+    assert "only one deal fits what you have seen" in reason and "seen every card" not in reason

@@ -271,7 +271,7 @@ def test_early_start_that_throws_away_a_win_is_a_blunder_tagged_early_start(earl
     assert rev.hindsight.lost_at_ply == ply
     assert "starting rank" in move.comment and "Tip:" in move.comment
     if move.exact and move.samples == 1:  # the player had seen every card: no hindsight, the loss was in view
-        assert "With hindsight" not in move.comment and "you had seen every card, so it was in view" in move.comment
+        assert "With hindsight" not in move.comment and "only one deal fitted what you had seen, so it was in view" in move.comment
     else:
         assert "With hindsight" in move.comment
 

@@ -70,7 +70,7 @@ def _basis(scored: ScoredPosition) -> str:
     if scored.exact:
         n = scored.samples
         if n == 1:
-            return "exact: you have seen every card, and the position was solved"
+            return "exact: only one deal fits what you have seen, and the position was solved"
         return f"exact: every one of the {n} deals consistent with what you have seen was solved"
     same = (", the same one for every move" if scored.samples == 1 else ", the same ones for every move") \
         if len(scored.candidates) > 1 else ""

@@ -285,7 +285,7 @@ def threw_away_sentence(fact: ThrewAwayWin, state: State | None = None, known: b
     named = (move_short(state, better) if state is not None and better is not None else str(better))
     alt = f", and {named} would have kept it" if better is not None else ""
     if known:
-        return f"This move threw away a win{alt}: you had seen every card, so it was in view."
+        return f"This move threw away a win{alt}: only one deal fitted what you had seen, so it was in view."
     return f"{HINDSIGHT}, this move threw away a win{alt}."
 
 
