@@ -480,6 +480,10 @@ def test_the_waiting_tip_speaks_of_what_the_variant_has():
     assert "reserve pile" in single and "come back" not in single
     assert "reserve" not in bridesmaids and "may not come back, as the groups of 3" in bridesmaids
     assert "(one on the waste may not come back);" in tip(TipId.WAIT_TO_OPEN)  # no variant given: as written
+    # the turn-past tip spoke of groups of three to a player turning one card at a time
+    turn_one = tip(TipId.TURN_PAST, rules=_preset("single"))
+    assert "group of three" not in turn_one and "every card shows on top again in each pass" in turn_one
+    assert "group of three" in tip(TipId.TURN_PAST, rules=_preset("limited")) == tip(TipId.TURN_PAST)
 
 
 def test_the_coach_meanings_claim_no_outcome_the_tag_does_not_check_and_no_minus_zero():

@@ -42,6 +42,11 @@ class Tip:
     """The advice where the player has seen every card, if it differs (no bet on the talon then)."""
 
 
+_GROUPS = (" Turning three at a time, it shows on top then only if it falls at the end of a group of three, and "
+           "every card played from before it in the talon moves it one place, so it may stay buried or come back "
+           "where it did not before.")
+"""The turn-past tip's words on groups of three: turning one card at a time, every card shows each pass."""
+
 TIPS: dict[str, Tip] = {t.id: t for t in (
     Tip(TipId.FIRST_ROW, "Feed the first row",
         "Row 1 takes its suit in any order, and every rank it gets is a rank the rows below may "
@@ -83,9 +88,7 @@ TIPS: dict[str, Tip] = {t.id: t for t in (
         "since no pass follows. On the last pass, take every card you will need while it shows."),
     Tip(TipId.TURN_PAST, "Turn past a playable card only for a reason",
         "A card you turn past goes under the cards turned after it and comes back only when they leave "
-        "the waste, or on a later pass if one is left. Turning three at a time, it shows on top then only "
-        "if it falls at the end of a group of three, and every card played from before it in the talon "
-        "moves it one place, so it may stay buried or come back where it did not before. Let it go only "
+        "the waste, or on a later pass if one is left." + _GROUPS + " Let it go only "
         "when a pass still follows and nothing you need waits on it now."),
     Tip(TipId.ROW_SUIT, "Choose the suit that opens a row",
         "The order in which the suits open the rows holds for the whole game, and a row takes a rank only "
@@ -124,4 +127,6 @@ def tip(tip_id: str, known: bool = False, rules: Any = None) -> str:
     text = found.known if known and found.known else found.text
     if rules is not None and _WAIT_WHERE in text:
         text = text.replace(_WAIT_WHERE, _wait_where(rules))
+    if rules is not None and rules.turn == 1:
+        text = text.replace(_GROUPS, " Turning one card at a time, every card shows on top again in each pass.")
     return f"{found.title}. {text}"
