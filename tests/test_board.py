@@ -231,6 +231,15 @@ def test_tutor_mode_asks_before_a_clear_mistake_and_n_keeps_the_move_back(tmp_pa
     assert "Move not played." not in shown[7]
 
 
+def test_with_tutor_the_hint_coming_by_itself_keeps_what_the_move_said(tmp_path):
+    """--tutor computes the next position's hint as soon as a move is shown; with the hint panel on, its arrival
+    cleared the message panel: "Move 1: r4 4♠" went, and with it any note of which file holds the game."""
+    session = make_session(tmp_path, number=5, tutor=True)
+    shown = screens(session, ["h", "4"], width=100, height=60)
+    assert "Hint: " in shown[-1] and "Move 1: r4 4♠" in shown[-1]
+    assert "Thinking..." not in shown[1]  # the hint asked for takes the place of its message
+
+
 def test_help_shows_the_keys(tmp_path):
     _, after, _ = run(make_session(tmp_path), ["question_mark"])
     assert "t        turn until the waste shows a card that can be played" in after

@@ -247,7 +247,7 @@ class MovesApp(App):
         if state in self.hints:
             self.say("")
         else:
-            self.say("Thinking...")
+            self.say(THINKING)
             self.start_hint(state)
 
     def prefetch_hint(self) -> None:
@@ -296,7 +296,11 @@ class MovesApp(App):
                 self.play_moves([str(waiting.move), *waiting.rest], waiting.played)
                 return
         if state == self.game_state() and self.hint_shown and self.waiting is None and self.pending is None:
-            self.say("")  # the hint asked for, in its panel
+            # the hint in its panel; what the move said stays (with --tutor the next hint comes by itself)
+            self.say("" if self.message_text == THINKING else self.message_text)
 
 
-__all__ = ["Answers", "MovesApp", "Waiting"]
+THINKING = "Thinking..."
+"""The message while a hint asked for is computed: the hint takes its place when it comes."""
+
+__all__ = ["THINKING", "Answers", "MovesApp", "Waiting"]
