@@ -230,3 +230,34 @@ def test_ctrl_q_still_quits_the_viewer_while_the_g_box_is_open(reviewed):
 
     record, rev = reviewed
     assert quits_with_the_box_open(ReplayApp(record, rev, symbols=True), ["g", "q"], "#goto") == ("q", False)
+
+
+def test_each_win_chance_in_the_viewer_carries_its_interval_and_deals(reviewed):
+    """"Win chance 36% after it, 39% with the best move." gave neither an interval nor the number of deals."""
+    record, rev = reviewed
+    graded = next(m for m in rev.moves if m.graded and not m.exact)
+    shown = screens(record, rev, ["g", *str(graded.ply), "enter"], height=80)
+    text = " ".join(shown[-1].split())
+    lo, hi = graded.win_after_interval
+    assert (f"Win chance {graded.win_after * 100:.0f}% (95%: {lo * 100:.0f}-{hi * 100:.0f}%) after it"
+            in text), text
+    assert f"with the best move, on {graded.samples} deals." in text or "with the best move, before" in text
+
+
+def test_an_annotated_record_puts_no_best_on_a_move_its_review_did_not_grade(reviewed):
+    """Without a review beside it, the viewer showed "best" on a free play whose annotation says graded: false
+    (line mode and the viewer of the plain record show no label there)."""
+    record, rev = reviewed
+    free = next(m for m in rev.moves if not m.graded)
+    assert record.annotations[free.ply - 1].get("graded") is False
+    shown = screens(record, None, ["g", *str(free.ply), "enter"], height=80)
+    head = next(line for line in shown[-1].splitlines() if line.strip().startswith(f"Move {free.ply}:"))
+    assert "best" not in head
+
+
+def test_home_and_end_close_the_help_and_leave_the_move_as_it_was(reviewed):
+    record, rev = reviewed
+    shown = screens(record, rev, ["g", "4", "0", "enter", "question_mark", "end", "question_mark", "home"])
+    assert status(shown[4]).startswith("Move 40 of")
+    assert status(shown[6]).startswith("Move 40 of") and "Any key closes this help" not in shown[6]
+    assert status(shown[8]).startswith("Move 40 of") and "Any key closes this help" not in shown[8]

@@ -28,7 +28,7 @@ from .screens import REPLAY_KEYS, CardPanel, TextScreen, box_key, box_paste, typ
 from .widgets import SHORT_ROWS, ChartView, Keys, Lines, TableView, no_colour, too_narrow
 
 if TYPE_CHECKING:
-    from ..review import Review
+    from ..review import MoveReview, Review
 
 WIDE = 110
 ERROR_LABELS = ("inaccuracy", "mistake", "blunder")
@@ -168,7 +168,8 @@ class ReplayApp(App):
         head.append_text(prose(describe_move(state, move, False), self.symbols))
         note = self.record.annotations[n - 1] or {}
         label = note.get("label")
-        ungraded = self.rev is not None and not self.rev.moves[n - 1].graded
+        # the review's, or the annotation's own word for it (an annotated record comes with no review)
+        ungraded = not self.rev.moves[n - 1].graded if self.rev is not None else note.get("graded") is False
         if label and not ungraded:  # a forced move, a free play, a decided position: no "best"
             head.append("  ")
             head.append(label + (f" {GLYPHS[label]}" if label in GLYPHS else ""),
@@ -181,15 +182,16 @@ class ReplayApp(App):
             # with luck the comment quotes the chance after the cards turned up: say which figure is which
             when = ", before the cards it turned up were seen" if m.luck is not None else ""
             if m.graded:
-                out.append(f"Win chance {m.win_after * 100:.0f}% after it, {m.win_before * 100:.0f}% with the best "
-                           f"move{when}.")
+                out.append(f"Win chance {_chance(m.win_after, m.win_after_interval, m.exact)} after it, "
+                           f"{_chance(m.win_before, m.win_before_interval, m.exact)} with the best move{when}, "
+                           f"{_basis(m)}.")
             elif note.get("comment"):  # the comment names the kind of move and its chance: only what it lacks
                 out.append("Not graded" + ("; its win chance is from before the cards it turned up were seen"
                                            if when else "") + ".")
             else:
                 kind = "The only legal move" if m.forced else "A decided position" if m.decided else "A free play"
                 out.append(f"{kind}, not graded: win chance "
-                           f"{m.win_after * 100:.0f}% after it{when}.")
+                           f"{_chance(m.win_after, m.win_after_interval, m.exact)} after it{when}, {_basis(m)}.")
         if note.get("comment"):
             out.append(note["comment"])
         moment = self.critical.get(n)
@@ -251,6 +253,8 @@ class ReplayApp(App):
         typed at once) is the box's (:meth:`on_key`); Home and End stay the box's own (:meth:`action_go`)."""
         if action in ("step", "jump", "goto", "help", "quit_key") and self.query_one("#goto", Input).has_class("shown"):
             return False
+        if action == "go" and len(self.screen_stack) > 1:  # Home and End (priority keys) close the help, as any key
+            return False
         return super().check_action(action, parameters)
 
     def on_key(self, event: events.Key) -> None:
@@ -286,3 +290,15 @@ class ReplayApp(App):
 def run_replay(record: Record, rev: Review | None = None, symbols: bool = True, start: int = 0) -> int | None:
     """Run the viewer (at move ``start``) until the player quits; the move it was at."""
     return ReplayApp(record, rev, symbols, start=max(0, min(start, len(record.moves)))).run()
+
+
+def _chance(win: float, interval: tuple[float, float], exact: bool) -> str:
+    """A win chance with its 95% interval, as the review prints it: ``36% (95%: 25-48%)``, or ``36%`` where exact."""
+    if exact or interval[0] == interval[1]:
+        return f"{win * 100:.0f}%"
+    return f"{win * 100:.0f}% (95%: {interval[0] * 100:.0f}-{interval[1] * 100:.0f}%)"
+
+
+def _basis(m: MoveReview) -> str:
+    """What a move's win chances rest on: ``on 64 deals``, or ``exact`` (every consistent deal solved)."""
+    return "exact" if m.exact else f"on {m.samples} deal{'s' if m.samples != 1 else ''}"
