@@ -643,6 +643,16 @@ def test_the_end_question_on_a_short_terminal_scrolls_to_its_answers(tmp_path):
     """At 40x12 the end question's answer line (v, u, q) was below the fold, and PageDown rang the bell."""
     session = make_session(tmp_path)
     app = BoardApp(session, symbols=True)
-    shown = screens(session, ["d"] * 12 + ["end"], width=40, height=12, app=app)  # twelve turns block deal 1
-    assert "q  quit" not in shown[-2] and "q  quit" in shown[-1] and "last move" in shown[-1]  # scrolled to
-    assert session.game.state.blocked  # the key scrolled: no answer was taken
+    shown = screens(session, ["d"] * 12 + ["home", "end"], width=40, height=12, app=app)  # twelve turns block deal 1
+    # the answers come into view with the question (at 34x10 too), and the scroll keys still move over it
+    assert "q  quit" in shown[-3] and "q  quit" not in shown[-2]
+    assert "q  quit" in shown[-1] and "last move" in shown[-1]  # scrolled to
+    assert session.game.state.blocked  # the keys scrolled: no answer was taken
+    small = make_session(tmp_path / "small")
+    end = screens(small, ["d"] * 12, width=34, height=10)[-1]
+    assert "v  review this game" in end and "take back the last move" in end and "quit" in end
+
+
+@pytest.mark.parametrize("key, said", [("u", "Nothing to undo"), ("r", "Nothing to redo")])
+def test_a_key_that_does_nothing_says_why_in_view_on_a_short_terminal(tmp_path, key, said):
+    assert said in screens(make_session(tmp_path), [key], width=40, height=12)[-1]

@@ -163,7 +163,11 @@ class BoardApp(MovesApp):
             # on a short terminal the panels under the table are below the fold: bring the one asked for up
             target = self.query_one(self.reveal)
             self.reveal = None
-            self.call_after_refresh(target.scroll_visible, animate=False)
+            if target.has_class("question"):  # the answers close the question, the last thing in the scroll area:
+                # in view even where the question is taller than the view (the end question at 34x10)
+                self.call_after_refresh(self.query_one("#main").scroll_end, animate=False)
+            else:
+                self.call_after_refresh(target.scroll_visible, animate=False)
 
     def unsaved_warning(self) -> str | None:
         """A line kept in view above the status while the game is not saved as it is played."""
@@ -184,6 +188,11 @@ class BoardApp(MovesApp):
         self.message_text = str(text)
         if self.is_running:
             self.refresh_board()
+
+    def explain(self, text: str | Text) -> None:
+        """Why a key did nothing, in view even on a short terminal (the panel is below the fold there)."""
+        self.reveal = "#message"
+        self.say(text)
 
     def note(self, text: str | Text) -> None:
         """A message from the session (a save, the history), under what the move itself said, scrolled into
@@ -217,7 +226,7 @@ class BoardApp(MovesApp):
             return
         run = turns_to_play(self.game.state)
         if not run.moves:
-            self.say(TURN_STOPS.get(run.why, "Nothing to turn."))
+            self.explain(TURN_STOPS.get(run.why, "Nothing to turn."))
             return
         self.turn_run = (self.game.ply + 1, run.why)
         self.play_moves([str(m) for m in run.moves])
@@ -226,7 +235,7 @@ class BoardApp(MovesApp):
         if self.refused("u"):
             return
         if not self.game.can_undo():
-            self.say("Nothing to undo: this is the start of the game.")
+            self.explain("Nothing to undo: this is the start of the game.")
             return
         (move,) = self.game.undo(1)
         self.redo_stack.append(move)
@@ -241,7 +250,7 @@ class BoardApp(MovesApp):
         if self.refused("r"):
             return
         if not self.redo_stack:
-            self.say("Nothing to redo.")
+            self.explain("Nothing to redo.")
             return
         self.play_moves([str(self.redo_stack[-1])])
 
