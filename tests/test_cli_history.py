@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -909,6 +911,46 @@ def test_a_game_imported_as_its_save_copy_and_again_in_an_export_is_one_game_in_
     # the claimed row keeps where its file lies here, so replay commands point at a file that exists
     rows = [json.loads(line) for line in osmosis(["export"], tmp_path / "elsewhere0").stdout.splitlines()]
     assert str(copy) in [row["source"] for row in rows]
+
+
+def test_only_a_record_file_imported_is_taken_over_by_an_export_line_of_the_same_game(run, tmp_path):
+    """The line took over any row of that game under a file's name: a restored export lost one of two games
+    played alike (the first imported from a file where it was played), and a game played here from a record
+    file swallowed another game played alike elsewhere. A --save copy read through a pipe, then the export,
+    made two games, and a claimed row kept the copy's later start."""
+    record = json.dumps({"format": "osmosis-record/1", "variant": "osmosis", "deal": {"number": 7},
+                         "moves": ["d"] * 6})
+    played = tmp_path / "x7.json"
+    played.write_text(record)
+    assert run(["import", str(played)]).exit_code == 0  # a game imported where it was played ...
+    run(["play", "7", "--plain"], input="d d d d d d\nq\n")  # ... and one played alike
+    exported = tmp_path / "all.jsonl"
+    assert run(["export", str(exported)]).exit_code == 0
+    restored = tmp_path / "restored"
+    assert "Imported 2 games" in osmosis(["import", str(exported)], restored).stdout
+    assert "Nothing new to import" in osmosis(["import", str(exported)], restored).stdout
+    assert json.loads(osmosis(["history", "--json"], restored).stdout)["games"] == 2
+    own = tmp_path / "own"  # a game played here from a record file, then another's export alike: two games
+    mine = tmp_path / "mine.json"
+    mine.write_text(record)
+    osmosis(["play", "--resume", str(mine), "--plain"], own, input="q\n")
+    osmosis(["play", "--resume", str(mine), "--plain"], own, input="d\nu\nq\n")
+    one = tmp_path / "one.jsonl"
+    one.write_text(exported.read_text().splitlines()[-1] + "\n")
+    assert "Imported 1 game" in osmosis(["import", str(one)], own).stdout
+    piped = tmp_path / "piped"  # the copy through a pipe, then the export line of that game: one game
+    child = subprocess.run([sys.executable, "-c", "from tutor.cli import main; main()", "import", "/dev/stdin"],
+                           input=record, capture_output=True, text=True, env={**os.environ, "OSMOSIS_HOME": str(piped)})
+    assert child.returncode == 0, child.stderr
+    assert "Nothing new to import" in osmosis(["import", str(one)], piped).stdout
+    dated = tmp_path / "dated"  # the copy's file time long after the game was played: the earlier start is kept
+    copy = tmp_path / "copy.json"
+    copy.write_text(record)
+    os.utime(copy, (1_800_000_000, 1_800_000_000))
+    assert osmosis(["import", str(copy)], dated).exit_code == 0
+    assert "Nothing new to import" in osmosis(["import", str(one)], dated).stdout
+    (line,) = [json.loads(x) for x in osmosis(["export"], dated).stdout.splitlines()]
+    assert line["started_at"] <= line["played_at"]
 
 
 def test_a_first_use_import_the_history_refuses_is_tried_again_next_time(run, home, monkeypatch):

@@ -341,13 +341,14 @@ class History:
     # ---- games -----------------------------------------------------------
     def upsert_game(self, key: str, record: dict[str, Any], *, variant: str, deal_number: int | None, deal: str | None,
                     moves: int, cards: int, won: bool, over: bool, content: str, source: str | None,
-                    started_at: str, played_at: str, game_id: int | None = None) -> int:
+                    started_at: str, played_at: str, game_id: int | None = None, from_import: bool = False) -> int:
         """Insert a game, or update the one with the same key; returns its id. Call inside :meth:`write`.
-
-        ``game_id``: the id a new row takes (an exported game's own, restored), when no row has it yet."""
+        ``game_id``: the id a new row takes (an exported game's own) if free; ``from_import``: a new row is a
+        record file imported."""
         now = iso(self.now())
         column = deal_number if deal_number is None or deal_number <= MAX_COLUMN_NUMBER else None
-        if game_id is not None and (self.game(game_id) is not None or self.game_by_key(key) is not None):
+        new = self.game_by_key(key) is None
+        if game_id is not None and (self.game(game_id) is not None or not new):
             game_id = None
         self.conn.execute(
             """INSERT INTO games (id, game_key, record, variant, deal_number, deal, moves, cards, won, over, content,
@@ -360,7 +361,10 @@ class History:
                    updated_at = excluded.updated_at""",
             (game_id, storable(key), _record_text(record), variant, column, deal, moves, cards, int(won),
              int(over), content, storable(source) if source is not None else None, started_at, played_at, now))
-        return int(self.conn.execute("SELECT id FROM games WHERE game_key = ?", (storable(key),)).fetchone()[0])
+        stored = int(self.conn.execute("SELECT id FROM games WHERE game_key = ?", (storable(key),)).fetchone()[0])
+        if from_import and new:
+            self.conn.execute("UPDATE games SET from_import = 1 WHERE id = ?", (stored,))
+        return stored
 
     def game_by_key(self, key: str) -> GameRow | None:
         row = self.conn.execute("SELECT * FROM games WHERE game_key = ?", (storable(key),)).fetchone()
@@ -369,10 +373,6 @@ class History:
     def game_by_content(self, content: str) -> GameRow | None:
         row = self.conn.execute("SELECT * FROM games WHERE content = ? ORDER BY id LIMIT 1", (content,)).fetchone()
         return GameRow.from_sql(row) if row else None
-
-    def rekey(self, game_id: int, key: str) -> None:
-        """Store game ``game_id`` under ``key`` from now on. Call inside :meth:`write`."""
-        self.conn.execute("UPDATE games SET game_key = ? WHERE id = ?", (storable(key), game_id))
 
     def game(self, game_id: int) -> GameRow | None:
         row = self.conn.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()

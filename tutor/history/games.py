@@ -20,6 +20,7 @@ from ..rules import Rules
 from ..storage import games_dir, is_regular_file
 from ..textsafe import quoted
 from .db import GameRow, History, HistoryError, db_path, file_started_at, iso, parse_iso
+from .names import storable
 
 IMPORTED_FLAG = "games_folder_imported"
 SYNCED_FLAG = "games_folder_synced"
@@ -118,11 +119,12 @@ def source_of(path: str | Path) -> str:
 
 
 def add_record(history: History, record: Record, *, key: str | None = None, source: str | None = None,
-               started_at: str | None = None, played_at: str | None = None, game_id: int | None = None) -> int:
+               started_at: str | None = None, played_at: str | None = None, game_id: int | None = None,
+               from_import: bool = False) -> int:
     """Store a game (insert, or update the row with the same key); returns its id.
 
     With no key the game is found by its content, so importing the same
-    record twice keeps one row.
+    record twice keeps one row. ``from_import``: a record file ``osmosis import`` reads (a new row says so).
     """
     states = record.states()
     final = states[-1]
@@ -138,7 +140,7 @@ def add_record(history: History, record: Record, *, key: str | None = None, sour
             key, record.to_json(), variant=variant_name(record), deal_number=record.deal.number,
             deal=None if record.deal.number is not None else json.dumps(record.deal.to_json()),
             moves=len(record.moves), cards=final.cards, won=final.won, over=final.over, content=content,
-            source=source, started_at=begun, played_at=played_at or now, game_id=game_id)
+            source=source, started_at=begun, played_at=played_at or now, game_id=game_id, from_import=from_import)
 
 
 #: The connection a game in play keeps open between its moves: opening and closing the file
@@ -249,7 +251,8 @@ def _session_key(history: History, record: Record, key: str | None) -> str | Non
 
 
 def add_file(history: History, path: Path, keyed: bool = True, text: str | None = None,
-             warnings: list[str] | None = None, as_played: bool = False, by_content: bool = True) -> int:
+             warnings: list[str] | None = None, as_played: bool = False, by_content: bool = True,
+             from_import: bool = False) -> int:
     """A record file into the history; its dates come from the file. :class:`TutorError` if it is no record.
 
     ``text``: the file's text when the caller has read it already (a pipe can be read only once).
@@ -278,7 +281,7 @@ def add_file(history: History, path: Path, keyed: bool = True, text: str | None 
         if isinstance(found, int):
             return found
         return add_record(history, record, key=found, source=source_of(path), started_at=started,
-                          played_at=played)
+                          played_at=played, from_import=from_import)
 
 
 def _left_behind(row: GameRow | None, record: Record, mtime: float) -> int | None:
@@ -331,20 +334,20 @@ def key_of(history: History, record: Record, key: str | None, by_content: bool =
     return key
 
 
-def claim_file_copy(history: History, record: Record, key: str | None) -> GameRow | None:
-    """The row of a record file imported here that holds the game an exported line under ``key`` brings (a
-    copy saved with ``--save`` where it was played, say), now stored under that key: the game stays one row
-    whichever came first, the file or the export (a file imported after the export is found by its content).
-    A second game played alike, a line of its own, gets a row of its own, as the claimed row has its key now.
-    None, and nothing changed, when the key is stored already or no such row is. Call inside ``write``."""
+def claim_file_copy(history: History, record: Record, key: str | None, started_at: str | None = None) -> None:
+    """The row of a record file ``osmosis import`` stored (``from_import``: a copy saved with ``--save`` where
+    the game was played, say) that holds the game an exported line under ``key`` brings, now stored under that
+    key: the game stays one row whichever came first, the file or the export (a file imported after the export
+    is found by its content, as a copy). Only such a row: a game played here, or restored from an export line,
+    is a game of its own even when played alike, and the claimed row is one no more, so a second line alike
+    gets a row of its own. Nothing changes when the key is stored already or no such row is. In ``write``."""
     if key is None or history.game_by_key(key) is not None:
-        return None
-    rows = history.query("SELECT id FROM games WHERE content = ? AND (game_key LIKE 'file:%' OR game_key LIKE "
-                         "'bytes:file:%') ORDER BY id LIMIT 1", (content_of(record),))
-    if not rows:
-        return None
-    history.rekey(int(rows[0][0]), key)
-    return history.game(int(rows[0][0]))
+        return
+    rows = history.query("SELECT id FROM games WHERE content = ? AND from_import = 1 ORDER BY id LIMIT 1",
+                         (content_of(record),))
+    if rows:  # stored under the line's key from now on, begun at the earlier of the two starts
+        history.query("UPDATE games SET game_key = ?, from_import = 0, started_at = min(started_at, COALESCE(?, "
+                      "started_at)) WHERE id = ?", (storable(key), started_at, int(rows[0][0])))
 
 
 def _same_deal(kept: Record, record: Record) -> bool:

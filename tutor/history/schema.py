@@ -157,6 +157,11 @@ MIGRATIONS: list[str | Callable[[sqlite3.Connection], None]] = [
     """
     ALTER TABLE reviews ADD COLUMN accuracy_interval TEXT;
     """,
+    # 11: a game stored from a record file by ``osmosis import`` (a copy from elsewhere, say a --save copy):
+    # an exported line that holds the same game takes that row over (tutor.history.games.claim_file_copy).
+    """
+    ALTER TABLE games ADD COLUMN from_import INTEGER NOT NULL DEFAULT 0;
+    """,
 ]
 VERSION = len(MIGRATIONS)
 OUR_TABLES = {"games", "meta", "reviews", "review_moves", "drills", "drill_answers", "schema_version"}

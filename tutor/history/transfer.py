@@ -130,7 +130,8 @@ def import_line(history: History, data: dict[str, Any], where: str,
 def _store_line(history: History, data: dict[str, Any], record: Record, where: str, result: ImportResult) -> None:
     # The line's key names a file on the machine that exported it: here another game may hold that key
     # (kept, and this one gets a row of its own), or this game may be stored further on (kept as it is).
-    claim_file_copy(history, record, data.get("key") or None)  # a record file imported here holds this game
+    # a record file imported here (a --save copy of the game) holds this game: the line takes its row over
+    claim_file_copy(history, record, data.get("key") or None, data.get("started_at"))
     found = key_of(history, record, data.get("key") or None, by_content=False)
     if isinstance(found, int):
         row = history.game(found)
@@ -218,7 +219,7 @@ def import_file(history: History, path: str | Path) -> ImportResult:
             with history.write():  # what is new is found in the transaction that stores it
                 before = _rows_for(history, key_for_path(p) if keyed else None, content_of(record))
                 # the text read above: a pipe (osmosis import /dev/stdin) gives it only once, and has no name to key by
-                game_id = add_file(history, p, keyed=keyed, text=text, warnings=result.warnings)
+                game_id = add_file(history, p, keyed=keyed, text=text, warnings=result.warnings, from_import=True)
             result.took(game_id, before, len(record.moves))
             result.games += 1
         except TutorError as exc:
