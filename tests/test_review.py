@@ -867,3 +867,24 @@ def test_a_move_lost_for_certain_is_said_to_be_certain_not_a_sampled_0_to_0():
     # a move not lost for certain keeps its sampled interval and no flag
     other = next(c for c in last.candidates if c.move != last.move)
     assert not other.lost and "lost" not in other.to_json() and other.interval[1] > 0
+
+
+def test_a_drill_gives_the_tip_the_review_gave_for_that_move():
+    """Peek deal 3, move 27 (r3 TH opens row 3 into a trap of the face-up reserve): the review's tip is to read
+    the reserve piles, "no waiting will help"; the drill of that move said waiting is a bet on the talon, to a
+    player who had seen all 52 cards."""
+    from tutor.cli.drill import tip_for
+    from tutor.narrate.tips import TipId, tip
+
+    record = _greedy_record("peek", 3)
+    states = record.states()
+    state, move = states[26], record.moves[26]
+    assert str(move) == "r3"
+    rev_tip = review(record, samples=6, workers=1).moves[26].comment
+    assert "Tip: " + tip(TipId.READ_RESERVE) in rev_tip
+    assert tip_for(("early-start",), state, move) == tip(TipId.READ_RESERVE)
+    assert "bet" not in tip_for(("early-start",), state, move)
+    # where the player knew every card the waiting tip has its words for that: no bet on the talon
+    known = tip(TipId.WAIT_TO_OPEN, True, record.rules)
+    assert known != tip(TipId.WAIT_TO_OPEN, False, record.rules) and "bet" not in known
+    assert tip_for(("early-start",), state, TURN) == known  # a move that opens no row: no trap to read

@@ -59,12 +59,30 @@ def drill_hint(state: State, d: drills.Drill, tip: str) -> str:
     return " ".join(part for part in (f"Hint: {tip}" if tip else "Hint:", weigh) if part)
 
 
-def tip_for(tags: Iterable[str], state: State | None = None) -> str:
-    """The tip of the first known tag, for the drill's position (the last pass has its own)."""
-    for tag in tags:
-        if tag in TAGS:
-            return tip(tag_tip(tag, state), rules=state.rules if state is not None else None)
-    return ""
+def tip_for(tags: Iterable[str], state: State | None = None, played: Move | None = None) -> str:
+    """The tip the review gave for the move ``played`` in ``state`` (:func:`tutor.narrate.tags.tip_sentence`,
+    from the tags the history keeps): reading the reserve where that row opened into a trap the player could
+    see, row 1's own tip for a row-1 card turned past, the last pass's on it, and the words for a player who
+    knew every card (no bet on the talon then); else the first known tag's."""
+    from ..narrate.tips import TipId
+    from ..review.full_knowledge import new_cycle
+    from ..review.tags import cycle_seen, opens_row
+
+    tags = tuple(tags)
+    tag = next((t for t in tags if t in TAGS), None)
+    if state is None or played is None:
+        return tip(tag_tip(tag, state)) if tag is not None else ""
+    if opens_row(state, state.card_of(played)) and "wrong-row" not in tags:
+        cycle = new_cycle(state, played)
+        if cycle is not None and cycle_seen(state, cycle):
+            return tip(TipId.READ_RESERVE)
+    if tag is None:
+        return ""
+    topic = tag_tip(tag, state)
+    top = state.waste_top
+    if tag == "turned-past" and top is not None and top // 13 == state.rows[0] and topic != TipId.LAST_PASS:
+        topic = TipId.FIRST_ROW
+    return tip(topic, observe(state).consistent_deals() == 1, state.rules)
 
 
 def _read(prompt: str, echo: bool, quiet: bool = False) -> str | None:
@@ -168,7 +186,7 @@ def _ask(console: Console, history: History, d: drills.Drill, index: int, total:
     reviewed = next((m for m in rev.moves if m.ply == d.ply), None)
     states, moves = found
     state = states[-1]
-    tip_text = tip_for(d.tags, state)
+    tip_text = tip_for(d.tags, state, Move.parse(d.played))
     step = drills.step_for(record, d, tip=tip_text)
     # asked afresh with up to 512 deals where a label is in doubt: seconds, more early in a limited game
     with console.status("Thinking...") if console.is_terminal and not quiet else contextlib.nullcontext():
