@@ -241,7 +241,9 @@ def grade_sentence(state: State, fact: Grade | Ungraded | Decided) -> str:
         rounds_up = fact.label <= Label.GOOD and max(est, hi) >= fact.inaccuracy - 0.5
         apart = paired.samples == played.samples and int(_num(est)) != shown
         places = 1 if fact.close or rounds_up or apart else 0
-        ends = f"{_num(lo, places)} to {_num(hi, places)}"
+        # the low end, which the label goes by, never reads as a threshold it is below (9.81 for an
+        # inaccuracy is "9.8", not a mistake's "10")
+        ends = f"{_num(lo, max(places, _clear_of(lo, fact.marks)))} to {_num(hi, places)}"
         figure = _points(est, max(places, _clear_of(est, fact.marks)))
         gap = f"{figure} lower (95%: {ends}, {_deals(paired.samples)}, paired)"
         if paired.samples > played.samples:  # more deals drawn while the label was in doubt: say which is which
