@@ -591,6 +591,36 @@ def test_the_tutors_question_names_the_moves_it_holds_back_and_takes_q(run, home
     assert "(28 moves," in out  # q at the question quit with the game as it was
 
 
+def test_t_kept_back_by_the_tutor_does_not_say_how_many_turns_were_left(run, tmp_path):
+    """Deal 359, one pass: t worked out its run of turns on the face-down stock, and n at the tutor's question
+    listed the turns not played ("Nor the rest of the line: d d d d d d d."): how far the next playable card
+    lay. Two deals that differ only in two stock cards nobody has seen printed different lines."""
+    outputs = []
+    for n, swap in enumerate((False, True)):
+        deal = deal_for(359, preset("osmosis"))
+        talon = list(deal.talon)
+        if swap:
+            talon[8], talon[29] = talon[29], talon[8]
+        path = tmp_path / f"d{n}.json"
+        save_deal(replace(deal, talon=tuple(talon)), path)
+        result = run(["play", "--deal-file", str(path), "--passes", "1", "--tutor", "--plain"],
+                     input="d d w w w w\nt\nn\nq\n")
+        outputs.append(result.stdout.replace(str(path), "FILE"))
+    assert "Move not played, nor the rest of t's turns." in outputs[0]
+    assert re.sub(r"deal-file-[\d-]+", "", outputs[0]) == re.sub(r"deal-file-[\d-]+", "", outputs[1])
+
+
+def test_q_at_the_tutors_question_is_a_q_at_the_prompt_when_moves_are_not_saved(tmp_path):
+    """q at the question quit at once, "the last moves are lost", where q at the prompt warns first and
+    offers s FILE: the moves could not be saved (the home is a file, so no games folder)."""
+    home = tmp_path / "home"
+    home.write_text("")
+    result = osmosis(["play", "51", "--tutor", "--plain", "--threshold", "8"], home,
+                     input=f"r2 d w\nq\ns {tmp_path / 'kept.json'}\nq\n")
+    assert "Type s FILE to save it, or q again to quit without saving." in result.stdout, result.output
+    assert result.exit_code == 0 and load_record(tmp_path / "kept.json").moves == [Move.parse("r2"), TURN]
+
+
 def test_tutor_asks_before_a_move_that_surely_gives_cards_away_where_no_move_wins(run, tmp_path):
     """Peek deal 2 after 24 greedy moves: every card is known and no move wins in the one consistent deal, but w
     places fewer cards at the end than turning. The tutor asks, by the solver's own figures."""

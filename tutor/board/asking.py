@@ -137,7 +137,7 @@ class MovesApp(App):
             hint = self.hints.get(state)
             if hint is None:
                 self.waiting = Waiting(state, move, tuple(rest), tuple(played))
-                self.message_text = "Thinking..."
+                self.message_text = THINKING
                 self.start_hint(state)
                 return False
             warning = self._warning(state, move, hint)
@@ -181,21 +181,23 @@ class MovesApp(App):
                 self.approved = (state, move)
                 self.play_moves([str(move), *rest], played)
 
+        turns = self.turn_run is not None  # t's run, worked out on the face-down cards: its length unsaid
+
         def keep_back() -> None:
             if here():
                 self.turn_run = None
-                self.say(not_played(rest))
+                self.say(not_played(rest, turns))
 
         def show_hint() -> None:
             if here():
                 self.turn_run = None
                 self.hint_shown = True
                 self.reveal = "#hint"
-                self.say(not_played(rest) + " The hint is above.")
+                self.say(not_played(rest, turns) + " The hint is above.")
 
         def leave() -> None:
             self.turn_run = None
-            self.message_text = not_played(rest)
+            self.message_text = not_played(rest, turns)
             self.quit_game()
 
         self.question(warning, {"y": ("play it anyway", play_it), "n": ("rethink", keep_back),

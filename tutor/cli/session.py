@@ -100,6 +100,7 @@ class Session:
         self.listener: Callable[[str | Text], None] | None = None
         self._ended = False
         self._warned_unsaved = False
+        self._quit_asked = False  # q typed at the tutor's question (not the input's end)
         self._changed = False  # a move played or taken back here (a game opened finished stays as it was)
         self.exit_code = 0
         self.no_autosave: str | None = None  # why the games folder could not be used (no autosave), if so
@@ -250,8 +251,11 @@ class Session:
                     self.say("r (redo) is a key of the board; here, after u, type the move again.")
                 elif not (self.turn_until() if cmd == "t" and len(words) == 1
                           else self.play_line(line.replace(",", " ").split())):  # "d, w" as --moves takes it
-                    self.quit(final=True)  # the input ended
-                    return
+                    # the input ended, or q at the tutor's question: that q as one at the prompt (moves not
+                    # saved: a warning first, and s FILE offered)
+                    asked, self._quit_asked = self._quit_asked, False
+                    if self.quit(final=not asked or self._warned_unsaved):
+                        return
             except TutorError as exc:
                 self.say(str(exc))
 
@@ -329,9 +333,8 @@ class Session:
                 verdict = self.tutor_check(state, move)
                 if verdict is None:
                     return False
-                if not verdict:
-                    rest = words[n + 1:]
-                    self.say(not_played(rest))
+                if not verdict:  # t's run (each False) was worked out on the face-down cards: its length unsaid
+                    self.say(not_played(words[n + 1:], turns=not each))
                     return True
             self.game.push(move)
             played.append(str(move))
@@ -342,7 +345,7 @@ class Session:
                 self.show()
             if self.game.state.over:
                 rest = words[n + 1:]
-                if rest:  # said before the end message, which the loop shows next
+                if rest and each:  # said before the end message, which the loop shows next (t's run: unsaid)
                     self.say(over_rest(rest))  # words checked readable
                 return True
         return True
@@ -432,6 +435,7 @@ class Session:
             if word in ("", "n", "no"):
                 return False
             if word in ("q", "quit"):
+                self._quit_asked = True
                 return None  # the move kept back, and the game left as a q would leave it
             if word in ("h", "hint"):
                 self.show_hint()

@@ -76,8 +76,11 @@ def _words(rest: Sequence[str], most: int = 12) -> str:
     return tame(" ".join(rest[:most]), 40) + (f" ... ({len(rest) - most} more)" if len(rest) > most else "")
 
 
-def not_played(rest: Sequence[str]) -> str:
-    """A move the tutor's question kept back, and the rest of its line with it."""
+def not_played(rest: Sequence[str], turns: bool = False) -> str:
+    """A move the tutor's question kept back, and the rest of its line with it. ``turns``: the move was one of
+    ``t``'s run, worked out on the cards still face down: how many turns were left is not said."""
+    if turns:
+        return "Move not played, nor the rest of t's turns."
     return "Move not played." + (f" Nor the rest of the line: {_words(rest)}." if rest else "")
 
 
