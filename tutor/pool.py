@@ -25,6 +25,7 @@ from __future__ import annotations
 import ctypes
 import logging
 import multiprocessing
+import os
 import signal
 import sys
 import threading
@@ -46,15 +47,27 @@ PR_SET_PDEATHSIG = 1
 """prctl(2)'s option: the signal this process gets when its parent ends."""
 
 
+PARENT_ENV = "OSMOSIS_POOL_PARENT"
+"""The process a pool's child should have as its parent (its pid), as the environment hands it down."""
+
+
 def end_with_parent() -> None:
-    """On Linux, have this process get SIGTERM when its parent ends (nothing elsewhere, or on failure)."""
+    """On Linux, have this process get SIGTERM when its parent ends (nothing elsewhere, or on failure).
+
+    A parent killed before the call sends no signal: the process was handed to another parent already, so
+    it ends now (``osmosis review`` killed as its fork server started left the server and a worker running,
+    each holding the other's pipe and the output open). Its own children check against it in turn."""
     if not sys.platform.startswith("linux"):
         return
+    expected = os.environ.get(PARENT_ENV, "")
     try:
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(PR_SET_PDEATHSIG, int(signal.SIGTERM), 0, 0, 0)
     except (OSError, AttributeError):  # no libc to call: the process lives on as before
-        pass
+        return
+    if expected.isdigit() and os.getppid() != int(expected):
+        os._exit(0)  # the parent is gone: nothing is left to work for
+    os.environ[PARENT_ENV] = str(os.getpid())
 
 
 def _worker_start() -> None:
@@ -124,6 +137,10 @@ class WorkerPool:
                 # started it, and a pool's own thread may end long before the process does
                 main = threading.current_thread() is threading.main_thread()
                 ctx.set_forkserver_preload(["tutor.pool_child"] if main else [])
+                if main:  # the fork server's parent, for end_with_parent to check
+                    os.environ[PARENT_ENV] = str(os.getpid())
+                else:
+                    os.environ.pop(PARENT_ENV, None)
             try:
                 self._executor = ProcessPoolExecutor(max_workers=workers, mp_context=ctx,
                                                      initializer=_worker_start)
