@@ -11,6 +11,7 @@ import signal
 import socket
 import subprocess
 import sys
+import time
 import tracemalloc
 
 import pytest
@@ -624,6 +625,19 @@ def test_an_interrupted_fresh_survey_says_to_resume_without_fresh(run, monkeypat
     assert fresh.exit_code == 130 and "run the same command again without --fresh to resume" in fresh.stderr
     plain = run(["stats", "--policy", "greedy", "--deals", "1-3", "--workers", "1"])
     assert plain.exit_code == 130 and "run the same command again to resume" in plain.stderr
+
+
+def test_a_per_deal_temporary_file_a_killed_survey_left_is_removed_by_the_next(run, tmp_path):
+    """A survey killed outright (SIGKILL) leaves its lines' temporary file beside --per-deal FILE; nothing
+    removed it. One untouched for a while goes when the next survey writes that file; a fresh one (a survey
+    still writing) stays."""
+    out = tmp_path / "pd.jsonl"
+    stale, fresh = tmp_path / ".pd.jsonl.ab12cd34.tmp", tmp_path / ".pd.jsonl.zz99yy88.tmp"
+    for f in (stale, fresh):
+        f.write_text('{"deal": 1}\n')
+    os.utime(stale, (time.time() - 7200, time.time() - 7200))
+    assert run(["stats", "--deals", "1-3", "--workers", "1", "--per-deal", str(out)]).exit_code == 0
+    assert not stale.exists() and fresh.exists() and len(out.read_text().splitlines()) == 3
 
 
 def test_a_gzip_per_deal_file_names_itself_in_its_header(run, tmp_path):

@@ -90,7 +90,7 @@ class PerDealFile:
     failed or interrupted run leaves an earlier file as it was (gzip-compressed when the name ends in .gz)."""
 
     def __init__(self, path: str) -> None:
-        from ..storage import check_writable_target
+        from ..storage import check_writable_target, remove_stale_temps
         from .keep import keep_game_file
 
         keep_game_file(path, "the per-deal lines", example="deals.jsonl")
@@ -100,6 +100,8 @@ class PerDealFile:
         self.path, self.target = path, target
         try:
             check_writable_target(target)
+            # a survey killed outright left its lines' temporary file here: gone once untouched for a while
+            remove_stale_temps(target)
             fd, self.tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
             os.close(fd)
             self.raw = open(self.tmp, "wb")
