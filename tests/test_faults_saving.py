@@ -435,6 +435,30 @@ def test_a_game_file_written_by_another_session_is_kept_and_this_game_goes_on_in
     assert files.after_change() == [] and len(load_record(files.autosave).moves) == 3
 
 
+@pytest.mark.parametrize("whole_folder", [False, True])
+def test_a_game_file_removed_while_playing_is_saved_again_and_said_so(tmp_path, whole_folder):
+    """The file (or the games folder) removed during play: "was written by another session ..., and is kept as
+    it is; this game goes on in a copy, <the same name>", three claims none of them true."""
+    from tutor.cli.saves import GameFiles
+    from tutor.record import Game
+
+    folder = tmp_path / "games"
+    folder.mkdir()
+    game = Game(RULES, deal_for(1, RULES))
+    files = GameFiles(game, folder, "deal-1")
+    game.push("d")
+    assert files.after_change() and files.autosave is not None
+    path = files.autosave
+    if whole_folder:
+        shutil.rmtree(folder)
+    else:
+        path.unlink()
+    game.push("d")
+    said = files.after_change()
+    assert said == [f"{path} was removed since this one saved it: the game is saved there again."]
+    assert files.autosave == path and [str(m) for m in load_record(path).moves] == ["d", "d"]
+
+
 def test_two_sessions_saving_the_same_game_at_once_take_turns_so_one_goes_on_in_a_copy(tmp_path, monkeypatch):
     """The check that the file is as this session left it and the write went apart: the other session could
     write between them, and both said "saved" while the file held one of the two moves (13 of 20 trials of

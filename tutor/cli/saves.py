@@ -174,10 +174,15 @@ class GameFiles:
                 said = [f"The game is saved as you play in {shown_path(self.autosave)}."]
             elif self._changed_elsewhere(self.autosave):
                 old = self.autosave
+                gone = _stamp(old) is None  # removed (by hand, or with its folder), not written by another session
                 self._forget(old)
+                if gone and self.games is not None:
+                    self.games.mkdir(parents=True, exist_ok=True)
                 self.autosave = self._new_file()
-                said = [f"{shown_path(old)} was written by another session since this one saved it, and is kept "
-                        f"as it is; this game goes on in a copy, {shown_path(self.autosave)}."]
+                again = "there again" if str(self.autosave) == str(old) else f"again, in {shown_path(self.autosave)}"
+                said = [f"{shown_path(old)} was removed since this one saved it: the game is saved {again}." if gone
+                        else f"{shown_path(old)} was written by another session since this one saved it, and is "
+                             f"kept as it is; this game goes on in a copy, {shown_path(self.autosave)}."]
             elif self._holds_start(self.autosave) and not force:
                 # an undo (or the same moves again) after the end: the finished file holds every move
                 # played now, so a copy would only repeat the start of it
