@@ -640,6 +640,26 @@ def test_a_per_deal_temporary_file_a_killed_survey_left_is_removed_by_the_next(r
     assert not stale.exists() and fresh.exists() and len(out.read_text().splitlines()) == 3
 
 
+@pytest.mark.parametrize("error", ["disk I/O error", "unable to open database file",
+                                   "attempt to write a readonly database"])
+def test_a_store_on_a_full_disk_or_a_read_only_folder_says_so_not_that_it_is_no_store(run, tmp_path, monkeypatch,
+                                                                                      error):
+    """--store on a full disk said "give --store a new file name or an osmosis results store" of a sound store:
+    a new name on that disk would not help."""
+    import sqlite3
+
+    from tutor.store import ResultStore
+
+    def refused(self):
+        raise sqlite3.OperationalError(error)
+
+    monkeypatch.setattr(ResultStore, "_open", refused)
+    result = run(["stats", "--deals", "1-3", "--workers", "1", "--store", str(tmp_path / "s.sqlite3")])
+    assert result.exit_code == 1 and result.stderr.count("\n") == 1
+    assert f"({error}): check that its folder is writable and the disk is not full" in result.stderr
+    assert "a new file name" not in result.stderr
+
+
 def test_a_gzip_per_deal_file_names_itself_in_its_header(run, tmp_path):
     # the header held the temporary file's name, so gunzip -N gave ".deals.jsonl.gz.XXXXXXXX.tmp" back
     import gzip

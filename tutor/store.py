@@ -127,11 +127,12 @@ class ResultStore:
         try:
             self.db = self._open()
         except sqlite3.Error as exc:
-            if path is None and not damaged_database(exc):  # the data folder's own store: the folder is at fault
-                raise TutorError(f"results store {str(self.path)!r} cannot be used ({exc}): check that the data "
-                                 "folder is writable and the disk is not full (or set OSMOSIS_HOME to another "
-                                 "folder, or give --store FILE)") from None
-            if path is not None or not damaged_database(exc):
+            if not damaged_database(exc):  # the file is sound: its folder or the disk is at fault
+                where, other = (("the data folder", "set OSMOSIS_HOME to another folder, or give --store FILE")
+                                if path is None else ("its folder", "give --store a file on another disk"))
+                raise TutorError(f"results store {str(self.path)!r} cannot be used ({exc}): check that {where} is "
+                                 f"writable and the disk is not full (or {other})") from None
+            if path is not None:
                 raise TutorError(f"results store {str(self.path)!r} cannot be used ({exc}): "
                                  "give --store a new file name or an osmosis results store") from None
             # the default store only keeps results that can be played again: set it aside, start a new one
