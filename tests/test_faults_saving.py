@@ -427,12 +427,41 @@ def test_a_game_file_written_by_another_session_is_kept_and_this_game_goes_on_in
     game.push("d")
     said = files.after_change()
     assert files.autosave != path and path.read_bytes() == kept
-    assert said == [f"{path} was written by another session since this one saved it, and is kept as it is; "
+    assert said == [f"{path} was written by another session (or program) since this one saved it, and is kept as "
+                    "it is; "
                     f"this game goes on in a copy, {files.autosave}."]
     assert [str(m) for m in load_record(files.autosave).moves] == ["d", "d"]
     assert files.saved_sentence().startswith(f"The game is saved in {files.autosave} (2 moves, ")
     game.push("d")
     assert files.after_change() == [] and len(load_record(files.autosave).moves) == 3
+
+
+def test_a_game_file_replaced_by_another_game_while_playing_is_one_game_in_the_history(tmp_path):
+    """Another game copied over the file of a game in play: this game went on in a copy, but its first moves
+    stayed in the history under the old file's name, beside the copy's row and the other game's: 3 games in
+    the history, 2 in the games folder."""
+    from builders import osmosis
+
+    from tutor.cli.saves import GameFiles
+    from tutor.history.games import note_game
+    from tutor.record import Game
+
+    home = tmp_path / "home"
+    folder = home / "games"
+    folder.mkdir(parents=True)
+    game = Game(RULES, deal_for(23, RULES))
+    files = GameFiles(game, folder, "deal-23")
+    for move in ("d", "d"):
+        game.push(move)
+        files.after_change()
+        note_game(game.to_record(), files.autosave, home / "history.sqlite3", moved_from=files.moved_from)
+    path = files.autosave
+    save_record(Record(RULES, deal_for(5, RULES), ["d", "d", "w"]), path)  # another game copied over it
+    game.push("d")
+    assert "since this one saved it" in files.after_change()[0] and files.moved_from == path
+    note_game(game.to_record(), files.autosave, home / "history.sqlite3", moved_from=files.moved_from)
+    data = json.loads(osmosis(["history", "--json"], home).stdout)
+    assert sorted((g["deal"], g["moves"]) for g in data["recent"]) == [(5, 3), (23, 3)]
 
 
 @pytest.mark.parametrize("whole_folder", [False, True])
@@ -495,7 +524,7 @@ def test_two_sessions_saving_the_same_game_at_once_take_turns_so_one_goes_on_in_
     for t in threads:
         t.join(10)
     assert said[0] == [] and [str(m) for m in load_record(path).moves] == ["d"] * 5 + ["w"]
-    assert files[1].autosave != path and "was written by another session" in said[1][0]
+    assert files[1].autosave != path and "was written by another session (or program)" in said[1][0]
     assert [str(m) for m in load_record(files[1].autosave).moves] == ["d"] * 6
 
 

@@ -80,11 +80,12 @@ def _warn_once(say: Say | None, what: str, exc: BaseException | None) -> None:
 # ---- hooks ----------------------------------------------------------------
 
 def note_game(record: Record, path: str | Path | None, warn: Say | None = None,
-              resumed_from: str | None = None) -> None:
+              resumed_from: str | None = None, moved_from: str | Path | None = None) -> None:
     """Put the game just autosaved into the history (``resumed_from``: the content of the game as its
-    resumed file held it); a failure is one warning to ``warn`` (else stderr). Never raises."""
+    resumed file held it; ``moved_from``: the file it left for a copy); a failure is one warning to ``warn``
+    (else stderr). Never raises."""
     try:
-        hgames.note_game(record, path, resumed_from=resumed_from)
+        hgames.note_game(record, path, resumed_from=resumed_from, moved_from=moved_from)
         damaged = hgames.take_warning()
     except Exception as exc:  # noqa: BLE001 - a history failure must never break a game
         _warn_once(warn, "the game could not be added to your history", exc)

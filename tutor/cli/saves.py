@@ -70,6 +70,7 @@ class GameFiles:
         self.asked = False  # the player saved it with s: it stays, even with no move in it
         self.told_held = False  # the player was told that the finished file still holds the moves
         self.stamps: dict[str, tuple[int, int, int] | None] = {}  # file -> how it was when last written or read
+        self.moved_from: Path | None = None  # the file this game left for a copy, written by something else
         if resumed is not None:
             self._note(resumed)
 
@@ -179,10 +180,11 @@ class GameFiles:
                 if gone and self.games is not None:
                     self.games.mkdir(parents=True, exist_ok=True)
                 self.autosave = self._new_file()
+                self.moved_from = None if gone else old  # its history row may go on with the copy
                 again = "there again" if str(self.autosave) == str(old) else f"again, in {shown_path(self.autosave)}"
                 said = [f"{shown_path(old)} was removed since this one saved it: the game is saved {again}." if gone
-                        else f"{shown_path(old)} was written by another session since this one saved it, and is "
-                             f"kept as it is; this game goes on in a copy, {shown_path(self.autosave)}."]
+                        else f"{shown_path(old)} was written by another session (or program) since this one saved "
+                             f"it, and is kept as it is; this game goes on in a copy, {shown_path(self.autosave)}."]
             elif self._holds_start(self.autosave) and not force:
                 # an undo (or the same moves again) after the end: the finished file holds every move
                 # played now, so a copy would only repeat the start of it

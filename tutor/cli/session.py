@@ -196,7 +196,7 @@ class Session:
         if self.files.holds(self.files.autosave) and not self.files.failed:
             from .history import note_game  # the game goes into the player's history as it is played
 
-            note_game(self.record(), self.files.autosave, self.warn, self.resumed_from)
+            note_game(self.record(), self.files.autosave, self.warn, self.resumed_from, self.files.moved_from)
 
     def saved_now(self) -> str:
         """Where the moves played now are kept, in a sentence that is true either way."""

@@ -188,12 +188,16 @@ def take_warning(history_path: Path | None = None) -> str | None:
 
 
 def note_game(record: Record, path: str | Path | None, history_path: Path | None = None,
-              clock: Callable[[], float] = time.time, resumed_from: str | None = None) -> int:
+              clock: Callable[[], float] = time.time, resumed_from: str | None = None,
+              moved_from: str | Path | None = None) -> int:
     """Store a game as it is played (the record just autosaved to ``path``); returns its id.
 
     ``resumed_from``: the content (:func:`tutor.record.content_of`) of the game as the file it was resumed
     from held it. When that file has no row of its own but a row holds that very game, unfinished (a copy
     saved with ``s FILE`` and resumed from it), the game goes on in that row, not in a second one.
+    ``moved_from``: the file this game left for a copy at ``path`` as something else wrote it; the row under
+    that file's name goes on under the copy's when it holds this game's first moves (nothing of the game
+    that wrote the file), so one game is one row.
     The connection stays open for the next move; a failure closes it and is
     retried once on a fresh one (which sets a damaged file aside).
     """
@@ -205,12 +209,29 @@ def note_game(record: Record, path: str | Path | None, history_path: Path | None
         try:
             if key is not None and resumed_from is not None:
                 key = _resumed_key(history, key, resumed_from)
+            if key is not None and moved_from is not None:
+                _follow_copy(history, record, key_for_path(moved_from), key)
             return add_record(history, record, key=_session_key(history, record, key), source=source)
         except Exception:
             _drop(history_path)
             if attempt == 2:
                 raise
     raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _follow_copy(history: History, record: Record, old: str, new: str) -> None:
+    """The row under the file the game left (``old``) goes on under its copy's key (``new``), when the copy has
+    no row yet and that row holds this game's first moves, unfinished: the file was then written by something
+    that never told the history (another game copied over it), and one game stays one row."""
+    if history.game_by_key(new) is not None:
+        return
+    row = history.game_by_key(old)
+    if row is None or row.over:
+        return
+    kept = _stored(row)
+    if kept is not None and _same_deal(kept, record) and list(record.moves[:len(kept.moves)]) == list(kept.moves):
+        with history.write():
+            history.query("UPDATE games SET game_key = ? WHERE id = ?", (storable(new), row.id))
 
 
 #: (history file, a resumed file's key) -> the key its game goes on under, chosen at its first move.
