@@ -408,9 +408,8 @@ def test_a_file_name_ending_in_a_slash_is_refused_not_saved_as_a_file_of_the_fol
     assert not folder.exists()
 
 
-def test_a_game_file_written_by_another_session_is_kept_and_this_game_goes_on_in_a_copy(tmp_path):
-    """Two sessions of one saved game: the one that saves second found its moves gone, or the finished
-    game refused with a wrong account of the file. Now a file changed since this session wrote it is kept."""
+def _autosaved_game(tmp_path):
+    """Deal 1 after one move, autosaved in ``tmp_path/games``: (game, its GameFiles, the folder)."""
     from tutor.cli.saves import GameFiles
     from tutor.record import Game
 
@@ -420,6 +419,13 @@ def test_a_game_file_written_by_another_session_is_kept_and_this_game_goes_on_in
     files = GameFiles(game, folder, "deal-1")
     game.push("d")
     assert files.after_change() and files.autosave is not None
+    return game, files, folder
+
+
+def test_a_game_file_written_by_another_session_is_kept_and_this_game_goes_on_in_a_copy(tmp_path):
+    """Two sessions of one saved game: the one that saves second found its moves gone, or the finished
+    game refused with a wrong account of the file. Now a file changed since this session wrote it is kept."""
+    game, files, folder = _autosaved_game(tmp_path)
     path = files.autosave
     other = Record(RULES, deal_for(1, RULES), ["d", "d", "d"])  # the other session went further
     save_record(other, path)
@@ -468,15 +474,7 @@ def test_a_game_file_replaced_by_another_game_while_playing_is_one_game_in_the_h
 def test_a_game_file_removed_while_playing_is_saved_again_and_said_so(tmp_path, whole_folder):
     """The file (or the games folder) removed during play: "was written by another session ..., and is kept as
     it is; this game goes on in a copy, <the same name>", three claims none of them true."""
-    from tutor.cli.saves import GameFiles
-    from tutor.record import Game
-
-    folder = tmp_path / "games"
-    folder.mkdir()
-    game = Game(RULES, deal_for(1, RULES))
-    files = GameFiles(game, folder, "deal-1")
-    game.push("d")
-    assert files.after_change() and files.autosave is not None
+    game, files, folder = _autosaved_game(tmp_path)
     path = files.autosave
     if whole_folder:
         shutil.rmtree(folder)
