@@ -492,3 +492,12 @@ def test_a_sampled_win_chance_of_0_or_100_percent_beside_a_drop_has_its_interval
     sure = replace(error, top=replace(top, exact=True, interval=(1.0, 1.0)), played=replace(lost, exact=True,
                    interval=(0.0, 0.0)), paired=Drop(1.0, 1.0, 1.0, 120, exact=True))
     assert "win 100% against 0% after r1 (AD)" in grade_sentence(state, sure)
+
+
+def test_a_drop_just_below_a_threshold_never_reads_as_the_threshold():
+    """A low end of 9.996 points shown with two decimals read "10.00", a mistake's threshold, beside an
+    inaccuracy: enough places are given to stay off it."""
+    from tutor.narrate.review import _clear_of, _num
+
+    assert [_num(x, _clear_of(x)) for x in (9.81, 9.996, 4.996, 12.3)] == ["9.8", "9.996", "4.996", "12"]
+

@@ -640,6 +640,12 @@ def test_a_per_deal_temporary_file_a_killed_survey_left_is_removed_by_the_next(r
     assert not stale.exists() and fresh.exists() and len(out.read_text().splitlines()) == 3
 
 
+def test_a_store_named_as_a_folder_says_it_is_a_folder(run, tmp_path):
+    result = run(["stats", "--deals", "1", "--workers", "1", "--store", str(tmp_path)])
+    assert result.exit_code == 1 and result.stderr.count("\n") == 1
+    assert f"'{tmp_path}' is a folder: give --store a file name" in result.stderr
+
+
 @pytest.mark.parametrize("error", ["disk I/O error", "unable to open database file",
                                    "attempt to write a readonly database"])
 def test_a_store_on_a_full_disk_or_a_read_only_folder_says_so_not_that_it_is_no_store(run, tmp_path, monkeypatch,

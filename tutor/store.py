@@ -118,6 +118,9 @@ class ResultStore:
         #: Stored rows read that no survey writes (a damaged or edited store): skipped and played again.
         self.invalid = 0
         self.default = path is None
+        if path is not None and self.path.is_dir():
+            raise TutorError(f"results store {str(self.path)!r} is a folder: give --store a file name, like "
+                             f"{str(self.path / 'surveys.sqlite3')!r}")
         if path is not None and not self.path.parent.is_dir():  # "a new file name" was no help here
             from .record import no_folder
 

@@ -70,14 +70,14 @@ def _points(x: float, places: int = 0) -> str:
 
 
 def _clear_of(points: float, marks: tuple[float, ...] = (1.0, 5.0, 10.0, 15.0)) -> int:
-    """Decimal places (0 to 2) for a drop of ``points`` so it never reads as sitting on a threshold of
+    """Decimal places (0 to 3) for a drop of ``points`` so it never reads as sitting on a threshold of
     ``marks`` it is not on: 1.04 points for a move graded good is "1.04", not the best label's "1", and 9.6
     for an inaccuracy "9.6", not a mistake's "10"."""
-    for places in (0, 1):
+    for places in (0, 1, 2):
         shown = round(points, places)
         if not any(shown == m != points for m in marks):
             return places
-    return 2
+    return 3
 
 
 def _won_none(n: int) -> str:
