@@ -629,15 +629,25 @@ def test_an_interrupted_fresh_survey_says_to_resume_without_fresh(run, monkeypat
 
 def test_a_per_deal_temporary_file_a_killed_survey_left_is_removed_by_the_next(run, tmp_path):
     """A survey killed outright (SIGKILL) leaves its lines' temporary file beside --per-deal FILE; nothing
-    removed it. One untouched for a while goes when the next survey writes that file; a fresh one (a survey
-    still writing) stays."""
+    removed it. One nobody holds goes when the next survey writes that file; one a running survey holds (a
+    gzip one goes unwritten for minutes: its age says nothing) stays, as does one made this instant."""
+    pytest.importorskip("fcntl")  # the locks a running survey holds
     out = tmp_path / "pd.jsonl"
-    stale, fresh = tmp_path / ".pd.jsonl.ab12cd34.tmp", tmp_path / ".pd.jsonl.zz99yy88.tmp"
-    for f in (stale, fresh):
+    stale, held, fresh = (tmp_path / f".pd.jsonl.{n}.tmp" for n in ("ab12cd34", "cd56ef78", "zz99yy88"))
+    for f in (stale, held, fresh):
         f.write_text('{"deal": 1}\n')
-    os.utime(stale, (time.time() - 7200, time.time() - 7200))
-    assert run(["stats", "--deals", "1-3", "--workers", "1", "--per-deal", str(out)]).exit_code == 0
-    assert not stale.exists() and fresh.exists() and len(out.read_text().splitlines()) == 3
+    for f in (stale, held):
+        os.utime(f, (time.time() - 7200, time.time() - 7200))
+    holder = subprocess.Popen([sys.executable, "-c", "import fcntl, sys, time; f = open(sys.argv[1], 'rb'); "
+                               "fcntl.flock(f, fcntl.LOCK_EX); print('held', flush=True); time.sleep(60)", str(held)],
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "held"  # another survey, still writing
+        assert run(["stats", "--deals", "1-3", "--workers", "1", "--per-deal", str(out)]).exit_code == 0
+    finally:
+        holder.kill()
+        holder.wait()
+    assert not stale.exists() and held.exists() and fresh.exists() and len(out.read_text().splitlines()) == 3
 
 
 def test_a_store_named_as_a_folder_says_it_is_a_folder(run, tmp_path):
