@@ -953,6 +953,26 @@ def test_only_a_record_file_imported_is_taken_over_by_an_export_line_of_the_same
     assert line["started_at"] <= line["played_at"]
 
 
+def test_a_restored_backup_keeps_a_copy_imported_for_the_export_line_of_its_game(run, tmp_path):
+    """A history holding a --save copy imported, backed up and restored elsewhere, then the export of the
+    home the game was played in: the restored row had forgotten it came from a record file, and the game
+    became two."""
+    played, copy = tmp_path / "played", tmp_path / "x7.json"
+    osmosis(["play", "7", "--plain", "--save", str(copy)], played, input="d d d d d d\nq\n")
+    first, backup, restored = tmp_path / "first.jsonl", tmp_path / "backup.jsonl", tmp_path / "restored"
+    assert osmosis(["export", str(first)], played).exit_code == 0
+    assert run(["import", str(copy)]).exit_code == 0
+    assert run(["export", str(backup)]).exit_code == 0
+    assert json.loads(backup.read_text())["from_import"] is True
+    assert osmosis(["import", str(backup)], restored).exit_code == 0
+    assert "Nothing new to import" in osmosis(["import", str(first)], restored).stdout
+    assert json.loads(osmosis(["history", "--json"], restored).stdout)["games"] == 1
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(json.dumps({**json.loads(backup.read_text()), "from_import": 1}) + "\n")
+    refused = osmosis(["import", str(bad)], tmp_path / "other")
+    assert refused.exit_code == 1 and "from_import is 1: expected true or false" in refused.stderr
+
+
 def test_a_first_use_import_the_history_refuses_is_tried_again_next_time(run, home, monkeypatch):
     """A locked or full history during the first-use import of the games folder counted its games as
     unreadable files, marked the folder imported, and the games never went in."""

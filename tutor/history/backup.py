@@ -67,9 +67,12 @@ def export_lines(history: History) -> Iterator[dict[str, Any]]:
                            "tags": json.loads(d["tags"]), "drop": d["drop_points"], "box": d["box"],
                            "due_at": d["due_at"], "created_at": d["created_at"], "retired": d["retired"],
                            "answers": answers})
-        yield {"format": LINE_FORMAT, "id": game.id, "key": game.key, "source": game.source,
-               "started_at": game.started_at, "played_at": game.played_at, "record": game.record,
-               "review": rev.to_json() if rev is not None else None, "drills": drills}
+        line = {"format": LINE_FORMAT, "id": game.id, "key": game.key, "source": game.source,
+                "started_at": game.started_at, "played_at": game.played_at, "record": game.record,
+                "review": rev.to_json() if rev is not None else None, "drills": drills}
+        if history.query("SELECT from_import FROM games WHERE id = ?", (game.id,))[0][0]:
+            line["from_import"] = True  # a record file imported: an export line of its game takes it over
+        yield line
 
 
 def export_text(history: History) -> str:

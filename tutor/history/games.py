@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from pathlib import Path
 
 from ..errors import TutorError
@@ -355,17 +355,19 @@ def key_of(history: History, record: Record, key: str | None, by_content: bool =
     return key
 
 
-def claim_file_copy(history: History, record: Record, key: str | None, started_at: str | None = None) -> None:
+def claim_file_copy(history: History, record: Record, key: str | None, started_at: str | None = None,
+                    taken: Collection[int] = ()) -> None:
     """The row of a record file ``osmosis import`` stored (``from_import``: a copy saved with ``--save`` where
     the game was played, say) that holds the game an exported line under ``key`` brings, now stored under that
     key: the game stays one row whichever came first, the file or the export (a file imported after the export
     is found by its content, as a copy). Only such a row: a game played here, or restored from an export line,
     is a game of its own even when played alike, and the claimed row is one no more, so a second line alike
-    gets a row of its own. Nothing changes when the key is stored already or no such row is. In ``write``."""
+    gets a row of its own; so does one of ``taken`` (the rows an earlier line of the same file stored). Nothing
+    changes when the key is stored already or no such row is. In ``write``."""
     if key is None or history.game_by_key(key) is not None:
         return
-    rows = history.query("SELECT id FROM games WHERE content = ? AND from_import = 1 ORDER BY id LIMIT 1",
-                         (content_of(record),))
+    rows = [r for r in history.query("SELECT id FROM games WHERE content = ? AND from_import = 1 ORDER BY id",
+                                     (content_of(record),)) if int(r[0]) not in taken]
     if rows:  # stored under the line's key from now on, begun at the earlier of the two starts
         history.query("UPDATE games SET game_key = ?, from_import = 0, started_at = min(started_at, COALESCE(?, "
                       "started_at)) WHERE id = ?", (storable(key), started_at, int(rows[0][0])))

@@ -105,6 +105,8 @@ def import_line(history: History, data: dict[str, Any], where: str,
             int_field(data.get("id"), "id", 1, 2**62)
         text_field(data.get("key"), "key", optional=True)
         text_field(data.get("source"), "source", optional=True)
+        if not isinstance(data.get("from_import", False), bool):
+            raise Bad(f"from_import is {shown(data['from_import'])}: expected true or false")
         time_field(data.get("started_at"), "started_at", optional=True)
         time_field(data.get("played_at"), "played_at", optional=True)
         if data.get("review") is not None and not isinstance(data["review"], dict):
@@ -117,7 +119,7 @@ def import_line(history: History, data: dict[str, Any], where: str,
     line = ImportResult()
     try:
         with history.write():  # the game, its review and its drills go in together, or nothing of the line does
-            _store_line(history, data, record, where, line)
+            _store_line(history, data, record, where, line, result.ids if result is not None else set())
     except sqlite3.IntegrityError as exc:  # the checks above should leave none: still one line, nothing written
         raise RecordError(f"{where}: not as osmosis export writes it: it cannot be stored ({exc})") from None
     if result is not None:
@@ -127,11 +129,13 @@ def import_line(history: History, data: dict[str, Any], where: str,
     return line.new_reviews, line.new_drills
 
 
-def _store_line(history: History, data: dict[str, Any], record: Record, where: str, result: ImportResult) -> None:
+def _store_line(history: History, data: dict[str, Any], record: Record, where: str, result: ImportResult,
+                taken: set[int]) -> None:
     # The line's key names a file on the machine that exported it: here another game may hold that key
     # (kept, and this one gets a row of its own), or this game may be stored further on (kept as it is).
-    # a record file imported here (a --save copy of the game) holds this game: the line takes its row over
-    claim_file_copy(history, record, data.get("key") or None, data.get("started_at"))
+    # A record file imported here (a --save copy of the game) holds this game: the line takes its row over,
+    # unless an earlier line of this file stored that row (two games played alike in one export stay two).
+    claim_file_copy(history, record, data.get("key") or None, data.get("started_at"), taken)
     found = key_of(history, record, data.get("key") or None, by_content=False)
     if isinstance(found, int):
         row = history.game(found)
@@ -143,6 +147,7 @@ def _store_line(history: History, data: dict[str, Any], record: Record, where: s
     before = _rows_for(history, found, content_of(record))
     stored = found is not None and history.game_by_key(found) is not None  # keeps where its file lies here
     game_id = add_record(history, record, key=found, source=None if stored else data.get("source"),
+                         from_import=data.get("from_import") is True,
                          started_at=data.get("started_at"), played_at=data.get("played_at"), game_id=data.get("id"))
     result.took(game_id, before, len(record.moves))
     if isinstance(data.get("review"), dict):
