@@ -610,6 +610,23 @@ def test_t_kept_back_by_the_tutor_does_not_say_how_many_turns_were_left(run, tmp
     assert re.sub(r"deal-file-[\d-]+", "", outputs[0]) == re.sub(r"deal-file-[\d-]+", "", outputs[1])
 
 
+def test_a_run_of_t_the_tutor_cut_short_does_not_say_it_reached_its_end(run, monkeypatch):
+    """The question kept back the third of t's five turns on deal 1; the line after it still said "turned the
+    talon 2 times, until the waste shows a card that can be played", which it never did."""
+    from tutor.cli.session import Session
+
+    asked = []
+
+    def check(self, state, move):
+        asked.append(move)
+        return len(asked) < 3  # the third turn kept back, as n at the question does
+
+    monkeypatch.setattr(Session, "tutor_check", check)
+    out = " ".join(run(["play", "1", "--tutor", "--plain"], input="t\nq\n").stdout.split())
+    assert "Moves 1-2: turned the talon 2 times, until the tutor's question." in out
+    assert "until the waste shows a card" not in out
+
+
 def test_q_at_the_tutors_question_is_a_q_at_the_prompt_when_moves_are_not_saved(tmp_path):
     """q at the question quit at once, "the last moves are lost", where q at the prompt warns first and
     offers s FILE: the moves could not be saved (the home is a file, so no games folder)."""

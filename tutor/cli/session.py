@@ -307,7 +307,8 @@ class Session:
             return False
         if self.game.ply >= first and not self.game.state.over:  # a game that ended showed its last move already
             self.say("")
-            self.say(turned_sentence(first, self.game.ply, run.why))
+            whole = self.game.ply - first + 1 == len(run.moves)  # or the tutor's question kept the rest back
+            self.say(turned_sentence(first, self.game.ply, run.why if whole else None))
             self.show()
         return True
 

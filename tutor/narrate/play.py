@@ -61,14 +61,16 @@ TURNED_UNTIL = {"playable": "the waste shows a card that can be played",
                 "last-turn": "the next turn empties the stock with no redeal to follow, which may end the game (d takes it)"}
 
 
-def turned_sentence(first: int, last: int, why: str) -> str:
-    """After ``t`` played moves ``first``..``last``: ``Moves 9-17: turned the talon 9 times, until ...``.
+def turned_sentence(first: int, last: int, why: str | None) -> str:
+    """After ``t`` played moves ``first``..``last``: ``Moves 9-17: turned the talon 9 times, until ...``
+    (``why`` None: the tutor's question kept the rest of the run back, so it never got there).
 
     The words of ``t`` in line mode and on the board alike.
     """
     turned = last - first + 1
     span = f"Move {first}" if turned == 1 else f"Moves {first}-{last}"
-    return f"{span}: turned the talon {'once' if turned == 1 else f'{turned} times'}, until {TURNED_UNTIL[why]}."
+    until = f"until {TURNED_UNTIL[why]}" if why is not None else "until the tutor's question"
+    return f"{span}: turned the talon {'once' if turned == 1 else f'{turned} times'}, {until}."
 
 
 def _words(rest: Sequence[str], most: int = 12) -> str:
