@@ -16,6 +16,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import IO
 
 # A temporary file of ours is ``.NAME.XXXXXXXX.tmp`` beside NAME (tempfile's
 # eight random characters). One older than this was left by a killed save.
@@ -255,12 +256,29 @@ def create_new_file(directory: Path, stem: str, suffix: str, text: str) -> Path:
         _unlink(tmp)
 
 
-def remove_stale_temps(path: str | os.PathLike[str], older_than: float = STALE_SECONDS) -> list[Path]:
+def lock_file(fh: IO[bytes], wait: bool = True) -> bool:
+    """An exclusive lock on the open file (released when it is closed, or its process ends); False when
+    another process holds one (``wait`` False) or locks do not exist here."""
+    try:
+        import fcntl
+    except ImportError:
+        return False
+    try:
+        fcntl.flock(fh, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+    except OSError:
+        return False
+    return True
+
+
+def remove_stale_temps(path: str | os.PathLike[str], older_than: float = STALE_SECONDS,
+                       locked: bool = False) -> list[Path]:
     """Remove the temporary files of ours (``.NAME.XXXXXXXX.tmp``) that a killed save of ``path`` left.
 
     With ``path`` a directory, those of every file in it. Only files older
     than ``older_than`` seconds go: a younger one may belong to a save in
-    progress. Returns what was removed; errors are ignored (this is tidying).
+    progress. ``locked``: the writer holds a lock on its file (:func:`lock_file`) while it writes, so only one
+    whose lock can be taken goes, whatever its age beyond ``older_than`` (a gzip survey's file goes unwritten
+    for minutes). Returns what was removed; errors are ignored (this is tidying).
     """
     p = Path(path)
     try:
@@ -283,7 +301,13 @@ def remove_stale_temps(path: str | os.PathLike[str], older_than: float = STALE_S
             continue
         try:
             if entry.is_file(follow_symlinks=False) and now - entry.stat(follow_symlinks=False).st_mtime > older_than:
-                os.unlink(entry.path)
+                if locked:
+                    with open(entry.path, "rb") as fh:
+                        if not lock_file(fh, wait=False):
+                            continue  # its writer is still at it
+                        os.unlink(entry.path)
+                else:
+                    os.unlink(entry.path)
                 removed.append(Path(entry.path))
         except OSError:
             continue

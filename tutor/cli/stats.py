@@ -7,12 +7,11 @@ import io
 import json
 import math
 import os
-import re
 import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import IO, Any, TextIO
+from typing import Any, TextIO
 
 import click
 from rich.console import Console
@@ -86,46 +85,12 @@ def progress_line(p: SurveyProgress) -> str:
             f"win rate {running_rate(p.tally)}")
 
 
-def _lock(fh: IO[bytes], wait: bool = True) -> bool:
-    """An exclusive lock on the open file (released when it is closed, or its process ends); False when
-    another process holds one (``wait`` False) or locks do not exist here."""
-    try:
-        import fcntl
-    except ImportError:  # no such locks here: nothing is taken for abandoned
-        return False
-    try:
-        fcntl.flock(fh, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
-    except OSError:
-        return False
-    return True
-
-
-def _remove_abandoned(target: Path) -> None:
-    """The temporary files of ``target``'s name that surveys killed outright (SIGKILL) left beside it. A
-    running survey holds a lock on its own (a gzip one is not written to for minutes on end), so one whose
-    lock can be taken, and more than a minute old, was abandoned."""
-    pattern = re.compile(rf"\.{re.escape(target.name)}\.[a-z0-9_]{{8}}\.tmp")
-    try:
-        entries = [e for e in os.scandir(target.parent) if pattern.fullmatch(e.name)]
-    except OSError:
-        return
-    for entry in entries:
-        try:
-            if time.time() - entry.stat().st_mtime < 60:
-                continue  # a survey may have made it this instant, its lock not yet taken
-            with open(entry.path, "rb") as fh:
-                if _lock(fh, wait=False):
-                    os.unlink(entry.path)
-        except OSError:
-            continue
-
-
 class PerDealFile:
     """The --per-deal file, written beside its name and renamed over it only when the survey has finished, so a
     failed or interrupted run leaves an earlier file as it was (gzip-compressed when the name ends in .gz)."""
 
     def __init__(self, path: str) -> None:
-        from ..storage import check_writable_target
+        from ..storage import check_writable_target, lock_file, remove_stale_temps
         from .keep import keep_game_file
 
         keep_game_file(path, "the per-deal lines", example="deals.jsonl")
@@ -135,11 +100,13 @@ class PerDealFile:
         self.path, self.target = path, target
         try:
             check_writable_target(target)
-            _remove_abandoned(target)
+            # what surveys killed outright (SIGKILL) left: a running one holds a lock on its own file, and one
+            # made this instant may not have taken it yet
+            remove_stale_temps(target, older_than=60, locked=True)
             fd, self.tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
             os.close(fd)
             self.raw = open(self.tmp, "wb")
-            _lock(self.raw)  # held while this survey writes: the file is not abandoned
+            lock_file(self.raw)  # held while this survey writes: the file is not abandoned
             # the gzip header names the file as it will be called (gunzip -N gave back the temporary name)
             self.stream: TextIO = (io.TextIOWrapper(gzip.GzipFile(target.name, "wb", fileobj=self.raw),
                                                     encoding="utf-8") if path.endswith(".gz")
