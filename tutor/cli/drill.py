@@ -29,7 +29,7 @@ from ..history.reviews import review_of, reviews
 from ..knowledge import observe
 from ..lessons import describe_move, judge_answer
 from ..lessons.words import win_text
-from ..narrate.tags import tag_tip
+from ..narrate.tags import tag_tip, topic_for
 from ..notation import Move
 from ..render import prose, render_state, use_symbols
 from ..review import TAGS, tip
@@ -78,11 +78,9 @@ def tip_for(tags: Iterable[str], state: State | None = None, played: Move | None
             return tip(TipId.READ_RESERVE)
     if tag is None:
         return ""
-    topic = tag_tip(tag, state)
-    top = state.waste_top
-    if tag == "turned-past" and top is not None and top // 13 == state.rows[0] and topic != TipId.LAST_PASS:
-        topic = TipId.FIRST_ROW
-    return tip(topic, observe(state).consistent_deals() == 1, state.rules)
+    top = state.waste_top  # a turn past the waste's top card: row 1's own tip where it is row 1's suit
+    first_row = tag == "turned-past" and top is not None and top // 13 == state.rows[0]
+    return tip(topic_for(tag, state, first_row), observe(state).consistent_deals() == 1, state.rules)
 
 
 def _read(prompt: str, echo: bool, quiet: bool = False) -> str | None:

@@ -26,7 +26,7 @@ from .moves import card_word, move_gerund, move_short
 from .play import none_shown
 from .tips import TipId, tip
 
-__all__ = ["TAGS", "tag_sentence", "tip_sentence", "tip_topic", "tag_tip"]
+__all__ = ["TAGS", "tag_sentence", "tip_sentence", "tip_topic", "tag_tip", "topic_for"]
 
 #: tag -> (the id of its tip in :data:`tutor.narrate.TIPS`, what the tag means). Every tag is a fact
 #: of what the player had seen (the position's face-up cards, the scores on consistent deals, the record).
@@ -104,13 +104,16 @@ def tip_sentence(tags: tuple[TagFact, ...], cycle: BlockingCycle | None = None, 
 
 
 def tip_topic(fact: TagFact, state: State | None = None) -> TipId:
-    """The tip for one tag in ``state`` (the position before the move): on the last of limited passes, the
-    last pass's own (no pass follows to plan for, or to keep allowed); a row-1 card turned past, row 1's;
-    else the tag's."""
-    topic = tag_tip(fact.tag, state)
-    if isinstance(fact, TurnedPast) and fact.first_row and topic != TipId.LAST_PASS:
-        return TipId.FIRST_ROW
-    return topic
+    """The tip for one tag in ``state`` (the position before the move): :func:`topic_for`."""
+    return topic_for(fact.tag, state, isinstance(fact, TurnedPast) and fact.first_row)
+
+
+def topic_for(tag: str, state: State | None = None, first_row: bool = False) -> TipId:
+    """The tip for a tag (by its name) in ``state``: on the last of limited passes, the last pass's own (no
+    pass follows to plan for, or to keep allowed); a row-1 card turned past (``first_row``), row 1's; else the
+    tag's."""
+    topic = tag_tip(tag, state)
+    return TipId.FIRST_ROW if first_row and topic != TipId.LAST_PASS else topic
 
 
 def tag_tip(tag: str, state: State | None = None) -> TipId:
