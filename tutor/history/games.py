@@ -230,8 +230,8 @@ def _follow_copy(history: History, record: Record, old: str, new: str) -> None:
         return
     kept = _stored(row)
     if kept is not None and _same_deal(kept, record) and list(record.moves[:len(kept.moves)]) == list(kept.moves):
-        with history.write():
-            history.query("UPDATE games SET game_key = ? WHERE id = ?", (storable(new), row.id))
+        with history.write() as conn:
+            conn.execute("UPDATE games SET game_key = ? WHERE id = ?", (storable(new), row.id))
 
 
 #: (history file, a resumed file's key) -> the key its game goes on under, chosen at its first move.
@@ -369,8 +369,9 @@ def claim_file_copy(history: History, record: Record, key: str | None, started_a
     rows = [r for r in history.query("SELECT id FROM games WHERE content = ? AND from_import = 1 ORDER BY id",
                                      (content_of(record),)) if int(r[0]) not in taken]
     if rows:  # stored under the line's key from now on, begun at the earlier of the two starts
-        history.query("UPDATE games SET game_key = ?, from_import = 0, started_at = min(started_at, COALESCE(?, "
-                      "started_at)) WHERE id = ?", (storable(key), started_at, int(rows[0][0])))
+        with history.write() as conn:
+            conn.execute("UPDATE games SET game_key = ?, from_import = 0, started_at = min(started_at, "
+                         "COALESCE(?, started_at)) WHERE id = ?", (storable(key), started_at, int(rows[0][0])))
 
 
 def _same_deal(kept: Record, record: Record) -> bool:
