@@ -256,6 +256,30 @@ def test_one_unreadable_game_leaves_out_that_game_only_and_keeps_a_copy(home, mo
         copy.close()
 
 
+def test_a_drill_left_out_keeps_its_number_a_new_drill_takes_the_next(home, monkeypatch):
+    """The warning names the drill left out by its id ("drill 3"); SQLite gives the highest id again once that
+    row is gone, so the next drill made was "drill 3" too, another question under the number the warning gave.
+    An imported drill (tutor.history.backup.merge_drill) takes a fresh number as well."""
+    monkeypatch.setenv("OSMOSIS_HOME", str(home))
+    with open_history() as h:
+        _three_games(h)
+        top = max(d.id for d in drills.all_drills(h))
+        exported = export_text(h)
+        h.conn.execute("UPDATE drills SET tags = '[oops' WHERE id = ?", (top,))
+    with open_history() as h:
+        assert h.warning is not None and f"drill {top}): that part was left out" in h.warning
+        assert top not in {d.id for d in drills.all_drills(h)}
+        _game(h, 6)  # the drill left out made again from its review, and a new game's drill: numbers of their own
+        assert sorted(d.id for d in drills.all_drills(h) if d.id >= top) == [top + 1, top + 2]
+        with h.write() as conn:
+            conn.execute("DELETE FROM drills WHERE id IN (?, ?)", (top + 1, top + 2))
+    backup = home / "backup.jsonl"
+    backup.write_text(exported)
+    with open_history() as h:
+        import_file(h, backup)  # the first one back from the export: a number of its own again
+        assert max(d.id for d in drills.all_drills(h)) == top + 3
+
+
 def test_an_unreadable_reviewed_move_leaves_out_that_review_and_the_game_comes_back_from_its_file(home, monkeypatch):
     monkeypatch.setenv("OSMOSIS_HOME", str(home))
     assert osmosis(["play", "5"], home, input="d\nd\nq\n").exit_code == 0

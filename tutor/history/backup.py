@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..storage import is_regular_file
 from .reviews import review_of
+from .schema import next_drill_id
 
 if TYPE_CHECKING:
     from .db import History
@@ -261,9 +262,9 @@ def merge_drill(history: History, game_id: int, d: Mapping[str, Any]) -> bool:
     answers = list(d.get("answers") or [])
     if row is None:
         cur = conn.execute(
-            "INSERT INTO drills (game_id, ply, played, best, label, tags, drop_points, box, due_at, created_at, "
-            "retired) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (game_id, int(d["ply"]), d["played"], d["best"], d["label"], json.dumps(list(d.get("tags") or [])),
+            "INSERT INTO drills (id, game_id, ply, played, best, label, tags, drop_points, box, due_at, created_at, "
+            "retired) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (next_drill_id(conn), game_id, int(d["ply"]), d["played"], d["best"], d["label"], json.dumps(list(d.get("tags") or [])),
              float(d["drop"]), int(d["box"]), d["due_at"], d["created_at"], d.get("retired")))
         drill_id = cur.lastrowid
     elif row["played"] != d["played"]:

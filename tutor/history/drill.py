@@ -25,6 +25,7 @@ from ..hints import DEFAULT_SAMPLES
 from ..record import Record
 from .db import History, iso, parse_iso
 from .reviews import StoredMove, reviews
+from .schema import next_drill_id
 
 if TYPE_CHECKING:  # the lessons are imported when a drill is asked, not with the history
     from ..lessons import Step, Verdict
@@ -188,9 +189,10 @@ def sync_drills(history: History) -> int:
         conn.executemany("UPDATE drills SET played = ?, best = ?, label = ?, tags = ?, drop_points = ?, box = 0, "
                          "due_at = ?, created_at = ?, retired = NULL WHERE id = ?", restarted)
         conn.executemany("UPDATE drills SET retired = ? WHERE id = ?", retired)
-        before = conn.total_changes
-        conn.executemany("INSERT OR IGNORE INTO drills (game_id, ply, played, best, label, tags, drop_points, "
-                         "due_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", new)
+        before, first = conn.total_changes, next_drill_id(conn)
+        conn.executemany("INSERT OR IGNORE INTO drills (id, game_id, ply, played, best, label, tags, drop_points, "
+                         "due_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                         [(first + i, *row) for i, row in enumerate(new)])
         return conn.total_changes - before
 
 

@@ -46,6 +46,14 @@ def _refile_without_reserve(conn: sqlite3.Connection) -> None:
 
 #: Each entry brings the schema from version i to i + 1: SQL, or a function for what SQL cannot say.
 #: Never edit a released step: add a new one.
+
+def _keep_drill_ids(conn: sqlite3.Connection) -> None:
+    """Schema 12: a trigger keeps the highest id of a deleted drill in ``meta`` (one statement: the migration
+    runner splits a script at its semicolons)."""
+    conn.execute("CREATE TRIGGER drills_ids_kept AFTER DELETE ON drills BEGIN "
+                 "INSERT INTO meta (key, value) VALUES ('drill_ids_used', OLD.id) ON CONFLICT(key) DO UPDATE "
+                 "SET value = max(CAST(value AS INTEGER), CAST(excluded.value AS INTEGER)); END")
+
 MIGRATIONS: list[str | Callable[[sqlite3.Connection], None]] = [
     # 1: games, one row per game; a stable key makes re-saving the same file an update.
     """
@@ -162,6 +170,9 @@ MIGRATIONS: list[str | Callable[[sqlite3.Connection], None]] = [
     """
     ALTER TABLE games ADD COLUMN from_import INTEGER NOT NULL DEFAULT 0;
     """,
+    # 12: the highest id a deleted drill had (a drill left out as unreadable, or with its game), so a new
+    # drill never takes the number a warning or an earlier list gave another one (:func:`next_drill_id`).
+    _keep_drill_ids,
 ]
 VERSION = len(MIGRATIONS)
 OUR_TABLES = {"games", "meta", "reviews", "review_moves", "drills", "drill_answers", "schema_version"}
@@ -188,6 +199,14 @@ def unreadable_rows(conn: sqlite3.Connection) -> str | None:
         if n:
             return f"{n} row{'s' if n != 1 else ''} of {table} cannot be read"
     return None
+
+
+def next_drill_id(conn: sqlite3.Connection) -> int:
+    """The id for a new drill: above every drill there is and every one deleted since schema 12 (SQLite alone
+    would give the highest id again once that drill is gone)."""
+    row = conn.execute("SELECT max(coalesce((SELECT max(id) FROM drills), 0), coalesce((SELECT CAST(value AS "
+                       "INTEGER) FROM meta WHERE key = 'drill_ids_used'), 0))").fetchone()
+    return int(row[0]) + 1
 
 
 def _ids(conn: sqlite3.Connection, sql: str, args: list[int] | tuple[()] = ()) -> list[int]:
