@@ -75,6 +75,13 @@ def test_an_answer_that_is_no_move_is_an_input_error(run):
     assert "unknown move 'zz'" in result.stderr
 
 
+def test_answers_take_the_words_the_questions_offer(run):
+    """"Open diamonds with QD, or turn?": --answers "turn d" was refused ("unknown move 'turn'", exit 1)."""
+    result = run(["lesson", "reserve-traps", "--answers", "turn turn", "--json"])
+    assert result.exit_code == 0, result.stderr
+    assert [a["answer"] for a in json.loads(result.stdout)["answers"]] == ["turn", "turn"]
+
+
 def test_check_of_a_shipped_lesson_exits_zero(run):
     result = run(["lesson", "starting-rank", "--check"])
     assert result.exit_code == 0, result.output

@@ -334,6 +334,28 @@ def test_rules_question_right_and_wrong_answers_get_the_engine_reason_and_the_ti
     assert any(line.startswith("Tip: Row 2 takes only the ranks") for line in wrong.lines)
 
 
+def test_a_question_that_offers_words_takes_them():
+    """"Open hearts with 6H, or turn?" refused "turn", the word it offers: "turn" (or "wait") is d, and "play"
+    or "open" the one card the question names; where it names none, the error says to type the card."""
+    def asking(name: str) -> list:
+        return [s for s in find_lesson(name).steps if s.asks]
+
+    six_hearts = asking("waiting")[0]
+    assert six_hearts.question == "Open hearts with 6H, or turn?"
+    turn = judge_answer(six_hearts, " Turn ")
+    assert turn.move == Move.parse("d") and turn.right == judge_answer(six_hearts, "d").right
+    assert judge_answer(six_hearts, "wait").move == Move.parse("d")
+    assert judge_answer(six_hearts, "open").move == judge_answer(six_hearts, "6h").move is not None
+    queen = asking("turning-three")[1]
+    assert queen.question == "Play QD, or turn?"
+    assert judge_answer(queen, "play").move == Move.parse("w") and not judge_answer(queen, "play").right
+    now = next(s for s in asking("waiting") if s.question == "Open hearts now, or turn?")
+    with pytest.raises(MoveError, match="type the card to open$"):
+        judge_answer(now, "open")
+    with pytest.raises(MoveError, match="unknown move 'turnip'"):
+        judge_answer(six_hearts, "turnip")
+
+
 def test_turning_when_a_card_is_asked_for_is_explained():
     step = find_lesson("osmosis-filter").steps[0]
     feedback = judge_answer(step, "d")

@@ -24,9 +24,9 @@ from ..lessons import (
     judge_answer,
     load_progress,
     verdict_for,
+    worded_answer,
 )
 from ..lessons.words import remembered_talon, score_cells, second_try_lines
-from ..notation import parse_input
 from ..render import prose, render_state, use_symbols
 from ..table import Table
 from ..talon import memory
@@ -79,13 +79,13 @@ def lesson_command(ctx: click.Context, name: str | None, check: bool, answers: s
         click.echo(f"warning: {progress.warning}", err=True)
     if answers is not None:
         given = answers.replace(",", " ").split()
-        for token in given:
+        for token, step in zip(given, (s for s in lesson.steps if s.asks), strict=False):
             tries = token.split("/")
             if len(tries) > MAX_TRIES or not all(tries):
                 raise LessonError(f"answer {quoted(token, limit=40)} is not one or two tries: "
                                   f"expected a move or card like 'qs', or a first try and a second like 'qc/qs'")
             for attempt in tries:
-                parse_input(attempt)
+                worded_answer(step, attempt)
         if len(given) != lesson.questions:
             n, q = len(given), lesson.questions
             raise LessonError(f"{n} answer{'' if n == 1 else 's'} given but lesson {lesson.name!r} asks "

@@ -30,16 +30,17 @@ from .format import (
                      parse_lesson,
 )
 from .judge import (
-                    Feedback,
-                    Score,
-                    Verdict,
-                    hint_result_verdict,
-                    hint_score,
-                    hint_verdict,
-                    judge_answer,
-                    rules_verdict,
-                    solver_verdict,
-                    verdict_for,
+                     Feedback,
+                     Score,
+                     Verdict,
+                     hint_result_verdict,
+                     hint_score,
+                     hint_verdict,
+                     judge_answer,
+                     rules_verdict,
+                     solver_verdict,
+                     verdict_for,
+                     worded_answer,
 )
 from .progress import PROGRESS_FORMAT, Progress, load_progress
 from .words import describe_move
@@ -49,5 +50,5 @@ __all__ = [
     "PROGRESS_FORMAT", "SOLVER_NODES", "WIN_MARGIN", "Feedback", "Lesson", "LessonError", "Progress", "Score",
     "Step", "StepCheck", "Verdict", "all_lessons", "check_lesson", "check_step", "describe_move", "find_lesson",
     "full_information", "hint_result_verdict", "hint_score", "hint_verdict", "judge_answer", "lesson_files", "load_lesson_file", "load_progress",
-    "parse_lesson", "progress_path", "rules_verdict", "solver_verdict", "verdict_for",
+    "parse_lesson", "progress_path", "rules_verdict", "solver_verdict", "verdict_for", "worded_answer",
 ]

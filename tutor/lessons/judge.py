@@ -10,7 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from ..errors import IllegalMoveError, LessonError
+from ..cards import parse_card
+from ..errors import CardError, IllegalMoveError, LessonError, MoveError
 from ..knowledge import move_for_card
 from ..notation import TURN, Move, parse_input
 from ..state import State
@@ -201,6 +202,45 @@ class Feedback:
     refusal: str = ""
 
 
+#: The words a question "Play JC, or turn?" offers, as answers: a turn, or the one card the question names.
+_TURN_WORDS = {"turn", "wait", "turn and wait"}
+_PLAY_WORDS = {"play", "open", "play it", "open it"}
+
+
+def worded_answer(step: Step, answer: str) -> Move | int:
+    """What the player typed, as :func:`tutor.notation.parse_input` reads it; the lessons' own questions also
+    offer words: "turn" (or "wait") is ``d``, and "play" or "open" the card the question names, when it names
+    exactly one ("Open hearts with 6H, or turn?"). Anything else is a :class:`~tutor.errors.MoveError` that
+    gives the forms a move takes, and at such a question the card's own name too."""
+    word = " ".join(answer.lower().split())
+    if word in _TURN_WORDS:
+        return TURN
+    named = _named_cards(step.question or "")
+    if word in _PLAY_WORDS and len(named) == 1:
+        return named[0]
+    try:
+        return parse_input(answer)
+    except MoveError as exc:
+        if word in _PLAY_WORDS:  # a question that names no one card: which one is the player's to type
+            raise MoveError(f"{exc}; type the card to {word}") from None
+        raise
+
+
+def _named_cards(question: str) -> list[int]:
+    """The cards a question names ("Play QD, or turn?": QD), in order, each once."""
+    found: list[int] = []
+    for token in question.replace(",", " ").replace("?", " ").split():
+        if len(token) < 2 or not token[0].isalnum():
+            continue
+        try:
+            card = parse_card(token)
+        except CardError:
+            continue
+        if card not in found:
+            found.append(card)
+    return found
+
+
 def judge_answer(step: Step, answer: str, verdict: Verdict | None = None) -> Feedback:
     """Judge what the player typed at a step that asks. :class:`MoveError` if it is no move or card.
 
@@ -210,7 +250,7 @@ def judge_answer(step: Step, answer: str, verdict: Verdict | None = None) -> Fee
     if not step.asks:
         raise step.error("this step asks no question")
     state = step.state
-    parsed = parse_input(answer)
+    parsed = worded_answer(step, answer)
     verdict = verdict or verdict_for(step)
     refusal = ""
     move: Move | None
