@@ -76,6 +76,38 @@ def test_a_saved_game_that_is_no_json_any_more_is_kept_by_every_output(tmp_path)
                    f"write {what}" in refused.stderr
 
 
+def test_a_game_or_deal_file_edited_out_of_shape_is_still_kept_by_every_output(tmp_path):
+    """A saved game whose format name was mistyped, saved again as UTF-16 by an editor, or made larger than a
+    record is read (16 MB), and a deal file cut short or made larger than 1 MB: --graph, --per-deal and
+    --annotate wrote over each of them (exit 0); save and play refused them already."""
+    home = tmp_path / "home"
+    assert osmosis(["play", "5"], home, input=MOVES).exit_code == 0
+    (saved,) = (home / "games").iterdir()
+    text = saved.read_text()
+    record = json.loads(text)
+    deal = osmosis(["deal", "8", "--json"], home).stdout
+    files = {"typo.json": json.dumps({**record, "format": "osmosis-recrod/1"}).encode(),
+             "utf16.json": text.encode("utf-16"),
+             "padded.json": (text.rstrip()[:-1] + " " * (17 << 20) + "}").encode(),
+             "deal-cut.json": deal[:200].encode(),
+             "deal-padded.json": (deal.rstrip()[:-1] + " " * (2 << 20) + "}").encode()}
+    for name, content in files.items():
+        path = tmp_path / name
+        path.write_bytes(content)
+        for args in (["solve", "4", "--graph", str(path), "--graph-nodes", "20"],
+                     ["stats", "--deals", "1", "--policy", "greedy", "--per-deal", str(path)],
+                     ["review", str(saved), "--annotate", str(path), "--samples", "4"]):
+            refused = osmosis(args, home)
+            assert refused.exit_code == 1 and "is kept as it is" in refused.stderr, (name, args, refused.stderr)
+            assert path.read_bytes() == content, (name, args)
+            what = "a deal file" if name.startswith("deal") else "a game record that cannot be read"
+            assert what in refused.stderr, (name, refused.stderr)
+    graph, lines = tmp_path / "graph.xml", tmp_path / "deals.jsonl"  # an earlier output is written over still
+    for args in (["solve", "4", "--graph", str(graph), "--graph-nodes", "20"],
+                 ["stats", "--deals", "1", "--policy", "greedy", "--per-deal", str(lines)]):
+        assert osmosis(args, home).exit_code == 0 and osmosis(args, home).exit_code == 0
+
+
 def test_a_pipe_named_through_a_link_is_refused_as_a_pipe(tmp_path):
     # /dev/stdout on a pipe: the link's target is "pipe:[N]", no file, and the save said "No such file"
     read, write = os.pipe()

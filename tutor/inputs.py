@@ -9,11 +9,13 @@ single ``read`` so ``/dev/stdin`` and ``<(...)`` work too.
 
 from __future__ import annotations
 
+import codecs
 import json
 import math
 import os
 import tomllib
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, NoReturn
 
 from .textsafe import os_reason, quoted
@@ -75,6 +77,39 @@ def _parse_int(text: str) -> int:
 
 def _parse_constant(text: str) -> NoReturn:
     raise _TooLarge(f"{text} is not a JSON number")
+
+
+def sniff(path: str | os.PathLike[str], limit: int = MAX_FILE_BYTES) -> tuple[str, bool]:
+    """What a regular file at ``path`` says it is, for a check before writing over it: its first ``limit``
+    bytes as text (UTF-8, or UTF-16/32 where it starts with their byte-order mark, as an editor may save it;
+    bytes that do not decode are replaced) and whether that is the whole file. ``("", True)`` for no regular
+    file or one that cannot be read: the write itself says what is wrong."""
+    try:
+        p = Path(path)
+        if not p.is_file():
+            return "", True
+        with p.open("rb") as fh:
+            data = fh.read(limit + 1)
+    except (OSError, ValueError):
+        return "", True
+    whole, data = len(data) <= limit, data[:limit]
+    for bom, codec in ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
+                       (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16")):
+        if data.startswith(bom):
+            return data.decode(codec, errors="replace"), whole
+    return data.decode("utf-8-sig", errors="replace"), whole
+
+
+def sniff_json(path: str | os.PathLike[str]) -> tuple[object, str]:
+    """The JSON value in the file at ``path`` (see :func:`sniff`), or ``None`` where it holds none (cut short,
+    hand-edited, larger than a file the tutor reads), with the text read, for its markers."""
+    text, whole = sniff(path)
+    if whole and text.strip():
+        try:
+            return json.loads(text), text
+        except (ValueError, RecursionError):
+            pass
+    return None, text
 
 
 def loads_json(text: str, name: str, error: ErrorFactory) -> Data:

@@ -21,7 +21,7 @@ from typing import Any
 
 from .deals import DEAL_FORMAT, Deal, check_rules, deal_for
 from .errors import DealError, IllegalMoveError, MoveError, RecordError, RulesError, TutorError
-from .inputs import loads_json, read_text
+from .inputs import loads_json, read_text, sniff_json
 from .notation import Move
 from .rules import Rules
 from .state import State
@@ -300,12 +300,9 @@ def _deal_words(deal: Deal) -> str:
 
 def _holds_deal_file(path: str | os.PathLike[str]) -> bool:
     """Whether ``path`` is a deal file (a deal to play, not a game): nothing is written over one."""
-    try:
-        if not Path(path).is_file() or Path(path).stat().st_size > 1 << 20:
-            return False
-        data = json.loads(Path(path).read_text(encoding="utf-8-sig"))
-    except (OSError, ValueError, RecursionError):
-        return False
+    data, text = sniff_json(path)
+    if data is None:  # cut short, hand-edited, or padded past what is read: its format's name says it
+        return f'"{DEAL_FORMAT.split("/")[0]}/' in text and '"moves"' not in text
     return isinstance(data, dict) and data.get("format") == DEAL_FORMAT
 
 

@@ -7,11 +7,11 @@ what the file holds and what to do instead.
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 
 from ..errors import RecordError
+from ..inputs import sniff_json
 from ..narrate.play import plural as _plural
 from ..record import Record, is_finished, keep_finished_game, load_record
 from ..storage import unreadable
@@ -57,20 +57,13 @@ def refuse_folder_name(path: str | Path, what: str, example: str = "out.json") -
 
 def _claims_record(p: Path) -> bool:
     """Whether the file at ``p`` says it is a game record (its ``format``, or a deal and moves) though it does not
-    load: a hand-edited game is still somebody's game."""
-    try:
-        if p.stat().st_size > 1 << 24:  # no record is that large (and _record_in reads none that is)
-            return False
-        raw = p.read_bytes()
-    except OSError:
-        return False
-    try:
-        data = json.loads(raw.decode("utf-8-sig"))
-    except (ValueError, RecursionError):
-        # no JSON any more (a comma too many, the end cut off): its format's name, or a deal and moves, say it
-        return b'"osmosis-record/' in raw or (b'"deal"' in raw and b'"moves"' in raw)
+    load: a hand-edited game is still somebody's game, whatever an edit did to it (a format name mistyped, the
+    end cut off, the file saved as UTF-16, or made larger than a record is read)."""
+    data, text = sniff_json(p)
+    if data is None:  # no JSON any more (a comma too many, the end cut off): its format's name, or a deal and moves
+        return '"osmosis-record/' in text or ('"deal"' in text and '"moves"' in text)
     return isinstance(data, dict) and (str(data.get("format", "")).startswith("osmosis-record")
-                                       or ("format" not in data and "deal" in data and "moves" in data))
+                                       or ("deal" in data and "moves" in data))
 
 
 NOT_A_RECORD = object()
