@@ -25,6 +25,7 @@ import pytest
 from test_cli_play import greedy_line
 
 from tutor.deals import deal_for
+from tutor.errors import RecordError
 from tutor.record import Record, load_record, save_record
 from tutor.rules import preset
 from tutor.storage import STALE_SECONDS, atomic_write_text, create_new_file
@@ -440,6 +441,31 @@ def test_a_game_file_written_by_another_session_is_kept_and_this_game_goes_on_in
     assert files.saved_sentence().startswith(f"The game is saved in {files.autosave} (2 moves, ")
     game.push("d")
     assert files.after_change() == [] and len(load_record(files.autosave).moves) == 3
+
+
+def test_a_save_file_another_session_saved_its_game_in_is_kept(tmp_path):
+    """Two sessions with --save same.json at once: the one that quit second wrote its game over the other's
+    (checked only when the game opened), and s FILE checked a file only before its first write there."""
+    game, files, folder = _autosaved_game(tmp_path)
+    mine = tmp_path / "same.json"
+    files.save_path = str(mine)
+    other = Record(RULES, deal_for(2, RULES), ["d", "d"])
+    save_record(other, mine)  # the other session quit first
+    kept = mine.read_bytes()
+    said = files.keep()
+    assert mine.read_bytes() == kept
+    assert said == [f"Save failed: '{mine}' holds another game (deal 2, 2 moves) and is kept as it is: give a new "
+                    f"file name; the game is kept in {files.autosave}."]
+    own = tmp_path / "own.json"
+    assert files.save(str(own)) == [f"Saved to {own}."]
+    save_record(other, own)  # written over by the other session after this one's s own.json
+    with pytest.raises(RecordError, match="holds another game"):
+        files.save(str(own))
+    assert own.read_bytes() == kept
+    game.push("d")  # a file that still holds this game's start is this game's, and goes on
+    again = tmp_path / "again.json"
+    save_record(Record(RULES, deal_for(1, RULES), ["d"]), again)
+    assert files.save(str(again)) == [f"Saved to {again}."] and len(load_record(again).moves) == 2
 
 
 def test_a_game_file_replaced_by_another_game_while_playing_is_one_game_in_the_history(tmp_path):

@@ -99,6 +99,15 @@ class GameFiles:
         save_record(self.game.to_record(), path)
         self._note(path)
 
+    def _write_own(self, path: str | Path) -> None:
+        """Write a file of the player's own (``--save``, ``s FILE``): one this session has not written, or one
+        written since by someone else (another session saving its game there), is checked first, under the
+        folder's lock with the write, so another game in it is never written over (:func:`keep_other_file`)."""
+        with folder_lock(path):
+            if str(path) not in self.written or self._changed_elsewhere(path):
+                keep_other_file(path, self.game.to_record())
+            self._write(path)
+
     def _new_file(self) -> Path:
         folder = self.games if self.games is not None else (self.autosave.parent if self.autosave else None)
         if folder is None:
@@ -223,9 +232,7 @@ class GameFiles:
     def save(self, arg: str) -> list[str]:
         """The ``s`` command: ``s FILE`` writes FILE; ``s`` alone the file the game is kept in."""
         if arg:
-            if arg not in self.written:  # a file this game has not written yet: never another game's
-                keep_other_file(arg, self.game.to_record())
-            self._write(arg)
+            self._write_own(arg)  # never another game's file
             if self.save_path is None and (self.autosave is None or self.failed):
                 self.save_path = arg  # this file keeps the game from now on, at the end and on quit
             return [f"Saved to {shown_path(arg)}."]
@@ -233,7 +240,7 @@ class GameFiles:
             if self._protected(self.save_path):
                 raise RecordError(f"{shown_path(self.save_path)} holds the finished game: "
                                   "type s FILE to save this one to another file")
-            self._write(self.save_path)
+            self._write_own(self.save_path)
             return [f"Saved to {shown_path(self.save_path)}."]
         if self.games is None and self.autosave is None:
             raise RecordError("there is no file to save to: type s and a file name, like s game.json")
@@ -266,7 +273,7 @@ class GameFiles:
         if self._protected(self.save_path):
             return [f"{shown_path(self.save_path)} keeps the finished game; this one is not written there."]
         try:
-            self._write(self.save_path)
+            self._write_own(self.save_path)
         except RecordError as exc:
             kept = [p for p in self.holding_now() if p != str(self.save_path)]
             where = (f"the game is kept in {shown_path(kept[0])}" if kept
