@@ -304,6 +304,27 @@ def test_drill_schedule_right_comes_back_later_and_later_wrong_soon(db):
     assert [(r[0], r[1]) for r in history_rows] == [(1, 1), (1, 2), (1, 3), (0, 0), (1, 1)]
 
 
+def test_a_drill_answered_in_two_sessions_at_once_moves_from_the_box_the_last_answer_left(db):
+    """Two drill sessions asked the same drill in box 2: a wrong answer in one put it in box 0, and a right
+    answer in the other then put it in box 3 (from the box it was asked in), as if the wrong one never was."""
+    clock = Clock()
+    with open_history(clock=clock) as h:
+        g = add_record(h, record(1, "d d"), key="g")
+        store_review(h, g, _review([_move(2, "d", "w", "blunder", ["turned-past"], 60.0,
+                                          cands=[{"move": "w", "win": 0.8, "samples": 24},
+                                                 {"move": "d", "win": 0.2, "samples": 24}])]))
+        drills.sync_drills(h)
+        with h.write() as conn:
+            conn.execute("UPDATE drills SET box = 2")
+        (asked_here,) = drills.due(h)
+        (asked_there,) = drills.due(h)
+        assert drills.answer(h, asked_there, "d", False).box == 0
+        after = drills.answer(h, asked_here, "w", True)
+        assert after.box == 1 and hdb.parse_iso(after.due_at) - clock.t == drills.DAY
+        assert (after.answers, after.right) == (2, 1)
+        assert [tuple(r) for r in h.query("SELECT right, box_after FROM drill_answers ORDER BY id")] == [(0, 0), (1, 1)]
+
+
 def test_a_drill_needs_a_real_drop_by_the_reviews_own_numbers():
     from tutor.history.reviews import StoredMove
 

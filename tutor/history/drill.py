@@ -235,14 +235,18 @@ def next_due(history: History, tag: str | None = None) -> str | None:
 
 
 def answer(history: History, d: Drill, answer_text: str, right: bool) -> Drill:
-    """Store an answer and reschedule the drill; returns it as it is now."""
+    """Store an answer and reschedule the drill; returns it as it is now. The box is read again in the write:
+    another session may have answered the same drill since this one asked it (a wrong answer there puts it
+    in box 0, and a right one here then moves it up from there, not from the box it was asked in)."""
     now = history.now()
-    box, due_at = schedule(d.box, right, now)
     with history.write() as conn:
+        row = conn.execute("SELECT box FROM drills WHERE id = ?", (d.id,)).fetchone()
+        box, due_at = schedule(int(row[0]) if row is not None else d.box, right, now)
         conn.execute("UPDATE drills SET box = ?, due_at = ? WHERE id = ?", (box, iso(due_at), d.id))
         conn.execute("INSERT INTO drill_answers (drill_id, answered_at, answer, right, box_after) VALUES (?, ?, ?, ?, ?)",
                      (d.id, iso(now), answer_text, int(right), box))
-    return replace(d, box=box, due_at=iso(due_at), answers=d.answers + 1, right=d.right + int(right))
+    return drill(history, d.id) or replace(d, box=box, due_at=iso(due_at), answers=d.answers + 1,
+                                           right=d.right + int(right))
 
 
 def retire(history: History, d: Drill, why: str) -> None:
