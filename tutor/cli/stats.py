@@ -85,6 +85,18 @@ def progress_line(p: SurveyProgress) -> str:
             f"win rate {running_rate(p.tally)}")
 
 
+
+def _cannot_write(path: str, exc: OSError) -> TutorError:
+    """The per-deal file cannot be written: why, and what to give instead."""
+    from ..record import no_folder
+
+    folder = Path(path).absolute().parent
+    if not folder.is_dir():
+        return TutorError(f"cannot write the per-deal file {quoted(path)}: {no_folder(folder)}; give --per-deal a "
+                          "file in a folder that exists")
+    return TutorError(f"cannot write the per-deal file {quoted(path)}: {exc.strerror or exc}; give --per-deal a file "
+                      "in a folder you can write to (and room on its disk)")
+
 class PerDealFile:
     """The --per-deal file, written beside its name and renamed over it only when the survey has finished, so a
     failed or interrupted run leaves an earlier file as it was (gzip-compressed when the name ends in .gz)."""
@@ -112,7 +124,7 @@ class PerDealFile:
                                                     encoding="utf-8") if path.endswith(".gz")
                                    else io.TextIOWrapper(self.raw, encoding="utf-8"))
         except OSError as exc:
-            raise TutorError(f"cannot write the per-deal file {quoted(path)}: {exc.strerror or exc}") from None
+            raise _cannot_write(path, exc) from None
 
     def close(self, keep: bool) -> None:
         """Close the lines; with ``keep``, put them in place of the file named, else drop them."""
@@ -126,7 +138,7 @@ class PerDealFile:
                 os.replace(self.tmp, self.target)
                 return
         except OSError as exc:
-            raise TutorError(f"cannot write the per-deal file {quoted(self.path)}: {exc.strerror or exc}") from None
+            raise _cannot_write(self.path, exc) from None
         finally:
             if not keep or os.path.exists(self.tmp):
                 try:
