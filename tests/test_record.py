@@ -230,7 +230,10 @@ def test_json_that_is_not_an_object_is_refused(tmp_path):
     ({"number": None}, "deal number null is not"),
     ({"format": "osmosis-deal/1", "reserves": [], "base": "2S", "talon": ["KS"]}, "missing card"),
     ({"format": "osmosis-deal/1", "reserves": [["1X"]], "base": "2S", "talon": []}, "unknown card '1X'"),
-    ("deal 1", "expected a JSON object"),
+    ("deal 1", 'expected {"number": N} for a PySolFC deal number, or an inline deal'),
+    (7, 'deal 7 is a bare number: write it as {"number": 7}'),  # was pointed at the inline form only
+    ({"Number": 7}, 'expected {"number": N}'),
+    ({**deal_for(8, preset("osmosis")).to_json(), "number": 7}, 'both "number": 7 and the cards of another deal'),
 ])
 def test_bad_deal_is_named(tmp_path, deal, words):
     data = {"format": RECORD_FORMAT, "variant": "osmosis", "deal": deal, "moves": []}
@@ -386,6 +389,12 @@ def test_a_deal_number_with_other_fields_beside_it_is_still_the_numbered_deal():
     data = {"format": RECORD_FORMAT, "variant": "osmosis", "deal": {"number": 7, "note": "from the club"},
             "moves": ["d", "d"]}
     assert Record.from_json(data).deal == deal_for(7, preset("osmosis"))
+
+
+def test_a_deal_number_with_its_own_cards_beside_it_is_that_numbered_deal():
+    data = {"format": RECORD_FORMAT, "variant": "osmosis", "deal": {**deal_for(8, preset("osmosis")).to_json(),
+                                                                    "number": 8}, "moves": ["d"]}
+    assert Record.from_json(data).deal.number == 8
 
 
 def test_a_deal_file_given_as_a_record_says_which_commands_take_it():

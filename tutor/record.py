@@ -195,16 +195,30 @@ def plain_rules(rules: Rules) -> Rules:
     return rules
 
 
+#: What a record's ``deal`` may be (spec section 3), for an error about one that is neither.
+_DEAL_FORMS = 'expected {"number": N} for a PySolFC deal number, or an inline deal with reserves, base and talon'
+
+
 def _deal_of(value: object, rules: Rules, source: str) -> Deal:
+    cards = isinstance(value, dict) and bool({"reserves", "base", "talon"} & set(value))
     try:
-        if isinstance(value, dict) and "number" in value and not {"reserves", "base", "talon"} & set(value):
+        if not isinstance(value, dict) or not (cards or "number" in value):
+            if isinstance(value, int) and not isinstance(value, bool):
+                raise DealError(f"deal {value} is a bare number: write it as {{\"number\": {value}}}")
+            raise DealError(f"deal {brief(value)}: {_DEAL_FORMS}")
+        if "number" in value:
             # {"number": N}; other fields (a note, a source) are kept out of the way, as at the top level
             number = value["number"]
             if isinstance(number, bool) or not isinstance(number, int):
                 raise DealError(f"deal number {brief(number)} is not a whole number")
             deal = deal_for(number, rules)
-        else:
-            deal = Deal.from_json(value, source="deal")
+        if cards:
+            given = Deal.from_json(value, source="deal")
+            if "number" in value and (given.reserves, given.base, given.talon) != (deal.reserves, deal.base,
+                                                                                   deal.talon):
+                raise DealError(f"it gives both \"number\": {value['number']} and the cards of another deal: keep "
+                                "one of the two, the number or the cards")
+            deal = deal if "number" in value else given  # the number's own cards: that numbered deal
         check_rules(deal, rules)
     except DealError as exc:
         raise RecordError(f"{source}: bad deal: {exc}") from None
