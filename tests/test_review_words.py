@@ -112,6 +112,20 @@ def test_a_comment_with_a_thrown_win_and_a_blocking_row_gives_the_caveat_once():
     assert len(re.split(r"(?<=\.) (?=[A-Z])", tail)) == 1, tail  # one sentence under the caveat
 
 
+def test_a_critical_moment_never_rounds_the_low_end_onto_a_label_it_is_below():
+    """Greedy deal 30, move 3, an inaccuracy: its row in the critical moments read "lost 13 points (95%: 10-16,
+    512 deals)", a mistake by the report's own rule (low end from 10), where its comment said 9.8; with
+    --thresholds 5,8,15 a low end of 7.68 read "8" beside the inaccuracy label."""
+    state = State.initial(deal_for(1, preset("osmosis")), preset("osmosis"))
+    r1, d = Move.parse("r1"), Move.parse("d")
+    default = ErrorMoment(r1, d, 12.7, Drop(0.127, 0.0979, 0.1562, 512))
+    assert "lost 13 points (95%: 9.8-16, 512 deals)" in moment_text(state, default)
+    custom = ErrorMoment(r1, d, 10.4, Drop(0.104, 0.0768, 0.1299, 512), 0, (1.0, 5.0, 8.0, 15.0))
+    assert "(95%: 7.7-13, 512 deals)" in moment_text(state, custom)
+    on_eight = ErrorMoment(r1, d, 8.01, Drop(0.0801, 0.05, 0.11, 512), 0, (1.0, 5.0, 8.0, 15.0))
+    assert "lost 8.01 points" in moment_text(state, on_eight)  # the drop itself, against those thresholds too
+
+
 def test_a_one_point_drop_is_said_in_the_singular():
     state = State.initial(deal_for(1, preset("osmosis")), preset("osmosis"))
     best = Candidate(Move.parse("d"), 0.5, 30.0, 64, (0.4, 0.6))

@@ -349,15 +349,15 @@ def comment(state: State, facts: Comment) -> str:
 def moment_text(state: State, fact: MomentFact) -> str:
     """A critical moment in a line: the error with its drop, or the cards that turned up with their luck."""
     if isinstance(fact, ErrorMoment):
-        paired = fact.paired
-        how = ("exact" if paired.exact
-               else f"95%: {_num(paired.lo * 100)}-{_num(paired.hi * 100)}, {_deals(paired.samples)}")
+        paired, marks = fact.paired, fact.marks
+        # the low end decides the label: never rounded onto a threshold it is below (9.79 is "9.8", not "10")
+        ends = f"{_num(paired.lo * 100, _clear_of(paired.lo * 100, marks))}-{_num(paired.hi * 100)}"
+        how = "exact" if paired.exact else f"95%: {ends}, {_deals(paired.samples)}"
         if not paired.exact and 0 < fact.win_samples < paired.samples:
             # the win chances beside it rest on fewer deals: say which figure rests on which
-            how = (f"on {paired.samples} deals, paired, 95%: {_num(paired.lo * 100)}-{_num(paired.hi * 100)}; "
-                   f"the win chances on {_deals(fact.win_samples)}")
-        return (f"{move_short(state, fact.move)} lost {_points(fact.drop, _clear_of(fact.drop))} ({how}) against "
-                f"{move_short(state, fact.best)}")
+            how = f"on {paired.samples} deals, paired, 95%: {ends}; the win chances on {_deals(fact.win_samples)}"
+        return (f"{move_short(state, fact.move)} lost {_points(fact.drop, _clear_of(fact.drop, marks))} ({how}) "
+                f"against {move_short(state, fact.best)}")
     assert isinstance(fact, LuckMoment)
     span = ""
     if fact.interval is not None:

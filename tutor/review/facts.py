@@ -20,7 +20,7 @@ from .grades import Label
 
 __all__ = ["Tag", "MomentKind", "Candidate", "Ungraded", "Decided", "Grade", "EarlyStart", "WrongRow", "LateStart",
            "NoProgress", "TurnedPast", "ReserveDig", "TalonShift", "TagFact", "BlockingCycle", "ThrewAwayWin",
-           "Luck", "OnlyMove", "Comment", "ErrorMoment", "LuckMoment", "MomentFact", "Practical"]
+           "Luck", "OnlyMove", "Comment", "ErrorMoment", "LuckMoment", "MomentFact", "Practical", "DEFAULT_MARKS"]
 
 
 class Tag(StrEnum):
@@ -148,6 +148,10 @@ class Decided:
     gap: tuple[float, float] | None = None
 
 
+#: The thresholds' defaults in points: best, inaccuracy, mistake, blunder.
+DEFAULT_MARKS: tuple[float, ...] = (1.0, 5.0, 10.0, 15.0)
+
+
 @dataclass(frozen=True, slots=True)
 class Grade:
     """A graded move's label against the best move: the played and the best move's scores, the paired drop;
@@ -168,7 +172,7 @@ class Grade:
     fused_exact: bool = False
     """The search's values behind ``fused`` are exact (every consistent deal, searched to the end), not
     estimates."""
-    marks: tuple[float, ...] = (1.0, 5.0, 10.0, 15.0)  # Thresholds' defaults: best, inaccuracy, mistake, blunder
+    marks: tuple[float, ...] = DEFAULT_MARKS
     """The thresholds in points (``best``'s, then the labels'), so a drop rounded for the words never reads
     as sitting on one it is not on (1.04 points for a move graded good, not "1")."""
 
@@ -360,6 +364,8 @@ class ErrorMoment:
     drop: float
     paired: Drop
     win_samples: int = 0
+    marks: tuple[float, ...] = DEFAULT_MARKS
+    """The review's thresholds (as :attr:`Grade.marks`): the figures are never rounded onto one."""
 
 
 @dataclass(frozen=True, slots=True)

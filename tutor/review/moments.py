@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .facts import ErrorMoment, LuckMoment, MomentKind
+from .facts import DEFAULT_MARKS, ErrorMoment, Grade, LuckMoment, MomentKind
 from .grades import Label
 from .values import Moment, MoveReview
 
@@ -14,8 +14,10 @@ def critical(moves: list[MoveReview], count: int = 5) -> list[Moment]:
     moments = []
     for m in moves:
         if m.graded and m.label >= Label.INACCURACY and m.paired is not None:
+            grade = m.facts.grade if m.facts is not None else None
+            marks = grade.marks if isinstance(grade, Grade) else DEFAULT_MARKS
             moments.append(Moment(m.ply, MomentKind.ERROR, m.win_before, m.win_after, "",
-                                  ErrorMoment(m.move, m.best, m.drop, m.paired, m.samples)))
+                                  ErrorMoment(m.move, m.best, m.drop, m.paired, m.samples, marks)))
         if m.luck is not None:
             # the luck's own two figures, on the deals it was measured on (the comment's): the move's
             # figure may rest on more deals drawn for its label, or be the game's result
