@@ -1321,3 +1321,19 @@ def test_a_late_start_example_names_the_row_opening_move_when_the_best_one_waits
     data = json.loads(run(["coach", "--json", "--no-review"]).stdout)
     (late,) = [t for t in data["tags"] if t["tag"] == "late-start"]
     assert (late["examples"][0]["opening"], late["examples"][0]["opening_card"]) == ("w", "7S")
+
+
+def test_an_empty_import_name_and_an_export_to_no_folder_say_what_would_be_right(tmp_path):
+    """`osmosis import ''` named the current folder ("record or export '.' is a directory"), and an export to a
+    folder that is not there gave the system's "No such file or directory" alone."""
+    home = tmp_path / "home"
+    game = tmp_path / "g.json"
+    save_record(Record(preset("osmosis"), deal_for(5, preset("osmosis")), ["d"]), game)
+    empty = osmosis(["import", "", str(game)], home)
+    assert empty.exit_code == 1 and "Imported 1 game" in empty.stdout
+    assert empty.stderr == "error: an empty file name was given: give a record file or an export, like game.json\n"
+    missing = tmp_path / "no" / "x.jsonl"
+    nowhere = osmosis(["export", str(missing)], home)
+    assert nowhere.exit_code == 1 and nowhere.stderr == (f"error: cannot write '{missing}': there is no folder "
+                                                         f"'{missing.parent}'; give osmosis export a file in a folder "
+                                                         "that exists\n")

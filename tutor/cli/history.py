@@ -26,6 +26,7 @@ from ..textsafe import os_reason, quoted, shown_path
 from . import history_render as words
 from .app import console_of
 from .common import FILE
+from .keep import cannot_write
 
 if TYPE_CHECKING:
     from ..history.transfer import ImportResult
@@ -289,9 +290,9 @@ def _options_named(wanted: str) -> str | None:
 
 
 @click.command("import")
-@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path, readable=False))
+@click.argument("files", nargs=-1, required=True, type=click.Path(readable=False))
 @click.pass_context
-def import_command(ctx: click.Context, files: tuple[Path, ...]) -> None:
+def import_command(ctx: click.Context, files: tuple[str, ...]) -> None:
     """Bring game records or an export (JSON lines) into your history.
 
     FILE is a game record (osmosis-record/1) or what osmosis export wrote.
@@ -304,9 +305,13 @@ def import_command(ctx: click.Context, files: tuple[Path, ...]) -> None:
     console = console_of(ctx)
     total = ImportResult()
     with open_for_command(console) as history:
-        for at, f in enumerate(files, 1):
+        for at, name in enumerate(files, 1):
             # what each file changed is found in the transaction that wrote it: another import may run at once
-            result = import_file(history, f)
+            if not name:  # Path("") is the current folder: named as typed instead
+                result = ImportResult(problems=["an empty file name was given: give a record file or an export, "
+                                                "like game.json"])
+            else:
+                result = import_file(history, Path(name))
             total.games += result.games
             total.add(result)
             total.problems += result.problems
@@ -415,7 +420,7 @@ def export_command(ctx: click.Context, file: str | None) -> None:
     try:
         atomic_write_text(file, text)
     except OSError as exc:
-        raise HistoryError(f"cannot write {quoted(file)}: {os_reason(exc)}") from None
+        raise HistoryError(f"cannot write {quoted(file)}: {cannot_write(file, exc, 'osmosis export')}") from None
     n = text.count("\n")
     click.echo(f"Exported {n} game{'s' if n != 1 else ''} to {shown_path(file)}.", err=True)
 

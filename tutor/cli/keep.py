@@ -15,7 +15,7 @@ from ..inputs import sniff_json
 from ..narrate.play import plural as _plural
 from ..record import Record, is_finished, keep_finished_game, load_record
 from ..storage import unreadable
-from ..textsafe import quoted, shown_path
+from ..textsafe import os_reason, quoted, shown_path
 
 
 def keep_other_file(path: str | Path, record: Record) -> None:
@@ -43,6 +43,17 @@ def keep_other_file(path: str | Path, record: Record) -> None:
              if old.rules == record.rules and old.deal == record.deal else "")
     raise RecordError(f"{quoted(p)} holds another game ({_game_words(old)}{rules}) and is "
                       f"kept as it is: give a new file name{again}")
+
+
+def cannot_write(path: str | Path, exc: OSError, flag: str) -> str:
+    """Why ``path`` could not be written, and what to give ``flag`` instead: a file in a folder that exists,
+    or one in a folder that can be written (with room on its disk)."""
+    from ..record import no_folder
+
+    folder = Path(path).absolute().parent
+    if not folder.is_dir():
+        return f"{no_folder(folder)}; give {flag} a file in a folder that exists"
+    return f"{os_reason(exc)}; give {flag} a file in a folder you can write to, on a disk with room"
 
 
 def refuse_folder_name(path: str | Path, what: str, example: str = "out.json") -> None:

@@ -88,14 +88,10 @@ def progress_line(p: SurveyProgress) -> str:
 
 def _cannot_write(path: str, exc: OSError) -> TutorError:
     """The per-deal file cannot be written: why, and what to give instead."""
-    from ..record import no_folder
+    from .keep import cannot_write
 
-    folder = Path(path).absolute().parent
-    if not folder.is_dir():
-        return TutorError(f"cannot write the per-deal file {quoted(path)}: {no_folder(folder)}; give --per-deal a "
-                          "file in a folder that exists")
-    return TutorError(f"cannot write the per-deal file {quoted(path)}: {exc.strerror or exc}; give --per-deal a file "
-                      "in a folder you can write to (and room on its disk)")
+    return TutorError(f"cannot write the per-deal file {quoted(path)}: {cannot_write(path, exc, '--per-deal')}")
+
 
 class PerDealFile:
     """The --per-deal file, written beside its name and renamed over it only when the survey has finished, so a
