@@ -1337,3 +1337,15 @@ def test_an_empty_import_name_and_an_export_to_no_folder_say_what_would_be_right
     assert nowhere.exit_code == 1 and nowhere.stderr == (f"error: cannot write '{missing}': there is no folder "
                                                          f"'{missing.parent}'; give osmosis export a file in a folder "
                                                          "that exists\n")
+
+
+def test_import_refuses_a_record_larger_than_any_command_reads(tmp_path):
+    """A record padded past 16 MB: replay, review and play say it is not a record; import stored it (a win
+    counted in the history)."""
+    game = tmp_path / "g.json"
+    save_record(Record(preset("osmosis"), deal_for(5, preset("osmosis")), ["d"]), game)
+    text = game.read_text().rstrip()
+    game.write_text(text[:-1] + " " * (17 << 20) + "}")
+    result = osmosis(["import", str(game)], tmp_path / "home")
+    assert result.exit_code == 1 and result.stderr == f"error: record '{game}' is larger than 16 MB: this is not a record\n"
+    assert json.loads(osmosis(["history", "--json"], tmp_path / "home").stdout)["games"] == 0

@@ -20,7 +20,7 @@ from typing import Any
 
 from ..deals import DEAL_FORMAT
 from ..errors import RecordError, TutorError
-from ..inputs import loads_json, read_text
+from ..inputs import MAX_FILE_BYTES, loads_json, read_text
 from ..record import Record, content_of, loads_record
 from ..storage import is_regular_file
 from ..textsafe import quoted, shown_path
@@ -218,6 +218,10 @@ def import_file(history: History, path: str | Path) -> ImportResult:
         result.problems.append(f"{name}: {newer}")
         return result
     if isinstance(whole, dict) and whole.get("format", "osmosis-record/1") != LINE_FORMAT:
+        if len(text.encode()) > MAX_FILE_BYTES:  # as every other command that reads a record says it
+            result.problems.append(f"record {name} is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB: "
+                                   "this is not a record")
+            return result
         try:
             keyed = is_regular_file(p)
             record = loads_record(text, f"record {quoted(p)}")  # what is wrong with it, as add_file says it
