@@ -209,6 +209,10 @@ def test_drill_asks_the_players_own_mistakes_judged_by_the_engine(run, coached):
                for line in wrong["feedback"])
     assert any(line.startswith("Tip: ") for line in wrong["feedback"])
     assert right["box"] == 1 and right["due_at"] > wrong["due_at"]
+    # the questions and their feedback went to stderr, where the player sees them (with --json they were not
+    # shown at all): the position, the prompt, the verdict
+    assert "Find a better move." in result.stderr and "answer (h hint, ? help, q stops)> " in result.stderr
+    assert wrong["feedback"][0] in result.stderr and "Find a better move." not in result.stdout
     # the right one is not due again now; the wrong one waits ten minutes
     rest = json.loads(run(["drill", "--list", "--json"]).stdout)
     boxes = {d["id"]: (d["box"], d["answers"]) for d in rest}

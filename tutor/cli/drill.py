@@ -83,12 +83,12 @@ def tip_for(tags: Iterable[str], state: State | None = None, played: Move | None
     return tip(topic_for(tag, state, first_row), observe(state).consistent_deals() == 1, state.rules)
 
 
-def _read(prompt: str, echo: bool, quiet: bool = False) -> str | None:
-    """A line of input (None at its end); piped lines are echoed without control codes, and with --json
-    nothing is printed. A line that is not UTF-8 text is refused, as in play."""
+def _read(prompt: str, echo: bool) -> str | None:
+    """A line of input (None at its end); piped lines are echoed without control codes (with --json, as the
+    rest of the questions, on stderr). A line that is not UTF-8 text is refused, as in play."""
     from .common import read_line
 
-    return read_line("" if quiet else prompt, echo)
+    return read_line(prompt, echo)
 
 
 @click.command("drill")
@@ -130,10 +130,10 @@ def drill_command(ctx: click.Context, count: int, tag: str | None, list_only: bo
         if list_only:
             return _list(console, history, as_json, tag)
         todo = drills.due(history, count, tag)
-        # wrapped at word boundaries for the terminal, with the board's card names (T♦, not TD)
-        say: Callable[[str], None] = ((lambda text: None) if as_json
-                                      else (lambda text: console.print(prose(text, symbols))))
-        if added:
+        # wrapped at word boundaries for the terminal, with the board's card names (T♦, not TD); with --json
+        # the questions go to stderr (as a lesson's do), so the player sees them and stdout holds only the JSON
+        say: Callable[[str], None] = lambda text: console.print(prose(text, symbols))  # noqa: E731
+        if added and not as_json:
             say(f"{added} new drill{'s' if added != 1 else ''} from your reviewed games.")
         if not todo:
             nxt = drills.next_due(history, tag)
@@ -151,12 +151,13 @@ def drill_command(ctx: click.Context, count: int, tag: str | None, list_only: bo
             return
         echo = not sys.stdin.isatty()
         results: list[dict[str, Any]] = []
-        for index, d in enumerate(todo, 1):
-            outcome = _ask(console, history, d, index, len(todo), symbols, echo, say, quiet=as_json)
-            if outcome is None:
-                break
-            if outcome:
-                results.append(outcome)
+        with contextlib.redirect_stdout(sys.stderr) if as_json else contextlib.nullcontext():
+            for index, d in enumerate(todo, 1):
+                outcome = _ask(console, history, d, index, len(todo), symbols, echo, say)
+                if outcome is None:
+                    break
+                if outcome:
+                    results.append(outcome)
         right = sum(r["right"] for r in results)
         nxt = drills.next_due(history, tag)  # of the kind asked for, as the run with nothing due says it
         if as_json:
@@ -168,7 +169,7 @@ def drill_command(ctx: click.Context, count: int, tag: str | None, list_only: bo
 
 
 def _ask(console: Console, history: History, d: drills.Drill, index: int, total: int, symbols: bool, echo: bool,
-         say: Callable[[str], None], quiet: bool) -> dict[str, Any] | None:
+         say: Callable[[str], None]) -> dict[str, Any] | None:
     """Ask one drill. A dict of the answer; {} if it was retired; None if the player stopped."""
     game = history.game(d.game_id)
     if game is None:  # drills belong to their game's row; a history edited by hand may lack it
@@ -187,7 +188,7 @@ def _ask(console: Console, history: History, d: drills.Drill, index: int, total:
     tip_text = tip_for(d.tags, state, Move.parse(d.played))
     step = drills.step_for(record, d, tip=tip_text)
     # asked afresh with up to 512 deals where a label is in doubt: seconds, more early in a limited game
-    with console.status("Thinking...") if console.is_terminal and not quiet else contextlib.nullcontext():
+    with console.status("Thinking...") if console.is_terminal else contextlib.nullcontext():
         step, verdict = drills.verdict_for_drill(step)
     played = Move.parse(d.played)
     if played in verdict.right or not verdict.scores:
@@ -207,16 +208,14 @@ def _ask(console: Console, history: History, d: drills.Drill, index: int, total:
                   f" (with every card seen, the solver's best{'' if len(named) == 1 else ' moves'})."))
     step = replace(step, teaches=teaches)
     say("")
-    if not quiet:
-        console.print(words.drill_head(d, game, total, index))
-        console.print(render_state(state, symbols=symbols, fan=waste_fan(states, moves), moves=False))
+    console.print(words.drill_head(d, game, total, index))
+    console.print(render_state(state, symbols=symbols, fan=waste_fan(states, moves), moves=False))
     obs = observe(state)
     say(words.drill_intro(d, 52 - len(obs.unseen_cards()), len(obs.unseen_cards()), drills.drop_figure(reviewed)))
     hinted = False
     while True:
-        if not quiet:
-            console.print(Text("Find a better move.", style="bold"))
-        line = _read("answer (h hint, ? help, q stops)> ", echo and not quiet, quiet)
+        console.print(Text("Find a better move.", style="bold"))
+        line = _read("answer (h hint, ? help, q stops)> ", echo)
         if line is None or line.strip().lower() in QUIT:
             return None
         if not line.strip():
@@ -242,13 +241,12 @@ def _ask(console: Console, history: History, d: drills.Drill, index: int, total:
             continue
         break
     after = drills.answer(history, d, line.strip(), fb.right)
-    if not quiet:
-        first, *rest = fb.lines
-        console.print(prose(first, symbols, style="bold green" if fb.right else "bold red"))
-        for text in rest:
-            console.print(prose(text, symbols))
-        console.print(f"Back {words.when_text(drills.seconds_until(history, after.due_at))} (box {after.box}).",
-                      markup=False, style="dim")
+    first, *rest = fb.lines
+    console.print(prose(first, symbols, style="bold green" if fb.right else "bold red"))
+    for text in rest:
+        console.print(prose(text, symbols))
+    console.print(f"Back {words.when_text(drills.seconds_until(history, after.due_at))} (box {after.box}).",
+                  markup=False, style="dim")
     return {"drill": d.id, "game": d.game_id, "ply": d.ply, "answer": line.strip(), "right": fb.right,
             "best": str(verdict.best), "judge": verdict.judge, "box": after.box, "due_at": after.due_at,
             "hinted": hinted, "feedback": list(fb.lines)}
