@@ -7,6 +7,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -1353,3 +1354,28 @@ def test_import_refuses_a_record_larger_than_any_command_reads(tmp_path):
     result = osmosis(["import", str(game)], tmp_path / "home")
     assert result.exit_code == 1 and result.stderr == f"error: record '{game}' is larger than 16 MB: this is not a record\n"
     assert json.loads(osmosis(["history", "--json"], tmp_path / "home").stdout)["games"] == 0
+
+
+def test_a_save_copy_the_game_went_on_from_elsewhere_is_imported_as_that_game(tmp_path):
+    """--save mine.json, quit at move 20, `play --resume last` finished the game in the games folder's file:
+    mine.json still held the first 20 moves, and `osmosis import mine.json` made it a second game (history 2
+    games, the coach counting its errors twice). A file of another game, or of this game's start written after
+    the game was last played, is still a game of its own."""
+    from test_cli_play import greedy_line
+
+    home = tmp_path / "home"
+    moves = [str(m) for m in greedy_line(8)[0]]
+    mine = tmp_path / "mine.json"
+    assert osmosis(["play", "8", "--plain", "--save", str(mine)], home,
+                   input=" ".join(moves[:20]) + "\nq\n").exit_code == 0
+    old = time.time() - 60  # written a minute before the game went on
+    os.utime(mine, (old, old))
+    assert osmosis(["play", "--plain", "--resume", "last"], home, input=" ".join(moves[20:]) + "\n").exit_code == 0
+    result = osmosis(["import", str(mine)], home)
+    assert result.exit_code == 0 and result.stdout.startswith("Nothing new to import"), result.output
+    data = json.loads(osmosis(["history", "--json"], home).stdout)
+    assert data["games"] == 1 and [(g["deal"], g["moves"]) for g in data["recent"]] == [(8, len(moves))]
+    other = tmp_path / "other.json"  # the same deal's start, saved after the game ended: a game of its own
+    save_record(Record(preset("osmosis"), deal_for(8, preset("osmosis")), moves[:10]), other)
+    os.utime(other, (time.time() + 5, time.time() + 5))
+    assert "Imported 1 game" in osmosis(["import", str(other)], home).stdout

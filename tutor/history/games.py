@@ -301,6 +301,10 @@ def add_file(history: History, path: Path, keyed: bool = True, text: str | None 
         found = key_of(history, record, key, by_content)
         if isinstance(found, int):
             return found
+        if by_content and not as_played and (found is None or history.game_by_key(found) is None):
+            ahead = _copy_left_behind(history, record, mtime)
+            if ahead is not None:
+                return ahead
         return add_record(history, record, key=found, source=source_of(path), started_at=started,
                           played_at=played, from_import=from_import)
 
@@ -321,6 +325,23 @@ def _left_behind(row: GameRow | None, record: Record, mtime: float) -> int | Non
     except ValueError:
         return None
     return row.id if later else None
+
+
+def _copy_left_behind(history: History, record: Record, mtime: float) -> int | None:
+    """The row that holds the game of a record file further on, played after the file was last written: a
+    copy the game left behind (``--save game.json``, quit, then ``play --resume last`` went on in the games
+    folder's file), which ``osmosis import`` took for a game of its own, so the history and the coach
+    counted the game twice. A file of a game that was not played on after it is found by its content."""
+    number = record.deal.number
+    rows = history.query("SELECT * FROM games WHERE variant = ? AND moves > ? AND "
+                         + ("deal_number IS NULL" if number is None else "(deal_number = ? OR deal_number IS NULL)")
+                         + " ORDER BY id", (variant_name(record), len(record.moves),
+                                            *(() if number is None else (number,))))
+    for raw in rows:
+        row = GameRow.from_sql(raw)
+        if row.deal_number == number and _left_behind(row, record, mtime) is not None:
+            return row.id
+    return None
 
 
 def went_on_elsewhere(history: History, path: Path, record: Record, mtime: float) -> GameRow | None:

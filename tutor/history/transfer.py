@@ -227,8 +227,11 @@ def import_file(history: History, path: str | Path) -> ImportResult:
             record = loads_record(text, f"record {quoted(p)}")  # what is wrong with it, as add_file says it
             with history.write():  # what is new is found in the transaction that stores it
                 before = _rows_for(history, key_for_path(p) if keyed else None, content_of(record))
+                top = history.query("SELECT coalesce(max(id), 0) FROM games")[0][0]
                 # the text read above: a pipe (osmosis import /dev/stdin) gives it only once, and has no name to key by
                 game_id = add_file(history, p, keyed=keyed, text=text, warnings=result.warnings, from_import=True)
+                if game_id <= top and game_id not in before:  # a row found holding the game further on: nothing new
+                    before[game_id] = len(record.moves)
             result.took(game_id, before, len(record.moves))
             result.games += 1
         except TutorError as exc:
