@@ -888,3 +888,17 @@ def test_a_drill_gives_the_tip_the_review_gave_for_that_move():
     known = tip(TipId.WAIT_TO_OPEN, True, record.rules)
     assert known != tip(TipId.WAIT_TO_OPEN, False, record.rules) and "bet" not in known
     assert tip_for(("early-start",), state, TURN) == known  # a move that opens no row: no trap to read
+
+
+def test_a_drill_reads_a_trap_as_seen_where_only_one_deal_fits(monkeypatch):
+    """The review counts a cycle as seen when one consistent deal is left (a card deduced, not face up, is
+    known too); the drill asked only whether each of its cards lay face up, so there it gave the waiting tip."""
+    from tutor.cli.drill import tip_for
+    from tutor.narrate.tips import TipId, tip
+    from tutor.review import tags
+
+    record = _greedy_record("peek", 3)
+    state, move = record.states()[26], record.moves[26]
+    assert observe(state).consistent_deals() == 1
+    monkeypatch.setattr(tags, "cycle_seen", lambda *args: False)  # as where a card of the cycle was deduced
+    assert tip_for(("early-start",), state, move) == tip(TipId.READ_RESERVE)

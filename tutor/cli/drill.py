@@ -72,15 +72,17 @@ def tip_for(tags: Iterable[str], state: State | None = None, played: Move | None
     tag = next((t for t in tags if t in TAGS), None)
     if state is None or played is None:
         return tip(tag_tip(tag, state)) if tag is not None else ""
+    # with one consistent deal the player knew every card, a trap in the reserve included (as the review reads it)
+    known = observe(state).consistent_deals() == 1
     if opens_row(state, state.card_of(played)) and "wrong-row" not in tags:
         cycle = new_cycle(state, played)
-        if cycle is not None and cycle_seen(state, cycle):
+        if cycle is not None and (known or cycle_seen(state, cycle)):
             return tip(TipId.READ_RESERVE)
     if tag is None:
         return ""
     top = state.waste_top  # a turn past the waste's top card: row 1's own tip where it is row 1's suit
     first_row = tag == "turned-past" and top is not None and top // 13 == state.rows[0]
-    return tip(topic_for(tag, state, first_row), observe(state).consistent_deals() == 1, state.rules)
+    return tip(topic_for(tag, state, first_row), known, state.rules)
 
 
 def _read(prompt: str, echo: bool) -> str | None:
