@@ -197,6 +197,20 @@ def test_help_lists_the_commands(run):
         assert word in out
 
 
+def test_help_offers_only_the_reserve_piles_the_game_has(run):
+    """Bridesmaids (no reserve) and --reserve-piles 2: the help offered r1-r4, and r1 was then refused; the
+    board's key line and help screen likewise offered keys 1-4."""
+    from tutor.board.play import keys_for
+    from tutor.board.screens import play_keys
+
+    none = run(["play", "1", "--variant", "bridesmaids"], input="?\nq\n").stdout
+    assert "Moves:  w      play the waste's top card" in none and "r1" not in none and "reserve pile" not in none
+    two = run(["play", "1", "--reserve-piles", "2"], input="?\nq\n").stdout
+    assert "Moves:  r1-r2  play the top card of a reserve pile" in two and "r1-r4" not in two
+    assert keys_for(0)[0] == "w waste" and keys_for(2)[0] == "1-2 reserve" and keys_for(4)[0] == "1-4 reserve"
+    assert play_keys(0).startswith("w ") and play_keys(2).startswith("1-2      play the top card of reserve pile 1-2")
+
+
 def test_a_won_game_says_so(run, home):
     moves, final = greedy_line(23)
     assert final.won

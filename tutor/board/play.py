@@ -21,10 +21,10 @@ from textual.widgets import Input, Static
 
 from ..errors import TutorError
 from ..knowledge import observe
-from ..narrate.play import end_message, over_rest, turned_sentence
+from ..narrate.play import end_message, over_rest, pile_keys, turned_sentence
 from ..talon import TURN_STOPS, memory, turns_to_play, waste_fan
 from .asking import MovesApp
-from .screens import BOX_EDITS, PLAY_KEYS, CardPanel, TextScreen, box_key, box_paste, typed_box
+from .screens import BOX_EDITS, CardPanel, TextScreen, box_key, box_paste, play_keys, typed_box
 from .widgets import SHORT_ROWS, HintView, Keys, Lines, MemoryView, Status, TableView, too_narrow
 
 if TYPE_CHECKING:
@@ -59,6 +59,14 @@ CSS = """
 
 KEYS = ("1-4 reserve", "w waste", "d turn", "t turn to a play", "u undo", "r redo", "h hint",
         ": type a card", "s save", "? help", "q quit")
+
+
+def keys_for(piles: int) -> tuple[str, ...]:
+    """:data:`KEYS` with the reserve keys the game has: ``1-2 reserve`` with two piles, none in Bridesmaids."""
+    keys = pile_keys(piles, prefix="")
+    return KEYS[1:] if keys is None else (f"{keys} reserve", *KEYS[1:])
+
+
 # a word alone at the : prompt that line mode reads as a command: the board's method for it
 PROMPT_COMMANDS = {"u": "action_undo", "undo": "action_undo", "h": "action_hint", "hint": "action_hint",
                    "t": "action_turn_until", "q": "quit_game", "quit": "quit_game", "?": "action_help",
@@ -114,7 +122,7 @@ class BoardApp(MovesApp):
             yield Static(id="warning")
             yield Static(id="narrow")
             yield Static(id="status")
-            yield Static(Keys(KEYS), id="keys")
+            yield Static(Keys(keys_for(self.session.game.rules.reserve_piles)), id="keys")
 
     def on_mount(self) -> None:
         files = self.session.files
@@ -157,7 +165,7 @@ class BoardApp(MovesApp):
             status.append("blocked")
         # the game over, the end question takes only its own keys (v u q, below): no "? help" then
         self.query_one("#status", Static).update(Status(status + ([] if state.over else ["? help"])))
-        self.query_one("#keys", Static).update(Keys(END_KEYS if state.over else KEYS))
+        self.query_one("#keys", Static).update(Keys(END_KEYS if state.over else keys_for(state.rules.reserve_piles)))
         self.prefetch_hint()
         if self.reveal == "#message" or (self.reveal == "#hint" and hint is not None):
             # on a short terminal the panels under the table are below the fold: bring the one asked for up
@@ -256,7 +264,8 @@ class BoardApp(MovesApp):
 
     # ---- help, save, the prompt ---------------------------------------------
     def action_help(self) -> None:
-        self.push_screen(TextScreen(PLAY_KEYS, "Any key closes this help.", symbols=self.symbols))
+        self.push_screen(TextScreen(play_keys(self.session.game.rules.reserve_piles), "Any key closes this help.",
+                                    symbols=self.symbols))
 
     def action_save(self, arg: str = "") -> None:
         self.message_text = ""  # what a save says stands alone (it came under an earlier "unknown move")

@@ -37,6 +37,15 @@ g           go to a move: type its number and Enter
 q           quit"""
 
 
+def play_keys(piles: int) -> str:
+    """:data:`PLAY_KEYS` with the reserve keys the game has (none in Bridesmaids, ``1-2`` with two piles)."""
+    from ..narrate.play import pile_keys
+
+    keys = pile_keys(piles, prefix="")
+    first, rest = PLAY_KEYS.split("\n", 1)
+    return rest if keys is None else f"{keys:<9}play the top card of reserve pile {keys}\n{rest}"
+
+
 class TextScreen(ModalScreen[str]):
     """A text over the board; any key closes it and is handed back (the end screen reads it)."""
 

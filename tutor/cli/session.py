@@ -25,7 +25,7 @@ from rich.text import Text
 from ..errors import IllegalMoveError, MoveError, RecordError, TutorError
 from ..game import Game
 from ..inputs import capped_int
-from ..narrate.play import end_message, not_played, over_rest, turned_sentence
+from ..narrate.play import end_message, help_text, not_played, over_rest, turned_sentence
 from ..notation import Move
 from ..record import Record
 from ..render import describe_move, move_line, prose, render_hint, render_state, use_symbols
@@ -42,21 +42,7 @@ from .saves import GameFiles, autosave_stem, prepare_games_dir
 if TYPE_CHECKING:
     from ..hints import Hint
 
-__all__ = ["HELP", "Session", "autosave_stem", "prepare_games_dir", "say_line", "offer_review"]
-
-HELP = """\
-Moves:  r1-r4  play the top card of a reserve pile
-        w      play the waste's top card
-        d      turn the talon (a redeal when the stock is empty)
-        t      turn until the waste shows a card that can be played
-        7h     a card name (also 10H, 7♥) plays that card
-        Several moves on one line are played in turn: d d w (or d, d, w)
-Other:  u      undo the last move (u 3: the last three)
-        h      hint: every move with its chance to win, and why
-        s      save the game (s FILE: save it to FILE)
-        q      quit (the game stays saved)
-        ?      this help; an empty line shows the position again"""
-
+__all__ = ["Session", "autosave_stem", "prepare_games_dir", "say_line", "offer_review"]
 
 # ---- output --------------------------------------------------------------
 def say_line(console: Console, text: str | Text) -> None:
@@ -240,7 +226,7 @@ class Session:
                 continue
             try:
                 if cmd in ("?", "help"):
-                    self.say(HELP)
+                    self.say(help_text(self.game.rules.reserve_piles))
                 elif cmd in ("u", "undo"):
                     self.undo(words[1:])
                 elif cmd in ("s", "save"):

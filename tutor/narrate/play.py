@@ -13,7 +13,7 @@ from ..state import State
 from ..talon import passes_used
 from ..textsafe import tame
 
-__all__ = ["WELL_PLAYED", "end_message", "why_blocked", "plural", "turned_sentence", "not_played", "over_rest"]
+__all__ = ["HELP", "help_text", "pile_keys", "WELL_PLAYED", "end_message", "why_blocked", "plural", "turned_sentence", "not_played", "over_rest"]
 
 WELL_PLAYED = 40  # cards on the foundations that count as a game well played
 
@@ -89,3 +89,35 @@ def not_played(rest: Sequence[str], turns: bool = False) -> str:
 def over_rest(rest: Sequence[str]) -> str:
     """The words of a line left when its game ended."""
     return f"Not played, since the game is over: {_words(rest)}."
+
+
+HELP = """\
+Moves:  r1-r4  play the top card of a reserve pile
+        w      play the waste's top card
+        d      turn the talon (a redeal when the stock is empty)
+        t      turn until the waste shows a card that can be played
+        7h     a card name (also 10H, 7♥) plays that card
+        Several moves on one line are played in turn: d d w (or d, d, w)
+Other:  u      undo the last move (u 3: the last three)
+        h      hint: every move with its chance to win, and why
+        s      save the game (s FILE: save it to FILE)
+        q      quit (the game stays saved)
+        ?      this help; an empty line shows the position again"""
+
+
+def pile_keys(piles: int, prefix: str = "r") -> str | None:
+    """The reserve piles' moves or keys of a game with ``piles`` piles: ``r1-r4``, ``r1-r2``, ``r1``; None
+    with no reserve (Bridesmaids)."""
+    if piles <= 0:
+        return None
+    return f"{prefix}1" if piles == 1 else f"{prefix}1-{prefix}{piles}" if prefix else f"1-{piles}"
+
+
+def help_text(piles: int) -> str:
+    """:data:`HELP` for a game with ``piles`` reserve piles: only the reserve moves it has (none in
+    Bridesmaids, where ``r1`` would be refused)."""
+    keys = pile_keys(piles)
+    if keys is None:
+        first, second, *rest = HELP.splitlines()
+        return "\n".join(["Moves:  " + second.strip(), *rest])
+    return HELP.replace("r1-r4 ", f"{keys:<6}", 1)
