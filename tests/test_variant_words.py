@@ -169,3 +169,12 @@ def test_with_every_card_known_waiting_is_no_bet_against_the_talon(home):
     assert data["best"] == "w"
     assert "open row 3 for hearts now: with every card known, waiting does not pay here." in data["reason"]
     assert "bet" not in data["reason"] and "pays only if the talon brings" not in data["reason"]
+
+
+def test_a_single_pass_is_not_the_last_of_1_passes():
+    from tutor.knowledge import observe
+    from tutor.narrate.hint import _lost_turn
+
+    rules = preset("osmosis").with_options(passes=1)
+    text = _lost_turn(observe(State.initial(deal_for(1, rules), rules)))
+    assert "this is the only pass," in text and "of 1 passes" not in text

@@ -319,7 +319,8 @@ def _lost_turn(obs: Observation) -> str:
                 ", so the next pass would end with no card played.")
     shown = none_shown(obs.rules.turn, known="you have seen them all", verb="can be played")
     if last_pass(obs):
-        return f"Turning on would end the game: this is the last of {obs.rules.passes} passes, and {shown}."
+        which = "the only pass" if obs.rules.passes == 1 else f"the last of {obs.rules.passes} passes"
+        return f"Turning on would end the game: this is {which}, and {shown}."
     return f"Turning on would end the pass with no card played since the redeal, which blocks the game: {shown}."
 
 
