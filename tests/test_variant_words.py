@@ -178,3 +178,7 @@ def test_a_single_pass_is_not_the_last_of_1_passes():
     rules = preset("osmosis").with_options(passes=1)
     text = _lost_turn(observe(State.initial(deal_for(1, rules), rules)))
     assert "this is the only pass," in text and "of 1 passes" not in text
+    from tutor.advice import no_progress_reason
+
+    forced = no_progress_reason(observe(State.initial(deal_for(1, rules), rules)))
+    assert "the game ends with this pass, the only one." in forced and "last of 1" not in forced

@@ -97,9 +97,10 @@ def no_progress_reason(obs: Observation) -> str:
     certain = (f"Win 0% and {cards} on the foundations, both certain: "
                + ("every card is known." if obs.complete else "the face-down cards cannot change it."))
     if ended_by(obs) == "passes":
-        return (f"{move_phrase(obs, TURN)}: it is the only move, and the game ends with this pass, the last of "
-                f"{obs.rules.passes}. {_cap(none_shown(obs.rules.turn, known='you have seen them all', verb='can be played'))}"
-                f", and no redeal follows. {certain}")
+        which = "the only one" if obs.rules.passes == 1 else f"the last of {obs.rules.passes}"
+        none = _cap(none_shown(obs.rules.turn, known="you have seen them all", verb="can be played"))
+        return (f"{move_phrase(obs, TURN)}: it is the only move, and the game ends with this pass, {which}. {none}, "
+                f"and no redeal follows. {certain}")
     why = (f"After it, {none_shown(obs.rules.turn, 'none of the talon cards', 'you have seen them all', 'can be played')}"
            ", so the next pass ends with no card played" if not obs.stock else
            "No card has been played since the redeal, and "
