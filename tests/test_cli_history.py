@@ -1366,10 +1366,11 @@ def test_a_save_copy_the_game_went_on_from_elsewhere_is_imported_as_that_game(tm
     home = tmp_path / "home"
     moves = [str(m) for m in greedy_line(8)[0]]
     mine = tmp_path / "mine.json"
+    elsewhere = tmp_path / "elsewhere.json"  # the same deal's start, played on another machine an hour before
+    save_record(Record(preset("osmosis"), deal_for(8, preset("osmosis")), moves[:12]), elsewhere)
+    os.utime(elsewhere, (time.time() - 3600, time.time() - 3600))
     assert osmosis(["play", "8", "--plain", "--save", str(mine)], home,
                    input=" ".join(moves[:20]) + "\nq\n").exit_code == 0
-    old = time.time() - 60  # written a minute before the game went on
-    os.utime(mine, (old, old))
     assert osmosis(["play", "--plain", "--resume", "last"], home, input=" ".join(moves[20:]) + "\n").exit_code == 0
     result = osmosis(["import", str(mine)], home)
     assert result.exit_code == 0 and result.stdout.startswith("Nothing new to import"), result.output
@@ -1379,3 +1380,5 @@ def test_a_save_copy_the_game_went_on_from_elsewhere_is_imported_as_that_game(tm
     save_record(Record(preset("osmosis"), deal_for(8, preset("osmosis")), moves[:10]), other)
     os.utime(other, (time.time() + 5, time.time() + 5))
     assert "Imported 1 game" in osmosis(["import", str(other)], home).stdout
+    assert "Imported 1 game" in osmosis(["import", str(elsewhere)], home).stdout  # written before this game began
+    assert json.loads(osmosis(["history", "--json"], home).stdout)["games"] == 3

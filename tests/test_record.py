@@ -391,10 +391,14 @@ def test_a_deal_number_with_other_fields_beside_it_is_still_the_numbered_deal():
     assert Record.from_json(data).deal == deal_for(7, preset("osmosis"))
 
 
-def test_a_deal_number_with_its_own_cards_beside_it_is_that_numbered_deal():
-    data = {"format": RECORD_FORMAT, "variant": "osmosis", "deal": {**deal_for(8, preset("osmosis")).to_json(),
-                                                                    "number": 8}, "moves": ["d"]}
-    assert Record.from_json(data).deal.number == 8
+def test_a_deal_number_with_its_own_cards_or_null_beside_them_is_the_deal_given_in_full():
+    """Read as before (the deal given in full), so a record imported before is the same game when imported
+    again; a null number beside the cards is no number."""
+    cards = deal_for(8, preset("osmosis")).to_json()
+    for number in (8, None):
+        data = {"format": RECORD_FORMAT, "variant": "osmosis", "deal": {**cards, "number": number}, "moves": ["d"]}
+        deal = Record.from_json(data).deal
+        assert deal.number is None and deal.to_json() == cards
 
 
 def test_a_deal_file_given_as_a_record_says_which_commands_take_it():

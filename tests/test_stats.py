@@ -273,6 +273,11 @@ def test_a_store_that_cannot_be_opened_or_a_per_deal_file_that_cannot_be_written
         result = run(["stats", "--deals", "1-3", "--policy", "greedy"] + args)
         assert result.exit_code == 1 and str(missing) in result.stderr and result.stderr.count("\n") == 1
         assert result.stderr.rstrip().endswith("a file in a folder that exists")  # what would be right, too
+    folder = tmp_path / "adir"
+    folder.mkdir()
+    named = run(["stats", "--deals", "1", "--policy", "greedy", "--per-deal", str(folder)])
+    assert named.exit_code == 1 and named.stderr == (f"error: cannot write the per-deal file '{folder}': it is a "
+                                                     "folder: give a file name\n")  # one thing to do, the right one
 
 
 def test_a_rerun_comes_from_the_store_and_fresh_plays_again(run):

@@ -206,7 +206,8 @@ def _deal_of(value: object, rules: Rules, source: str) -> Deal:
             if isinstance(value, int) and not isinstance(value, bool):
                 raise DealError(f"deal {value} is a bare number: write it as {{\"number\": {value}}}")
             raise DealError(f"deal {brief(value)}: {_DEAL_FORMS}")
-        if "number" in value:
+        numbered = "number" in value and (value["number"] is not None or not cards)  # a null beside cards: none
+        if numbered:
             # {"number": N}; other fields (a note, a source) are kept out of the way, as at the top level
             number = value["number"]
             if isinstance(number, bool) or not isinstance(number, int):
@@ -214,11 +215,10 @@ def _deal_of(value: object, rules: Rules, source: str) -> Deal:
             deal = deal_for(number, rules)
         if cards:
             given = Deal.from_json(value, source="deal")
-            if "number" in value and (given.reserves, given.base, given.talon) != (deal.reserves, deal.base,
-                                                                                   deal.talon):
+            if numbered and (given.reserves, given.base, given.talon) != (deal.reserves, deal.base, deal.talon):
                 raise DealError(f"it gives both \"number\": {value['number']} and the cards of another deal: keep "
                                 "one of the two, the number or the cards")
-            deal = deal if "number" in value else given  # the number's own cards: that numbered deal
+            deal = given  # a deal given in full, as it always was read (its number agreeing): the same game as before
         check_rules(deal, rules)
     except DealError as exc:
         raise RecordError(f"{source}: bad deal: {exc}") from None

@@ -7,6 +7,7 @@ what the file holds and what to do instead.
 
 from __future__ import annotations
 
+import errno
 import os
 from pathlib import Path
 
@@ -53,7 +54,11 @@ def cannot_write(path: str | Path, exc: OSError, flag: str) -> str:
     folder = Path(path).absolute().parent
     if not folder.is_dir():
         return f"{no_folder(folder)}; give {flag} a file in a folder that exists"
-    return f"{os_reason(exc)}; give {flag} a file in a folder you can write to, on a disk with room"
+    if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+        return f"{os_reason(exc)}; give {flag} a file in a folder you can write to"
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        return f"{os_reason(exc)}; give {flag} a file on a disk with room"
+    return os_reason(exc)  # a folder, a device or a pipe named: the reason says what to give already
 
 
 def refuse_folder_name(path: str | Path, what: str, example: str = "out.json") -> None:

@@ -331,7 +331,8 @@ def _copy_left_behind(history: History, record: Record, mtime: float) -> int | N
     """The row that holds the game of a record file further on, played after the file was last written: a
     copy the game left behind (``--save game.json``, quit, then ``play --resume last`` went on in the games
     folder's file), which ``osmosis import`` took for a game of its own, so the history and the coach
-    counted the game twice. A file of a game that was not played on after it is found by its content."""
+    counted the game twice. The file must have been written while that game was played (after it began, before
+    it was last played); a file of a game that was not played on after it is found by its content."""
     number = record.deal.number
     rows = history.query("SELECT * FROM games WHERE variant = ? AND moves > ? AND "
                          + ("deal_number IS NULL" if number is None else "(deal_number = ? OR deal_number IS NULL)")
@@ -339,7 +340,13 @@ def _copy_left_behind(history: History, record: Record, mtime: float) -> int | N
                                             *(() if number is None else (number,))))
     for raw in rows:
         row = GameRow.from_sql(raw)
-        if row.deal_number == number and _left_behind(row, record, mtime) is not None:
+        try:
+            began = parse_iso(row.started_at)
+        except ValueError:
+            continue
+        # written before that game began, the file is no copy of it (a game of the deal played elsewhere,
+        # or an earlier one): stored to the second, so a second's grace
+        if row.deal_number == number and mtime + 1 >= began and _left_behind(row, record, mtime) is not None:
             return row.id
     return None
 
