@@ -221,8 +221,7 @@ def test_an_earlier_export_is_still_replaced_and_a_failed_write_keeps_it(home, t
     monkeypatch.setattr(storage, "_write_temp", full)
     failed = osmosis(["export", str(out)], home)
     assert failed.exit_code == 1 and failed.stderr == (f"error: cannot write '{out}': No space left on device; give "
-                                                       "osmosis export a file in a folder you can write to, on a "
-                                                       "disk with room\n")
+                                                       "osmosis export a file on a disk with room\n")
     assert out.read_bytes() == before
 
 
