@@ -854,3 +854,14 @@ def test_back_on_a_finished_files_moves_after_a_copy_began_makes_no_twin_finishe
     assert sum(1 for g in recent if g["finished"] and g["moves"] == len(moves)) == 1
     said = [line for line in result.stdout.splitlines() if "The game is saved in" in line]
     assert said and all(str(files[-1]) in line for line in said)  # the same file named at the end and at q
+
+
+def test_a_command_with_more_words_is_refused_not_half_done(run):
+    """'h d' showed the hint and dropped the d without a word; 'q w' quit: a command goes on a line of its own,
+    as 'd h' and 't 3' were told already."""
+    result = run(["play", "1", "--plain"], input="h d\nq w\n? x\nhint me\nd\nq\n")
+    said = [line for line in result.stdout.splitlines() if "is a command, not a move" in line]
+    assert [line.split()[0] for line in said] == ["h", "q", "?", "hint"]
+    assert all(line.endswith("nothing of the line was played") for line in said)
+    assert "Move 1:" in result.stdout or "1 move" in result.stdout  # the game went on: d played, then q
+    assert "Hint:" not in result.stdout

@@ -319,7 +319,7 @@ def too_long(word: str) -> str:
     return f"unknown move {quoted(word)}: {_EXPECTED_INPUT}"
 
 
-LINE_COMMANDS = frozenset({"t", "u", "r", "h", "s", "q", "?"})
+LINE_COMMANDS = frozenset({"t", "u", "r", "h", "s", "q", "?", "undo", "redo", "hint", "save", "quit", "exit", "help"})
 """The words line-mode play reads as commands when they make up the line (``u`` and ``s`` with their argument)."""
 
 

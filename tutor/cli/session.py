@@ -220,6 +220,8 @@ class Session:
                 self.show()
                 continue
             cmd = words[0].lower()
+            if len(words) > 1 and cmd in ("q", "quit", "exit", "?", "help", "h", "hint"):
+                cmd = ""  # a command goes alone ("h d" played no d, "q w" quit): refused as "d h" is, below
             if cmd in ("q", "quit", "exit"):
                 if self.quit(final=self._warned_unsaved):
                     return
