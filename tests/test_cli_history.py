@@ -1187,6 +1187,19 @@ def test_a_copy_saved_with_s_and_resumed_goes_on_in_the_same_history_row(run, tm
     assert data["games"] == 2 and sorted(g["moves"] for g in data["recent"]) == [3, 4]
 
 
+def test_a_resumed_copy_taken_back_a_move_stays_the_same_history_row(run, tmp_path):
+    """A copy resumed and taken back a move: the next command read the games folder's file (2 moves) into the
+    row again, and the copy's next session (its file now 1 move) found no row holding it and made a second
+    one: 2 unfinished games for one."""
+    copy = tmp_path / "copy.json"
+    assert run(["play", "1", "--plain"], input=f"d d\ns {copy}\nq\n").exit_code == 0
+    assert run(["play", "--resume", str(copy), "--plain"], input="u\nq\n").exit_code == 0
+    assert [g["moves"] for g in json.loads(run(["history", "--json"]).stdout)["recent"]] == [1]
+    assert run(["play", "--resume", str(copy), "--plain"], input="d d\nq\n").exit_code == 0
+    data = json.loads(run(["history", "--json"]).stdout)
+    assert data["games"] == 1 and [g["moves"] for g in data["recent"]] == [3]
+
+
 def test_a_game_finished_from_its_save_copy_keeps_its_win_when_the_left_behind_autosave_is_reviewed(run, home,
                                                                                                    tmp_path):
     """Quit with --save my.json, resume my.json and win: the games folder's autosave still holds the first 40

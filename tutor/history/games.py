@@ -294,7 +294,10 @@ def add_file(history: History, path: Path, keyed: bool = True, text: str | None 
     key = key_for_path(path) if keyed else None
     with history.write():  # the look-up and the insert in one transaction: two imports at once make one row
         if as_played and key is not None:
-            left = _left_behind(history.game_by_key(key), record, mtime)
+            row = history.game_by_key(key)
+            left = _left_behind(row, record, mtime)
+            if left is None:
+                left = _went_on_in_a_copy(row, record, path, mtime)
             if left is not None:
                 return left
             key = _session_key(history, record, key)
@@ -349,6 +352,25 @@ def _copy_left_behind(history: History, record: Record, mtime: float) -> int | N
         if row.deal_number == number and mtime + 1 >= began and _left_behind(row, record, mtime) is not None:
             return row.id
     return None
+
+
+def _went_on_in_a_copy(row: GameRow | None, record: Record, path: Path, mtime: float) -> int | None:
+    """The row's id when its game went on from a copy of the games folder's file ``path`` (``s FILE``, then
+    ``play --resume FILE``: the row follows the copy, its ``source``) after the file was last written: the
+    row is not set back to the file's game. A copy resumed and taken back a move (or played another way
+    from there), then the folder read again, made the row the file's game once more, and the copy's next
+    session a second row. A file written after the row was last played (a session stopped between its save
+    and the history's) is still caught up with."""
+    if row is None or row.source is None or row.source == source_of(path):
+        return None
+    kept = _stored(row)
+    if kept is None or not _same_deal(kept, record):
+        return None
+    try:
+        later = parse_iso(row.played_at) + 1 > mtime  # stored to the second
+    except ValueError:
+        return None
+    return row.id if later else None
 
 
 def went_on_elsewhere(history: History, path: Path, record: Record, mtime: float) -> GameRow | None:
