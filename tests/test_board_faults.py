@@ -110,7 +110,7 @@ def test_a_game_that_cannot_be_autosaved_says_so_on_the_board_and_keeps_it_in_vi
     shown = screens(session, ["d", "w", "colon", *f"s {saved}", "enter", "d"], height=30)
     for text in shown[:3]:
         assert "The game cannot be saved as you play: cannot create the games folder" in flat(text)
-        assert "Press : and type s FILE to save it." in flat(text)
+        assert flat(text).count("Not saved: press : and type s FILE to save it.") == 1
     after_save = flat(shown[-2])
     assert f"Saved to {saved}." in after_save and "cannot be saved as you play" not in after_save
     assert f"The last moves are not saved: {saved} holds the game as it was at move 2" in flat(shown[-1])
@@ -169,3 +169,39 @@ def test_u_h_and_t_alone_at_the_prompt_are_commands_as_in_line_mode(tmp_path):
     assert "Moves 1-5: turned the talon 5 times" in flat(shown[3])
     assert "Took back move 5 (d)" in flat(shown[6]) and session.game.ply == 4
     assert "Hint: " in shown[-1]
+
+
+def test_the_tutors_question_stays_in_view_when_the_terminal_gets_smaller(tmp_path):
+    """Asked at 80x50, then the terminal made 40x12: the question and its keys were left below the fold, and
+    any key only rang the bell."""
+    session = deal2_session(tmp_path)
+    app = BoardApp(session, symbols=True)
+    shown = []
+
+    async def go():
+        async with app.run_test(size=(80, 50)) as pilot:
+            await pilot.press("w")
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            shown.append(screen_text(app))
+            await pilot.resize_terminal(40, 12)
+            for _ in range(4):
+                await pilot.pause(0.05)
+            shown.append(screen_text(app))
+
+    asyncio.run(go())
+    assert "That gives cards away" in flat(shown[0])
+    assert "y  play it anyway" in shown[1] and "q  quit" in shown[1], shown[1]
+
+
+def test_a_game_that_cannot_be_saved_leaves_room_for_the_board_at_34x10(tmp_path, monkeypatch):
+    """The warning took all 10 rows at 34 columns (8 lines): no card, no question, not even the : box that is
+    the way out; it is kept to 3 rows, the way out first. On the board, the message for s with no file said
+    to type "s game.json", whose space plays a turn there."""
+    session = unsavable(tmp_path, monkeypatch)
+    shown = screens(session, ["d", "s"], width=34, height=10)
+    assert "Not saved: press : and type s" in flat(shown[1])
+    assert "Reserve" in shown[1] or "Stock" in shown[1]
+    rows = [line for line in shown[1].splitlines() if line.strip()]
+    assert len(rows) <= 10
+    assert "press : and type s and a file name, like s game.json" in flat(shown[2])

@@ -19,6 +19,7 @@ from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Input, Static
 
+from ..cli.saves import SAVE_TO_A_FILE
 from ..errors import TutorError
 from ..knowledge import observe
 from ..narrate.play import end_message, over_rest, pile_keys, turned_sentence
@@ -52,10 +53,15 @@ CSS = """
 #keys { height: auto; padding: 0 1; color: $text-muted; }
 #keys.short { display: none; }
 #warning { height: auto; padding: 0 1; color: $warning; display: none; }
+#warning.short { max-height: 3; }
 #warning.shown { display: block; }
 #narrow { height: auto; padding: 0 1; color: $error; display: none; }
 #narrow.shown { display: block; }
 """
+
+#: Seconds after a resize before the view is scrolled: the panels are laid out at the new size by then (the
+#: scroll right after the resize event still measured the old layout, and nothing moved).
+RELAYOUT = 0.05
 
 KEYS = ("1-4 reserve", "w waste", "d turn", "t turn to a play", "u undo", "r redo", "h hint",
         ": type a card", "s save", "? help", "q quit")
@@ -138,6 +144,14 @@ class BoardApp(MovesApp):
         narrow.set_class(said is not None, "shown")
         narrow.update(Lines(said or ""))
         self.query_one("#keys").set_class(event.size.height < SHORT_ROWS, "short")
+        # on a short terminal the warning keeps to 3 rows, the way out first (it took all 10 rows at 34x10)
+        self.query_one("#warning").set_class(event.size.height < SHORT_ROWS, "short")
+        # a question or the hint asked for stays in view when the terminal gets smaller (it was left below the
+        # fold, its keys answering nothing the player could see)
+        if self.query_one("#message").has_class("question"):
+            self.set_timer(RELAYOUT, lambda: self.query_one("#main").scroll_end(animate=False))
+        elif self.query_one("#hint").has_class("shown"):
+            self.set_timer(RELAYOUT, lambda: self.query_one("#hint").scroll_visible(animate=False))
 
     def refresh_board(self) -> None:
         game = self.game
@@ -190,7 +204,7 @@ class BoardApp(MovesApp):
             text = files.unsaved_sentence()
         else:
             return None
-        return text + " Press : and type s FILE to save it."
+        return "Not saved: press : and type s FILE to save it. " + text  # the way out first: the rest may be cut
 
     def say(self, text: str | Text) -> None:
         self.message_text = str(text)
@@ -271,8 +285,8 @@ class BoardApp(MovesApp):
         self.message_text = ""  # what a save says stands alone (it came under an earlier "unknown move")
         try:
             self.session.save_command(arg)
-        except TutorError as exc:
-            self.say(str(exc))
+        except TutorError as exc:  # typed on the board, "s game.json" would play a turn (space) and no save
+            self.explain(str(exc).replace(SAVE_TO_A_FILE, "press : and " + SAVE_TO_A_FILE))
             return
         self.warned_unsaved = False
         self.refresh_board()

@@ -53,6 +53,10 @@ def _stamp(path: str | Path) -> tuple[int, int, int] | None:
     return (st.st_ino, st.st_size, st.st_mtime_ns)
 
 
+#: How to save to a file of one's own, in line mode (the board, where space is a key, says ": then" first).
+SAVE_TO_A_FILE = "type s and a file name, like s game.json"
+
+
 class GameFiles:
     """The files of one game at the terminal: the autosave, ``--save PATH``, and what each holds."""
 
@@ -243,7 +247,7 @@ class GameFiles:
             self._write_own(self.save_path)
             return [f"Saved to {shown_path(self.save_path)}."]
         if self.games is None and self.autosave is None:
-            raise RecordError("there is no file to save to: type s and a file name, like s game.json")
+            raise RecordError(f"there is no file to save to: {SAVE_TO_A_FILE}")
         said = self.after_change(force=True)
         if self.failed:
             return said
