@@ -19,7 +19,7 @@ from ..record import Record, content_of, load_record, loads_record
 from ..rules import Rules
 from ..storage import games_dir, is_regular_file
 from ..textsafe import quoted
-from .db import GameRow, History, HistoryError, db_path, file_started_at, iso, parse_iso
+from .db import MAX_COLUMN_NUMBER, GameRow, History, HistoryError, db_path, file_started_at, iso, parse_iso
 from .names import storable
 
 IMPORTED_FLAG = "games_folder_imported"
@@ -337,10 +337,10 @@ def _copy_left_behind(history: History, record: Record, mtime: float) -> int | N
     counted the game twice. The file must have been written while that game was played (after it began, before
     it was last played); a file of a game that was not played on after it is found by its content."""
     number = record.deal.number
+    column = number is not None and number <= MAX_COLUMN_NUMBER  # a larger number is kept in the record only
     rows = history.query("SELECT * FROM games WHERE variant = ? AND moves > ? AND "
-                         + ("deal_number IS NULL" if number is None else "(deal_number = ? OR deal_number IS NULL)")
-                         + " ORDER BY id", (variant_name(record), len(record.moves),
-                                            *(() if number is None else (number,))))
+                         + ("(deal_number = ? OR deal_number IS NULL)" if column else "deal_number IS NULL")
+                         + " ORDER BY id", (variant_name(record), len(record.moves), *((number,) if column else ())))
     for raw in rows:
         row = GameRow.from_sql(raw)
         try:
