@@ -762,3 +762,16 @@ def test_a_remote_scheduler_leaves_its_clients_log_to_the_one_line_error():
     with pytest.raises(TutorError):
         DaskEngine(scheduler="tcp://127.0.0.1:9", connect_timeout=1)
     assert logging.getLogger("distributed.client").getEffectiveLevel() >= logging.CRITICAL
+
+
+def test_an_undecided_deal_of_a_deeper_search_is_searched_again_at_a_shallower_one(tmp_path):
+    """Deal 3 left undecided by a search of 5 positions and a second one of 20: a later survey without the
+    second search took that row from the store, with the 34 cards the deeper search met, where a fresh one
+    (and osmosis solve 3 --nodes 5) finds 5."""
+    tiny = Limit(nodes=5)
+    fresh = stream_survey(OSMOSIS, DealRange(3, 3), "solver", tiny).to_json()
+    with ResultStore(tmp_path / "s.sqlite3") as store:
+        deep = stream_survey(OSMOSIS, DealRange(3, 3), "solver", tiny, store=store, retry_nodes=20).to_json()
+        again = stream_survey(OSMOSIS, DealRange(3, 3), "solver", tiny, store=store)
+    assert deep["unknown"] == 1 and deep["mean_cards"] > fresh["mean_cards"]
+    assert again.from_store == 0 and again.to_json()["mean_cards"] == fresh["mean_cards"]
