@@ -493,16 +493,34 @@ def test_no_winnable_deal_gives_no_share_rather_than_zero(run):
     assert "no deal in the range is winnable" in run(args).stdout
 
 
-def test_the_surveys_own_worker_processes_ignore_ctrl_c_and_this_process_still_takes_it():
+def test_the_surveys_own_worker_processes_ignore_ctrl_c_and_this_process_still_takes_it(tmp_path, monkeypatch):
     """Ctrl-C at a terminal reaches every process of the group: each worker died with a traceback on
     stderr (15-81 lines) beside the survey's one line. The workers start with SIGINT ignored; the
-    process that runs the survey keeps its handler, so Ctrl-C still stops it and keeps the finished batches."""
+    process that runs the survey keeps its handler, so Ctrl-C still stops it and keeps the finished batches.
+    With dask's port 8787 taken (another cluster) it said so in four lines on stderr, and it left an empty
+    dask-scratch-space in the system's temporary folder."""
     import signal
+    import socket
+    import tempfile
+    import warnings
 
     from tutor.engines import DaskEngine
 
+    system_tmp = tmp_path / "tmp"
+    system_tmp.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(system_tmp))
+    taken = socket.socket()
+    try:
+        taken.bind(("", 8787))
+        taken.listen()
+    except OSError:
+        pass  # taken already: the same test
     before = signal.getsignal(signal.SIGINT)
-    engine = DaskEngine(workers=1)
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always")
+        engine = DaskEngine(workers=1)
+    taken.close()
+    assert not [w for w in said if "already in use" in str(w.message)]
     try:
         dispositions = engine.client.run(lambda: int(signal.getsignal(signal.SIGINT)))
         assert list(dispositions.values()) == [int(signal.SIG_IGN)]
@@ -516,7 +534,7 @@ def test_the_surveys_own_worker_processes_ignore_ctrl_c_and_this_process_still_t
         assert hosts and hosts <= {"127.0.0.1", "::1"}, hosts
     finally:
         engine.close()
-    assert not os.path.exists(scratch)
+    assert not os.path.exists(scratch) and list(system_tmp.iterdir()) == []
 
 
 def test_a_slow_survey_reports_its_rate_per_minute_and_no_line_once_done():

@@ -183,6 +183,7 @@ class DaskEngine:
     def __init__(self, workers: int = 2, scheduler: str | None = None, client: Any = None,
                  connect_timeout: float = 10.0, worker_timeout: float = 60.0) -> None:
         try:
+            import dask
             import distributed
         except ImportError:  # pragma: no cover - declared as a dependency
             raise TutorError("dask.distributed is not installed: pip install distributed") from None
@@ -215,11 +216,14 @@ class DaskEngine:
             # Its scratch space is a folder of its own, removed when it stops (dask's default left an empty
             # dask-scratch-space behind in /tmp); no dashboard, and the scheduler's web server (health, metrics)
             # on its own host, 127.0.0.1 (with ":0" it listened on every interface).
+            # Its web server on a free port of its own: at dask's 8787, taken by another cluster, dask said so
+            # in four lines on stderr. Dask's own temporary folder is this one too (it left an empty
+            # dask-scratch-space with its lock files in the system's).
             self._scratch = tempfile.mkdtemp(prefix="osmosis-dask-")
             try:
-                with _sigint_ignored():
+                with _sigint_ignored(), dask.config.set({"temporary-directory": self._scratch}):
                     self._own_cluster = distributed.LocalCluster(
-                        n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
+                        n_workers=workers, threads_per_worker=1, processes=True, dashboard_address="127.0.0.1:0",
                         local_directory=self._scratch, silence_logs=logging.ERROR)
                 self.client = distributed.Client(self._own_cluster)
             except BaseException:  # no engine to close: its folder goes now
