@@ -282,13 +282,18 @@ def test_every_review_tag_has_a_lesson_that_exists():
         assert find_lesson(name).name == name
 
 
+def _one_blunder(h) -> None:
+    """Deal 1 after d d, reviewed: move 2 (d) a blunder where w was better, so one drill."""
+    g = add_record(h, record(1, "d d"), key="g")
+    store_review(h, g, _review([_move(2, "d", "w", "blunder", ["turned-past"], 60.0,
+                                      cands=[{"move": "w", "win": 0.8, "samples": 24},
+                                             {"move": "d", "win": 0.2, "samples": 24}])]))
+
+
 def test_drill_schedule_right_comes_back_later_and_later_wrong_soon(db):
     clock = Clock()
     with open_history(clock=clock) as h:
-        g = add_record(h, record(1, "d d"), key="g")
-        store_review(h, g, _review([_move(2, "d", "w", "blunder", ["turned-past"], 60.0,
-                                          cands=[{"move": "w", "win": 0.8, "samples": 24},
-                                                 {"move": "d", "win": 0.2, "samples": 24}])]))
+        _one_blunder(h)
         assert drills.sync_drills(h) == 1 and drills.sync_drills(h) == 0
         gaps = []
         for right in (True, True, True, False, True):
@@ -309,10 +314,7 @@ def test_a_drill_answered_in_two_sessions_at_once_moves_from_the_box_the_last_an
     answer in the other then put it in box 3 (from the box it was asked in), as if the wrong one never was."""
     clock = Clock()
     with open_history(clock=clock) as h:
-        g = add_record(h, record(1, "d d"), key="g")
-        store_review(h, g, _review([_move(2, "d", "w", "blunder", ["turned-past"], 60.0,
-                                          cands=[{"move": "w", "win": 0.8, "samples": 24},
-                                                 {"move": "d", "win": 0.2, "samples": 24}])]))
+        _one_blunder(h)
         drills.sync_drills(h)
         with h.write() as conn:
             conn.execute("UPDATE drills SET box = 2")

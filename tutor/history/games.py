@@ -323,11 +323,16 @@ def _left_behind(row: GameRow | None, record: Record, mtime: float) -> int | Non
         return None
     if list(kept.moves[:len(record.moves)]) != list(record.moves):
         return None
+    return row.id if _played_after(row, mtime) else None
+
+
+def _played_after(row: GameRow, mtime: float) -> bool:
+    """Whether the row's game was last played after a file was last written at ``mtime`` (stored to the
+    second, so within a second counts as after)."""
     try:
-        later = parse_iso(row.played_at) + 1 > mtime  # stored to the second
+        return parse_iso(row.played_at) + 1 > mtime
     except ValueError:
-        return None
-    return row.id if later else None
+        return False
 
 
 def _copy_left_behind(history: History, record: Record, mtime: float) -> int | None:
@@ -366,11 +371,7 @@ def _went_on_in_a_copy(row: GameRow | None, record: Record, path: Path, mtime: f
     kept = _stored(row)
     if kept is None or not _same_deal(kept, record):
         return None
-    try:
-        later = parse_iso(row.played_at) + 1 > mtime  # stored to the second
-    except ValueError:
-        return None
-    return row.id if later else None
+    return row.id if _played_after(row, mtime) else None
 
 
 def went_on_elsewhere(history: History, path: Path, record: Record, mtime: float) -> GameRow | None:
