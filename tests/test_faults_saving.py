@@ -797,3 +797,19 @@ def test_a_read_only_data_folder_still_lets_the_history_be_read_and_exported(tmp
             assert done.returncode == 0 and "Traceback" not in done.stderr, (command, done.stderr)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.mark.parametrize("length", [241, 242, 250])
+def test_a_file_name_near_the_limit_is_saved_and_its_stale_temporary_files_found(tmp_path, length):
+    """A legal name of 242-255 bytes could never be saved: the temporary name beside it (.NAME.XXXXXXXX.tmp)
+    went past the file system's 255 bytes, and every autosave failed ("File name too long")."""
+    from tutor.storage import remove_stale_temps, temp_prefix
+
+    path = tmp_path / ("y" * (length - 5) + ".json")
+    atomic_write_text(path, "one")
+    atomic_write_text(path, "two")
+    assert path.read_text() == "two" and sorted(p.name for p in tmp_path.iterdir()) == [path.name]
+    stale = tmp_path / f"{temp_prefix(path.name)}abcd1234.tmp"
+    stale.write_text("left by a killed save")
+    os.utime(stale, (time.time() - 2 * STALE_SECONDS, time.time() - 2 * STALE_SECONDS))
+    assert remove_stale_temps(path) == [stale] and len(os.fsencode(stale.name)) <= 255

@@ -76,10 +76,27 @@ def _write_synced(fd: int, text: str) -> None:
         os.fsync(fh.fileno())
 
 
+#: The longest file name most file systems take (bytes), and what a temporary name adds to the one it is for:
+#: the dot before it, the dot and eight random characters after it, ".tmp".
+NAME_MAX = 255
+_TEMP_EXTRA = 14
+
+
+def temp_prefix(name: str) -> str:
+    """The prefix of a temporary file for the file ``name`` (``.NAME.``; then mkstemp's random part and
+    ``.tmp``), ``NAME`` cut to fit the name limit: a legal name of 242-255 bytes made every save of it fail
+    ("File name too long")."""
+    room = NAME_MAX - _TEMP_EXTRA
+    cut = name
+    while len(os.fsencode(cut)) > room:
+        cut = cut[:-1]
+    return f".{cut}."
+
+
 def _write_temp(p: Path, text: str) -> str:
     """A fully written and synced temporary file beside ``p``; its name."""
     directory = p.parent if str(p.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=directory)
+    fd, tmp = tempfile.mkstemp(prefix=temp_prefix(p.name), suffix=".tmp", dir=directory)
     try:
         _write_synced(fd, text)
     except BaseException:
@@ -289,7 +306,7 @@ def remove_stale_temps(path: str | os.PathLike[str], older_than: float = STALE_S
         directory, pattern = p, re.compile(rf"\..+\.{_TMP_CHARS}\.tmp")
     else:
         directory = p.parent if str(p.parent) else Path(".")
-        pattern = re.compile(rf"\.{re.escape(p.name)}\.{_TMP_CHARS}\.tmp")
+        pattern = re.compile(rf"{re.escape(temp_prefix(p.name))}{_TMP_CHARS}\.tmp")
     removed: list[Path] = []
     now = time.time()
     try:

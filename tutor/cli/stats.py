@@ -98,7 +98,7 @@ class PerDealFile:
     failed or interrupted run leaves an earlier file as it was (gzip-compressed when the name ends in .gz)."""
 
     def __init__(self, path: str) -> None:
-        from ..storage import check_writable_target, lock_file, remove_stale_temps
+        from ..storage import check_writable_target, lock_file, remove_stale_temps, temp_prefix
         from .keep import keep_game_file
 
         keep_game_file(path, "the per-deal lines", example="deals.jsonl")
@@ -111,7 +111,7 @@ class PerDealFile:
             # what surveys killed outright (SIGKILL) left: a running one holds a lock on its own file, and one
             # made this instant may not have taken it yet
             remove_stale_temps(target, older_than=60, locked=True)
-            fd, self.tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+            fd, self.tmp = tempfile.mkstemp(prefix=temp_prefix(target.name), suffix=".tmp", dir=target.parent)
             os.close(fd)
             self.raw = open(self.tmp, "wb")
             lock_file(self.raw)  # held while this survey writes: the file is not abandoned

@@ -30,7 +30,7 @@ from functools import cache
 from pathlib import Path
 
 from ..record import Record, content_of
-from ..storage import STALE_SECONDS, data_dir
+from ..storage import STALE_SECONDS, data_dir, temp_prefix
 from .grades import Thresholds
 from .values import Review
 
@@ -98,7 +98,7 @@ def save(rev: Review, samples: int | None, thresholds: Thresholds, practical: in
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / f"{key_of(rev.record, samples, thresholds, practical)}.pickle"
         data = pickle.dumps(rev, protocol=pickle.HIGHEST_PROTOCOL)
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+        fd, tmp = tempfile.mkstemp(prefix=temp_prefix(path.name), suffix=".tmp", dir=folder)
         try:
             with os.fdopen(fd, "wb") as out:
                 out.write(data)
