@@ -205,3 +205,18 @@ def test_a_game_that_cannot_be_saved_leaves_room_for_the_board_at_34x10(tmp_path
     rows = [line for line in shown[1].splitlines() if line.strip()]
     assert len(rows) <= 10
     assert "press : and type s and a file name, like s game.json" in flat(shown[2])
+    (tmp_path / "b").mkdir()
+    taller = screens(unsavable(tmp_path / "b", monkeypatch), ["d"], width=34, height=14)[-1]
+    assert "Reserve" in taller and "Not saved: press :" in flat(taller)  # 14 rows: 8 of warning took every card
+
+
+def test_the_board_prompt_takes_save_file_and_explains_u_with_a_count(tmp_path, monkeypatch):
+    """': save x.json' was refused as "save is a command, not a move: type it on a line of its own" (it was);
+    ': u 2' likewise, where the board takes back one move a key."""
+    session = unsavable(tmp_path, monkeypatch)
+    saved = tmp_path / "x.json"
+    typed = ["colon", *f"save {saved}", "enter"]
+    shown = screens(session, ["d", *typed, "colon", *"u 2", "enter"], height=40)
+    assert saved.is_file() and f"Saved to {saved}." in flat(shown[1 + len(typed)])
+    assert "On the board u takes back one move: press u once for each move" in flat(shown[-1])
+    assert session.game.ply == 1

@@ -1200,6 +1200,51 @@ def test_a_resumed_copy_taken_back_a_move_stays_the_same_history_row(run, tmp_pa
     assert data["games"] == 1 and [g["moves"] for g in data["recent"]] == [3]
 
 
+def test_a_copy_saved_in_the_games_folder_is_the_same_game(run, home):
+    """--save into the games folder itself, then --resume that copy: the folder's look made the copy a game
+    of its own (2 unfinished games for one), and the session read the file it had just saved as another."""
+    mine = home / "games" / "mine.json"
+    mine.parent.mkdir(parents=True, exist_ok=True)
+    assert run(["play", "22", "--plain", "--save", str(mine)], input="d d\n").exit_code == 0
+    assert json.loads(run(["history", "--json"]).stdout)["games"] == 1
+    assert run(["play", "--plain", "--resume", str(mine)], input="d\nq\n").exit_code == 0
+    data = json.loads(run(["history", "--json"]).stdout)
+    assert data["games"] == 1 and [g["moves"] for g in data["recent"]] == [3]
+
+
+def test_the_file_a_game_left_for_its_copy_is_never_set_back_over_the_copys_game(run, home, tmp_path):
+    """s copy.json, the copy resumed and played on: (1) resuming the games folder's file, an older copy played
+    on as a game of its own (as play says), wrote over the copy's row, so the copy's game was lost from the
+    history; (2) importing or reviewing that file after the copy took a move back set the row back to it."""
+    copy = tmp_path / "copy.json"
+    assert run(["play", "2", "--plain"], input=f"d\ns {copy}\nq\n").exit_code == 0
+    time.sleep(1.1)
+    assert run(["play", "--resume", str(copy), "--plain"], input="d d\nq\n").exit_code == 0
+    time.sleep(1.1)
+    (left,) = (home / "games").glob("*.json")
+    own = run(["play", "--resume", str(left), "--plain"], input="r2\nq\n")
+    assert "going on here plays this older copy on as a game of its own" in " ".join(own.stdout.split())
+    moves = lambda: sorted(g["moves"] for g in json.loads(run(["history", "--json"]).stdout)["recent"])  # noqa: E731
+    assert moves() == [2, 3]
+    assert run(["play", "--resume", str(left), "--plain"], input="d\nq\n").exit_code == 0
+    assert moves() == [3, 3]  # the same two games, each further on
+
+
+def test_importing_or_reviewing_the_file_a_copy_went_on_from_keeps_the_copys_game(run, home, tmp_path):
+    copy = tmp_path / "copy.json"
+    assert run(["play", "1", "--plain"], input=f"d d\ns {copy}\nq\n").exit_code == 0
+    time.sleep(1.1)
+    assert run(["play", "--resume", str(copy), "--plain"], input="u\nq\n").exit_code == 0
+    (left,) = (home / "games").glob("*.json")
+    assert run(["import", str(left)]).stdout.startswith("Nothing new to import")
+    reviewed = " ".join(run(["review", str(left), "--samples", "4", "--workers", "1"]).stdout.split())
+    assert "Not kept in your history: game 1 went on from a copy of this file (1 moves" in reviewed
+    assert f"osmosis review {copy}" in reviewed
+    assert run(["play", "--resume", str(copy), "--plain"], input="d d\nq\n").exit_code == 0
+    data = json.loads(run(["history", "--json"]).stdout)
+    assert data["games"] == 1 and [g["moves"] for g in data["recent"]] == [3]
+
+
 def test_a_game_finished_from_its_save_copy_keeps_its_win_when_the_left_behind_autosave_is_reviewed(run, home,
                                                                                                    tmp_path):
     """Quit with --save my.json, resume my.json and win: the games folder's autosave still holds the first 40
@@ -1350,6 +1395,9 @@ def test_an_empty_import_name_and_an_export_to_no_folder_say_what_would_be_right
     empty = osmosis(["import", "", str(game)], home)
     assert empty.exit_code == 1 and "Imported 1 game" in empty.stdout
     assert empty.stderr == "error: an empty file name was given: give a record file or an export, like game.json\n"
+    long = tmp_path / ("x" * 300 + ".jsonl")
+    too_long = osmosis(["export", str(long)], home)
+    assert too_long.exit_code == 1 and too_long.stderr.rstrip().endswith("give osmosis export a shorter file name")
     missing = tmp_path / "no" / "x.jsonl"
     nowhere = osmosis(["export", str(missing)], home)
     assert nowhere.exit_code == 1 and nowhere.stderr == (f"error: cannot write '{missing}': there is no folder "

@@ -209,6 +209,7 @@ def test_help_offers_only_the_reserve_piles_the_game_has(run):
     assert "Moves:  r1-r2  play the top card of a reserve pile" in two and "r1-r4" not in two
     assert keys_for(0)[0] == "w waste" and keys_for(2)[0] == "1-2 reserve" and keys_for(4)[0] == "1-4 reserve"
     assert play_keys(0).startswith("w ") and play_keys(2).startswith("1-2      play the top card of reserve pile 1-2")
+    assert "r2" not in play_keys(0) and "reserve" not in play_keys(0) and "r2" not in play_keys(1)
 
 
 def test_a_won_game_says_so(run, home):

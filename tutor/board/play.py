@@ -62,6 +62,10 @@ CSS = """
 #: Seconds after a resize before the view is scrolled: the panels are laid out at the new size by then (the
 #: scroll right after the resize event still measured the old layout, and nothing moved).
 RELAYOUT = 0.05
+#: Below this many rows the unsaved warning keeps to 3 of them.
+WARNING_ROWS = 30
+#: Below this many columns the key line wraps to 3 or 4 rows.
+NARROW_KEYS = 60
 
 KEYS = ("1-4 reserve", "w waste", "d turn", "t turn to a play", "u undo", "r redo", "h hint",
         ": type a card", "s save", "? help", "q quit")
@@ -143,9 +147,12 @@ class BoardApp(MovesApp):
         narrow = self.query_one("#narrow", Static)
         narrow.set_class(said is not None, "shown")
         narrow.update(Lines(said or ""))
-        self.query_one("#keys").set_class(event.size.height < SHORT_ROWS, "short")
-        # on a short terminal the warning keeps to 3 rows, the way out first (it took all 10 rows at 34x10)
-        self.query_one("#warning").set_class(event.size.height < SHORT_ROWS, "short")
+        # the key line wraps to 4 rows on a narrow terminal: hidden there below 20 rows too (? help stays)
+        narrow_keys = event.size.width < NARROW_KEYS and event.size.height < 20
+        self.query_one("#keys").set_class(event.size.height < SHORT_ROWS or narrow_keys, "short")
+        # under 30 rows the warning keeps to 3, the way out first (8 rows at 34 columns took all of 34x10 and
+        # every card at 34x14)
+        self.query_one("#warning").set_class(event.size.height < WARNING_ROWS, "short")
         # a question or the hint asked for stays in view when the terminal gets smaller (it was left below the
         # fold, its keys answering nothing the player could see)
         if self.query_one("#message").has_class("question"):
@@ -305,8 +312,11 @@ class BoardApp(MovesApp):
         typed after the Enter (they went into the box, or ": d Enter q" did not quit)."""
         self._close_prompt()
         words = value.split()
-        if words and words[0].lower() == "s":  # s FILE saves to that file, as in line mode
-            self.action_save(value.strip()[1:].strip())
+        if words and words[0].lower() in ("s", "save"):  # s FILE saves to that file, as in line mode
+            self.action_save(value.strip()[len(words[0]):].strip())
+            return
+        if len(words) > 1 and words[0].lower() in ("u", "undo"):  # line mode's u 3: one at a time here
+            self.explain("On the board u takes back one move: press u once for each move (or type u alone here).")
             return
         command = PROMPT_COMMANDS.get(words[0].lower()) if len(words) == 1 else None
         if command is not None:  # u, h, t, q, ? alone on the line are commands, as in line mode

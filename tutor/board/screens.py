@@ -43,7 +43,12 @@ def play_keys(piles: int) -> str:
 
     keys = pile_keys(piles, prefix="")
     first, rest = PLAY_KEYS.split("\n", 1)
-    return rest if keys is None else f"{keys:<9}play the top card of reserve pile {keys}\n{rest}"
+    if keys is None:  # no reserve: no reserve move to type, no reserve card to click
+        return (rest.replace("(7h, 10h, r2 w d)", "(7h, 10h, w d)")
+                .replace("click a reserve card or the waste's top card", "click the waste's top card"))
+    if piles < 2:
+        rest = rest.replace("r2 w d", "r1 w d")
+    return f"{keys:<9}play the top card of reserve pile {keys}\n{rest}"
 
 
 class TextScreen(ModalScreen[str]):

@@ -20,8 +20,8 @@ from rich.progress import (
 )
 
 from ..history.coach import check_tag, coach
+from ..history.copies import record_of
 from ..history.db import GameRow, History
-from ..history.games import record_of
 from ..history.reviews import outdated, unreviewed, went_on
 from ..review import DEFAULT_SAMPLES, TAGS
 from . import history_render as words

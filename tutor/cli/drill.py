@@ -23,8 +23,8 @@ from rich.text import Text
 
 from ..errors import MoveError
 from ..history import drill as drills
+from ..history.copies import record_of
 from ..history.db import History, HistoryError
-from ..history.games import record_of
 from ..history.reviews import review_of, reviews
 from ..knowledge import observe
 from ..lessons import describe_move, judge_answer

@@ -35,7 +35,7 @@ class SavedGame:
     error: str | None = None
     went_on: GameRow | None = None
     """The history's game when this file is a copy it left behind: saved with s FILE, the game went on
-    from that file (:func:`tutor.history.games.went_on_elsewhere`)."""
+    from that file (:func:`tutor.history.copies.went_on_elsewhere`)."""
 
     @property
     def over(self) -> bool:
@@ -96,6 +96,7 @@ def _left_behind(games: list[SavedGame]) -> list[SavedGame]:
     """``games`` with the copies a game left behind marked (the history read only, where there is one)."""
     from dataclasses import replace
 
+    from ..history import copies as hcopies
     from ..history import games as hgames
     from ..history.db import HistoryError, db_path
 
@@ -105,7 +106,7 @@ def _left_behind(games: list[SavedGame]) -> list[SavedGame]:
         from .history import opened
 
         with opened(hgames.open_history(import_folder=False)) as history:
-            return [replace(g, went_on=hgames.went_on_elsewhere(history, g.path, g.record, g.mtime))
+            return [replace(g, went_on=hcopies.went_on_elsewhere(history, g.path, g.record, g.mtime))
                     if g.record is not None else g for g in games]
     except (HistoryError, OSError):
         return games

@@ -18,11 +18,13 @@ from typing import TYPE_CHECKING
 import click
 from rich.console import Console
 
+from ..history import copies as hcopies
 from ..history import games as hgames
+from ..history import names as hnames
 from ..history.db import GameRow, History, HistoryError
 from ..history.stats import figures, summary
 from ..record import content_of
-from ..textsafe import os_reason, quoted, shown_path
+from ..textsafe import quoted, shown_path
 from . import history_render as words
 from .app import console_of
 from .common import FILE
@@ -115,7 +117,7 @@ def _after_game_line(record: Record, path: str | Path | None, say: Say, warn: Sa
         rec = recurring(history)
         if rec is not None:
             return words.recurring_line(rec)
-        variant = hgames.variant_name(record)
+        variant = hnames.variant_name(record)
         same = [g for g in history.games(played_only=True) if g.variant == variant]
         if len(same) >= 2:
             return words.results_line(figures(same, reviews(history, with_moves=False)), variant)
@@ -145,7 +147,6 @@ def note_review(ctx: click.Context, record: Record, path: str | Path | None, rev
 
 def store_review(record: Record, path: str | Path | None, rev: Review, history: History | None = None,
                  game_id: int | None = None) -> str | None:
-
     """Store the review of a record (adding the game if the history lacks it); the line to say, if any.
 
     ``game_id`` names the history's game outright (the coach reviewing its own rows): two games with the
@@ -160,7 +161,11 @@ def store_review(record: Record, path: str | Path | None, rev: Review, history: 
     try:
         with history.write():  # look-up and insert in one transaction: two reviews at once add one game
             if game_id is None:
-                key = hgames.key_for_path(path) if path is not None else None
+                key = hnames.key_for_path(path) if path is not None else None
+                moved = hcopies.went_on_in_a_copy(history, Path(path), record) if path is not None else None
+                if moved is not None:  # the file is the game as it was before it went on in a copy
+                    return _older_copy(moved, len(record.moves)) if moved.moves > len(record.moves) else \
+                        _left_for_a_copy(moved)
                 found = hgames.key_of(history, record, key)
                 if isinstance(found, int):  # the row holds this game, as far or further on
                     row = history.game(found)
@@ -170,7 +175,7 @@ def store_review(record: Record, path: str | Path | None, rev: Review, history: 
                 else:
                     game = history.game_by_content(content_of(record))
                     game_id = game.id if game is not None else hgames.add_record(
-                        history, record, key=found, source=hgames.source_of(path) if path else None)
+                        history, record, key=found, source=hnames.source_of(path) if path else None)
             other = not_kept(history, game_id, rev.thresholds, rev.samples)
             if other is not None:
                 return other
@@ -192,6 +197,16 @@ def store_review(record: Record, path: str | Path | None, rev: Review, history: 
     finally:
         if own:
             history.close()
+
+
+def _left_for_a_copy(row: GameRow) -> str:
+    """Why a review of a file its game left for a copy is not kept (the row follows the copy, not the file)."""
+    from .games import row_result
+
+    latest = (f": osmosis review {words.shell_word(row.source)}"
+              if row.source and Path(row.source).is_file() else "")
+    return (f"Not kept in your history: game {row.id} went on from a copy of this file ({row.moves} moves, "
+            f"{row_result(row)}), which the history follows; review that copy to keep a review{latest}.")
 
 
 def _older_copy(row: GameRow, moves: int) -> str:
@@ -246,7 +261,7 @@ def _stored_variant(history: History, name: str) -> str:
 
     if name.lstrip().startswith("{"):  # the options as history --json and games --json give them
         try:
-            return hgames.rules_name(Rules.from_json(json.loads(name)))
+            return hnames.rules_name(Rules.from_json(json.loads(name)))
         except (ValueError, TutorError) as exc:
             raise TutorError(f"--variant {name!r} is no set of options the history knows ({exc}): give them as "
                              "history --json writes them, or as the history names them (turn 1, 3 passes, "
@@ -286,7 +301,7 @@ def _options_named(wanted: str) -> str | None:
                       0 if piles is None else int(piles))
     except RulesError:
         return None
-    return hgames.rules_name(rules)
+    return hnames.rules_name(rules)
 
 
 @click.command("import")
@@ -389,7 +404,8 @@ def export_command(ctx: click.Context, file: str | None) -> None:
         try:  # a folder, a pipe, a device: said before the history is read
             check_writable_target(file)
         except (OSError, ValueError) as exc:
-            raise HistoryError(f"cannot write {quoted(file)}: {os_reason(exc) if isinstance(exc, OSError) else exc}") from None
+            why = cannot_write(file, exc, "osmosis export") if isinstance(exc, OSError) else str(exc)
+            raise HistoryError(f"cannot write {quoted(file)}: {why}") from None
         _keep_other_file(file)
     with open_for_command() as history:
         text = export_text(history)

@@ -58,7 +58,10 @@ def cannot_write(path: str | Path, exc: OSError, flag: str) -> str:
         return f"{os_reason(exc)}; give {flag} a file in a folder you can write to"
     if exc.errno in (errno.ENOSPC, errno.EDQUOT):
         return f"{os_reason(exc)}; give {flag} a file on a disk with room"
-    return os_reason(exc)  # a folder, a device or a pipe named: the reason says what to give already
+    if exc.errno == errno.ENAMETOOLONG:
+        return f"{os_reason(exc)}; give {flag} a shorter file name"
+    reason = os_reason(exc)  # a folder, a device or a pipe named: the reason says what to give already
+    return reason if "give " in reason else f"{reason}; give {flag} another file"
 
 
 def refuse_folder_name(path: str | Path, what: str, example: str = "out.json") -> None:

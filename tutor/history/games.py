@@ -10,17 +10,25 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import time
-from collections.abc import Callable, Collection
+from collections.abc import Callable
 from pathlib import Path
 
 from ..errors import TutorError
 from ..record import Record, content_of, load_record, loads_record
-from ..rules import Rules
 from ..storage import games_dir, is_regular_file
 from ..textsafe import quoted
-from .db import MAX_COLUMN_NUMBER, GameRow, History, HistoryError, db_path, file_started_at, iso, parse_iso
-from .names import storable
+from .copies import (
+    _copy_left_behind,
+    _left_behind,
+    _went_on_in_a_copy,
+    follows_another_file,
+    same_deal,
+    stored,
+)
+from .db import History, HistoryError, db_path, file_started_at, iso, parse_iso
+from .names import key_for_path, source_of, storable, variant_name
 
 IMPORTED_FLAG = "games_folder_imported"
 SYNCED_FLAG = "games_folder_synced"
@@ -30,23 +38,25 @@ SYNC_SLACK = 2.0
 
 
 def open_history(path: Path | None = None, clock: Callable[[], float] = time.time,
-                 import_folder: bool = True) -> History:
+                 import_folder: bool = True, playing: Path | None = None) -> History:
     """Open (or create) the history; on first use, the records in the games folder go in, and after that
-    the files changed since the last look that the history lags behind (:func:`sync_games_folder`)."""
+    the files changed since the last look that the history lags behind (:func:`sync_games_folder`).
+    ``playing``: the file of the game in play, whose move the caller stores next: left to it (read here, the
+    file just saved ahead of its row looked like a game of its own, and a resumed copy got a second row)."""
     history = History(path or db_path(), clock=clock)
     if import_folder and not history.read_only:  # read as it is: nothing could be stored
         try:
             if history.meta(IMPORTED_FLAG) is None:
-                history.imported = import_games_folder(history)
+                history.imported = import_games_folder(history, playing)
             else:
-                sync_games_folder(history)
+                sync_games_folder(history, playing)
         except BaseException:
             history.close()
             raise
     return history
 
 
-def sync_games_folder(history: History) -> int:
+def sync_games_folder(history: History, playing: Path | None = None) -> int:
     """Bring the history up to the games folder: the files saved since the last look, each stored where
     its row lags behind it or it has none; returns how many were looked at.
 
@@ -75,14 +85,14 @@ def sync_games_folder(history: History) -> int:
             changed = path.stat().st_mtime >= start
         except OSError:
             continue
-        if changed and is_regular_file(path):
+        if changed and is_regular_file(path) and not _same_file(path, playing):
             recent.append(path)
     if not recent:
         return 0
     try:
         for path in recent:
             try:
-                add_file(history, path, as_played=True, by_content=False)
+                add_file(history, path, as_played=True, by_content=not autosave_name(path))
             except HistoryError:
                 raise
             except (TutorError, OSError, ValueError):
@@ -92,30 +102,6 @@ def sync_games_folder(history: History) -> int:
     except HistoryError:
         return 0  # refused (read-only, full, locked): tried again on the next open
     return len(recent)
-
-
-def variant_name(record: Record) -> str:
-    """The variant as stored: a preset name, or the options as compact JSON."""
-    return rules_name(record.rules)
-
-
-def rules_name(rules: Rules) -> str:
-    """Rules as the history stores a game's variant (:func:`variant_name`)."""
-    value = rules.to_json()
-    return value if isinstance(value, str) else json.dumps(value, sort_keys=True, separators=(",", ":"))
-
-
-def key_for_path(path: str | Path) -> str:
-    p = Path(path).expanduser().resolve()
-    try:
-        return "games/" + p.relative_to(games_dir().expanduser().resolve()).as_posix()
-    except ValueError:
-        return "file:" + str(p)
-
-
-def source_of(path: str | Path) -> str:
-    """Where a game's file lies, as an absolute path: a command run from another folder finds it too."""
-    return os.path.abspath(os.path.expanduser(os.fspath(path)))
 
 
 def add_record(history: History, record: Record, *, key: str | None = None, source: str | None = None,
@@ -157,14 +143,14 @@ def _file_id(path: Path) -> tuple[int, int] | None:
     return (st.st_dev, st.st_ino)
 
 
-def _kept_history(history_path: Path, clock: Callable[[], float]) -> History:
+def _kept_history(history_path: Path, clock: Callable[[], float], playing: Path | None = None) -> History:
     kept = _kept.get(history_path)
     if kept is not None:
         history, ident = kept
         if ident == _file_id(history_path) and history.clock is clock:
             return history
         _drop(history_path)
-    history = open_history(history_path, clock=clock)
+    history = open_history(history_path, clock=clock, playing=playing)
     _kept[history_path] = (history, _file_id(history_path))
     return history
 
@@ -205,10 +191,10 @@ def note_game(record: Record, path: str | Path | None, history_path: Path | None
     key = key_for_path(path) if path is not None else None
     source = source_of(path) if path is not None else None
     for attempt in (1, 2):
-        history = _kept_history(history_path, clock)
+        history = _kept_history(history_path, clock, Path(path) if path is not None else None)
         try:
             if key is not None and resumed_from is not None:
-                key = _resumed_key(history, key, resumed_from)
+                key = _resumed_key(history, key, resumed_from, source)
             if key is not None and moved_from is not None:
                 _follow_copy(history, record, key_for_path(moved_from), key)
             return add_record(history, record, key=_session_key(history, record, key), source=source)
@@ -228,8 +214,8 @@ def _follow_copy(history: History, record: Record, old: str, new: str) -> None:
     row = history.game_by_key(old)
     if row is None or row.over:
         return
-    kept = _stored(row)
-    if kept is not None and _same_deal(kept, record) and list(record.moves[:len(kept.moves)]) == list(kept.moves):
+    kept = stored(row)
+    if kept is not None and same_deal(kept, record) and list(record.moves[:len(kept.moves)]) == list(kept.moves):
         with history.write() as conn:
             conn.execute("UPDATE games SET game_key = ? WHERE id = ?", (storable(new), row.id))
 
@@ -238,15 +224,29 @@ def _follow_copy(history: History, record: Record, old: str, new: str) -> None:
 _resumed: dict[tuple[str, str], str] = {}
 
 
-def _resumed_key(history: History, key: str, content: str) -> str:
+def _resumed_key(history: History, key: str, content: str, source: str | None = None) -> str:
     """The key a resumed game goes on under: its file's, or the key of the unfinished row that holds the
-    game as the file held it when the file has no row (chosen once, then kept for the whole game)."""
+    game as the file held it when the file has no row (chosen once, then kept for the whole game). A file
+    whose row went on in a copy (its ``source`` another file, its game no longer the file's) is an older copy
+    played on as a game of its own, as play says: a key of its own (``KEY#2``...), the copy's game kept (it
+    was written over)."""
     memo = (str(history.path), key)
     if memo not in _resumed:
         row = history.game_by_key(key)
         same = history.game_by_content(content) if row is None else None
-        _resumed[memo] = same.key if same is not None and not same.over else key
+        chosen = same.key if same is not None and not same.over else key
+        if row is not None and source is not None and follows_another_file(row, source) and _content(history, key) != content:
+            n = 2  # the row this file's game went on in before (holding the game as the file held it), or a new one
+            while history.game_by_key(f"{key}#{n}") is not None and _content(history, f"{key}#{n}") != content:
+                n += 1
+            chosen = f"{key}#{n}"
+        _resumed[memo] = chosen
     return _resumed[memo]
+
+
+def _content(history: History, key: str) -> str | None:
+    rows = history.query("SELECT content FROM games WHERE game_key = ?", (storable(key),))
+    return str(rows[0][0]) if rows else None
 
 
 def _session_key(history: History, record: Record, key: str | None) -> str | None:
@@ -262,13 +262,32 @@ def _session_key(history: History, record: Record, key: str | None) -> str | Non
         if row is None or (not row.over and row.deal_number is not None and row.deal_number == record.deal.number
                            and row.variant == variant_name(record)):
             return key  # the usual case, every move of a game: no record to read back
-        kept = _stored(row)
+        kept = stored(row)
         if kept is None:
             return key
-        if _same_deal(kept, record) and (not row.over or list(kept.moves) == list(record.moves)):
+        if same_deal(kept, record) and (not row.over or list(kept.moves) == list(record.moves)):
             return key
         n += 1
         key = f"{base}#{n}"
+
+
+#: The names play gives the files it saves as you play (tutor.cli.saves.autosave_stem, then -2, -3... where
+#: the name is taken): ``deal-7-20261206-101500.json``, ``deal-file-20261206-101500-2.json``.
+_AUTOSAVE = re.compile(r"deal-(\d+|file)-\d{8}-\d{6}(-\d+)?\.json")
+
+
+def _same_file(path: Path, other: Path | None) -> bool:
+    try:
+        return other is not None and os.path.samefile(path, other)
+    except OSError:
+        return False
+
+
+def autosave_name(path: Path) -> bool:
+    """Whether ``path`` is named as play names a game's own file. Any other file in the games folder is a copy
+    the player saved there (``s FILE``, ``--save``): the same game as a stored one is that game, not a second
+    (as a file imported from anywhere else), where two files play saved are two games even if played alike."""
+    return _AUTOSAVE.fullmatch(path.name) is not None
 
 
 def add_file(history: History, path: Path, keyed: bool = True, text: str | None = None,
@@ -293,13 +312,14 @@ def add_file(history: History, path: Path, keyed: bool = True, text: str | None 
     played = iso(mtime)
     key = key_for_path(path) if keyed else None
     with history.write():  # the look-up and the insert in one transaction: two imports at once make one row
-        if as_played and key is not None:
+        if key is not None:
             row = history.game_by_key(key)
-            left = _left_behind(row, record, mtime)
-            if left is None:
+            left = _left_behind(row, record, mtime) if as_played else None
+            if left is None:  # also for an import of the file: it set the row back as the folder's reading did
                 left = _went_on_in_a_copy(row, record, path, mtime)
             if left is not None:
                 return left
+        if as_played and key is not None:
             key = _session_key(history, record, key)
         found = key_of(history, record, key, by_content)
         if isinstance(found, int):
@@ -312,75 +332,6 @@ def add_file(history: History, path: Path, keyed: bool = True, text: str | None 
                           played_at=played, from_import=from_import)
 
 
-def _left_behind(row: GameRow | None, record: Record, mtime: float) -> int | None:
-    """The row's id when the games folder's file is a copy the game left behind: the row holds the same game
-    further on, played after the file was last written (saved with ``s FILE`` and finished from that file).
-    Such a file is no game of its own: without this it got a row (``#2``) and the player two games."""
-    if row is None or row.moves <= len(record.moves):
-        return None
-    kept = _stored(row)
-    if kept is None or not _same_deal(kept, record) or len(kept.moves) <= len(record.moves):
-        return None
-    if list(kept.moves[:len(record.moves)]) != list(record.moves):
-        return None
-    return row.id if _played_after(row, mtime) else None
-
-
-def _played_after(row: GameRow, mtime: float) -> bool:
-    """Whether the row's game was last played after a file was last written at ``mtime`` (stored to the
-    second, so within a second counts as after)."""
-    try:
-        return parse_iso(row.played_at) + 1 > mtime
-    except ValueError:
-        return False
-
-
-def _copy_left_behind(history: History, record: Record, mtime: float) -> int | None:
-    """The row that holds the game of a record file further on, played after the file was last written: a
-    copy the game left behind (``--save game.json``, quit, then ``play --resume last`` went on in the games
-    folder's file), which ``osmosis import`` took for a game of its own, so the history and the coach
-    counted the game twice. The file must have been written while that game was played (after it began, before
-    it was last played); a file of a game that was not played on after it is found by its content."""
-    number = record.deal.number
-    column = number is not None and number <= MAX_COLUMN_NUMBER  # a larger number is kept in the record only
-    rows = history.query("SELECT * FROM games WHERE variant = ? AND moves > ? AND "
-                         + ("(deal_number = ? OR deal_number IS NULL)" if column else "deal_number IS NULL")
-                         + " ORDER BY id", (variant_name(record), len(record.moves), *((number,) if column else ())))
-    for raw in rows:
-        row = GameRow.from_sql(raw)
-        try:
-            began = parse_iso(row.started_at)
-        except ValueError:
-            continue
-        # written before that game began, the file is no copy of it (a game of the deal played elsewhere,
-        # or an earlier one): stored to the second, so a second's grace
-        if row.deal_number == number and mtime + 1 >= began and _left_behind(row, record, mtime) is not None:
-            return row.id
-    return None
-
-
-def _went_on_in_a_copy(row: GameRow | None, record: Record, path: Path, mtime: float) -> int | None:
-    """The row's id when its game went on from a copy of the games folder's file ``path`` (``s FILE``, then
-    ``play --resume FILE``: the row follows the copy, its ``source``) after the file was last written: the
-    row is not set back to the file's game. A copy resumed and taken back a move (or played another way
-    from there), then the folder read again, made the row the file's game once more, and the copy's next
-    session a second row. A file written after the row was last played (a session stopped between its save
-    and the history's) is still caught up with."""
-    if row is None or row.source is None or row.source == source_of(path):
-        return None
-    kept = _stored(row)
-    if kept is None or not _same_deal(kept, record):
-        return None
-    return row.id if _played_after(row, mtime) else None
-
-
-def went_on_elsewhere(history: History, path: Path, record: Record, mtime: float) -> GameRow | None:
-    """The history's game when the games folder's file ``path`` (holding ``record``, last written at
-    ``mtime``) is a copy that game left behind (:func:`_left_behind`), else None."""
-    row = history.game_by_key(key_for_path(path))
-    return row if _left_behind(row, record, mtime) is not None else None
-
-
 def key_of(history: History, record: Record, key: str | None, by_content: bool = True) -> str | int | None:
     """The key a record goes in under when it comes with ``key`` (a file's, or an exported line's).
 
@@ -391,8 +342,8 @@ def key_of(history: History, record: Record, key: str | None, by_content: bool =
     """
     old = history.game_by_key(key) if key is not None else None
     if old is not None:
-        kept = _stored(old)
-        if kept is not None and _same_deal(kept, record):
+        kept = stored(old)
+        if kept is not None and same_deal(kept, record):
             if list(kept.moves[:len(record.moves)]) == list(record.moves) and len(kept.moves) >= len(record.moves):
                 return old.id  # the same game, no further on (an undo's copy): the row keeps every move
             if list(record.moves[:len(kept.moves)]) == list(kept.moves):
@@ -406,37 +357,6 @@ def key_of(history: History, record: Record, key: str | None, by_content: bool =
     return key
 
 
-def claim_file_copy(history: History, record: Record, key: str | None, started_at: str | None = None,
-                    taken: Collection[int] = ()) -> None:
-    """The row of a record file ``osmosis import`` stored (``from_import``: a copy saved with ``--save`` where
-    the game was played, say) that holds the game an exported line under ``key`` brings, now stored under that
-    key: the game stays one row whichever came first, the file or the export (a file imported after the export
-    is found by its content, as a copy). Only such a row: a game played here, or restored from an export line,
-    is a game of its own even when played alike, and the claimed row is one no more, so a second line alike
-    gets a row of its own; so does one of ``taken`` (the rows an earlier line of the same file stored). Nothing
-    changes when the key is stored already or no such row is. In ``write``."""
-    if key is None or history.game_by_key(key) is not None:
-        return
-    rows = [r for r in history.query("SELECT id FROM games WHERE content = ? AND from_import = 1 ORDER BY id",
-                                     (content_of(record),)) if int(r[0]) not in taken]
-    if rows:  # stored under the line's key from now on, begun at the earlier of the two starts
-        with history.write() as conn:
-            conn.execute("UPDATE games SET game_key = ?, from_import = 0, started_at = min(started_at, "
-                         "COALESCE(?, started_at)) WHERE id = ?", (storable(key), started_at, int(rows[0][0])))
-
-
-def _same_deal(kept: Record, record: Record) -> bool:
-    """Whether two records are games of one deal under one set of rules."""
-    return (kept.rules, kept.deal) == (record.rules, record.deal)
-
-
-def _stored(row: GameRow) -> Record | None:
-    try:
-        return record_of(row)
-    except TutorError:
-        return None
-
-
 def _play_order(path: Path) -> tuple[float, str]:
     """Files in the order their games began, so ids follow it (by name, deal 10 came before deal 5)."""
     try:
@@ -445,7 +365,7 @@ def _play_order(path: Path) -> tuple[float, str]:
         return float("inf"), path.name
 
 
-def import_games_folder(history: History) -> tuple[int, int]:
+def import_games_folder(history: History, playing: Path | None = None) -> tuple[int, int]:
     """Every record file of the games folder into the history (once); returns (games added, files skipped).
 
     Each file is a game played, so two played move for move alike are two rows, as play stored them (the
@@ -456,11 +376,13 @@ def import_games_folder(history: History) -> tuple[int, int]:
     added: set[int] = set()
     files = sorted(folder.glob("*.json"), key=_play_order) if folder.is_dir() else []
     for path in files:
+        if _same_file(path, playing):
+            continue  # the game in play: its caller stores it
         if not is_regular_file(path):  # a pipe named x.json would block the read for ever
             skipped += 1
             continue
         try:
-            row = add_file(history, path, by_content=False)
+            row = add_file(history, path, by_content=not autosave_name(path))
             if row not in before:
                 added.add(row)
         except HistoryError:
@@ -472,6 +394,3 @@ def import_games_folder(history: History) -> tuple[int, int]:
     return len(added), skipped
 
 
-def record_of(row: GameRow) -> Record:
-    """The stored game as a :class:`Record` (replayed, so it is checked)."""
-    return Record.from_json(row.record, source=f"game {row.id} of the history")

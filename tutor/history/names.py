@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+import json
+import os
 import re
+from pathlib import Path
 
-__all__ = ["BYTES_MARK", "storable", "path_of"]
+from ..record import Record
+from ..rules import Rules
+from ..storage import games_dir
+
+__all__ = ["BYTES_MARK", "storable", "path_of", "key_for_path", "source_of", "variant_name", "rules_name"]
 
 #: The mark of a stored name that held bytes that are not UTF-8 (see :func:`storable`).
 BYTES_MARK = "bytes:"
@@ -36,3 +43,27 @@ def path_of(stored: str) -> str:
     body = stored[len(BYTES_MARK):].encode("utf-8")
     raw = _ESCAPED.sub(lambda m: bytes([int(m.group(1), 16)]) if m.group(1) else b"\\", body)
     return raw.decode("utf-8", "surrogateescape")
+
+
+def variant_name(record: Record) -> str:
+    """The variant as stored: a preset name, or the options as compact JSON."""
+    return rules_name(record.rules)
+
+
+def rules_name(rules: Rules) -> str:
+    """Rules as the history stores a game's variant (:func:`variant_name`)."""
+    value = rules.to_json()
+    return value if isinstance(value, str) else json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+def key_for_path(path: str | Path) -> str:
+    p = Path(path).expanduser().resolve()
+    try:
+        return "games/" + p.relative_to(games_dir().expanduser().resolve()).as_posix()
+    except ValueError:
+        return "file:" + str(p)
+
+
+def source_of(path: str | Path) -> str:
+    """Where a game's file lies, as an absolute path: a command run from another folder finds it too."""
+    return os.path.abspath(os.path.expanduser(os.fspath(path)))

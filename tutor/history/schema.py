@@ -23,7 +23,7 @@ def _refile_without_reserve(conn: sqlite3.Connection) -> None:
 
     from ..record import Record, content_of
     from .db import _record_text
-    from .games import variant_name
+    from .names import variant_name
 
     for row in conn.execute("SELECT id, record, variant, content FROM games").fetchall():
         try:
@@ -166,7 +166,7 @@ MIGRATIONS: list[str | Callable[[sqlite3.Connection], None]] = [
     ALTER TABLE reviews ADD COLUMN accuracy_interval TEXT;
     """,
     # 11: a game stored from a record file by ``osmosis import`` (a copy from elsewhere, say a --save copy):
-    # an exported line that holds the same game takes that row over (tutor.history.games.claim_file_copy).
+    # an exported line that holds the same game takes that row over (tutor.history.copies.claim_file_copy).
     """
     ALTER TABLE games ADD COLUMN from_import INTEGER NOT NULL DEFAULT 0;
     """,

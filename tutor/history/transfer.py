@@ -27,10 +27,11 @@ from ..textsafe import quoted, shown_path
 from .backup import LINE_FORMAT, keep_better_review, merge_drill
 from .backup import export_lines as export_lines
 from .backup import export_text as export_text
+from .copies import claim_file_copy
 from .db import History, HistoryError
-from .games import add_file, add_record, claim_file_copy, key_for_path, key_of
+from .games import add_file, add_record, key_of
 from .lines import Bad, check_drills, check_review, int_field, shown, text_field, time_field
-from .names import storable
+from .names import key_for_path, storable
 from .reviews import store_review
 
 
@@ -232,7 +233,9 @@ def import_file(history: History, path: str | Path) -> ImportResult:
                 game_id = add_file(history, p, keyed=keyed, text=text, warnings=result.warnings, from_import=True)
                 if game_id <= top and game_id not in before:  # a row found holding the game further on: nothing new
                     before[game_id] = len(record.moves)
-            result.took(game_id, before, len(record.moves))
+                row = history.game(game_id)  # what the row holds now: one that follows a copy was left as it was
+                held = row.moves if row is not None else len(record.moves)
+            result.took(game_id, before, held)
             result.games += 1
         except TutorError as exc:
             result.problems.append(str(exc))

@@ -1,0 +1,139 @@
+"""Copies of one game: the files a game leaves behind as it goes on elsewhere, and the rows that follow it.
+
+A game saved to a file of the player's own (``s FILE``, ``--save``) and played on from there, or from the games
+folder while the copy stays as it was, leaves one file behind: reading that file (the games folder's look,
+``osmosis import``, a review) must not make it a second game, nor set the history's row back to it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from pathlib import Path
+
+from ..errors import TutorError
+from ..record import Record, content_of
+from .db import MAX_COLUMN_NUMBER, GameRow, History, parse_iso
+from .names import key_for_path, source_of, storable, variant_name
+
+
+def _left_behind(row: GameRow | None, record: Record, mtime: float) -> int | None:
+    """The row's id when the games folder's file is a copy the game left behind: the row holds the same game
+    further on, played after the file was last written (saved with ``s FILE`` and finished from that file).
+    Such a file is no game of its own: without this it got a row (``#2``) and the player two games."""
+    if row is None or row.moves <= len(record.moves):
+        return None
+    kept = stored(row)
+    if kept is None or not same_deal(kept, record) or len(kept.moves) <= len(record.moves):
+        return None
+    if list(kept.moves[:len(record.moves)]) != list(record.moves):
+        return None
+    return row.id if _played_after(row, mtime) else None
+
+
+def _played_after(row: GameRow, mtime: float) -> bool:
+    """Whether the row's game was last played after a file was last written at ``mtime`` (stored to the
+    second, so within a second counts as after)."""
+    try:
+        return parse_iso(row.played_at) + 1 > mtime
+    except ValueError:
+        return False
+
+
+def _copy_left_behind(history: History, record: Record, mtime: float) -> int | None:
+    """The row that holds the game of a record file further on, played after the file was last written: a
+    copy the game left behind (``--save game.json``, quit, then ``play --resume last`` went on in the games
+    folder's file), which ``osmosis import`` took for a game of its own, so the history and the coach
+    counted the game twice. The file must have been written while that game was played (after it began, before
+    it was last played); a file of a game that was not played on after it is found by its content."""
+    number = record.deal.number
+    column = number is not None and number <= MAX_COLUMN_NUMBER  # a larger number is kept in the record only
+    rows = history.query("SELECT * FROM games WHERE variant = ? AND moves > ? AND "
+                         + ("(deal_number = ? OR deal_number IS NULL)" if column else "deal_number IS NULL")
+                         + " ORDER BY id", (variant_name(record), len(record.moves), *((number,) if column else ())))
+    for raw in rows:
+        row = GameRow.from_sql(raw)
+        try:
+            began = parse_iso(row.started_at)
+        except ValueError:
+            continue
+        # written before that game began, the file is no copy of it (a game of the deal played elsewhere,
+        # or an earlier one): stored to the second, so a second's grace
+        if row.deal_number == number and mtime + 1 >= began and _left_behind(row, record, mtime) is not None:
+            return row.id
+    return None
+
+
+def _went_on_in_a_copy(row: GameRow | None, record: Record, path: Path, mtime: float) -> int | None:
+    """The row's id when its game went on from a copy of the games folder's file ``path`` (``s FILE``, then
+    ``play --resume FILE``: the row follows the copy, its ``source``) after the file was last written: the
+    row is not set back to the file's game. A copy resumed and taken back a move (or played another way
+    from there), then the folder read again, made the row the file's game once more, and the copy's next
+    session a second row. A file written after the row was last played (a session stopped between its save
+    and the history's) is still caught up with."""
+    if row is None or not follows_another_file(row, path):
+        return None
+    kept = stored(row)
+    if kept is None or not same_deal(kept, record):
+        return None
+    return row.id if _played_after(row, mtime) else None
+
+
+def follows_another_file(row: GameRow, path: str | Path) -> bool:
+    """Whether the row's game went on in another file than ``path``, its copy: its ``source`` names another
+    file. A source of the same name is this file where it lay before (a data folder moved or copied
+    elsewhere keeps the names, not the paths)."""
+    return row.source is not None and row.source != source_of(path) and Path(row.source).name != Path(path).name
+
+
+def went_on_in_a_copy(history: History, path: Path, record: Record) -> GameRow | None:
+    """The history's game when the file ``path`` (holding ``record``) is one it left to go on from a copy
+    (:func:`_went_on_in_a_copy`), else None: what the file holds is no longer that game as it is."""
+    try:
+        mtime = path.stat().st_mtime
+    except OSError:
+        return None
+    row = history.game_by_key(key_for_path(path))
+    return row if _went_on_in_a_copy(row, record, path, mtime) is not None else None
+
+
+def went_on_elsewhere(history: History, path: Path, record: Record, mtime: float) -> GameRow | None:
+    """The history's game when the games folder's file ``path`` (holding ``record``, last written at
+    ``mtime``) is a copy that game left behind (:func:`_left_behind`), else None."""
+    row = history.game_by_key(key_for_path(path))
+    return row if _left_behind(row, record, mtime) is not None else None
+
+
+def claim_file_copy(history: History, record: Record, key: str | None, started_at: str | None = None,
+                    taken: Collection[int] = ()) -> None:
+    """The row of a record file ``osmosis import`` stored (``from_import``: a copy saved with ``--save`` where
+    the game was played, say) that holds the game an exported line under ``key`` brings, now stored under that
+    key: the game stays one row whichever came first, the file or the export (a file imported after the export
+    is found by its content, as a copy). Only such a row: a game played here, or restored from an export line,
+    is a game of its own even when played alike, and the claimed row is one no more, so a second line alike
+    gets a row of its own; so does one of ``taken`` (the rows an earlier line of the same file stored). Nothing
+    changes when the key is stored already or no such row is. In ``write``."""
+    if key is None or history.game_by_key(key) is not None:
+        return
+    rows = [r for r in history.query("SELECT id FROM games WHERE content = ? AND from_import = 1 ORDER BY id",
+                                     (content_of(record),)) if int(r[0]) not in taken]
+    if rows:  # stored under the line's key from now on, begun at the earlier of the two starts
+        with history.write() as conn:
+            conn.execute("UPDATE games SET game_key = ?, from_import = 0, started_at = min(started_at, "
+                         "COALESCE(?, started_at)) WHERE id = ?", (storable(key), started_at, int(rows[0][0])))
+
+
+def same_deal(kept: Record, record: Record) -> bool:
+    """Whether two records are games of one deal under one set of rules."""
+    return (kept.rules, kept.deal) == (record.rules, record.deal)
+
+
+def stored(row: GameRow) -> Record | None:
+    try:
+        return record_of(row)
+    except TutorError:
+        return None
+
+
+def record_of(row: GameRow) -> Record:
+    """The stored game as a :class:`Record` (replayed, so it is checked)."""
+    return Record.from_json(row.record, source=f"game {row.id} of the history")
