@@ -902,3 +902,13 @@ def test_a_drill_reads_a_trap_as_seen_where_only_one_deal_fits(monkeypatch):
     assert observe(state).consistent_deals() == 1
     monkeypatch.setattr(tags, "cycle_seen", lambda *args: False)  # as where a card of the cycle was deduced
     assert tip_for(("early-start",), state, move) == tip(TipId.READ_RESERVE)
+
+
+def test_luck_on_one_sampled_deal_is_not_called_out():
+    """Single-card deal 22, move 84, --samples 1: "luck: 4D turned up (+40 points, 95%: 0 to +80)", the
+    Wilson half-width of 0 of 1 deal (0-79%) put around the estimate, where the swing could be -39 to +40."""
+    moves = ("r4 d d d d d d d d d d d d w d d d d d w w w r2 d w d d d d d d d d w d d d w d d d d d d d d d d d d d "
+             "w d w d w d w d d d w d r4 d w r4 d d w w r3 d r3 d d d d d d d w w r1 d d").split()
+    rules = preset("single")
+    rev = review(Record(rules, deal_for(22, rules), moves), samples=1, workers=1)
+    assert all(m.kind != "luck" for m in rev.critical), [m.text for m in rev.critical]

@@ -19,6 +19,12 @@ from .grades import Thresholds
 __all__ = ["luck_of"]
 
 
+def _side(won: tuple[bool, ...], exact: bool) -> tuple[float, float]:
+    """One side's win share as an interval: its 95% Wilson interval where it was sampled, itself where exact."""
+    share = sum(won) / max(1, len(won))
+    return (share, share) if exact or not won else wilson(sum(won), len(won))
+
+
 def luck_of(states: list[State], scores: dict[int, PlyScore], final: State, th: Thresholds) -> dict[int, Luck]:
     """0-based ply -> the luck of the cards that turned up after that move, where it was clear.
 
@@ -51,13 +57,12 @@ def luck_of(states: list[State], scores: dict[int, PlyScore], final: State, th: 
         here_every = here.every or here.exact  # every consistent deal (a win undecided there counts as lost)
         paired = not (here_every or exact_next or len(value_next) != len(here.after))
         if not paired:
-            # Not the same deals on both sides: the sampled sides' own uncertainty, unpaired.
-            half = 0.0
-            for won, exact in ((tuple(here.after), here_every), (value_next, exact_next)):
-                if not exact and won:
-                    wlo, whi = wilson(sum(won), len(won))
-                    half += ((whi - wlo) / 2) ** 2
-            lo, hi = swing - math.sqrt(half), swing + math.sqrt(half)
+            # Not the same deals on both sides: the sampled sides' own uncertainty, unpaired, each side's
+            # interval as it lies (Wilson's is lopsided near 0 and 1: 0 of 1 deal is 0-79%, and its half-width
+            # put around the estimate read a swing of 0% -> 40% on one deal as "0 to +80", clear of zero)
+            (b_lo, b_hi), (a_lo, a_hi) = (_side(tuple(here.after), here_every), _side(value_next, exact_next))
+            lo = swing - math.hypot(after - a_lo, b_hi - before)
+            hi = swing + math.hypot(a_hi - after, before - b_lo)
         else:
             d = paired_drop(value_next, here.after)
             lo, hi = d.lo, d.hi
