@@ -515,3 +515,54 @@ def test_a_drop_just_below_a_threshold_never_reads_as_the_threshold():
 
     assert [_num(x, _clear_of(x)) for x in (9.81, 9.996, 4.996, 12.3)] == ["9.8", "9.996", "4.996", "12"]
 
+
+
+def test_words_for_a_game_that_is_not_over_or_on_its_last_pass():
+    """A record that stops before the game's end: a card turned past and not played again was "given up: it
+    was never played afterwards" (it was played 20 moves later, past the record's end). On the last of limited
+    passes the waiting tip spoke of "every pass you wait", and of a waste card coming back when turning one."""
+    from tutor.narrate.tags import tag_sentence
+    from tutor.narrate.tips import TipId, tip
+
+    rules = preset("osmosis")
+    state = State.initial(deal_for(1, rules), rules)
+    play = Candidate(Move.parse("w"), 0.41, 30.0, 64, (0.33, 0.49))
+    cut = tag_sentence(state, TurnedPast(0, play, False, None, ended=False))
+    assert "put it off: it was not played again before the record ends." in cut and "never" not in cut
+    assert "gave it up: it was never played afterwards." in tag_sentence(state, TurnedPast(0, play, False, None))
+    last = tip(TipId.WAIT_TO_OPEN, False, rules.with_options(passes=2, turn=1), last=True)
+    assert "every pass you wait" not in last and "this is the last pass" in last and "as no pass follows" in last
+
+
+def test_an_unfinished_game_is_not_well_played_and_one_point_is_singular(tmp_path):
+    """Bridesmaids deal 1 cut at move 110 with 47 cards: "the game was not finished (well played: 40 or more)",
+    a lost game's mark, beside "the game could still be won"; --thresholds 0.5,1,2: "at least 1 points"."""
+    from builders import osmosis
+
+    rules = preset("bridesmaids")
+    state, moves = State.initial(deal_for(1, rules), rules), []
+    while len(moves) < 110:
+        legal = state.legal_moves()
+        move = next((m for m in legal if m.is_play), legal[0])
+        moves.append(str(move))
+        state = state.apply(move)
+    assert not state.over and state.cards >= 40
+    cut = tmp_path / "cut.json"
+    cut.write_text(json.dumps({"format": "osmosis-record/1", "variant": "bridesmaids", "deal": {"number": 1},
+                               "moves": moves}))
+    said = " ".join(osmosis(["review", str(cut), "--samples", "2", "--workers", "1"], tmp_path / "h").stdout.split())
+    assert f"Result: {state.cards} cards on the foundations, the game was not finished." in said
+    assert "well played" not in said
+    greedy = tmp_path / "g30.json"
+    rules = preset("osmosis")
+    state, moves = State.initial(deal_for(30, rules), rules), []
+    while state.legal_moves():
+        legal = state.legal_moves()
+        move = next((m for m in legal if m.is_play), legal[0])
+        moves.append(str(move))
+        state = state.apply(move)
+    greedy.write_text(json.dumps({"format": "osmosis-record/1", "variant": "osmosis", "deal": {"number": 30},
+                                  "moves": moves}))
+    text = " ".join(osmosis(["review", str(greedy), "--thresholds", "0.5,1,2", "--samples", "8", "--workers", "1"],
+                            tmp_path / "h").stdout.split())
+    assert "so a move called a mistake lost at least 1 point with 95% confidence." in text

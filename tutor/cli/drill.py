@@ -34,6 +34,7 @@ from ..notation import Move
 from ..render import prose, render_state, use_symbols
 from ..review import TAGS, tip
 from ..state import State
+from ..talon import last_pass
 from ..textsafe import clean, quoted
 from . import history_render as words
 from .app import console_of
@@ -82,7 +83,7 @@ def tip_for(tags: Iterable[str], state: State | None = None, played: Move | None
         return ""
     top = state.waste_top  # a turn past the waste's top card: row 1's own tip where it is row 1's suit
     first_row = tag == "turned-past" and top is not None and top // 13 == state.rows[0]
-    return tip(topic_for(tag, state, first_row), known, state.rules)
+    return tip(topic_for(tag, state, first_row), known, state.rules, last_pass(state))
 
 
 def _read(prompt: str, echo: bool) -> str | None:

@@ -50,7 +50,7 @@ def result_line(rev: Review) -> Text:
         text.append(f"{cards} card{'' if cards == 1 else 's'} on the foundations")
         final = rev.states[-1] if rev.states else rev.record.replay()
         text.append(", the game was blocked" if final.over else ", the game was not finished")
-        text.append(" (well played: 40 or more)." if cards >= WELL_PLAYED else ".")
+        text.append(" (well played: 40 or more)." if final.over and cards >= WELL_PLAYED else ".")  # a lost game's mark
         if not final.over and _uses_hindsight(rev):
             text.append(" The hindsight below knows the cards this game has not shown yet: go on with it after "
                         "reading them and you play with those cards known.", style="yellow")
@@ -311,8 +311,9 @@ def render_review(rev: Review, symbols: bool = True, width: int = 80, ascii_only
     parts.append(Text("Labelled moves (win: played / best)", style="bold"))
     if any(m.label >= Label.INACCURACY for m in rev.moves):
         parts.append(Text(f"A label goes by the low end of the drop's 95% interval (inaccuracy from {t.inaccuracy:g} "
-                   f"points, mistake from {t.mistake:g}, blunder from {t.blunder:g}), so a move called a mistake "
-                   f"lost at least {t.mistake:g} points with 95% confidence.", style="dim"))
+                   f"point{'' if t.inaccuracy == 1 else 's'}, mistake from {t.mistake:g}, blunder from {t.blunder:g}), "
+                   f"so a move called a mistake lost at least {t.mistake:g} point{'' if t.mistake == 1 else 's'} "
+                   "with 95% confidence.", style="dim"))
     parts.append(moves_table(rev, symbols, width))
     parts += fewer_cards_block(rev, symbols)
     return Group(*parts)

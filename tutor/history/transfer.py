@@ -231,10 +231,10 @@ def import_file(history: History, path: str | Path) -> ImportResult:
                 top = history.query("SELECT coalesce(max(id), 0) FROM games")[0][0]
                 # the text read above: a pipe (osmosis import /dev/stdin) gives it only once, and has no name to key by
                 game_id = add_file(history, p, keyed=keyed, text=text, warnings=result.warnings, from_import=True)
-                if game_id <= top and game_id not in before:  # a row found holding the game further on: nothing new
-                    before[game_id] = len(record.moves)
                 row = history.game(game_id)  # what the row holds now: one that follows a copy was left as it was
                 held = row.moves if row is not None else len(record.moves)
+                if game_id <= top and game_id not in before:  # a row found holding the game further on: nothing new
+                    before[game_id] = held
             result.took(game_id, before, held)
             result.games += 1
         except TutorError as exc:

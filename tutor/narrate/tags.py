@@ -73,6 +73,9 @@ def tag_sentence(state: State, fact: TagFact) -> str:
         if fact.later is not None:
             return (f"Turning past {card_word(fact.card)} on the waste (win {win_figure(fact.play)} if played) put "
                     f"it off until move {fact.later}, and the wait cost more than the turn gained.")
+        if not fact.ended:  # the record stops before the game's end: the card may still come
+            return (f"Turning past {card_word(fact.card)} on the waste (win {win_figure(fact.play)} if played) put it "
+                    "off: it was not played again before the record ends.")
         return (f"Turning past {card_word(fact.card)} on the waste (win {win_figure(fact.play)} if played) gave it "
                 "up: it was never played afterwards.")
     if isinstance(fact, ReserveDig):
@@ -100,7 +103,8 @@ def tip_sentence(tags: tuple[TagFact, ...], cycle: BlockingCycle | None = None, 
         return "Tip: " + tip(TipId.READ_RESERVE)
     if not tags:
         return None
-    return "Tip: " + tip(tip_topic(tags[0], state), known, state.rules if state is not None else None)
+    rules = state.rules if state is not None else None
+    return "Tip: " + tip(tip_topic(tags[0], state), known, rules, state is not None and last_pass(state))
 
 
 def tip_topic(fact: TagFact, state: State | None = None) -> TipId:

@@ -107,11 +107,13 @@ TIPS: dict[str, Tip] = {t.id: t for t in (
 _WAIT_WHERE = ", and one on a reserve pile keeps its place while you wait (one on the waste may not come back);"
 
 
-def _wait_where(rules: Any) -> str:
+def _wait_where(rules: Any, last: bool = False) -> str:
     """Where a held-back starting-rank card waits, as the variant's rules have it: no reserve in Bridesmaids,
-    and turning one card at a time every talon card shows again each pass (spec section 5)."""
+    and turning one card at a time every talon card shows again each pass (spec section 5), but not after
+    the last of limited passes (``last``)."""
     reserve = "one on a reserve pile keeps its place while you wait"
-    waste = (f"one on the waste may not come back, as the groups of {rules.turn} shift or bury it"
+    waste = ("one on the waste may not come back, as no pass follows" if last else
+             f"one on the waste may not come back, as the groups of {rules.turn} shift or bury it"
              if rules.turn > 1 else "")
     if rules.reserve_piles and waste:
         return f", and {reserve} ({waste});"
@@ -120,13 +122,21 @@ def _wait_where(rules: Any) -> str:
     return f" ({waste});" if waste else ";"
 
 
-def tip(tip_id: str, known: bool = False, rules: Any = None) -> str:
+#: The waiting tip's close, and its words on the last of limited passes (no later pass to wait for).
+_BET = " but every pass you wait is a bet that the talon will still bring what you need."
+_LAST_BET = " but this is the last pass: waiting pays only if the cards the rows above need still show in it."
+
+
+def tip(tip_id: str, known: bool = False, rules: Any = None, last: bool = False) -> str:
     """A tip for the player, its title a sentence of its own: "Title. Advice" (``known``: the player had seen
-    every card; ``rules``: the variant, where the advice differs by it)."""
+    every card; ``rules``: the variant, where the advice differs by it; ``last``: on the last of limited
+    passes)."""
     found = TIPS[str(tip_id)]
     text = found.known if known and found.known else found.text
     if rules is not None and _WAIT_WHERE in text:
-        text = text.replace(_WAIT_WHERE, _wait_where(rules))
+        text = text.replace(_WAIT_WHERE, _wait_where(rules, last))
+        if last:
+            text = text.replace(_BET, _LAST_BET)
     if rules is not None and rules.turn == 1:
         text = text.replace(_GROUPS, " Turning one card at a time, every card shows on top again in each pass.")
     return f"{found.title}. {text}"

@@ -189,7 +189,7 @@ def _decided(i: int, state: State, move: Move, ps: PlyScore, facts: Hindsight) -
 
 
 def _graded(i: int, state: State, move: Move, ps: PlyScore, th: Thresholds, placed: dict[int, int],
-            facts: Hindsight) -> MoveReview:
+            facts: Hindsight, ended: bool = True) -> MoveReview:
     card = state.card_of(move)
     cands = [_candidate(m, e, ps) for m, e in ps.estimates.items()]
     by_move = {c.move: c for c in cands}
@@ -220,7 +220,8 @@ def _graded(i: int, state: State, move: Move, ps: PlyScore, th: Thresholds, plac
         # ahead within the noise gave win_before - win_after of 1.6 points beside "best": w)
         lead = played
     win_before = max(lead.win, played.win)
-    tags, cycle = find_tags(state, move, by_move, played, top, th, placed, paired) if label >= Label.INACCURACY else ((), None)
+    tags, cycle = (find_tags(state, move, by_move, played, top, th, placed, paired, ended)
+                   if label >= Label.INACCURACY else ((), None))
     threw = ThrewAwayWin(facts.better) if facts.lost_at_ply == i + 1 else None
     fused = by_move.get(ps.fused) if ps.fused is not None else None
     comment = Comment(Grade(label, move, best, played, top, paired, close, th.inaccuracy, fused, ps.blind_exact,
@@ -249,7 +250,7 @@ def assemble(record: Record, states: list[State], moves: list[Move], scores: dic
         if ps.graded and ps.decided:
             m = _decided(i, states[i], move, ps, facts)
         elif ps.graded:
-            m = _graded(i, states[i], move, ps, th, placed, facts)
+            m = _graded(i, states[i], move, ps, th, placed, facts, final.over)
         else:
             m = _ungraded(i, states[i], move, ps, final, i == n - 1)
         luck, alone = lucky.get(i), i in only

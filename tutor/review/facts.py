@@ -232,7 +232,8 @@ class NoProgress:
 class TurnedPast:
     """Turning past ``card`` on the waste (``play`` its score) gave it up; ``first_row``: it is row 1's suit.
 
-    ``later``: the move (1-based) that played the card after all, when the game did; None: never played.
+    ``later``: the move (1-based) that played the card after all, when the game did; None: not played in the
+    record. ``ended``: the record's game is over (else the card may still come: not "given up").
     """
 
     tag: ClassVar[Tag] = Tag.TURNED_PAST
@@ -241,6 +242,7 @@ class TurnedPast:
     play: Candidate
     first_row: bool
     later: int | None = None
+    ended: bool = True
 
 
 @dataclass(frozen=True, slots=True)

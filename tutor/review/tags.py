@@ -117,8 +117,8 @@ def reserve_dig(state: State, move: Move, after: State) -> ReserveDig | None:
 
 
 def find_tags(state: State, move: Move, by_move: dict[Move, Candidate], played: Candidate, top: Candidate,
-              th: Thresholds, placed_at: dict[int, int],
-              paired: Drop | None = None) -> tuple[tuple[TagFact, ...], BlockingCycle | None]:
+              th: Thresholds, placed_at: dict[int, int], paired: Drop | None = None,
+              ended: bool = True) -> tuple[tuple[TagFact, ...], BlockingCycle | None]:
     """The kinds of error ``move`` shows in ``state``, in the order the comment tells them; and the hindsight cycle.
 
     ``by_move``: every legal move's score; ``played``/``top``: the played and
@@ -174,7 +174,7 @@ def find_tags(state: State, move: Move, by_move: dict[Move, Candidate], played: 
             # the card played later after all still cost the drop: the turn put it off (the words say so)
             later = placed_at.get(top_card)
             tags.append(TurnedPast(top_card, w, top_card // 13 == state.rows[0],
-                                   None if later is None else later + 1))
+                                   None if later is None else later + 1, ended))
     if move.kind == "r" and card is not None and gap(top) >= margin:
         # Only a reserve card that opens a row is ever graded (any other one only adds options).
         dig = reserve_dig(state, move, after)
