@@ -202,3 +202,17 @@ def test_the_json_date_is_utc_whatever_the_time_zone(home, tmp_path):
         assert done.returncode == 0, done.stderr
         dates.add(json.loads(done.stdout)["games"][0]["date"])
     assert dates == {"2027-01-15T08:00:00Z"}
+
+
+def test_a_folder_named_last_or_a_number_here_does_not_hide_the_list(run, tmp_path, monkeypatch):
+    """With folders 'last' and '2' in the current folder, replay last and play --resume 2 said "record 'last'
+    is a directory, not a record": the list's names are for files only (a file of that name still wins)."""
+    assert run(["play", "5", "--plain"], input="d d\nq\n").exit_code == 0
+    assert run(["play", "6", "--plain"], input="d\nq\n").exit_code == 0
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "last").mkdir()
+    (tmp_path / "2").mkdir()
+    replayed = run(["replay", "last", "--no-review"], input="")
+    assert replayed.exit_code == 0 and replayed.stdout.startswith("Replay of deal 6"), replayed.output
+    resumed = run(["play", "--resume", "2", "--plain"], input="q\n")
+    assert resumed.exit_code == 0 and resumed.stdout.startswith("Deal 5"), resumed.output

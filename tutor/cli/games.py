@@ -136,14 +136,16 @@ def resolve_resume(value: str, action: str = "resumed") -> Path:
     A file of that name wins over ``last`` or a number; ``action`` ends the error for an unreadable game.
     """
     unreachable: OSError | None = None  # a name the system cannot look up: in a folder it may not enter, too long
+    key = value.strip().lower()
+    by_list = key == "last" or (key.isascii() and key.isdigit())
     try:
-        os.stat(value)
-        return Path(value)
+        if not (by_list and os.path.isdir(value)):  # a folder named last or 2 here: the list's, not a record
+            os.stat(value)
+            return Path(value)
     except (FileNotFoundError, NotADirectoryError, ValueError):
         pass
     except OSError as exc:
         unreachable = exc
-    key = value.strip().lower()
     if key != "last" and not (key.isascii() and key.isdigit()):
         from ..storage import file_in_the_way
 
