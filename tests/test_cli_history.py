@@ -1238,7 +1238,7 @@ def test_importing_or_reviewing_the_file_a_copy_went_on_from_keeps_the_copys_gam
     (left,) = (home / "games").glob("*.json")
     assert run(["import", str(left)]).stdout.startswith("Nothing new to import")
     reviewed = " ".join(run(["review", str(left), "--samples", "4", "--workers", "1"]).stdout.split())
-    assert "Not kept in your history: game 1 went on from a copy of this file (1 moves" in reviewed
+    assert "Not kept in your history: game 1 went on from a copy of this file (1 move, not finished)" in reviewed
     assert f"osmosis review {copy}" in reviewed
     assert run(["play", "--resume", str(copy), "--plain"], input="d d\nq\n").exit_code == 0
     data = json.loads(run(["history", "--json"]).stdout)
@@ -1443,3 +1443,36 @@ def test_a_save_copy_the_game_went_on_from_elsewhere_is_imported_as_that_game(tm
     assert "Imported 1 game" in osmosis(["import", str(other)], home).stdout
     assert "Imported 1 game" in osmosis(["import", str(elsewhere)], home).stdout  # written before this game began
     assert json.loads(osmosis(["history", "--json"], home).stdout)["games"] == 3
+
+
+def test_a_copy_the_game_went_past_is_never_a_second_game(run, home, tmp_path):
+    """s FILE (in the games folder, or outside it) and play went on: the folder's look, and a review of the
+    copy, each made it a second game (import already found it one)."""
+    folder_copy = home / "games" / "mine.json"
+    assert run(["play", "5", "--plain"], input=f"d\ns {folder_copy}\nd\nq\n").exit_code == 0
+    assert json.loads(run(["history", "--json"]).stdout)["games"] == 1
+    outside = tmp_path / "c8.json"
+    assert run(["play", "8", "--plain"], input=f"d\ns {outside}\nd d\nq\n").exit_code == 0
+    reviewed = " ".join(run(["review", str(outside), "--samples", "4", "--workers", "1"]).stdout.split())
+    assert "Not kept in your history: this file holds the first 1 of the 3 moves of game 2" in reviewed
+    data = json.loads(run(["history", "--json"]).stdout)
+    assert data["games"] == 2 and sorted(g["moves"] for g in data["recent"]) == [2, 3]
+
+
+def test_an_older_copy_played_on_as_its_own_game_is_reviewed_as_that_game(run, home, tmp_path):
+    """The games folder's file played on as a game of its own (row KEY#2), the copy's game played on since:
+    its review said it held "the first 2 of the 4 moves of game 1", which it does not, and was not kept."""
+    copy = tmp_path / "copy.json"
+    assert run(["play", "2", "--plain"], input=f"d\ns {copy}\nq\n").exit_code == 0
+    time.sleep(1.1)
+    assert run(["play", "--resume", str(copy), "--plain"], input="d d\nq\n").exit_code == 0
+    time.sleep(1.1)
+    (left,) = (home / "games").glob("*.json")
+    assert run(["play", "--resume", str(left), "--plain"], input="r2\nq\n").exit_code == 0
+    time.sleep(1.1)
+    assert run(["play", "--resume", str(copy), "--plain"], input="d\nq\n").exit_code == 0
+    reviewed = " ".join(run(["review", str(left), "--samples", "4", "--workers", "1"]).stdout.split())
+    assert "Not kept" not in reviewed
+    data = json.loads(run(["history", "--json"]).stdout)
+    assert data["games"] == 2 and data["reviewed"] == 1
+    assert sorted(g["moves"] for g in data["recent"]) == [2, 4]

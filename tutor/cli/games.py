@@ -71,6 +71,24 @@ def row_result(row: GameRow) -> str:
     return "won" if row.won else "finished" if row.over else "not finished"
 
 
+def copy_not_kept(row: GameRow, moves: int, how: str = "older") -> str:
+    """Why a review of a copy of game ``row`` (holding ``moves`` moves) is not kept in the history: the row
+    holds the game further on (``older``: the games folder's copy of a game finished from its ``s FILE`` copy),
+    or went on from a copy of this very file (``went_on``), or this file holds moves an undo then took back.
+    Storing it would set the game back, a win included."""
+    from .history_render import shell_word
+
+    latest = (f": osmosis review {shell_word(row.source)}" if row.source and Path(row.source).is_file() else "")
+    game = f"game {row.id} ({plural(row.moves, 'move')}, {row_result(row)})"
+    if how == "went_on":
+        what = f"game {row.id} went on from a copy of this file ({plural(row.moves, 'move')}, {row_result(row)})"
+    elif moves < row.moves:
+        what = f"this file holds the first {moves} of the {row.moves} moves of game {row.id} ({row_result(row)})"
+    else:
+        what = f"this file holds {game} with moves that were taken back"
+    return f"Not kept in your history: {what}, which the history keeps; review its latest copy to keep a review{latest}."
+
+
 def went_on_text(row: GameRow) -> str:
     """``an older copy: the game went on to 83 moves (won) in my.json``."""
     how = row_result(row)

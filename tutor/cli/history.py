@@ -21,13 +21,14 @@ from rich.console import Console
 from ..history import copies as hcopies
 from ..history import games as hgames
 from ..history import names as hnames
-from ..history.db import GameRow, History, HistoryError
+from ..history.db import History, HistoryError
 from ..history.stats import figures, summary
 from ..record import content_of
 from ..textsafe import quoted, shown_path
 from . import history_render as words
 from .app import console_of
 from .common import FILE
+from .games import copy_not_kept
 from .keep import cannot_write
 
 if TYPE_CHECKING:
@@ -161,19 +162,23 @@ def store_review(record: Record, path: str | Path | None, rev: Review, history: 
     try:
         with history.write():  # look-up and insert in one transaction: two reviews at once add one game
             if game_id is None:
-                key = hnames.key_for_path(path) if path is not None else None
+                # an older copy played on as a game of its own has a row of its own (KEY#2)
+                key = hcopies.own_key(history, hnames.key_for_path(path), record) if path is not None else None
                 moved = hcopies.went_on_in_a_copy(history, Path(path), record) if path is not None else None
                 if moved is not None:  # the file is the game as it was before it went on in a copy
-                    return _older_copy(moved, len(record.moves)) if moved.moves > len(record.moves) else \
-                        _left_for_a_copy(moved)
+                    return copy_not_kept(moved, len(record.moves),
+                                         "older" if moved.moves > len(record.moves) else "went_on")
                 found = hgames.key_of(history, record, key)
                 if isinstance(found, int):  # the row holds this game, as far or further on
                     row = history.game(found)
                     if row is not None and row.moves > len(record.moves):
-                        return _older_copy(row, len(record.moves))
+                        return copy_not_kept(row, len(record.moves))
                     game_id = found
                 else:
                     game = history.game_by_content(content_of(record))
+                    left = hcopies.copy_left_behind(history, Path(path), record) if game is None and path else None
+                    if left is not None:  # a copy the game left behind, at its start or before an undo
+                        return copy_not_kept(left, len(record.moves))
                     game_id = game.id if game is not None else hgames.add_record(
                         history, record, key=found, source=hnames.source_of(path) if path else None)
             other = not_kept(history, game_id, rev.thresholds, rev.samples)
@@ -197,29 +202,6 @@ def store_review(record: Record, path: str | Path | None, rev: Review, history: 
     finally:
         if own:
             history.close()
-
-
-def _left_for_a_copy(row: GameRow) -> str:
-    """Why a review of a file its game left for a copy is not kept (the row follows the copy, not the file)."""
-    from .games import row_result
-
-    latest = (f": osmosis review {words.shell_word(row.source)}"
-              if row.source and Path(row.source).is_file() else "")
-    return (f"Not kept in your history: game {row.id} went on from a copy of this file ({row.moves} moves, "
-            f"{row_result(row)}), which the history follows; review that copy to keep a review{latest}.")
-
-
-def _older_copy(row: GameRow, moves: int) -> str:
-    """Why a review of an older copy of a game is not kept: the history holds the game further on (a game
-    saved with ``s FILE`` and finished from that file leaves the games folder's copy behind), and storing
-    it would take moves back from the game, a win included."""
-    from .games import row_result
-
-    how = row_result(row)
-    latest = (f": osmosis review {words.shell_word(row.source)}"
-              if row.source and Path(row.source).is_file() else "")
-    return (f"Not kept in your history: this file holds the first {moves} of the {row.moves} moves of game "
-            f"{row.id} ({how}), which the history keeps whole; review its latest copy to keep a review{latest}.")
 
 
 # ---- the commands -----------------------------------------------------------

@@ -40,16 +40,17 @@ def _played_after(row: GameRow, mtime: float) -> bool:
 
 
 def _copy_left_behind(history: History, record: Record, mtime: float) -> int | None:
-    """The row that holds the game of a record file further on, played after the file was last written: a
-    copy the game left behind (``--save game.json``, quit, then ``play --resume last`` went on in the games
-    folder's file), which ``osmosis import`` took for a game of its own, so the history and the coach
-    counted the game twice. The file must have been written while that game was played (after it began, before
-    it was last played); a file of a game that was not played on after it is found by its content."""
+    """The row of the game a record file is a copy of, left behind: written while that game was played (after
+    it began, before it was last played) and holding its first moves (``--save game.json``, quit, then
+    ``play --resume last`` went on in the games folder's file; ``s FILE`` and play went on). ``osmosis
+    import``, a review and the games folder's look took
+    such a file for a game of its own, so the history and the coach counted the game twice. A file of a game
+    that was not played on after it is found by its content."""
     number = record.deal.number
     column = number is not None and number <= MAX_COLUMN_NUMBER  # a larger number is kept in the record only
-    rows = history.query("SELECT * FROM games WHERE variant = ? AND moves > ? AND "
+    rows = history.query("SELECT * FROM games WHERE variant = ? AND "
                          + ("(deal_number = ? OR deal_number IS NULL)" if column else "deal_number IS NULL")
-                         + " ORDER BY id", (variant_name(record), len(record.moves), *((number,) if column else ())))
+                         + " ORDER BY id", (variant_name(record), *((number,) if column else ())))
     for raw in rows:
         row = GameRow.from_sql(raw)
         try:
@@ -58,9 +59,33 @@ def _copy_left_behind(history: History, record: Record, mtime: float) -> int | N
             continue
         # written before that game began, the file is no copy of it (a game of the deal played elsewhere,
         # or an earlier one): stored to the second, so a second's grace
-        if row.deal_number == number and mtime + 1 >= began and _left_behind(row, record, mtime) is not None:
+        if row.deal_number != number or mtime + 1 < began or not _played_after(row, mtime):
+            continue
+        kept = stored(row)
+        # the file a strict start of the game: one ahead of the row is the game gone on in that file (a
+        # session's last moves, a rebuilt history's short copy), to be taken in
+        if kept is not None and same_deal(kept, record) and len(kept.moves) > len(record.moves) and _one_line(kept, record):
             return row.id
     return None
+
+
+def _one_line(a: Record, b: Record) -> bool:
+    """Whether one record's moves are the start of the other's: one line of play, at two moments."""
+    n = min(len(a.moves), len(b.moves))
+    return list(a.moves[:n]) == list(b.moves[:n])
+
+
+def own_key(history: History, key: str, record: Record) -> str:
+    """The key of the row of a file's own game: ``KEY``, or ``KEY#n`` where the file, an older copy of a game
+    that went on elsewhere, was played on as a game of its own (tutor.history.games._resumed_key) and that
+    row holds the file's game, at this point or another of its line."""
+    n = 2
+    while (row := history.game_by_key(f"{key}#{n}")) is not None:
+        kept = stored(row)
+        if kept is not None and same_deal(kept, record) and _one_line(kept, record):
+            return f"{key}#{n}"
+        n += 1
+    return key
 
 
 def _went_on_in_a_copy(row: GameRow | None, record: Record, path: Path, mtime: float) -> int | None:
@@ -92,8 +117,21 @@ def went_on_in_a_copy(history: History, path: Path, record: Record) -> GameRow |
         mtime = path.stat().st_mtime
     except OSError:
         return None
-    row = history.game_by_key(key_for_path(path))
+    key = key_for_path(path)
+    if own_key(history, key, record) != key:
+        return None  # played on as a game of its own: that row's
+    row = history.game_by_key(key)
     return row if _went_on_in_a_copy(row, record, path, mtime) is not None else None
+
+
+def copy_left_behind(history: History, path: Path, record: Record) -> GameRow | None:
+    """The history's game of which the file ``path`` is a copy left behind (:func:`_copy_left_behind`)."""
+    try:
+        mtime = path.stat().st_mtime
+    except OSError:
+        return None
+    found = _copy_left_behind(history, record, mtime)
+    return history.game(found) if found is not None else None
 
 
 def went_on_elsewhere(history: History, path: Path, record: Record, mtime: float) -> GameRow | None:

@@ -24,6 +24,7 @@ from .copies import (
     _left_behind,
     _went_on_in_a_copy,
     follows_another_file,
+    own_key,
     same_deal,
     stored,
 )
@@ -313,6 +314,7 @@ def add_file(history: History, path: Path, keyed: bool = True, text: str | None 
     key = key_for_path(path) if keyed else None
     with history.write():  # the look-up and the insert in one transaction: two imports at once make one row
         if key is not None:
+            key = own_key(history, key, record)  # an older copy played on as a game of its own: its row
             row = history.game_by_key(key)
             left = _left_behind(row, record, mtime) if as_played else None
             if left is None:  # also for an import of the file: it set the row back as the folder's reading did
@@ -324,7 +326,7 @@ def add_file(history: History, path: Path, keyed: bool = True, text: str | None 
         found = key_of(history, record, key, by_content)
         if isinstance(found, int):
             return found
-        if by_content and not as_played and (found is None or history.game_by_key(found) is None):
+        if by_content and (found is None or history.game_by_key(found) is None):
             ahead = _copy_left_behind(history, record, mtime)
             if ahead is not None:
                 return ahead
