@@ -1476,3 +1476,17 @@ def test_an_older_copy_played_on_as_its_own_game_is_reviewed_as_that_game(run, h
     data = json.loads(run(["history", "--json"]).stdout)
     assert data["games"] == 2 and data["reviewed"] == 1
     assert sorted(g["moves"] for g in data["recent"]) == [2, 4]
+
+
+def test_a_copy_is_put_down_to_the_game_in_play_when_it_was_written(run, home, tmp_path):
+    """Two games of deal 5 on the same opening, the first resumed after the second copied b.json: the review
+    of b.json named game 1 (begun first, played last) and sent the player to review the other game."""
+    assert run(["play", "5", "--plain"], input="d\nq\n").exit_code == 0
+    time.sleep(1.1)
+    (first,) = (home / "games").glob("*.json")
+    copy = tmp_path / "b.json"
+    assert run(["play", "5", "--plain"], input=f"d\ns {copy}\nd\nq\n").exit_code == 0
+    time.sleep(1.1)
+    assert run(["play", "--resume", str(first), "--plain"], input="d d\nq\n").exit_code == 0
+    reviewed = " ".join(run(["review", str(copy), "--samples", "4", "--workers", "1"]).stdout.split())
+    assert "this file holds the first 1 of the 2 moves of game 2" in reviewed

@@ -73,9 +73,9 @@ def row_result(row: GameRow) -> str:
 
 def copy_not_kept(row: GameRow, moves: int, how: str = "older") -> str:
     """Why a review of a copy of game ``row`` (holding ``moves`` moves) is not kept in the history: the row
-    holds the game further on (``older``: the games folder's copy of a game finished from its ``s FILE`` copy),
-    or went on from a copy of this very file (``went_on``), or this file holds moves an undo then took back.
-    Storing it would set the game back, a win included."""
+    holds the game further on (``older``: the games folder's copy of a game finished from its ``s FILE`` copy,
+    or a copy the game went past), or went on from a copy of this very file (``went_on``), which may have
+    taken moves back since. Storing it would set the game back, a win included."""
     from .history_render import shell_word
 
     latest = (f": osmosis review {shell_word(row.source)}" if row.source and Path(row.source).is_file() else "")
@@ -85,7 +85,7 @@ def copy_not_kept(row: GameRow, moves: int, how: str = "older") -> str:
     elif moves < row.moves:
         what = f"this file holds the first {moves} of the {row.moves} moves of game {row.id} ({row_result(row)})"
     else:
-        what = f"this file holds {game} with moves that were taken back"
+        what = f"{game} went on from this file's moves, and took some back"
     return f"Not kept in your history: {what}, which the history keeps; review its latest copy to keep a review{latest}."
 
 

@@ -177,7 +177,7 @@ def store_review(record: Record, path: str | Path | None, rev: Review, history: 
                 else:
                     game = history.game_by_content(content_of(record))
                     left = hcopies.copy_left_behind(history, Path(path), record) if game is None and path else None
-                    if left is not None:  # a copy the game left behind, at its start or before an undo
+                    if left is not None:  # a copy the game left behind, holding its first moves
                         return copy_not_kept(left, len(record.moves))
                     game_id = game.id if game is not None else hgames.add_record(
                         history, record, key=found, source=hnames.source_of(path) if path else None)

@@ -50,7 +50,8 @@ def _copy_left_behind(history: History, record: Record, mtime: float) -> int | N
     column = number is not None and number <= MAX_COLUMN_NUMBER  # a larger number is kept in the record only
     rows = history.query("SELECT * FROM games WHERE variant = ? AND "
                          + ("(deal_number = ? OR deal_number IS NULL)" if column else "deal_number IS NULL")
-                         + " ORDER BY id", (variant_name(record), *((number,) if column else ())))
+                         # the game begun last before the file was written first: the one in play then
+                         + " ORDER BY started_at DESC, id DESC", (variant_name(record), *((number,) if column else ())))
     for raw in rows:
         row = GameRow.from_sql(raw)
         try:
