@@ -1212,16 +1212,23 @@ def test_a_copy_saved_in_the_games_folder_is_the_same_game(run, home):
     assert data["games"] == 1 and [g["moves"] for g in data["recent"]] == [3]
 
 
-def test_the_file_a_game_left_for_its_copy_is_never_set_back_over_the_copys_game(run, home, tmp_path):
-    """s copy.json, the copy resumed and played on: (1) resuming the games folder's file, an older copy played
-    on as a game of its own (as play says), wrote over the copy's row, so the copy's game was lost from the
-    history; (2) importing or reviewing that file after the copy took a move back set the row back to it."""
+def _copy_gone_on(run, home, tmp_path):
+    """Deal 2: d, saved as copy.json and quit; the copy resumed and played on to 3 moves. (copy, the games
+    folder's file it left at 1 move)."""
     copy = tmp_path / "copy.json"
     assert run(["play", "2", "--plain"], input=f"d\ns {copy}\nq\n").exit_code == 0
     time.sleep(1.1)
     assert run(["play", "--resume", str(copy), "--plain"], input="d d\nq\n").exit_code == 0
     time.sleep(1.1)
     (left,) = (home / "games").glob("*.json")
+    return copy, left
+
+
+def test_the_file_a_game_left_for_its_copy_is_never_set_back_over_the_copys_game(run, home, tmp_path):
+    """s copy.json, the copy resumed and played on: (1) resuming the games folder's file, an older copy played
+    on as a game of its own (as play says), wrote over the copy's row, so the copy's game was lost from the
+    history; (2) importing or reviewing that file after the copy took a move back set the row back to it."""
+    copy, left = _copy_gone_on(run, home, tmp_path)
     own = run(["play", "--resume", str(left), "--plain"], input="r2\nq\n")
     assert "going on here plays this older copy on as a game of its own" in " ".join(own.stdout.split())
     moves = lambda: sorted(g["moves"] for g in json.loads(run(["history", "--json"]).stdout)["recent"])  # noqa: E731
@@ -1462,12 +1469,7 @@ def test_a_copy_the_game_went_past_is_never_a_second_game(run, home, tmp_path):
 def test_an_older_copy_played_on_as_its_own_game_is_reviewed_as_that_game(run, home, tmp_path):
     """The games folder's file played on as a game of its own (row KEY#2), the copy's game played on since:
     its review said it held "the first 2 of the 4 moves of game 1", which it does not, and was not kept."""
-    copy = tmp_path / "copy.json"
-    assert run(["play", "2", "--plain"], input=f"d\ns {copy}\nq\n").exit_code == 0
-    time.sleep(1.1)
-    assert run(["play", "--resume", str(copy), "--plain"], input="d d\nq\n").exit_code == 0
-    time.sleep(1.1)
-    (left,) = (home / "games").glob("*.json")
+    copy, left = _copy_gone_on(run, home, tmp_path)
     assert run(["play", "--resume", str(left), "--plain"], input="r2\nq\n").exit_code == 0
     time.sleep(1.1)
     assert run(["play", "--resume", str(copy), "--plain"], input="d\nq\n").exit_code == 0
