@@ -43,9 +43,9 @@ def _copy_left_behind(history: History, record: Record, mtime: float) -> int | N
     """The row of the game a record file is a copy of, left behind: written while that game was played (after
     it began, before it was last played) and holding its first moves (``--save game.json``, quit, then
     ``play --resume last`` went on in the games folder's file; ``s FILE`` and play went on). ``osmosis
-    import``, a review and the games folder's look took
-    such a file for a game of its own, so the history and the coach counted the game twice. A file of a game
-    that was not played on after it is found by its content."""
+    import``, a review and the games folder's look took such a file for a game of its own, so the history and
+    the coach counted the game twice. Of two games of the deal, the one begun last before the file was
+    written. A file of a game that was not played on after it is found by its content."""
     number = record.deal.number
     column = number is not None and number <= MAX_COLUMN_NUMBER  # a larger number is kept in the record only
     rows = history.query("SELECT * FROM games WHERE variant = ? AND "
