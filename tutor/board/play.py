@@ -19,7 +19,6 @@ from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Input, Static
 
-from ..cli.saves import SAVE_TO_A_FILE
 from ..errors import TutorError
 from ..knowledge import observe
 from ..narrate.play import end_message, over_rest, pile_keys, turned_sentence
@@ -292,8 +291,8 @@ class BoardApp(MovesApp):
         self.message_text = ""  # what a save says stands alone (it came under an earlier "unknown move")
         try:
             self.session.save_command(arg)
-        except TutorError as exc:  # typed on the board, "s game.json" would play a turn (space) and no save
-            self.explain(str(exc).replace(SAVE_TO_A_FILE, "press : and " + SAVE_TO_A_FILE))
+        except TutorError as exc:
+            self.explain(str(exc))
             return
         self.warned_unsaved = False
         self.refresh_board()

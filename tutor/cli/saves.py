@@ -53,8 +53,9 @@ def _stamp(path: str | Path) -> tuple[int, int, int] | None:
     return (st.st_ino, st.st_size, st.st_mtime_ns)
 
 
-#: How to save to a file of one's own, in line mode (the board, where space is a key, says ": then" first).
+#: How to save to a file of one's own, in line mode; on the board, where space is a key, the : box comes first.
 SAVE_TO_A_FILE = "type s and a file name, like s game.json"
+SAVE_ON_THE_BOARD = "press : and " + SAVE_TO_A_FILE
 
 
 class GameFiles:
@@ -75,6 +76,7 @@ class GameFiles:
         self.told_held = False  # the player was told that the finished file still holds the moves
         self.stamps: dict[str, tuple[int, int, int] | None] = {}  # file -> how it was when last written or read
         self.moved_from: Path | None = None  # the file this game left for a copy, written by something else
+        self.to_a_file = SAVE_TO_A_FILE  # how the player saves to a file of their own (the board's own way)
         if resumed is not None:
             self._note(resumed)
 
@@ -247,7 +249,7 @@ class GameFiles:
             self._write_own(self.save_path)
             return [f"Saved to {shown_path(self.save_path)}."]
         if self.games is None and self.autosave is None:
-            raise RecordError(f"there is no file to save to: {SAVE_TO_A_FILE}")
+            raise RecordError(f"there is no file to save to: {self.to_a_file}")
         said = self.after_change(force=True)
         if self.failed:
             return said

@@ -37,7 +37,7 @@ from .app import console_of
 from .common import played_before, read_line, unreadable_word
 from .games import older_copy_note
 from .prefetch import Prefetch
-from .saves import GameFiles, autosave_stem, prepare_games_dir
+from .saves import SAVE_ON_THE_BOARD, GameFiles, autosave_stem, prepare_games_dir
 
 if TYPE_CHECKING:
     from ..hints import Hint
@@ -118,6 +118,8 @@ class Session:
             else:  # read from a pipe or a device: it cannot be written back
                 say_line(console, f"{shown_path(resume_path)} is not a regular file, so the game goes on in a new file.")
         files = GameFiles(game, games, autosave_stem(deal), save_path, resumed=resumed)
+        if board:
+            files.to_a_file = SAVE_ON_THE_BOARD
         title = f"Deal {deal.number}" if deal.number is not None else "A deal given in full"
         say_line(console, f"{title}, {rules.describe()}" + (f", after move {game.ply}." if game.ply else "."))
         if rules.warning():
