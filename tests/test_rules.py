@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from builders import make_deal, position
 
@@ -426,7 +428,19 @@ def test_bridesmaids_has_no_reserve_and_a_51_card_talon():
     assert [m for m in s.legal_moves() if m.kind == "r"] == []
     with pytest.raises(IllegalMoveError) as info:
         s.apply(R1)
-    assert "does not exist" in str(info.value)
+    assert "does not exist; this game has no reserve" in str(info.value)
+
+
+@pytest.mark.parametrize("piles, move, says", [
+    (2, "r3", "reserve pile 3 does not exist; this game has 2 reserve piles (r1-r2)"),
+    (1, "r4", "reserve pile 4 does not exist; this game has 1 reserve pile (r1)"),
+])
+def test_a_pile_past_the_last_names_the_piles_there_are(piles, move, says):
+    rules = replace(preset("osmosis"), reserve_piles=piles)
+    s = State.initial(deal_for(1, rules), rules)
+    with pytest.raises(IllegalMoveError) as info:
+        s.apply(Move.parse(move))
+    assert says in str(info.value)
 
 
 def test_bridesmaids_base_card_is_the_first_dealt_card():

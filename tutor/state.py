@@ -239,9 +239,13 @@ class State(NamedTuple):
                              0, self.pass_no + 1, False, self.cards)
             raise IllegalMoveError(self._why_no_turn())
         if kind == "r":
-            if move.pile >= len(self.reserves) or not self.reserves[move.pile]:
-                raise IllegalMoveError(f"{move} is not possible: reserve pile {move.pile + 1} "
-                                       + ("is empty" if move.pile < len(self.reserves) else "does not exist"))
+            if move.pile >= len(self.reserves):
+                n = len(self.reserves)
+                raise IllegalMoveError(f"{move} is not possible: reserve pile {move.pile + 1} does not exist; "
+                                       + (f"this game has {n} reserve pile{'s' * (n > 1)} (r1{f'-r{n}' * (n > 1)})"
+                                          if n else "this game has no reserve"))
+            if not self.reserves[move.pile]:
+                raise IllegalMoveError(f"{move} is not possible: reserve pile {move.pile + 1} is empty")
             pile = self.reserves[move.pile]
             card = pile[-1]
             row = self.destination(card)
