@@ -182,3 +182,20 @@ def test_a_single_pass_is_not_the_last_of_1_passes():
 
     forced = no_progress_reason(observe(State.initial(deal_for(1, rules), rules)))
     assert "the game ends with this pass, the only one." in forced and "last of 1" not in forced
+
+
+def test_a_word_that_is_no_move_is_answered_with_the_moves_of_the_game_played(run):
+    """Every unknown word was answered "expected r1-r4 ..." and the r1 it offered was then refused in
+    Bridesmaids (no reserve) and r3 with 2 piles: what would be right now names only the piles there are."""
+    out = run(["play", "5", "--variant", "bridesmaids"], input="foo\nr 1\nq\n").output
+    assert "unknown move 'foo': expected w (the waste), d (turn the talon) or a card like 7h" in out
+    assert "'r 1' is no move: this game has no reserve" in out and "r1-r4" not in out
+    out = run(["play", "5", "--reserve-piles", "2"], input="foo\nr 3\nr 2\nr3\nq\n").output
+    assert "expected r1-r2 (a reserve pile), w (the waste), d (turn the talon)" in out
+    assert "no space, r1 to r2;" in out and "no space, r2;" in out
+    assert "reserve pile 3 does not exist; this game has 2 reserve piles (r1-r2)" in out
+    for args in (["solve", "1", "--moves", "d x"], ["hint", "1", "--moves", "x" * 60 + " d"]):
+        result = run([*args, "--reserve-piles", "1"])
+        assert result.exit_code == 1 and "expected r1 (the reserve pile), w (the waste)" in result.stderr
+    result = run(["solve", "1", "--moves", "r2 x", "--variant", "bridesmaids"])
+    assert "move 2 of --moves: unknown move 'x': expected w (the waste), d" in result.stderr

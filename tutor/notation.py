@@ -14,8 +14,19 @@ from dataclasses import dataclass
 from .cards import parse_card
 from .errors import CardError, MoveError
 
-_EXPECTED = "expected r1-r4 (a reserve pile), w (the waste) or d (turn the talon)"
-_EXPECTED_INPUT = "expected r1-r4 (a reserve pile), w (the waste), d (turn the talon) or a card like 7h"
+
+def expected(piles: int = 4, cards: bool = False) -> str:
+    """What a move may be in a game of ``piles`` reserve piles (0-4): "expected r1-r4 (a reserve pile), w ...".
+
+    ``cards``: a card name may be typed too (what a player types, not a record's move list).
+    """
+    kinds = ({0: [], 1: ["r1 (the reserve pile)"]}.get(piles, [f"r1-r{piles} (a reserve pile)"])
+             + ["w (the waste)", "d (turn the talon)"] + (["a card like 7h"] if cards else []))
+    return f"expected {', '.join(kinds[:-1])} or {kinds[-1]}"
+
+
+_EXPECTED = expected()
+_EXPECTED_INPUT = expected(cards=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,10 +81,11 @@ def format_moves(moves: Iterable[Move]) -> str:
     return " ".join(str(m) for m in moves)
 
 
-def parse_input(text: str) -> Move | int:
+def parse_input(text: str, piles: int = 4) -> Move | int:
     """What a player typed as a move: a :class:`Move`, or a card index for a card name.
 
     The state decides whether a typed card is playable (``State.move_for_card``).
+    ``piles``: the game's reserve piles, for what the error offers instead.
     """
     try:
         return Move.parse(text)
@@ -82,4 +94,4 @@ def parse_input(text: str) -> Move | int:
     try:
         return parse_card(text)
     except CardError:
-        raise MoveError(f"unknown move {text!r}: {_EXPECTED_INPUT}") from None
+        raise MoveError(f"unknown move {text!r}: {expected(piles, cards=True)}") from None

@@ -271,7 +271,7 @@ def why_illegal(state: State, move: Move) -> str:
 def move_typed(state: State, word: str) -> Move:
     """The legal move a typed word means (a move like ``r2`` or a card like ``7h``); a :class:`MoveError` or
     :class:`IllegalMoveError` says why there is none. Line mode and the board's prompt read words alike."""
-    target = parse_input(word)
+    target = parse_input(word, state.rules.reserve_piles)
     move = target if isinstance(target, Move) else move_for_card(state, target)
     if move not in state.legal_moves():
         raise IllegalMoveError(why_illegal(state, move))

@@ -97,7 +97,7 @@ class MovesApp(App):
         ``played``: the moves of the same line played before these (for what a failed move says). The board
         is drawn and the game autosaved once, after the last move played.
         """
-        bad = unreadable_word(tokens)  # a typo anywhere: nothing of the line is played
+        bad = unreadable_word(tokens, self.game_state().rules.reserve_piles)  # a typo anywhere: nothing of the line is played
         if bad is not None:
             self.reveal = "#message"
             self.say(bad)

@@ -30,7 +30,7 @@ from ..knowledge import observe
 from ..lessons import describe_move, judge_answer
 from ..lessons.words import win_text
 from ..narrate.tags import tag_tip, topic_for
-from ..notation import Move
+from ..notation import Move, expected
 from ..render import prose, render_state, use_symbols
 from ..review import TAGS, tip
 from ..state import State
@@ -45,8 +45,9 @@ from .play import waste_fan
 QUIT = ("q", "quit", "exit")
 HINT = ("h", "hint")
 HELP = ("?", "help")
-DRILL_HELP = ("Answer with a move: r1-r4 (a reserve pile), w (the waste), d (turn the talon) or a card like 7h. "
-              "h gives a hint, q stops.")
+def drill_help(piles: int = 4) -> str:
+    """How to answer a drill of a game with ``piles`` reserve piles (only the piles it has are offered)."""
+    return f"Answer with a move: {expected(piles, cards=True).removeprefix('expected ')}. h gives a hint, q stops."
 
 
 def drill_hint(state: State, d: drills.Drill, tip: str) -> str:
@@ -224,13 +225,13 @@ def _ask(console: Console, history: History, d: drills.Drill, index: int, total:
         if not line.strip():
             continue
         if line.strip().lower() in HELP:
-            say(DRILL_HELP)
+            say(drill_help(state.rules.reserve_piles))
             continue
         if line.strip().lower() in HINT:
             hinted = True
             say(drill_hint(state, d, tip_text))
             continue
-        bad = unreadable_word(line.split())
+        bad = unreadable_word(line.split(), state.rules.reserve_piles)
         if bad is not None:
             say(clean(bad))
             continue

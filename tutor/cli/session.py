@@ -308,7 +308,7 @@ class Session:
         A word that is no move or card at all stops the line before any of it is played. ``each``: show each
         move and the board after it (``t`` shows the board once, at the end).
         """
-        bad = unreadable_word(words)
+        bad = unreadable_word(words, self.game.state.rules.reserve_piles)
         if bad is not None:
             self.say(bad)
             return True
