@@ -199,3 +199,15 @@ def test_a_word_that_is_no_move_is_answered_with_the_moves_of_the_game_played(ru
         assert result.exit_code == 1 and "expected r1 (the reserve pile), w (the waste)" in result.stderr
     result = run(["solve", "1", "--moves", "r2 x", "--variant", "bridesmaids"])
     assert "move 2 of --moves: unknown move 'x': expected w (the waste), d" in result.stderr
+
+
+def test_a_random_deal_says_how_to_play_that_same_game_again(run):
+    """"play it again with: osmosis play N" dropped the variant: it named an Osmosis game after a Bridesmaids
+    one. The command given now opens the same deal with the same rules, options included."""
+    import re
+
+    for args in ([], ["--variant", "bridesmaids"], ["--variant", "peek", "--turn", "1"],
+                 ["--turn", "1", "--passes", "3", "--reserve-piles", "2"]):
+        first = run(["play", *args], input="q\n").output.splitlines()
+        again = re.search(r"play it again with: osmosis (play .*)\)$", first[0]).group(1).split()
+        assert run(again, input="q\n").output.splitlines()[0] == first[1]

@@ -167,6 +167,19 @@ Token = Move | int | BadWord
 """One word of ``--moves``: a move, a card index, or a word that is neither."""
 
 
+def rules_flags(rules: Rules) -> str:
+    """The options that give ``rules`` on the command line, after a space: `` --variant peek``, `` --turn 1
+    --passes 3``; nothing for the default (osmosis)."""
+    if rules.name is not None:
+        return "" if rules.name == "osmosis" else f" --variant {rules.name}"
+    default = Rules()
+    flags = [f"--turn {rules.turn}" if rules.turn != default.turn else "",
+             f"--passes {rules.passes}" if rules.passes != default.passes else "",
+             "--open-reserve" if rules.open_reserve else "",
+             f"--reserve-piles {rules.reserve_piles}" if rules.reserve_piles != default.reserve_piles else ""]
+    return "".join(f" {f}" for f in flags if f)
+
+
 class MovesType(click.ParamType):
     """A list of move tokens, ``"d w r2"``, or card names (``"d 5s"``): a :class:`Move` or a card index each.
 

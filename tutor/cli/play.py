@@ -32,6 +32,7 @@ from .common import (
     read_line,
     record_from_file,
     resolve_deal,
+    rules_flags,
     rules_from_kwargs,
     variant_options,
 )
@@ -141,7 +142,8 @@ def play_command(ctx: click.Context, number: int | None, deal_file: str | None, 
         rules = rules_from_kwargs(kwargs, deal_file=deal_file)
         if number is None and deal_file is None:
             number = random_deal_number()
-            say_line(console, f"Deal {number} (a random deal; play it again with: osmosis play {number})")
+            say_line(console, f"Deal {number} (a random deal; play it again with: "
+                              f"osmosis play {number}{rules_flags(rules)})")
         deal = resolve_deal(number, deal_file, rules)
         game = Game(rules, deal)
     if save_path is not None and (resumed is None or os.path.abspath(save_path) != os.path.abspath(resumed)):
