@@ -159,6 +159,27 @@ def test_an_unfinished_game_reviewed_says_its_hindsight_knows_the_cards_to_come(
     _play(run, 5, "d d\nq\n")
     report = " ".join(run(["review", "last", "--samples", "4"]).stdout.split())
     assert "the game was not finished. The hindsight below knows the cards this game has not shown yet" in report
+    # the JSON says it too: it had the shape of a blocked game's, with no word of the cards to come
+    data = json.loads(run(["review", "last", "--samples", "4", "--json"]).stdout)
+    assert data["result"]["over"] is False and data["result"]["won"] is False and data["reveals_unseen"] is True
+
+
+def test_a_finished_game_reviewed_is_over_and_reveals_nothing_to_come(run, tmp_path):
+    from tutor.deals import deal_for
+    from tutor.record import Record, save_record
+    from tutor.rules import preset
+    from tutor.state import State
+
+    rules = preset("osmosis")
+    final, moves = State.initial(deal_for(5, rules), rules), []
+    while not final.over:  # the first legal move, to the end
+        moves.append(final.legal_moves()[0])
+        final = final.apply(moves[-1])
+    path = tmp_path / "g.json"
+    save_record(Record(rules, deal_for(5, rules), list(moves)), path)
+    data = json.loads(run(["review", str(path), "--samples", "4", "--json"]).stdout)
+    assert data["result"] == {"cards": final.cards, "won": final.won, "over": True}
+    assert data["reveals_unseen"] is False
 
 
 def test_games_name_a_combination_of_options_by_its_options_and_no_reserve_open_is_bridesmaids(run, home):

@@ -48,22 +48,13 @@ def result_line(rev: Review) -> Text:
         text.append("won, all 52 cards on the foundations.", style="green")
     else:
         text.append(f"{cards} card{'' if cards == 1 else 's'} on the foundations")
-        final = rev.states[-1] if rev.states else rev.record.replay()
-        text.append(", the game was blocked" if final.over else ", the game was not finished")
-        text.append(" (well played: 40 or more)." if final.over and cards >= WELL_PLAYED else ".")  # a lost game's mark
-        if not final.over and _uses_hindsight(rev):
+        over = rev.over
+        text.append(", the game was blocked" if over else ", the game was not finished")
+        text.append(" (well played: 40 or more)." if over and cards >= WELL_PLAYED else ".")  # a lost game's mark
+        if rev.reveals_unseen():
             text.append(" The hindsight below knows the cards this game has not shown yet: go on with it after "
                         "reading them and you play with those cards known.", style="yellow")
     return text
-
-
-def _uses_hindsight(rev: Review) -> bool:
-    """Whether anything the report says uses cards the game has not shown: the verdict (unless the loss was
-    in view from the first move, as in Peek), a move's comment or a critical moment."""
-    from ..narrate.review import HINDSIGHT
-
-    return (not rev.hindsight.seen or any(HINDSIGHT in m.comment for m in rev.moves)
-            or any(HINDSIGHT in m.text for m in rev.critical))
 
 
 #: One cell per move in the chart's marker line: the chess glyphs ?! ? ?? as single characters.

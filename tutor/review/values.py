@@ -252,6 +252,20 @@ class Review:
         only the empty average)."""
         return self.graded > 0
 
+    @property
+    def over(self) -> bool:
+        """The game ended (won or blocked), not only the record."""
+        return (self.states[-1] if self.states else self.record.replay()).over
+
+    def reveals_unseen(self) -> bool:
+        """An unfinished game whose review uses cards the game has not shown yet: the verdict (unless the loss
+        was in view from the first move, as in Peek), a move's comment or a critical moment. Reading it before
+        going on with the game plays on with those cards known."""
+        from ..narrate.review import HINDSIGHT
+
+        return not self.over and (not self.hindsight.seen or any(HINDSIGHT in m.comment for m in self.moves)
+                                  or any(HINDSIGHT in m.text for m in self.critical))
+
     def accuracy_text(self) -> str:
         """The accuracy with its interval: ``87.3 / 100 (95%: 81.0-91.2)``."""
         return f"{self.accuracy:.1f} / 100{self.accuracy_ci_text()}"
@@ -291,7 +305,10 @@ class Review:
             # false when no move was graded: then ``accuracy`` (the spec's 0-100 number) rates nothing
             "rated": self.rated,
             "hindsight": self.hindsight.to_json(),
-            "result": dict(self.result),
+            # ``over``: the game ended; false for a record that stops before the end (the text says "not finished")
+            "result": {**self.result, "over": self.over},
+            # an unfinished game whose hindsight knows cards it has not shown: the text's warning, as in the report
+            "reveals_unseen": self.reveals_unseen(),
             "counts": self.counts,
             "graded_counts": self.graded_counts,
             "graded": self.graded,
