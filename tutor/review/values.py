@@ -305,8 +305,9 @@ class Review:
             # false when no move was graded: then ``accuracy`` (the spec's 0-100 number) rates nothing
             "rated": self.rated,
             "hindsight": self.hindsight.to_json(),
-            # ``over``: the game ended; false for a record that stops before the end (the text says "not finished")
-            "result": {**self.result, "over": self.over},
+            "result": dict(self.result),
+            # the game ended (won or blocked); false for a record that stops before the end ("not finished")
+            "over": self.over,
             # an unfinished game whose hindsight knows cards it has not shown: the text's warning, as in the report
             "reveals_unseen": self.reveals_unseen(),
             "counts": self.counts,
