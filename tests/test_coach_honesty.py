@@ -9,6 +9,7 @@ from tutor.cli.history_render import rate_text, trend_text
 from tutor.history.coach import TagFigures, is_loss
 from tutor.history.reviews import StoredMove
 from tutor.history.stats import Figures
+from tutor.notation import parse_moves
 
 
 def _tag(older, newer, older_moves=None, newer_moves=None, drops=(10.0, 10.0)):
@@ -101,6 +102,36 @@ def test_the_cost_of_one_time_carries_that_moves_own_interval():
     assert "Cost: 11 win points (exact), the one time." in " ".join(text_of(exact).split())
     unkept = replace(one, examples=[replace(move, drop_interval=None)])  # an older review kept no interval
     assert unkept.interval is None and "Cost: 11 win points, the one time." in " ".join(text_of(unkept).split())
+
+
+def test_a_tags_interval_does_not_depend_on_the_examples_shown():
+    """`coach --examples 0` dropped a one-time tag's interval (it was read from the examples shown), and two
+    equal drops of one move played twice claimed none though each review kept its own (7.7-13.0)."""
+    once = replace(_tag((0, 1), (1, 1), drops=(11.2,)), kept=((8.1, 14.3),))
+    assert once.interval == (8.1, 14.3) and once.to_json()["interval"] == [8.1, 14.3]
+    twice = replace(_tag((1, 1), (1, 1), drops=(10.4, 10.4)), kept=((7.68, 12.99), (7.68, 12.99)))
+    assert twice.interval == (7.68, 12.99)
+    apart = replace(twice, kept=((7.0, 12.0), (8.0, 13.5)))
+    assert apart.interval == (7.0, 13.5)
+    assert replace(twice, kept=((7.68, 12.99), None)).interval is None  # a review that kept none: none claimed
+
+
+def test_coach_with_no_examples_keeps_the_one_time_interval(run, tmp_path):
+    from tutor.deals import deal_for
+    from tutor.record import Record, save_record
+    from tutor.rules import preset
+
+    rules = preset("peek")
+    path = tmp_path / "g.json"
+    save_record(Record(rules, deal_for(33, rules), list(parse_moves("r2 d d d d d w w d"))), path)
+    run(["review", str(path)])  # two tags met once each
+    import json
+
+    full = json.loads(run(["coach", "--no-review", "--json"]).stdout)
+    bare = json.loads(run(["coach", "--no-review", "--json", "--examples", "0"]).stdout)
+    intervals = {t["tag"]: t["interval"] for t in full["tags"]}
+    assert intervals and all(v is not None for v in intervals.values())
+    assert {t["tag"]: t["interval"] for t in bare["tags"]} == intervals
 
 
 def test_a_loss_cell_says_exact_apart_from_an_interval_not_kept():

@@ -313,6 +313,10 @@ def render_coaching(c, meanings: dict[str, str]) -> list:
         elif t.interval is None:  # every drop alike: their spread gives no interval, so none is claimed
             cost = (f"Cost: {t.mean_drop:.1f} win points a time on average ({t.count} times, each the same: no "
                     "spread to give an interval from).")
+        elif t.sd == 0:  # every drop alike: the moves' own intervals, not their spread's
+            own = ("exact" if t.interval[0] == t.interval[1]
+                   else f"95% interval {_ends(*t.interval)} from their reviews")
+            cost = f"Cost: {t.mean_drop:.1f} win points a time on average ({t.count} times, each the same; {own})."
         else:
             cost = (f"Cost: {t.mean_drop:.1f} win points a time on average (95% interval "
                     f"{t.interval[0]:.1f}-{t.interval[1]:.1f}).")

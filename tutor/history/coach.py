@@ -143,6 +143,9 @@ class TagFigures:
     older_moves: int | None = None  # graded moves in the older half: the chances to make the error there
     newer_moves: int | None = None
     shared: int = 0  # of the occurrences, moves that carry another tag too (their whole drop counts for each)
+    #: every occurrence's own paired interval as its review kept it (None where it kept none), whatever
+    #: ``examples`` shows: an interval never depends on how many examples are asked for
+    kept: tuple[tuple[float, float] | None, ...] = ()
 
     @property
     def _exposure(self) -> tuple[int, int]:
@@ -156,13 +159,19 @@ class TagFigures:
     def interval(self) -> tuple[float, float] | None:
         """A 95% interval of the mean drop (Student's t over the occurrences, since they are few). For one
         occurrence, that move's own paired interval where its review kept one (one value where the drop is
-        exact), else None; None too for drops all alike (no spread to measure: a width of zero would claim
-        certainty)."""
+        exact), else None. Drops all alike (the same move of the same game played twice) have no spread to
+        measure, and a width of zero would claim certainty: there, the span of the moves' own intervals where
+        every review kept one, else None."""
+        kept = self.kept or tuple(e.drop_interval for e in self.examples[:self.count])
         if self.count == 1:
-            kept = self.examples[0].drop_interval if self.examples else None
-            return (kept[0], kept[1]) if kept is not None else None  # as the losses table gives it
-        if self.count < 2 or self.sd == 0:
+            one = kept[0] if kept else None
+            return (one[0], one[1]) if one is not None else None  # as the losses table gives it
+        if self.count < 2:
             return None
+        if self.sd == 0:
+            if len(kept) < self.count or any(k is None for k in kept):
+                return None
+            return (min(k[0] for k in kept if k is not None), max(k[1] for k in kept if k is not None))
         half = t_quantile(self.count - 1) * self.sd / math.sqrt(self.count)
         return (max(0.0, self.mean_drop - half), min(100.0, self.mean_drop + half))
 
@@ -338,7 +347,8 @@ def coach(history: History, tag: str | None = None, examples: int = 3, losses: i
         figures.append(TagFigures(t, len(hits), len({g.id for g, _ in hits}), mean, sum(drops),
                                   (old, n_old), (len(hits) - old, n_new), lesson_for(t),
                                   [_example(g, m) for g, m in worst], sd, moves_old, len(graded) - moves_old,
-                                  sum(1 for _, m in hits if len(m.tags) > 1)))
+                                  sum(1 for _, m in hits if len(m.tags) > 1),
+                                  tuple(m.drop_interval for _, m in hits)))
     figures.sort(key=lambda f: (-f.total_drop, -f.count, f.tag))
     # a loss by the review's own grading: a move graded best lost nothing (its drop within the noise), and a
     # move whose better move is the move itself names no better move
