@@ -164,3 +164,14 @@ def test_history_counts_rated_games_where_the_coach_counts_reviewed_ones():
                           rated=1, accuracy=78.4)
     line = figures_line("All games", fig).plain
     assert line.endswith(", accuracy 78.4 over 1 rated game.") and "reviewed" not in line
+
+
+def test_an_accuracy_interval_that_rounds_to_one_value_keeps_its_decimals():
+    """A game's row showed "99.9" bare while the summary gave 99.6-100.0: ends that round alike got hidden."""
+    from tutor.cli.history_render import _accuracy_cell, _ci
+
+    assert _accuracy_cell(99.9, (99.6, 100.0)) == "99.9 (99.6-100.0)"
+    assert _accuracy_cell(87.3, (81.0, 91.2)) == "87.3 (81-91)"
+    assert _accuracy_cell(100.0, (100.0, 100.0)) == "100.0"  # every drop exact: one value, no interval
+    assert _ci((99.96, 100.0)) == " (95%: 99.96-100.00)" and _ci((74.1, 78.3)) == " (95%: 74.1-78.3)"
+    assert _ci((50.0, 50.0)) == "" and _ci(None) == ""

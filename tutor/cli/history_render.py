@@ -177,18 +177,30 @@ def render_summary(s, width: int = 80, variant: str | None = None) -> Group:
 
 def _ci(interval: tuple[float, float] | None) -> str:
     """`` (95%: 74.1-78.3)``, or nothing when there is no interval or it has one value."""
-    if interval is None or round(interval[0], 1) == round(interval[1], 1):
+    places = None if interval is None else _apart(*interval, 1)
+    if interval is None or places is None:
         return ""
-    return f" (95%: {interval[0]:.1f}-{interval[1]:.1f})"
+    return f" (95%: {interval[0]:.{places}f}-{interval[1]:.{places}f})"
+
+
+def _apart(lo: float, hi: float, places: int) -> int | None:
+    """Decimal places, ``places`` or more, that show two different ends apart (99.6-100.0 is not "100-100":
+    an interval that rounds to one value would read as certain); None for ends equal to 3 places."""
+    while round(lo, places) == round(hi, places):
+        if places >= 3:
+            return None
+        places += 1
+    return places
 
 
 def _accuracy_cell(accuracy: float | None, interval: tuple[float, float] | None) -> str:
     """``52.1 (50-52)``: a game's accuracy with its 95% interval in whole points (``-`` when not rated)."""
     if accuracy is None:
         return "-"
-    if interval is None or round(interval[0]) == round(interval[1]):
+    places = None if interval is None else _apart(*interval, 0)
+    if interval is None or places is None:
         return f"{accuracy:.1f}"
-    return f"{accuracy:.1f} ({interval[0]:.0f}-{interval[1]:.0f})"
+    return f"{accuracy:.1f} ({interval[0]:.{places}f}-{interval[1]:.{places}f})"
 
 
 def _indent(renderable, by: int = 2) -> Padding:
