@@ -1492,3 +1492,18 @@ def test_a_copy_is_put_down_to_the_game_in_play_when_it_was_written(run, home, t
     assert run(["play", "--resume", str(first), "--plain"], input="d d\nq\n").exit_code == 0
     reviewed = " ".join(run(["review", str(copy), "--samples", "4", "--workers", "1"]).stdout.split())
     assert "this file holds the first 1 of the 2 moves of game 2" in reviewed
+
+
+def test_an_import_counts_the_games_it_added_not_those_it_found(run, tmp_path):
+    """"Imported 2 games ... (1 new, the others were in your history already)": the headline counted every
+    game of the file, against the README's word that an import counts only the rows it added itself."""
+    run(["play", "5", "--plain"], input="d\nq\n")
+    run(["play", "6", "--plain"], input="d d\nq\n")
+    exported = tmp_path / "all.jsonl"
+    assert run(["export", str(exported)]).exit_code == 0
+    first = tmp_path / "first.jsonl"
+    first.write_text(exported.read_text().splitlines()[0] + "\n")
+    elsewhere = tmp_path / "elsewhere"
+    assert osmosis(["import", str(first)], elsewhere).stdout == "Imported 1 game into your history.\n"
+    said = osmosis(["import", str(exported)], elsewhere).stdout
+    assert said == "Imported 1 game into your history (1 other game was in it already).\n", said

@@ -349,14 +349,19 @@ def _imported_lines(total: ImportResult) -> list[str]:
         said.append(f"Imported {changed} into your history (the {_counted((distinct, 'game'))} "
                     f"{'was' if distinct == 1 else 'were'} in it already).")
     elif total.games or not total.problems:
-        games = _counted((distinct, "game")) or "0 games"
+        # counted: the games it added or brought up to the file's moves, not those it found there already
+        games = _counted((new + grown, "game")) or "0 games"
         extra = "".join(f", {part}" for part in [_counted((total.new_reviews, "review"), (total.new_drills, "drill"))]
                         if part)
-        fresh = "" if new == distinct else f" ({new} new, the others were in your history already)"
+        notes = []
         if grown:
             one = grown == 1
-            fresh = (f" ({new} new; {grown} {'was' if one else 'were'} there with {'its' if one else 'their'} first "
-                     f"moves only, and now {'holds' if one else 'hold'} the whole game)")
+            notes.append(f"{grown} of them {'was' if one else 'were'} there with {'its' if one else 'their'} first "
+                         f"moves only, and now {'holds' if one else 'hold'} the whole game")
+        held = distinct - new - grown
+        if held > 0:
+            notes.append(f"{_counted((held, 'other game'))} {'was' if held == 1 else 'were'} in it already")
+        fresh = f" ({'; '.join(notes)})" if notes else ""
         said.append(f"Imported {games}{extra} into your history{fresh}.")
     if total.rougher:
         one = total.rougher == 1
