@@ -244,3 +244,8 @@ def test_solve_names_a_deal_file_as_it_is_spelt(run, tmp_path):
     path.write_text(run(["deal", "7", "--json"]).stdout)
     out = " ".join(run(["solve", "--deal-file", str(path)]).stdout.split())
     assert f"The deal in '{path}'" in out or f"The deal in {path}" in out
+
+
+def test_one_card_is_said_as_one_card(run):
+    out = " ".join(run(["solve", "1", "--nodes", "1"]).stdout.split())
+    assert "the best line found before the limit places 1 card, and more" in out and "1 cards" not in out

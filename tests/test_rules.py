@@ -473,3 +473,25 @@ def test_one_card_short_is_not_a_win_and_the_last_card_wins():
     assert [str(m) for m in solve(pen).line] == [str(line[-1])]
     end = pen.apply(line[-1])
     assert (end.cards, end.won, end.over) == (52, True, True)
+
+
+def test_w_with_the_waste_empty_and_the_talon_used_up_offers_what_is_left_not_a_turn():
+    """"the waste is empty (turn the talon with d)" was said where d is refused too: every talon card played."""
+    from tutor.search import Limit, solve
+
+    s = State.initial(deal_for(57, preset("osmosis")), preset("osmosis"))
+    line = solve(s, Limit(nodes=20_000)).line  # its last plays come from the reserve, the talon all played
+    assert line, "deal 57 is winnable"
+    said = []
+    for move in line:
+        if not s.talon and not s.pos:
+            with pytest.raises(IllegalMoveError) as info:
+                s.apply(WASTE)
+            said.append(str(info.value))
+        s = s.apply(move)
+    assert said and all("the talon is used up; the moves left: " in w and "turn the talon" not in w for w in said)
+    left = said[0].rsplit(": ", 1)[1].split()
+    assert left and all(Move.parse(m).kind == "r" for m in left)
+    with pytest.raises(IllegalMoveError) as info:
+        s.apply(WASTE)
+    assert s.won and str(info.value) == "w is not possible: the waste is empty and the talon is used up; the game is over"

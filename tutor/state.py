@@ -254,8 +254,12 @@ class State(NamedTuple):
             reserves = self.reserves[: move.pile] + (pile[:-1],) + self.reserves[move.pile + 1:]
             return self._place(card, row, reserves, self.talon, self.pos)
         if kind == "w":
-            if not self.pos:
+            if not self.pos and self.talon:
                 raise IllegalMoveError("w is not possible: the waste is empty (turn the talon with d)")
+            if not self.pos:  # every talon card played: no turn either
+                left = " ".join(str(m) for m in self.legal_moves())
+                raise IllegalMoveError("w is not possible: the waste is empty and the talon is used up; "
+                                       + (f"the moves left: {left}" if left else "the game is over"))
             card = self.talon[self.pos - 1]
             row = self.destination(card)
             if row < 0:

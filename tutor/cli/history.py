@@ -358,9 +358,9 @@ def _imported_lines(total: ImportResult) -> list[str]:
             one = grown == 1
             notes.append(f"{grown} of them {'was' if one else 'were'} there with {'its' if one else 'their'} first "
                          f"moves only, and now {'holds' if one else 'hold'} the whole game")
-        held = distinct - new - grown
-        if held > 0:
-            notes.append(f"{_counted((held, 'other game'))} {'was' if held == 1 else 'were'} in it already")
+        there = distinct - new - grown
+        if there > 0:
+            notes.append(f"{_counted((there, 'other game'))} {'was' if there == 1 else 'were'} in it already")
         fresh = f" ({'; '.join(notes)})" if notes else ""
         said.append(f"Imported {games}{extra} into your history{fresh}.")
     if total.rougher:

@@ -188,13 +188,15 @@ def solve_command(ctx: click.Context, number: int | None, deal_file: str | None,
     elif result.winnable is False:
         head.append("lost", style="bold red")
         if result.complete:
-            head.append(f" whatever the player does; at best {result.best_cards} cards reach the foundations.")
+            head.append(f" whatever the player does; at best {_count(result.best_cards, 'card')} reach"
+                        " the foundations.")
         else:
             head.append(f" whatever the player does; the best line found before the limit places "
-                        f"{result.best_cards} cards, and more may be possible (a larger {larger} searches further).")
+                        f"{_count(result.best_cards, 'card')}, and more may be possible (a larger {larger} searches further).")
     else:
         head.append("undecided", style="bold yellow")
-        head.append(f": the search stopped at its limit; the best line found places {result.best_cards} cards.")
+        head.append(f": the search stopped at its limit; the best line found places "
+                    f"{_count(result.best_cards, 'card')}.")
     console.print(head)
     if state.rules.warning():
         console.print(f"Note: {state.rules.warning()}.")
