@@ -566,3 +566,18 @@ def test_an_unfinished_game_is_not_well_played_and_one_point_is_singular(tmp_pat
     text = " ".join(osmosis(["review", str(greedy), "--thresholds", "0.5,1,2", "--samples", "8", "--workers", "1"],
                             tmp_path / "h").stdout.split())
     assert "so a move called a mistake lost at least 1 point with 95% confidence." in text
+
+
+def test_a_move_lost_for_certain_is_never_best_beside_one_that_is_not(run, tmp_path):
+    """Deal 51 move 72: w (2C) ends the game in every consistent deal, the redeal d does not; both won none of
+    the deals drawn. The review said "Best move" with best "w" while the hint at the same position says d."""
+    moves = ("r2 d d d d w d d d d w d d d d d d w d d d w d d d d d d d d d d d d d d d w d w w d d w d w w d "
+             "d w w w d d d d d d d w w d d d d d d d d d w w")
+    path = tmp_path / "g51.json"
+    path.write_text(json.dumps({"format": "osmosis-record/1", "variant": "osmosis", "deal": {"number": 51},
+                                "moves": moves.split()}))
+    move = json.loads(run(["review", str(path), "--json"]).stdout)["moves"][71]
+    hint = json.loads(run(["hint", "51", "--moves", moves.rsplit(" ", 1)[0], "--json"]).stdout)
+    assert move["move"] == "w" and hint["best"] == move["best"] == "d"
+    assert move["label"] == "good" and "Best move" not in move["comment"]
+    assert move["comment"].startswith("Good: d (turning the waste over for a new pass) was at least as strong")

@@ -255,6 +255,11 @@ def grade_sentence(state: State, fact: Grade | Ungraded | Decided) -> str:
                " lower (exact)")
     else:
         gap = ""
+    if fact.label == Label.GOOD and played.lost and not top.lost:
+        return (f"Good: {_better(state, top.move)} was at least as strong: this move loses in every deal "
+                f"consistent with what you had seen (win 0%, certain), while {top.move} "
+                f"{_won_none(top.samples) if top.win == 0 else f'won {pct(top.win)} ({interval_text(*top.interval)}, {_deals(top.samples)})'} but "
+                "is not lost for certain.")
     if fact.label == Label.GOOD:
         against = f"win {_win(played)} against {_win(top)}{basis}"
         # too close to call: surely worse (the interval above zero) but not surely by an inaccuracy, or not

@@ -202,6 +202,10 @@ def _graded(i: int, state: State, move: Move, ps: PlyScore, th: Thresholds, plac
         label, close = Label.BEST, False
     else:
         label, close = th.grade(paired)
+    if label == Label.BEST and played.lost and not top.lost and top.move != move:
+        # lost in every consistent deal beside a move that is not: never the best, at most level with it (the
+        # hint names the other; "Best move: ... lost for certain" beside it contradicted the hint)
+        label = Label.GOOD
     best = move if label == Label.BEST else top.move
     lead = max(cands, key=lambda c: c.win) if top.win < played.win else top
     if ps.wide and label >= Label.INACCURACY:
