@@ -177,7 +177,10 @@ def test_the_critical_moments_luck_rows_are_the_luck_sentences_figures(run, tmp_
     for m in lucky:
         assert 0.0 <= m["before"] <= 1.0 and 0.0 <= m["after"] <= 1.0
         comment = data["moves"][m["ply"] - 1]["comment"]
-        assert f"moved the win chance from {m['before'] * 100:.0f}% to {m['after'] * 100:.0f}%" in comment
+        assert re.search(rf"moved the win chance from {m['before'] * 100:.0f}% (\([^)]*\) )?to "
+                         rf"{m['after'] * 100:.0f}%", comment), comment
+        # the row names the deals its interval rests on, as the error rows do
+        assert m["text"].endswith(", exact)") or re.search(r"95%: [-+0-9]+ to [-+0-9]+[,;] .*deals", m["text"]), m["text"]
 
 
 def test_forced_moves_in_a_peek_deal_the_reserve_piles_show_lost_carry_no_sampled_interval(run, tmp_path):

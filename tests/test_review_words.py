@@ -252,14 +252,15 @@ def test_a_best_move_beside_a_higher_figure_says_why_it_is_best_all_the_same():
     played = Candidate(Move.parse("r1"), 0.40, 30.0, 16, (0.2, 0.6))
     grade = Grade(Label.BEST, Move.parse("r1"), Move.parse("r1"), played, top, Drop(0.0078, -0.01, 0.03, 16), False)
     assert grade_sentence(state, grade) == (
-        "Best move: win 40% (95%: 20-60%, 16 deals). d (turning the talon) shows 41%, but on the same deals it wins "
+        "Best move: win 40% (95%: 20-60%, 16 deals). d (turning the talon) shows 41% (95%: 20-60%), but on the same "
+        "deals it wins "
         "only 0.8 points more (paired), too little to call either move better.")
     alone = replace(grade, top=played, paired=Drop(0.0, 0.0, 0.0, 16))
     assert grade_sentence(state, alone) == "Best move: win 40% (95%: 20-60%, 16 deals)."
     # the label was in doubt, so the pair drew more deals: the paired gap is on those, and says so
     more = replace(grade, paired=Drop(0.0078, -0.01, 0.03, 48))
     assert grade_sentence(state, more) == (
-        "Best move: win 40% (95%: 20-60%, 16 deals). d (turning the talon) shows 41%, but on 48 deals, paired "
+        "Best move: win 40% (95%: 20-60%, 16 deals). d (turning the talon) shows 41% (95%: 20-60%), but on 48 deals, paired "
         "(32 more drawn to settle it), it wins only 0.8 points more, too little to call either move better.")
 
 
@@ -296,18 +297,22 @@ def test_a_good_move_too_close_to_call_shows_its_low_end_with_a_decimal():
     grade = Grade(Label.GOOD, Move.parse("r1"), Move.parse("d"), played, top, Drop(0.07, 0.0476, 0.092, 64), True)
     text = grade_sentence(state, grade)
     # surely worse (the interval above zero), only not surely by an inaccuracy's 5 points
-    assert text.startswith("Good: a little worse than d, win 9% against 16%; 7.0 points lower "
+    # each win chance with its interval (a sampled figure), the deals they rest on named with the drop
+    assert text.startswith("Good: a little worse than d, win 9% (95%: 4-18%) against 16% (95%: 10-25%); 7.0 points lower "
                            "(95%: 4.8 to 9.2, 64 deals, paired).")
     unsure = replace(grade, paired=Drop(0.06, -0.017, 0.137, 64))
-    assert grade_sentence(state, unsure).startswith("Good: not clearly worse than d, win 9% against 16%; 6.0 points "
+    assert grade_sentence(state, unsure).startswith("Good: not clearly worse than d, win 9% (95%: 4-18%) against 16% "
+                                                    "(95%: 10-25%); 6.0 points "
                                                     "lower (95%: -1.7 to 13.7, 64 deals, paired).")
     assert "Too close to call an error" in text and ") (" not in text and "))" not in text
     calm = replace(grade, close=False, played=replace(played, win=0.14), paired=Drop(0.02, -0.004, 0.04, 64))
-    assert grade_sentence(state, calm) == ("Good: nearly as strong as d, win 14% against 16%; 2 points lower "
+    assert grade_sentence(state, calm) == ("Good: nearly as strong as d, win 14% (95%: 4-18%) against 16% (95%: "
+                                           "10-25%); 2 points lower "
                                            "(95%: 0 to 4, 64 deals, paired).")
     # not close (the high end 4.91 under the threshold's 5), yet whole numbers would show it as 5: a decimal
     near = replace(grade, close=False, paired=Drop(0.031, 0.013, 0.0491, 64))
-    assert grade_sentence(state, near) == ("Good: nearly as strong as d, win 9% against 16%; 3.1 points lower "
+    assert grade_sentence(state, near) == ("Good: nearly as strong as d, win 9% (95%: 4-18%) against 16% (95%: "
+                                           "10-25%); 3.1 points lower "
                                            "(95%: 1.3 to 4.9, 64 deals, paired).")
     # a close move's figure has the decimal its ends have: 4.67 is not "5 points lower"
     under = replace(grade, paired=Drop(0.0467, 0.028, 0.065, 64))
@@ -334,6 +339,24 @@ def test_a_luck_sentence_says_the_same_deals_only_when_they_are():
     assert "the same deals before and after" not in exact
     assert exact.endswith("(bad luck; after them every consistent deal was solved, so the two figures are not on "
                           "the same deals).")
+
+
+def test_a_luck_sentence_gives_each_figure_its_interval_and_deals():
+    """"moved the win chance from 23% to 39% (good luck; the same deals before and after)": two sampled
+    figures and a swing with no interval and no deal count, while the JSON kept the swing's interval."""
+    paired = luck_sentence(Luck((3,), 0.234, 0.391, (0.052, 0.258), deals=64, deals_after=64,
+                                before_interval=(0.15, 0.35), after_interval=(0.28, 0.51)))
+    assert paired.endswith("moved the win chance from 23% (95%: 15-35%) to 39% (95%: 28-51%) on the same 64 "
+                           "deals: +16 points (95%: +5 to +26), good luck."), paired
+    apart = luck_sentence(Luck((3,), 0.31, 0.15, (-0.28, -0.06), paired=False, exact_after=True, deals=64,
+                               deals_after=120, before_interval=(0.21, 0.43), after_interval=(0.15, 0.15)))
+    assert apart.endswith("from 31% (95%: 21-43%, 64 deals) to 15% (exact, every one of the 120 consistent "
+                          "deals): -16 points (95%: -28 to -6), bad luck; the two figures are not on the same "
+                          "deals."), apart
+    ended = luck_sentence(Luck((3,), 0.33, 1.0, (0.67, 0.67), paired=False, exact_after=True, deals=6,
+                               deals_after=6, exact_before=True, ended="won"))
+    assert ended.endswith("from 33% (exact, every one of the 6 consistent deals) to 100% (the game was won): "
+                          "+67 points (exact), good luck; the two figures are not on the same deals."), ended
 
 
 def test_a_best_move_beside_a_higher_figure_but_no_paired_gap_says_no_more():
@@ -498,7 +521,8 @@ def test_a_sampled_win_chance_of_0_or_100_percent_beside_a_drop_has_its_interval
     top = Candidate(Move.parse("d"), 1.0, 30.0, 64, (0.9434, 1.0))
     played = Candidate(Move.parse("r1"), 0.9375, 30.0, 64, (0.85, 0.975))
     good = Grade(Label.GOOD, Move.parse("r1"), Move.parse("d"), played, top, Drop(0.0625, 0.01, 0.13, 64), True)
-    assert grade_sentence(state, good).startswith("Good: a little worse than d, win 94% against 100% (95%: 94-100%);")
+    assert grade_sentence(state, good).startswith("Good: a little worse than d, win 94% (95%: 85-98%) against 100% "
+                                                  "(95%: 94-100%);")
     lost = replace(played, win=0.0, interval=(0.0, 0.057))
     error = replace(good, label=Label.BLUNDER, played=lost, paired=Drop(1.0, 0.94, 1.0, 64), close=False)
     assert "win 100% (95%: 94-100%) against 0% (95%: 0-6%) after r1 (AD)" in grade_sentence(state, error)

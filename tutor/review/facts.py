@@ -320,6 +320,14 @@ class Luck:
     interval: tuple[float, float]
     paired: bool = True
     exact_after: bool = False
+    #: the deals each figure rests on (0: not known), and each figure's own 95% interval (None: not known)
+    deals: int = 0
+    deals_after: int = 0
+    before_interval: tuple[float, float] | None = None
+    after_interval: tuple[float, float] | None = None
+    exact_before: bool = False
+    #: "won" or "blocked": ``after`` is the game's result, not an estimate
+    ended: str | None = None
 
     @property
     def swing(self) -> float:
@@ -381,6 +389,8 @@ class LuckMoment:
     luck: float
     interval: tuple[float, float] | None
     before: float = 0.0
+    #: the move's luck fact, for the deals the figures rest on (None: not kept)
+    basis: Luck | None = None
 
 
 MomentFact = ErrorMoment | LuckMoment

@@ -44,11 +44,13 @@ def luck_of(states: list[State], scores: dict[int, PlyScore], final: State, th: 
         if not new:
             continue
         value_next: tuple[bool, ...]
+        ended = None
         if nxt is None:
             if not final.over:
                 continue
             value_next = (final.won,) * max(1, len(here.after))
             exact_next = True
+            ended = "won" if final.won else "blocked"
         else:
             value_next, exact_next = tuple(nxt.value), nxt.every or nxt.exact
         before = sum(here.after) / max(1, len(here.after))
@@ -56,11 +58,12 @@ def luck_of(states: list[State], scores: dict[int, PlyScore], final: State, th: 
         swing = after - before
         here_every = here.every or here.exact  # every consistent deal (a win undecided there counts as lost)
         paired = not (here_every or exact_next or len(value_next) != len(here.after))
+        # each side's own interval, as it lies (Wilson's is lopsided near 0 and 1)
+        (b_lo, b_hi), (a_lo, a_hi) = (_side(tuple(here.after), here_every), _side(value_next, exact_next))
         if not paired:
-            # Not the same deals on both sides: the sampled sides' own uncertainty, unpaired, each side's
-            # interval as it lies (Wilson's is lopsided near 0 and 1: 0 of 1 deal is 0-79%, and its half-width
-            # put around the estimate read a swing of 0% -> 40% on one deal as "0 to +80", clear of zero)
-            (b_lo, b_hi), (a_lo, a_hi) = (_side(tuple(here.after), here_every), _side(value_next, exact_next))
+            # Not the same deals on both sides: the sampled sides' own uncertainty, unpaired (0 of 1 deal is
+            # 0-79%, and its half-width put around the estimate read a swing of 0% -> 40% on one deal as "0 to
+            # +80", clear of zero)
             lo = swing - math.hypot(after - a_lo, b_hi - before)
             hi = swing + math.hypot(a_hi - after, before - b_lo)
         else:
@@ -68,5 +71,6 @@ def luck_of(states: list[State], scores: dict[int, PlyScore], final: State, th: 
             lo, hi = d.lo, d.hi
         if abs(swing) * 100 < th.luck or lo <= 0 <= hi:
             continue
-        out[i] = Luck(tuple(new), before, after, (lo, hi), paired, exact_next)
+        out[i] = Luck(tuple(new), before, after, (lo, hi), paired, exact_next, len(here.after), len(value_next),
+                      (b_lo, b_hi), (a_lo, a_hi), here_every, ended)
     return out

@@ -24,7 +24,7 @@ def critical(moves: list[MoveReview], count: int = 5) -> list[Moment]:
             luck = m.facts.luck if m.facts is not None else None
             before = luck.before if luck is not None else m.win_after
             moments.append(Moment(m.ply, MomentKind.LUCK, before, before + m.luck, "",
-                                  LuckMoment(m.seen, m.luck, m.luck_interval, before)))
+                                  LuckMoment(m.seen, m.luck, m.luck_interval, before, luck)))
     moments.sort(key=lambda x: (-abs(x.swing), x.ply))
     # at one move, the error (the choice) comes before the luck (the cards it then turned up)
     return sorted(moments[:count], key=lambda x: (x.ply, x.kind != MomentKind.ERROR))
