@@ -211,3 +211,18 @@ def test_a_random_deal_says_how_to_play_that_same_game_again(run):
         first = run(["play", *args], input="q\n").output.splitlines()
         again = re.search(r"play it again with: osmosis (play .*)\)$", first[0]).group(1).split()
         assert run(again, input="q\n").output.splitlines()[0] == first[1]
+
+
+def test_a_lesson_on_a_board_with_no_reserve_offers_no_reserve_pile(run):
+    """The variants lesson's Bridesmaids question answered a typo with "expected r1-r4 ...", and so did its help
+    (and a drill of a Bridesmaids game, through the same judge)."""
+    out = run(["lesson", "variants"], input="KS\n\n\n\n\n7C\n\n\nxx\nd w\n?\nq\n").output
+    assert "unknown move 'xx': expected w (the waste), d (turn the talon) or a card like 7h" in out
+    assert "unknown move 'd w': expected w (the waste), d (turn the talon)" in out
+    assert "Answer with a move: w (the waste), d (turn the talon) or a card like 7h. h gives a hint" in out
+    assert "r1-r4" not in out
+
+
+def test_solve_says_one_card_reaches(run):
+    out = run(["solve", "1", "--variant", "bridesmaids", "--passes", "1", "--moves", " ".join(["d"] * 17)]).output
+    assert "at best 1 card reaches the foundations." in " ".join(out.split())

@@ -27,6 +27,7 @@ from ..lessons import (
     worded_answer,
 )
 from ..lessons.words import remembered_talon, score_cells, second_try_lines
+from ..notation import expected
 from ..render import prose, render_state, use_symbols
 from ..table import Table
 from ..talon import memory
@@ -40,8 +41,12 @@ QUIT = ("q", "quit", "exit")
 MAX_TRIES = 2
 HINT = ("h", "hint")
 HELP = ("?", "help")
-ANSWER_HELP = ("Answer with a move: r1-r4 (a reserve pile), w (the waste), d (turn the talon) or a card "
-               "like 7h. h gives a hint (a second h shows the engine's view of the moves), q stops the lesson.")
+
+
+def answer_help(piles: int = 4) -> str:
+    """How to answer a lesson's question on a board of ``piles`` reserve piles (only the piles it has)."""
+    return (f"Answer with a move: {expected(piles, cards=True).removeprefix('expected ')}. h gives a hint (a "
+            "second h shows the engine's view of the moves), q stops the lesson.")
 
 
 @click.command("lesson")
@@ -302,7 +307,7 @@ class Run:
             if text.lower() in QUIT:
                 return False
             if text.lower() in HELP:
-                self.say(ANSWER_HELP, markup=False)
+                self.say(answer_help(step.rules.reserve_piles), markup=False)
                 continue
             if text.lower() in HINT:
                 if hints == 0 and step.hint:
@@ -316,7 +321,8 @@ class Run:
             try:
                 feedback = judge_answer(step, text, verdict)
             except MoveError as exc:  # a word longer than any move is quoted cut, as in play
-                self.say(too_long(text) if len(text) > MAX_WORD else f"{exc}", markup=False)
+                self.say(too_long(text, step.rules.reserve_piles) if len(text) > MAX_WORD else f"{exc}",
+                         markup=False)
                 continue
             verdict = feedback.verdict
             given.append(feedback.answer)

@@ -188,8 +188,8 @@ def solve_command(ctx: click.Context, number: int | None, deal_file: str | None,
     elif result.winnable is False:
         head.append("lost", style="bold red")
         if result.complete:
-            head.append(f" whatever the player does; at best {_count(result.best_cards, 'card')} reach"
-                        " the foundations.")
+            head.append(f" whatever the player does; at best {_count(result.best_cards, 'card')} "
+                        f"{'reaches' if result.best_cards == 1 else 'reach'} the foundations.")
         else:
             head.append(f" whatever the player does; the best line found before the limit places "
                         f"{_count(result.best_cards, 'card')}, and more may be possible (a larger {larger} searches further).")

@@ -219,7 +219,7 @@ def worded_answer(step: Step, answer: str) -> Move | int:
     if word in _PLAY_WORDS and len(named) == 1:
         return named[0]
     try:
-        return parse_input(answer)
+        return parse_input(answer, step.rules.reserve_piles)  # what would be right: the step's own piles
     except MoveError as exc:
         if word in _PLAY_WORDS:  # a question that names no one card: which one is the player's to type
             raise MoveError(f"{exc}; type the card to {word}") from None
