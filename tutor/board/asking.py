@@ -18,7 +18,7 @@ from rich.text import Text
 from textual import events, work
 from textual.app import App
 
-from ..cli.common import played_before, unreadable_word
+from ..cli.words import played_before, unreadable_word
 from ..errors import IllegalMoveError, MoveError
 from ..knowledge import observe
 from ..narrate.moves import move_heading

@@ -38,9 +38,9 @@ from ..talon import last_pass
 from ..textsafe import clean, quoted
 from . import history_render as words
 from .app import console_of
-from .common import unreadable_word
 from .history import opened
 from .play import waste_fan
+from .words import unreadable_word
 
 QUIT = ("q", "quit", "exit")
 HINT = ("h", "hint")

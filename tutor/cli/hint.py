@@ -18,15 +18,14 @@ from .app import console_of
 from .common import (
     DEAL_NUMBER,
     FILE,
-    MOVES,
     DealCommand,
     check_record_rules,
-    follow,
     record_from_file,
     resolve_deal,
     rules_from_kwargs,
     variant_options,
 )
+from .words import MOVES, follow
 
 MAX_SAMPLES = 1000  # the same bound as review's; beyond it a hint takes minutes and gains nothing visible
 

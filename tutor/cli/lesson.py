@@ -33,8 +33,9 @@ from ..table import Table
 from ..talon import memory
 from ..textsafe import os_reason, quoted
 from .app import console_of
-from .common import MAX_WORD, read_line, too_long
+from .common import read_line
 from .play import waste_fan
+from .words import MAX_WORD, too_long
 
 QUIT = ("q", "quit", "exit")
 #: A wrong first answer gets the step's hint and one more try.

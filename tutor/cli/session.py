@@ -34,10 +34,11 @@ from ..storage import is_regular_file
 from ..talon import TURN_STOPS, move_typed, turns_to_play, waste_fan
 from ..textsafe import brief, shown_path
 from .app import console_of
-from .common import played_before, read_line, unreadable_word
+from .common import read_line
 from .games import older_copy_note
 from .prefetch import Prefetch
 from .saves import SAVE_ON_THE_BOARD, GameFiles, autosave_stem, prepare_games_dir
+from .words import played_before, unreadable_word
 
 if TYPE_CHECKING:
     from ..hints import Hint

@@ -24,14 +24,13 @@ from .common import (
     DEAL_NUMBER,
     FILE,
     MAX_SECONDS,
-    MOVES,
     SECONDS,
     DealCommand,
-    follow,
     resolve_deal,
     rules_from_kwargs,
     variant_options,
 )
+from .words import MOVES, follow
 
 MAX_NODES = 10**10
 GRAPH_NODES = 20_000
