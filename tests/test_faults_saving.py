@@ -61,6 +61,26 @@ def test_resuming_a_finished_game_and_undoing_goes_on_in_a_copy(run, home, tmp_p
     assert f"The game is saved in {copy}" in out
 
 
+def test_one_file_named_two_ways_is_one_file_not_another_sessions(run, home, tmp_path):
+    """`play --resume won.json --save ./won.json`, then only `u`: the session's own write to ./won.json was
+    read as another session's write to won.json, a copy was made of an undo alone and counted as a second
+    game; and `s` to the autosave under another spelling split the game in two files."""
+    moves, final = greedy_line(23)
+    assert final.over
+    path = tmp_path / "won.json"
+    save_record(Record(RULES, deal_for(23, RULES), moves), path)
+    before = path.read_bytes()
+    out = run(["play", "--plain", "--resume", str(path), "--save", f"{tmp_path}/./won.json"], input="u\nq\n").stdout
+    assert "another session" not in out and path.read_bytes() == before and games(home) == []  # no copy
+    result = run(["play", "--plain", "2"], input="d\n").stdout  # the autosave, then s to it named otherwise
+    (autosave,) = games(home)
+    again = f"{home}/games/../games/{autosave.name}"
+    out = run(["play", "--plain", "--resume", str(autosave)], input=f"s {again}\nd\nq\n").stdout
+    assert "another session" not in out and games(home) == [autosave], (result, out)
+    assert len(load_record(autosave).moves) == 2
+    assert json.loads(run(["history", "--json"]).stdout)["games"] == 1
+
+
 @pytest.mark.parametrize("number", [23, 1])  # a won game and a blocked one
 def test_no_command_writes_an_unfinished_game_or_another_file_over_a_finished_game(run, home, tmp_path, number):
     moves, final = greedy_line(number)

@@ -84,22 +84,33 @@ class GameFiles:
     def _moves(self) -> tuple[Move, ...]:
         return tuple(self.game.moves)
 
+    def _key(self, path: str | Path | None) -> str:
+        """The name this session keeps ``path`` under: the name it already knows the same file by, if any
+        (``./won.json`` and ``won.json`` are one file: keyed apart, this session's own write to one read as
+        another session's write to the other), else the path as given."""
+        text = str(path)
+        if text in self.stamps or text in self.written:
+            return text
+        real = os.path.realpath(text)
+        known = [*self.stamps, *self.written, *(str(p) for p in (self.autosave, self.save_path) if p is not None)]
+        return next((k for k in known if os.path.realpath(k) == real), text)
+
     def _note(self, path: str | Path) -> None:
-        self.written[str(path)] = self._moves()
-        self.stamps[str(path)] = _stamp(path)
+        self.written[self._key(path)] = self._moves()
+        self.stamps[self._key(path)] = _stamp(path)
         if self.game.state.over:
-            self.finished.add(str(path))
+            self.finished.add(self._key(path))
 
     def _changed_elsewhere(self, path: str | Path) -> bool:
         """Whether the file was written by someone else (another session of the same game, say) since this
         one last wrote or read it: then it is kept as it is."""
-        stamp = self.stamps.get(str(path))
+        stamp = self.stamps.get(self._key(path))
         return stamp is not None and _stamp(path) != stamp
 
     def _forget(self, path: str | Path) -> None:
-        self.written.pop(str(path), None)
-        self.finished.discard(str(path))
-        self.stamps.pop(str(path), None)
+        self.written.pop(self._key(path), None)
+        self.finished.discard(self._key(path))
+        self.stamps.pop(self._key(path), None)
 
     def _write(self, path: str | Path) -> None:
         save_record(self.game.to_record(), path)
@@ -110,7 +121,7 @@ class GameFiles:
         written since by someone else (another session saving its game there), is checked first, under the
         folder's lock with the write, so another game in it is never written over (:func:`keep_other_file`)."""
         with folder_lock(path):
-            if str(path) not in self.written or self._changed_elsewhere(path):
+            if self._key(path) not in self.written or self._changed_elsewhere(path):
                 keep_other_file(path, self.game.to_record())
             self._write(path)
 
@@ -124,13 +135,13 @@ class GameFiles:
 
     def _holds_start(self, path: str | Path) -> bool:
         """Whether ``path`` holds a finished game whose moves begin with (or are) the moves played now."""
-        held, now = self.written.get(str(path)), self._moves()
-        return str(path) in self.finished and held is not None and held[:len(now)] == now
+        held, now = self.written.get(self._key(path)), self._moves()
+        return self._key(path) in self.finished and held is not None and held[:len(now)] == now
 
     def _protected(self, path: str | Path) -> bool:
         """Whether writing the game now to ``path`` would replace a finished game with another line of play
         (shorter, unfinished, or ended otherwise after an undo)."""
-        return str(path) in self.finished and self.written.get(str(path)) != self._moves()
+        return self._key(path) in self.finished and self.written.get(self._key(path)) != self._moves()
 
     # -- questions
     def holding_now(self) -> list[str]:
@@ -140,7 +151,7 @@ class GameFiles:
 
     def holds(self, path: str | Path | None) -> bool:
         """Whether the last good write of ``path`` holds the moves played now."""
-        return path is not None and self.written.get(str(path)) == self._moves()
+        return path is not None and self.written.get(self._key(path)) == self._moves()
 
     def nothing_to_save(self) -> bool:
         """A new game with no move played (and nothing written): quitting loses nothing."""
@@ -150,8 +161,8 @@ class GameFiles:
         """What is not saved, and what the game's file holds instead."""
         ply = self.game.ply
         for candidate in (self.autosave, self.save_path, *self.written):
-            if candidate is not None and str(candidate) in self.written:
-                held = len(self.written[str(candidate)])
+            if candidate is not None and self._key(candidate) in self.written:
+                held = len(self.written[self._key(candidate)])
                 return (f"The last moves are not saved: {shown_path(candidate)} holds the game as it was at "
                         f"move {held}, not as it is now at move {ply}.")
         return f"The game ({_plural(ply, 'move')}) is not saved in any file."
@@ -161,7 +172,7 @@ class GameFiles:
         """What to say before the first move."""
         if self.autosave is not None:
             path = shown_path(self.autosave)
-            if str(self.autosave) in self.finished:
+            if self._key(self.autosave) in self.finished:
                 state = self.game.state
                 how = "won" if state.won else f"blocked with {_plural(state.cards, 'card')}"
                 return (f"This game is over ({how}): {path} keeps it as it is (osmosis replay {path} steps "
@@ -196,7 +207,7 @@ class GameFiles:
                     self.games.mkdir(parents=True, exist_ok=True)
                 self.autosave = self._new_file()
                 self.moved_from = None if gone else old  # its history row may go on with the copy
-                again = "there again" if str(self.autosave) == str(old) else f"again, in {shown_path(self.autosave)}"
+                again = "there again" if os.path.realpath(self.autosave) == os.path.realpath(old) else f"again, in {shown_path(self.autosave)}"
                 said = [f"{shown_path(old)} was removed since this one saved it: the game is saved {again}." if gone
                         else f"{shown_path(old)} was written by another session (or program) since this one saved "
                              f"it, and is kept as it is; this game goes on in a copy, {shown_path(self.autosave)}."]
@@ -208,7 +219,7 @@ class GameFiles:
                     self.told_held = True
                     said = [f"This game was over, so {shown_path(self.autosave)} keeps it as it was, with the "
                             "moves taken back; a move it does not hold goes on in a copy in a new file."]
-            elif not force and any(self._holds_start(p) for p in self.finished if p != str(self.autosave)):
+            elif not force and any(self._holds_start(p) for p in self.finished if p != self._key(self.autosave)):
                 said = []  # back on a finished file's moves after a copy began: that file holds them (no twin)
             elif self._protected(self.autosave):
                 old, self.autosave = self.autosave, self._new_file()
@@ -261,14 +272,14 @@ class GameFiles:
         quit with no move leaves no file (as one never begun), unless the player saved it with ``s``. True
         when it was removed."""
         path = self.autosave
-        if (path is None or not self.created or self.asked or self.game.moves or self.written.get(str(path)) != ()
-                or any(p != str(path) for p in self.written)):
+        if (path is None or not self.created or self.asked or self.game.moves or self.written.get(self._key(path)) != ()
+                or any(p != self._key(path) for p in self.written)):
             return False
         try:
             Path(path).unlink()
         except OSError:
             return False
-        del self.written[str(path)]
+        del self.written[self._key(path)]
         self.autosave, self.created = None, False
         return True
 
@@ -281,7 +292,7 @@ class GameFiles:
         try:
             self._write_own(self.save_path)
         except RecordError as exc:
-            kept = [p for p in self.holding_now() if p != str(self.save_path)]
+            kept = [p for p in self.holding_now() if p != self._key(self.save_path)]
             where = (f"the game is kept in {shown_path(kept[0])}" if kept
                      else "type s FILE with a file in a folder you can write to")
             return [f"Save failed: {exc}; {where}."]
@@ -292,7 +303,7 @@ class GameFiles:
         where = self.holding_now()
         ply, score = self.game.ply, self.game.state.score
         if not where:
-            held = sorted((p for p in self.finished if self._holds_start(p)), key=lambda p: (p == str(self.save_path), p))
+            held = sorted((p for p in self.finished if self._holds_start(p)), key=lambda p: (p == self._key(self.save_path), p))
             if not held:
                 return None
             total = len(self.written[held[0]])
