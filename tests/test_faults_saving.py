@@ -833,3 +833,42 @@ def test_a_file_name_near_the_limit_is_saved_and_its_stale_temporary_files_found
     stale.write_text("left by a killed save")
     os.utime(stale, (time.time() - 2 * STALE_SECONDS, time.time() - 2 * STALE_SECONDS))
     assert remove_stale_temps(path) == [stale] and len(os.fsencode(stale.name)) <= 255
+
+
+def test_an_annotated_record_is_checked_again_when_written(run, home, tmp_path, monkeypatch):
+    """`review F --annotate F` checked F before the review (minutes) and wrote after: a session that played on
+    in F meanwhile lost those moves to the older copy. Now the report is shown, F kept, and exit 1."""
+    from tutor.cli import review as review_module
+
+    moves, _ = greedy_line(23)
+    path = tmp_path / "g.json"
+    save_record(Record(RULES, deal_for(23, RULES), moves[:30]), path)
+    longer = Record(RULES, deal_for(23, RULES), moves[:35])
+    real = review_module.compute_review
+
+    def meanwhile(*args, **kwargs):
+        rev = real(*args, **kwargs)
+        save_record(longer, path)  # another session played on in the file while the review ran
+        return rev
+
+    monkeypatch.setattr(review_module, "compute_review", meanwhile)
+    result = run(["review", str(path), "--samples", "4", "--annotate", str(path)])
+    assert result.exit_code == 1 and "holds a saved game (deal 23, 35 moves) and is kept as it is" in result.stderr
+    assert len(load_record(path).moves) == 35 and "Review of deal 23" in result.stdout
+
+
+def test_per_deal_lines_never_replace_a_game_saved_there_while_the_survey_ran(tmp_path):
+    from tutor.cli.stats import PerDealFile
+
+    path = tmp_path / "x.json"
+    lines = PerDealFile(str(path))
+    lines.stream.write('{"deal": 1}\n')
+    moves, _ = greedy_line(23)
+    save_record(Record(RULES, deal_for(23, RULES), moves), path)  # saved there while the survey ran
+    before = path.read_bytes()
+    with pytest.raises(RecordError) as info:
+        lines.close(keep=True)
+    assert path.read_bytes() == before
+    kept = tmp_path / "x.per-deal.jsonl"
+    assert kept.read_text() == '{"deal": 1}\n' and f"the per-deal lines are in {kept}" in str(info.value)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["x.json", "x.per-deal.jsonl"]  # no temporary left

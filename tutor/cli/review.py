@@ -16,7 +16,7 @@ import click
 from rich.console import Console, RenderableType
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
-from ..errors import TutorError
+from ..errors import RecordError, TutorError
 from ..inputs import capped_int
 from ..narrate.play import plural
 from ..practical import MAX_GAMES, check_games
@@ -254,14 +254,30 @@ def review_command(ctx: click.Context, record_path: str, as_json: bool, annotate
     from .history import note_review  # stored with the game; one line of the history after the report
 
     note_review(ctx, record, record_path, rev, quiet=as_json)
+    refused = None
     if annotate_path is not None:
-        annotated = rev.annotated()
-        save_record(annotated, annotate_path)
+        try:
+            _write_annotated(annotate_path, record, rev.annotated())
+        except RecordError as exc:
+            refused = exc  # the report is shown all the same, then the error (exit 1)
     if as_json:
         click.echo(json.dumps(rev.to_json()))
-        return
-    console.print(report_for(rev, console))
-    if annotate_path is not None:
-        console.print(f"Annotated record written to {shown_path(annotate_path)} (osmosis replay {shown_path(annotate_path)} "
-                      "shows it).", markup=False)
+    else:
+        console.print(report_for(rev, console))
+        if annotate_path is not None and refused is None:
+            console.print(f"Annotated record written to {shown_path(annotate_path)} (osmosis replay "
+                          f"{shown_path(annotate_path)} shows it).", markup=False)
+    if refused is not None:
+        raise refused
+
+
+def _write_annotated(path: str, record: Record, annotated: Record) -> None:
+    """Write the annotated record, checked again with the write under the folder's lock: the review can take
+    minutes, and another session may save its game there meanwhile (its moves were lost to the older copy)."""
+    from ..storage import folder_lock
+    from .keep import keep_game_file
+
+    with folder_lock(path):
+        keep_game_file(path, "the annotated record of this game", record)
+        save_record(annotated, path)
 

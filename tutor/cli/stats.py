@@ -19,13 +19,13 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
 from ..engines import BATCH, DaskEngine, InProcess, stream_survey
 from ..engines import Progress as SurveyProgress
-from ..errors import TutorError
+from ..errors import RecordError, TutorError
 from ..rules import Rules
 from ..search import DEFAULT_LIMIT, Limit
 from ..store import ResultStore
 from ..survey import POLICIES, DealRange, Tally, parse_range
 from ..table import Table
-from ..textsafe import quoted
+from ..textsafe import quoted, shown_path
 from .app import console_of
 from .common import FILE, PipeTicker, live_display, rules_from_kwargs, stopped_like_ctrl_c, variant_options
 
@@ -128,10 +128,16 @@ class PerDealFile:
             self.stream.close()
             self.raw.close()  # a GzipFile leaves the file it was given open
             if keep:
-                from ..storage import keep_mode
+                from ..storage import folder_lock, keep_mode
+                from .keep import keep_game_file
 
                 keep_mode(self.tmp, self.target)  # mkstemp made it 0600: the old file's mode, or the umask's
-                os.replace(self.tmp, self.target)
+                with folder_lock(self.target):
+                    try:  # checked again with the rename: a survey runs for minutes, a game may be saved there
+                        keep_game_file(self.path, "the per-deal lines", example="deals.jsonl")
+                    except RecordError as exc:
+                        raise RecordError(f"{exc}; the per-deal lines are in {shown_path(self._set_aside())}") from None
+                    os.replace(self.tmp, self.target)
                 return
         except OSError as exc:
             raise _cannot_write(self.path, exc) from None
@@ -141,6 +147,21 @@ class PerDealFile:
                     os.unlink(self.tmp)
                 except OSError:
                     pass
+
+
+    def _set_aside(self) -> Path:
+        """The finished lines under a name of their own beside the file named (never over another file)."""
+        stem, gz = (self.target.name[:-3], ".gz") if self.target.name.endswith(".gz") else (self.target.name, "")
+        base = stem.rsplit(".", 1)[0] if "." in stem else stem
+        for n in range(1, 1000):
+            candidate = self.target.with_name(f"{base}.per-deal{'' if n == 1 else f'-{n}'}.jsonl{gz}")
+            try:
+                os.link(self.tmp, candidate)  # fails where a file is already
+            except FileExistsError:
+                continue
+            os.unlink(self.tmp)
+            return candidate
+        raise OSError(f"no free name beside {self.target}")
 
 
 def open_per_deal(path: str) -> PerDealFile:
