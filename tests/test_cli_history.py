@@ -1039,6 +1039,26 @@ def test_the_history_catches_up_with_a_game_file_it_lags_behind(run, home):
     assert data["games"] == 2 and sorted(g["deal"] for g in data["recent"]) == [3, 5]
 
 
+def test_the_history_catches_up_after_the_clock_went_back(run, home, monkeypatch):
+    """The last look stored while the clock was a day ahead: every file saved after the clock was put right
+    is older than it, and a game the history missed was never looked at again."""
+    import time
+
+    from tutor.history.db import iso
+    from tutor.history.games import SYNCED_FLAG, open_history
+    from tutor.notation import parse_moves
+    from tutor.record import Record, save_record
+
+    assert run(["play", "3", "--plain"], input="d\nq\n").exit_code == 0
+    monkeypatch.setenv("OSMOSIS_HOME", str(home))
+    with open_history() as history, history.write():
+        history.set_meta(SYNCED_FLAG, iso(time.time() + 86400))
+    rules = preset("osmosis")
+    save_record(Record(rules, deal_for(5, rules), parse_moves("d w")), home / "games" / "deal-5-missed.json")
+    data = json.loads(run(["history", "--json"]).stdout)
+    assert data["games"] == 2 and sorted(g["deal"] for g in data["recent"]) == [3, 5]
+
+
 def test_copies_of_one_game_imported_at_once_make_one_row(home, tmp_path, monkeypatch):
     import threading
 

@@ -70,11 +70,13 @@ def sync_games_folder(history: History, playing: Path | None = None) -> int:
     since = history.meta(SYNCED_FLAG) or history.meta(IMPORTED_FLAG)
     if since is None:
         return 0
+    now = history.now()
     try:
         start = parse_iso(since) - SYNC_SLACK
     except ValueError:
         start = 0.0  # a moment that cannot be read: look at every file once
-    now = history.now()
+    if start > now:  # the last look is in the future: the clock was ahead then, so every file is looked at once
+        start = 0.0
     folder = games_dir()
     recent = []
     try:
