@@ -220,3 +220,12 @@ def test_the_board_prompt_takes_save_file_and_explains_u_with_a_count(tmp_path, 
     assert saved.is_file() and f"Saved to {saved}." in flat(shown[1 + len(typed)])
     assert "On the board u takes back one move: press u once for each move" in flat(shown[-1])
     assert session.game.ply == 1
+
+
+def test_the_unsaved_warning_of_q_comes_into_view_on_a_short_terminal(tmp_path, monkeypatch):
+    """At 80x24 the answer to q ("... or q again to quit without saving") was below the fold: the key seemed
+    to do nothing, and the next q threw the moves away."""
+    session = unsavable(tmp_path, monkeypatch)
+    shown = screens(session, ["d", "q"], width=80, height=24)
+    assert "q again to quit without saving" not in flat(shown[1])
+    assert "q again to quit without saving" in flat(shown[2])

@@ -395,7 +395,7 @@ class BoardApp(MovesApp):
         if files.saved_sentence() is None and not files.nothing_to_save() and not self.warned_unsaved:
             # As in line mode: moves that are not saved get a warning and a second q.
             self.warned_unsaved = True
-            self.say(f"{files.unsaved_sentence()} Press : and type s FILE to save it, or q again to quit "
+            self.explain(f"{files.unsaved_sentence()} Press : and type s FILE to save it, or q again to quit "
                      "without saving.")
             return
         self.exit()
