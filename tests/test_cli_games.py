@@ -237,3 +237,26 @@ def test_a_folder_named_last_or_a_number_here_does_not_hide_the_list(run, tmp_pa
     assert replayed.exit_code == 0 and replayed.stdout.startswith("Replay of deal 6"), replayed.output
     resumed = run(["play", "--resume", "2", "--plain"], input="q\n")
     assert resumed.exit_code == 0 and resumed.stdout.startswith("Deal 5"), resumed.output
+
+
+def test_a_replay_of_an_unfinished_game_warns_as_its_review_does(run, tmp_path):
+    """`replay` of a game not finished named a face-down card (5S under KS) with the hindsight verdict and no
+    word that it knows cards the game has not shown, which `review` of the same record says."""
+    record = {"format": "osmosis-record/1", "variant": {"turn": 1, "passes": 3}, "deal": {"number": 21},
+              "moves": "r3 r3 d w d d d d w d d w d w w d d w d d".split()}
+    path = tmp_path / "pre21.json"
+    path.write_text(json.dumps(record))
+    out = " ".join(run(["replay", str(path), "--all"]).stdout.split())
+    warning = "The hindsight below knows the cards this game has not shown yet"
+    assert warning in out and out.index(warning) < out.index("With hindsight (all cards known)")
+    import io
+
+    from rich.console import Console
+
+    from tutor.board.replay import ReplayApp
+    from tutor.cli.review import review_for_viewer
+    from tutor.record import load_record
+
+    annotated, rev = review_for_viewer(Console(file=io.StringIO()), load_record(path))
+    app = ReplayApp(annotated, rev, symbols=True)
+    assert any(warning in str(line) for line in app._note())

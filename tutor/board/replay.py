@@ -20,6 +20,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Input, Static
 
 from ..narrate.play import end_message
+from ..narrate.review import UNSEEN_WARNING
 from ..record import Record
 from ..render import describe_move, prose
 from ..talon import waste_fan
@@ -161,6 +162,8 @@ class ReplayApp(App):
             jump = ", n jumps to the first labelled move" if self.marks else ""
             lines: list[Text | str] = [f"The start: no move played yet. → steps on{jump}."]
             if self.rev is not None:
+                if self.rev.reveals_unseen():  # an unfinished game: its hindsight names cards still to come
+                    lines.append(UNSEEN_WARNING)
                 lines.append(self.rev.hindsight.verdict())
             return lines
         state, move = self.states[n - 1], self.moves[n - 1]

@@ -19,6 +19,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn
 from ..errors import RecordError, TutorError
 from ..inputs import capped_int
 from ..narrate.play import plural
+from ..narrate.review import UNSEEN_WARNING
 from ..practical import MAX_GAMES, check_games
 from ..record import Record, save_record
 from ..render import use_symbols
@@ -196,7 +197,8 @@ def annotate_for_replay(ctx_or_console: click.Context | Console, record: Record,
     rating = (f"Accuracy {rev.accuracy_text()} over {plural(rev.graded, 'graded move')} (as osmosis review "
               f"computes it; win chances from what you could see: {rev.sampling_text()})." if rev.rated
               else f"Accuracy not rated: no move of this game was graded ({UNRATED}).")
-    summary = [rev.hindsight.verdict(), rating]
+    # an unfinished game: its hindsight names cards still to come, said before it as the review says it
+    summary = [*([UNSEEN_WARNING] if rev.reveals_unseen() else []), rev.hindsight.verdict(), rating]
     return _with_own_notes(record, rev.annotated()), summary
 
 

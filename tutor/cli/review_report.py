@@ -13,6 +13,7 @@ from rich.padding import Padding
 from rich.text import Text
 
 from ..narrate.play import plural
+from ..narrate.review import UNSEEN_WARNING
 from ..notation import Move
 from ..render import card_text, prose
 from ..review import Label, MomentKind, MoveReview, Review, move_accuracy
@@ -52,8 +53,7 @@ def result_line(rev: Review) -> Text:
         text.append(", the game was blocked" if over else ", the game was not finished")
         text.append(" (well played: 40 or more)." if over and cards >= WELL_PLAYED else ".")  # a lost game's mark
         if rev.reveals_unseen():
-            text.append(" The hindsight below knows the cards this game has not shown yet: go on with it after "
-                        "reading them and you play with those cards known.", style="yellow")
+            text.append(f" {UNSEEN_WARNING}", style="yellow")
     return text
 
 

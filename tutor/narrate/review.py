@@ -349,6 +349,11 @@ def _luck_basis(fact: Luck) -> str:
     return "the two figures are not on the same deals"
 
 
+#: Said with a review of an unfinished game whose hindsight knows cards it has not shown (``Review.reveals_unseen``).
+UNSEEN_WARNING = ("The hindsight below knows the cards this game has not shown yet: go on with it after reading them "
+                  "and you play with those cards known.")
+
+
 def only_move_sentence() -> str:
     return f"{HINDSIGHT}, it was the only move that kept the win."
 
