@@ -605,3 +605,18 @@ def test_a_move_lost_for_certain_is_never_best_beside_one_that_is_not(run, tmp_p
     assert move["move"] == "w" and hint["best"] == move["best"] == "d"
     assert move["label"] == "good" and "Best move" not in move["comment"]
     assert move["comment"].startswith("Good: d (turning the waste over for a new pass) was at least as strong")
+
+
+def test_a_turn_on_the_last_of_limited_passes_is_no_no_progress_block(run, tmp_path):
+    """Turn 1, 3 passes, deal 45 move 107 (pass 3 of 3, 8C playable on the waste): tagged no-progress and blamed
+    on the rule for a pass with no card played, where the last pass ends when the stock runs out anyway."""
+    moves = ("r4 d w d d d d d d w d d d d d w d w d w d w w d w d d d d d d d d d d d d w r2 r2 r2 r2 d d w d w d "
+             "d w d d w d d w d w d d d d w w d d w w d d d w d d d w d w d w r3 r3 r1 r1 r1 r1 r3 w r3 d w d w d "
+             "d w d w d w w d d d d d d")
+    path = tmp_path / "np45.json"
+    path.write_text(json.dumps({"format": "osmosis-record/1", "variant": {"turn": 1, "passes": 3},
+                                "deal": {"number": 45}, "moves": moves.split()}))
+    move = json.loads(run(["review", str(path), "--json"]).stdout)["moves"][106]
+    assert move["move"] == "d" and "no-progress" not in move["tags"] and "turned-past" in move["tags"]
+    assert "no card played since the redeal" not in move["comment"]
+    assert "Tip: Take what you need on the last pass." in move["comment"]

@@ -14,7 +14,7 @@ from ..estimate import Drop
 from ..knowledge import observe
 from ..notation import Move
 from ..state import State
-from ..talon import turning_blocks
+from ..talon import last_pass, turning_blocks
 from .facts import (
     BlockingCycle,
     Candidate,
@@ -144,8 +144,11 @@ def find_tags(state: State, move: Move, by_move: dict[Move, Candidate], played: 
     after = state.apply(move)
     # The no-progress rule: a pass ended with no card played since the redeal and nothing is left, or the
     # turn lets it end so, with every card still to turn known (the late opening was not the error then).
-    at_once = move.kind == "d" and not state.progress and state.pos < len(state.talon) and after.blocked
-    no_progress = at_once or (move.kind == "d" and not state.progress and turning_blocks(observe(state)))
+    # Not on the last of limited passes: there the game ends when the stock runs out, card played or not.
+    at_once = (move.kind == "d" and not state.progress and state.pos < len(state.talon) and after.blocked
+               and not last_pass(state))
+    no_progress = at_once or (move.kind == "d" and not state.progress and not last_pass(state)
+                              and turning_blocks(observe(state)))
     waiting = [c for m, c in by_move.items() if not opens_row(state, state.card_of(m))]
     openers = [c for m, c in by_move.items() if m != move and opens_row(state, state.card_of(m))]
     if opens and card is not None:
