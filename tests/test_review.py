@@ -489,7 +489,7 @@ def test_the_waiting_tip_speaks_of_what_the_variant_has():
 def test_the_coach_meanings_claim_no_outcome_the_tag_does_not_check_and_no_minus_zero():
     """The coach said a waste play "helped nothing" where it had made a card playable: the talon-shift tag
     never checks that, and a reserve dig is judged on the odds of the card below, not on what turned up."""
-    from tutor.narrate.review import _signed
+    from tutor.narrate.figures import signed as _signed
     from tutor.narrate.tags import TAGS
 
     assert not any("helped nothing" in meaning for _, meaning in TAGS.values())

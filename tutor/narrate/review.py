@@ -22,7 +22,6 @@ from ..review.facts import (
     Decided,
     ErrorMoment,
     Grade,
-    Luck,
     LuckMoment,
     MomentFact,
     ThrewAwayWin,
@@ -33,7 +32,11 @@ from ..review.values import Hindsight, Review
 from ..state import State
 from ..talon import last_pass
 from .blind import blind_apart, blind_figure, searched_deals
+from .figures import deals as _deals
+from .figures import num as _num
+from .figures import points as _points
 from .hint import cards_span, pct
+from .luck import luck_moment_text, luck_sentence
 from .moves import card_word, move_short
 from .moves import move_named as _better
 from .play import none_shown, plural
@@ -47,27 +50,6 @@ __all__ = ["TAGS", "HINDSIGHT", "tell", "comment", "grade_sentence", "tag_senten
 
 #: How every hindsight sentence starts: it uses cards the player had not seen.
 HINDSIGHT = "With hindsight (all cards known)"
-
-def _deals(n: int) -> str:
-    return f"{n} deal{'s' if n != 1 else ''}"
-
-
-def _num(x: float, places: int = 0) -> str:
-    """``x`` rounded for the text, never ``-0`` (a low end of -0.4 points is 0)."""
-    return f"{round(x, places) + 0.0:.{places}f}"
-
-
-def _signed(x: float) -> str:
-    """``+12``, ``-3``, ``0``: a whole number of points with its sign, never ``-0`` or ``+0``."""
-    n = round(x) + 0
-    return f"{n:+d}" if n else "0"
-
-
-def _points(x: float, places: int = 0) -> str:
-    """``1 point``, ``12 points``, ``4.7 points``: win-chance points, its noun agreeing."""
-    n = _num(x, places)
-    return f"{n} point{'' if n in ('1', '-1') else 's'}"
-
 
 def _clear_of(points: float, marks: tuple[float, ...] = (1.0, 5.0, 10.0, 15.0)) -> int:
     """Decimal places (0 to 3) for a drop of ``points`` so it never reads as sitting on a threshold of
@@ -296,59 +278,6 @@ def threw_away_sentence(fact: ThrewAwayWin, state: State | None = None, known: b
     return f"{HINDSIGHT}, this move threw away a win{alt}."
 
 
-def _shown(cards: tuple[int, ...], most: int) -> str:
-    return ", ".join(card_word(c) for c in cards[:most]) + (", ..." if len(cards) > most else "")
-
-
-def luck_sentence(fact: Luck) -> str:
-    """The cards' luck at a move: the two win chances, each with its interval and deals, and the swing with its
-    own (paired where both figures are on the same deals)."""
-    word = "good luck" if fact.swing > 0 else "bad luck"
-    if not fact.deals:  # figures kept without their deals (an older review): the words as they were
-        return (f"Luck, not a choice: the cards that turned up ({_shown(fact.seen, 8)}) moved the win chance from "
-                f"{pct(fact.before)} to {pct(fact.after)} ({word}; {_luck_basis(fact)}).")
-    # the swing as the two rounded figures beside it read (30% -> 56% is +26, not the unrounded +27)
-    swing = int(pct(fact.after)[:-1]) - int(pct(fact.before)[:-1])
-    lo, hi = fact.interval
-    span = "exact" if abs(hi - lo) < 1e-9 else f"95%: {_signed(lo * 100)} to {_signed(hi * 100)}"
-    before = _luck_side(fact.before, fact.before_interval, fact.exact_before, fact.deals, fact.paired)
-    after = (f"{pct(fact.after)} (the game was {fact.ended})" if fact.ended else
-             _luck_side(fact.after, fact.after_interval, fact.exact_after, fact.deals_after, fact.paired))
-    on = f" on the same {_deals(fact.deals)}" if fact.paired else ""
-    apart = "" if fact.paired else "; the two figures are not on the same deals"
-    return (f"Luck, not a choice: the cards that turned up ({_shown(fact.seen, 8)}) moved the win chance from "
-            f"{before} to {after}{on}: {'+' if swing > 0 else '-' if swing < 0 else ''}{_points(abs(swing))} "
-            f"({span}), {word}{apart}.")
-
-
-def _luck_side(value: float, interval: tuple[float, float] | None, exact: bool, deals: int, paired: bool) -> str:
-    """One figure of a luck sentence: ``39% (95%: 28-51%)`` (its deals named too when the sides differ),
-    ``100% (exact, every one of the 6 consistent deals)``."""
-    if exact:
-        return f"{pct(value)} (exact, {'the one consistent deal' if deals == 1 else f'every one of the {deals} consistent deals'})"
-    if interval is None:
-        return pct(value) if paired else f"{pct(value)} ({_deals(deals)})"
-    return f"{pct(value)} ({interval_text(*interval)}{'' if paired else f', {_deals(deals)}'})"
-
-
-def _basis(deals: int, exact: bool, ended: str | None) -> str:
-    """The deals one figure of a luck moment rests on: ``64 deals``, ``all 24 consistent deals``."""
-    if ended:
-        return "the game's result"
-    if exact:
-        return "the one consistent deal" if deals == 1 else f"all {deals} consistent deals"
-    return _deals(deals)
-
-
-def _luck_basis(fact: Luck) -> str:
-    """On which deals the two figures of a luck sentence stand."""
-    if fact.paired:
-        return "the same deals before and after"
-    if fact.exact_after:
-        return "after them every consistent deal was solved, so the two figures are not on the same deals"
-    return "the two figures are not on the same deals"
-
-
 #: Said with a review of an unfinished game whose hindsight knows cards it has not shown (``Review.reveals_unseen``).
 UNSEEN_WARNING = ("The hindsight below knows the cards this game has not shown yet: go on with it after reading them "
                   "and you play with those cards known.")
@@ -403,19 +332,7 @@ def moment_text(state: State, fact: MomentFact) -> str:
         return (f"{move_short(state, fact.move)} lost {_points(fact.drop, _clear_of(fact.drop, marks))} ({how}) "
                 f"against {move_short(state, fact.best)}")
     assert isinstance(fact, LuckMoment)
-    span = ""
-    if fact.interval is not None:
-        lo, hi = fact.interval
-        span = ", exact" if abs(hi - lo) < 1e-9 else f", 95%: {_signed(lo * 100)} to {_signed(hi * 100)}"
-        luck = fact.basis
-        if span != ", exact" and luck is not None and luck.deals:  # the deals it rests on
-            span += (f", {_deals(luck.deals)}" if luck.paired else
-                     f"; {_basis(luck.deals, luck.exact_before, None)} before, "
-                     f"{_basis(luck.deals_after, luck.exact_after, luck.ended)} after")
-    # the swing as the two rounded figures beside it read (30% -> 56% is +26, not the unrounded +27)
-    swing = int(pct(fact.before + fact.luck)[:-1]) - int(pct(fact.before)[:-1])
-    sign = "+" if fact.luck > 0 else "-"
-    return f"luck: {_shown(fact.seen, 6)} turned up ({sign}{_points(abs(swing))}{span})"
+    return luck_moment_text(fact)
 
 
 def tell(rev: Review) -> Review:
