@@ -872,3 +872,26 @@ def test_per_deal_lines_never_replace_a_game_saved_there_while_the_survey_ran(tm
     kept = tmp_path / "x.per-deal.jsonl"
     assert kept.read_text() == '{"deal": 1}\n' and f"the per-deal lines are in {kept}" in str(info.value)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["x.json", "x.per-deal.jsonl"]  # no temporary left
+
+
+def test_a_survey_refused_its_per_deal_file_still_shows_its_figures(run, tmp_path, monkeypatch):
+    """The refusal came out of the survey's clean-up: the figures of a finished survey were never printed."""
+    from tutor.cli.stats import PerDealFile
+
+    path = tmp_path / "x.jsonl.gz"
+    real = PerDealFile.close
+
+    def meanwhile(self, keep):
+        save_record(Record(RULES, deal_for(3, RULES), []), path)  # a game saved there while the survey ran
+        return real(self, keep)
+
+    monkeypatch.setattr(PerDealFile, "close", meanwhile)
+    result = run(["stats", "--deals", "1-3", "--workers", "1", "--per-deal", str(path), "--json"])
+    assert result.exit_code == 1 and json.loads(result.stdout)["deals"] == 3
+    kept = tmp_path / "x.per-deal.jsonl.gz"
+    assert f"the per-deal lines are in {kept}" in result.stderr
+    import gzip
+
+    with gzip.open(kept, "rt") as lines:
+        assert [json.loads(line)["deal"] for line in lines] == [1, 2, 3]
+    assert kept.read_bytes()[10:10 + len(kept.name) - 3] == kept.name[:-3].encode()  # gunzip -N gives its name

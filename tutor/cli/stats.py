@@ -7,6 +7,7 @@ import io
 import json
 import math
 import os
+import shutil
 import tempfile
 import time
 from collections.abc import Callable
@@ -152,11 +153,16 @@ class PerDealFile:
     def _set_aside(self) -> Path:
         """The finished lines under a name of their own beside the file named (never over another file)."""
         stem, gz = (self.target.name[:-3], ".gz") if self.target.name.endswith(".gz") else (self.target.name, "")
-        base = stem.rsplit(".", 1)[0] if "." in stem else stem
+        base = stem.rsplit(".", 1)[0] if "." in stem.lstrip(".") else stem  # .hidden stays .hidden
         for n in range(1, 1000):
             candidate = self.target.with_name(f"{base}.per-deal{'' if n == 1 else f'-{n}'}.jsonl{gz}")
             try:
-                os.link(self.tmp, candidate)  # fails where a file is already
+                if gz:  # written again, so that its gzip header names it (gunzip -N), not the file refused
+                    with open(candidate, "xb") as raw, gzip.open(self.tmp, "rb") as lines, \
+                            gzip.GzipFile(candidate.name, "wb", fileobj=raw) as copy:
+                        shutil.copyfileobj(lines, copy)
+                else:
+                    os.link(self.tmp, candidate)  # fails where a file is already
             except FileExistsError:
                 continue
             os.unlink(self.tmp)
@@ -237,6 +243,7 @@ def stats_command(ctx: click.Context, deal_range: str, policy: str, workers: int
     out: PerDealFile | None = None
     engine: InProcess | DaskEngine | None = None
     finished = False
+    refused: RecordError | None = None
     # kill stops a survey as Ctrl-C does: the cluster shut down, the store closed
     with stopped_like_ctrl_c():
         try:
@@ -260,7 +267,12 @@ def stats_command(ctx: click.Context, deal_range: str, policy: str, workers: int
             raise click.exceptions.Exit(130) from None  # that line says it all: not "interrupted" again
         finally:
             if out is not None:
-                out.close(keep=finished)  # a failed or interrupted run leaves an earlier file as it was
+                try:
+                    out.close(keep=finished)  # a failed or interrupted run leaves an earlier file as it was
+                except RecordError as exc:
+                    if not finished:
+                        raise
+                    refused = exc  # a game saved there meanwhile: the figures are shown, then the error
             if engine is not None:
                 engine.close()
             store.close()
@@ -268,6 +280,14 @@ def stats_command(ctx: click.Context, deal_range: str, policy: str, workers: int
                 click.echo(f"warning: {store.invalid} stored result{'s were' if store.invalid != 1 else ' was'} not "
                            f"one a survey writes (a damaged or edited store?): played again, and replaced in "
                            f"{store.path}", err=True)
+    _print_tally(console, tally, rules, deals, policy, as_json, began)
+    if refused is not None:
+        raise refused
+
+
+def _print_tally(console: Console, tally: Tally, rules: Rules, deals: DealRange, policy: str, as_json: bool,
+                 began: float) -> None:
+    """The survey's figures: the JSON object, or the table."""
     if as_json:
         click.echo(json.dumps(tally.to_json()))
         return
