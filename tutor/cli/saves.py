@@ -91,9 +91,12 @@ class GameFiles:
         text = str(path)
         if text in self.stamps or text in self.written:
             return text
-        real = os.path.realpath(text)
-        known = [*self.stamps, *self.written, *(str(p) for p in (self.autosave, self.save_path) if p is not None)]
-        return next((k for k in known if os.path.realpath(k) == real), text)
+        try:
+            real = os.path.realpath(text)
+            known = [*self.stamps, *self.written, *(str(p) for p in (self.autosave, self.save_path) if p is not None)]
+            return next((k for k in known if os.path.realpath(k) == real), text)
+        except (OSError, ValueError):  # a name no file can have (a NUL in it): the writer says why
+            return text
 
     def _note(self, path: str | Path) -> None:
         self.written[self._key(path)] = self._moves()
