@@ -260,3 +260,33 @@ def test_a_replay_of_an_unfinished_game_warns_as_its_review_does(run, tmp_path):
     annotated, rev = review_for_viewer(Console(file=io.StringIO()), load_record(path))
     app = ReplayApp(annotated, rev, symbols=True)
     assert any(warning in str(line) for line in app._note())
+
+
+def test_the_viewer_opened_at_a_move_with_hindsight_warns_too(tmp_path):
+    """`replay u45.json --at 53` opened the viewer on move 53, whose comment speaks with hindsight, with no word
+    that the unfinished game's hindsight knows the cards it has not shown (the start screen had it)."""
+    import io
+
+    from rich.console import Console
+
+    from tutor.board.replay import ReplayApp
+    from tutor.cli.review import review_for_viewer
+    from tutor.narrate.review import HINDSIGHT
+    from tutor.record import load_record
+
+    moves = ("r4 d w d d d d d d w d d d d d w d w d w d w w d w d d d d d d d d d d d d w r2 r2 r2 r2 d d w d w d "
+             "d w d d w d d w d w d d").split()[:60]
+    path = tmp_path / "u45.json"
+    path.write_text(json.dumps({"format": "osmosis-record/1", "variant": {"turn": 1, "passes": 3},
+                                "deal": {"number": 45}, "moves": moves}))
+    annotated, rev = review_for_viewer(Console(file=io.StringIO()), load_record(path))
+    assert rev is not None and rev.reveals_unseen()
+    app = ReplayApp(annotated, rev, symbols=True)
+    hind = [m.ply for m in rev.moves if HINDSIGHT in m.comment]
+    assert hind
+    for n in hind:
+        app.ply = n
+        assert any("The hindsight here knows the cards this game has not shown yet" in str(x) for x in app._note())
+    plain = next(m.ply for m in rev.moves if HINDSIGHT not in m.comment)
+    app.ply = plain
+    assert not any("has not shown yet" in str(x) for x in app._note())

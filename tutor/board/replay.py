@@ -20,7 +20,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Input, Static
 
 from ..narrate.play import end_message
-from ..narrate.review import UNSEEN_WARNING
+from ..narrate.review import HINDSIGHT, UNSEEN_WARNING
 from ..record import Record
 from ..render import describe_move, prose
 from ..talon import waste_fan
@@ -202,6 +202,9 @@ class ReplayApp(App):
             # a luck moment's text names its kind already ("luck: J♠ turned up ..."); an error's does not
             text = moment.text if moment.text.startswith(f"{moment.kind}:") else f"{moment.kind}: {moment.text}"
             out.append(Text("Critical moment, ", style="bold") + prose(text, self.symbols))
+        if (self.rev is not None and self.rev.reveals_unseen()
+                and any(HINDSIGHT in str(line) for line in out)):  # opened here (--at N), not at the start
+            out.insert(1, UNSEEN_WARNING.replace("The hindsight below", "The hindsight here"))
         return out
 
     # ---- keys ---------------------------------------------------------------

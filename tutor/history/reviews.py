@@ -143,12 +143,13 @@ class StoredReview:
                 "moves": [m.to_json() for m in self.moves]}
 
 
-TAGGING = 4
+TAGGING = 5
 """The rules a review's tags are found by, as stored with it: 1, the first; 2 (stop 38), ``turned-past`` also
 for a card turned past at a cost and played later; 3 (stop 41), labels (and so tags) by Newcombe's paired
 interval of the drop (:func:`tutor.estimate.paired_drop`), whose ends moved (an inaccuracy became a mistake
 in one golden review); 4 (stop 47), no ``reserve-dig`` for a reserve play that lets a talon card the player
-has seen go to a foundation. The coach counts kinds of error only over reviews tagged by the current rules
+has seen go to a foundation; 5 (stop 49), no ``no-progress`` for a turn on the last of limited passes (that
+pass ends when the stock runs out, card played or not: ``turned-past`` where a card was given up). The coach counts kinds of error only over reviews tagged by the current rules
 (:func:`reviews` with ``tags_current``), and reviews the older ones again."""
 
 
