@@ -271,7 +271,7 @@ def _stored(**extra) -> StoredMove:
     (_stored(), "(mistake; a sampled figure; its interval and number of deals were not kept)."),
 ])
 def test_the_drills_drop_says_what_it_rests_on(move, said):
-    from tutor.cli.history_render import drill_intro
+    from tutor.cli.drill_words import drill_intro
 
     d = drills.Drill(1, 1, 2, "d", "r1", "mistake", (), 18.0, 0, "2026-12-01T00:00:00Z")
     assert said in drill_intro(d, 30, 22, drills.drop_figure(move))
@@ -312,7 +312,7 @@ def test_the_biggest_losses_leave_out_moves_graded_best_and_never_name_the_playe
 def test_due_times_agree_in_number(seconds, said):
     """Only a drill that is due is "now" (drill asks exactly those): one due in 40 seconds said "due now"
     and then "No drill is due now"."""
-    from tutor.cli.history_render import when_text
+    from tutor.cli.drill_words import when_text
 
     assert when_text(seconds) == said
 

@@ -36,6 +36,7 @@ from ..review import TAGS, tip
 from ..state import State
 from ..talon import last_pass
 from ..textsafe import clean, quoted
+from . import drill_words
 from . import history_render as words
 from .app import console_of
 from .history import opened
@@ -150,7 +151,7 @@ def drill_command(ctx: click.Context, count: int, tag: str | None, list_only: bo
                 say("No drills yet: they come from the mistakes and blunders of your reviewed games "
                     "(osmosis review RECORD, or osmosis coach).")
             else:
-                say(f"No drill is due now; the next one is due {words.when_text(drills.seconds_until(history, nxt))} "
+                say(f"No drill is due now; the next one is due {drill_words.when_text(drills.seconds_until(history, nxt))} "
                     f"({nxt}).")
             return
         echo = not sys.stdin.isatty()
@@ -168,7 +169,7 @@ def drill_command(ctx: click.Context, count: int, tag: str | None, list_only: bo
             click.echo(json.dumps({"asked": len(results), "right": right, "answers": results, "next_due": nxt}))
             return
         say("")
-        say(f"{right} of {len(results)} right." + (f" Next drill due {words.when_text(drills.seconds_until(history, nxt))}."
+        say(f"{right} of {len(results)} right." + (f" Next drill due {drill_words.when_text(drills.seconds_until(history, nxt))}."
                                                      if nxt else ""))
 
 
@@ -212,10 +213,10 @@ def _ask(console: Console, history: History, d: drills.Drill, index: int, total:
                   f" (with every card seen, the solver's best{'' if len(named) == 1 else ' moves'})."))
     step = replace(step, teaches=teaches)
     say("")
-    console.print(words.drill_head(d, game, total, index))
+    console.print(drill_words.drill_head(d, game, total, index))
     console.print(render_state(state, symbols=symbols, fan=waste_fan(states, moves), moves=False))
     obs = observe(state)
-    say(words.drill_intro(d, 52 - len(obs.unseen_cards()), len(obs.unseen_cards()), drills.drop_figure(reviewed)))
+    say(drill_words.drill_intro(d, 52 - len(obs.unseen_cards()), len(obs.unseen_cards()), drills.drop_figure(reviewed)))
     hinted = False
     while True:
         console.print(Text("Find a better move.", style="bold"))
@@ -249,7 +250,7 @@ def _ask(console: Console, history: History, d: drills.Drill, index: int, total:
     console.print(prose(first, symbols, style="bold green" if fb.right else "bold red"))
     for text in rest:
         console.print(prose(text, symbols))
-    console.print(f"Back {words.when_text(drills.seconds_until(history, after.due_at))} (box {after.box}).",
+    console.print(f"Back {drill_words.when_text(drills.seconds_until(history, after.due_at))} (box {after.box}).",
                   markup=False, style="dim")
     return {"drill": d.id, "game": d.game_id, "ply": d.ply, "answer": line.strip(), "right": fb.right,
             "best": str(verdict.best), "judge": verdict.judge, "box": after.box, "due_at": after.due_at,
@@ -308,7 +309,7 @@ def _list(console: Console, history: History, as_json: bool, tag: str | None = N
         # stored text shown without control codes, and never read as markup (an older import checked less)
         table.add_row(str(d.id), str(d.game_id), str(d.ply), Text(clean(d.played)), Text(clean(d.best)),
                       _lost_cell(d, figures.get(d.id)), Text("\n".join(clean(t) for t in d.tags) or words.tags_text(d.tags)), str(d.box), f"{d.right}/{d.answers}",
-                      words.when_text(drills.seconds_until(history, d.due_at)))
+                      drill_words.when_text(drills.seconds_until(history, d.due_at)))
     console.print(table)
     note = words.deals_note([f.samples for f in (figures.get(d.id) for d in items)
                              if f is not None and not f.exact and f.interval is not None])
