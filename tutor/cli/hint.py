@@ -10,7 +10,6 @@ import click
 from ..advice import advise as compute_hint
 from ..hints import DEFAULT_SAMPLES
 from ..knowledge import observe
-from ..notation import Move
 from ..render import cards_interval_cell, differs_blind, render_hint, render_state, use_symbols
 from ..state import State
 from ..talon import waste_fan
@@ -45,7 +44,7 @@ MAX_SAMPLES = 1000  # the same bound as review's; beyond it a hint takes minutes
 @click.option("--json", "as_json", is_flag=True, help="Print the hint as JSON.")
 @click.pass_context
 def hint_command(ctx: click.Context, number: int | None, deal_file: str | None, record_path: str | None,
-                 tokens: list[Move | int] | None, samples: int | None, as_json: bool, **kwargs: Any) -> None:
+                 tokens: list[str] | None, samples: int | None, as_json: bool, **kwargs: Any) -> None:
 
     """The best move for the player, who sees only the face-up cards.
 

@@ -146,7 +146,7 @@ MAX_GRAPH_NODES = 200_000
 @click.option("--graph-nodes", type=click.IntRange(1, MAX_GRAPH_NODES), default=GRAPH_NODES, show_default=True,
               help=f"The most positions --graph explores (at most {MAX_GRAPH_NODES:,}: each costs about 13 kB).")
 @click.pass_context
-def solve_command(ctx: click.Context, number: int | None, deal_file: str | None, tokens: list[Move | int] | None,
+def solve_command(ctx: click.Context, number: int | None, deal_file: str | None, tokens: list[str] | None,
                   nodes: int | None, seconds: float | None, as_json: bool, graph_file: str | None = None,
                   graph_nodes: int = GRAPH_NODES, **kwargs: Any) -> None:
     """Solve a deal (or the position after some moves) with every card known.

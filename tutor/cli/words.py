@@ -8,7 +8,6 @@ right. Line-mode play, the board's prompt, drills and lessons read words alike.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import Any
 
 import click
@@ -21,27 +20,32 @@ from ..talon import why_illegal
 from ..textsafe import quoted, utf8_argument
 
 
-def follow(state: State, tokens: Iterable[Token] | None) -> tuple[list[State], list[Move]]:
-    """``state`` and the position after each of ``--moves`` (:class:`MovesType`'s tokens), and the moves.
+def follow(state: State, words: Iterable[str] | None) -> tuple[list[State], list[Move]]:
+    """``state`` and the position after each of ``--moves`` (:class:`MovesType`'s words), and the moves.
 
-    A card names the move that plays it, as in play. A card right after the
-    move that played it is that move's label (``solve``'s line reads
-    ``r2 QS d``), so a line printed by ``solve`` pastes back as it is. An
-    illegal move or card names its place in the list. A word that is no move
-    or card at all is refused before any move is played, with the moves of
-    this game's rules (its reserve piles) as what would be right.
+    Every word is read first, with the moves of this game's rules (its reserve piles) as what would be right:
+    a word that is no move or card at all is refused before any move is played. A card names the move that
+    plays it, as in play. A card right after the move that played it is that move's label (``solve``'s line
+    reads ``r2 QS d``), so a line printed by ``solve`` pastes back as it is. An illegal move or card names its
+    place in the list.
     """
     from ..knowledge import move_for_card
 
-    tokens = list(tokens or [])
-    bad = next((t for t in tokens if isinstance(t, BadWord)), None)
-    if bad is not None:
-        raise MoveError(bad.error(state.rules.reserve_piles))
+    piles = state.rules.reserve_piles
+    words = list(words or [])
+    long = next((w for w in words if len(w) > MAX_WORD), None)
+    if long is not None:  # a word too long for any move: quoted cut, not echoed whole
+        raise MoveError(too_long(long, piles))
+    tokens: list[Move | int] = []
+    for i, word in enumerate(words, 1):  # a bad word named by its place, as an illegal move is
+        try:
+            tokens.append(parse_input(word, piles))
+        except MoveError as exc:
+            raise MoveError(f"move {i} of --moves: {exc}") from None
     states, moves = [state], []
     labelled: int | None = None  # the card the last move played, which may follow it as its label
     for i, token in enumerate(tokens, 1):
         here = states[-1]
-        assert not isinstance(token, BadWord)
         if isinstance(token, Move):
             move = token
             if move not in here.legal_moves():
@@ -60,55 +64,17 @@ def follow(state: State, tokens: Iterable[Token] | None) -> tuple[list[State], l
     return states, moves
 
 
-@dataclass(frozen=True)
-class BadWord:
-    """A word of ``--moves`` that is no move or card at all, kept for :func:`follow` to refuse.
-
-    What would be right depends on the game's reserve piles, known only once every option is read.
-    """
-
-    place: int
-    word: str
-
-    def error(self, piles: int) -> str:
-        if len(self.word) > MAX_WORD:  # a word too long for any move: quoted cut, not echoed whole
-            return too_long(self.word, piles)
-        try:
-            parse_input(self.word, piles)
-        except MoveError as exc:
-            return f"move {self.place} of --moves: {exc}"
-        raise AssertionError(f"{self.word!r} reads as a move")
-
-
-Token = Move | int | BadWord
-"""One word of ``--moves``: a move, a card index, or a word that is neither."""
-
-
 class MovesType(click.ParamType):
-    """A list of move tokens, ``"d w r2"``, or card names (``"d 5s"``): a :class:`Move` or a card index each.
-
-    A card is resolved against the position by :func:`follow`, which also refuses a :class:`BadWord`.
-    """
+    """A list of move words, ``"d w r2"`` or ``"d,w"``, or card names (``"d 5s"``), read by :func:`follow`
+    once the game's rules are known (every option read), so that an error offers the game's own piles."""
 
     name = "moves"
 
     def convert(self, value: Any, param: click.Parameter | None,
-                ctx: click.Context | None) -> list[Token]:
+                ctx: click.Context | None) -> list[str]:
         if isinstance(value, list):
             return value
-        value = utf8_argument(str(value))  # 5\u2663 typed in a C locale
-        # A bad token is an input error (exit 1), not a usage error, refused by follow() with the game's piles.
-        long = next((w for w in str(value).split() if len(w) > MAX_WORD), None)
-        if long is not None:
-            return [BadWord(0, long)]
-        tokens = str(value).replace(",", " ").split()
-        moves: list[Token] = []
-        for i, token in enumerate(tokens, 1):  # a bad token named by its place, as an illegal move is
-            try:
-                moves.append(parse_input(token))
-            except MoveError:
-                moves.append(BadWord(i, token))
-        return moves
+        return utf8_argument(str(value)).replace(",", " ").split()  # 5\u2663 typed in a C locale
 
 
 MOVES = MovesType()
@@ -166,3 +132,11 @@ def unreadable_word(words: Iterable[str], piles: int = 4) -> str | None:
 def played_before(moves: list[str]) -> str:
     """What a line's failed move leaves played before it: " (played before it: d d)", or nothing."""
     return f" (played before it: {' '.join(moves)})" if moves else ""
+
+
+def answer_forms(piles: int = 4) -> str:
+    """The forms an answer takes in a game of ``piles`` reserve piles, for a lesson's or a drill's help:
+    ``r1-r4 (a reserve pile), w (the waste), d (turn the talon) or a card like 7h``."""
+    from ..notation import expected
+
+    return expected(piles, cards=True).removeprefix("expected ")
