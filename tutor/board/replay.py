@@ -20,7 +20,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Input, Static
 
 from ..narrate.play import end_message
-from ..narrate.review import HINDSIGHT, UNSEEN_WARNING
+from ..narrate.review import HINDSIGHT, UNSEEN_WARNING, unseen_warning
 from ..record import Record
 from ..render import describe_move, prose
 from ..talon import waste_fan
@@ -204,7 +204,7 @@ class ReplayApp(App):
             out.append(Text("Critical moment, ", style="bold") + prose(text, self.symbols))
         if (self.rev is not None and self.rev.reveals_unseen()
                 and any(HINDSIGHT in str(line) for line in out)):  # opened here (--at N), not at the start
-            out.insert(1, UNSEEN_WARNING.replace("The hindsight below", "The hindsight here"))
+            out.insert(1, unseen_warning("here"))
         return out
 
     # ---- keys ---------------------------------------------------------------

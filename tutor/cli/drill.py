@@ -30,7 +30,7 @@ from ..knowledge import observe
 from ..lessons import describe_move, judge_answer
 from ..lessons.words import win_text
 from ..narrate.tags import tag_tip, topic_for
-from ..notation import Move, expected
+from ..notation import Move
 from ..render import prose, render_state, use_symbols
 from ..review import TAGS, tip
 from ..state import State
@@ -41,14 +41,14 @@ from . import history_render as words
 from .app import console_of
 from .history import opened
 from .play import waste_fan
-from .words import unreadable_word
+from .words import answer_forms, unreadable_word
 
 QUIT = ("q", "quit", "exit")
 HINT = ("h", "hint")
 HELP = ("?", "help")
 def drill_help(piles: int = 4) -> str:
     """How to answer a drill of a game with ``piles`` reserve piles (only the piles it has are offered)."""
-    return f"Answer with a move: {expected(piles, cards=True).removeprefix('expected ')}. h gives a hint, q stops."
+    return f"Answer with a move: {answer_forms(piles)}. h gives a hint, q stops."
 
 
 def drill_hint(state: State, d: drills.Drill, tip: str) -> str:

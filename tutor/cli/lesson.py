@@ -27,7 +27,6 @@ from ..lessons import (
     worded_answer,
 )
 from ..lessons.words import remembered_talon, score_cells, second_try_lines
-from ..notation import expected
 from ..render import prose, render_state, use_symbols
 from ..table import Table
 from ..talon import memory
@@ -35,7 +34,7 @@ from ..textsafe import os_reason, quoted
 from .app import console_of
 from .common import read_line
 from .play import waste_fan
-from .words import MAX_WORD, too_long
+from .words import MAX_WORD, answer_forms, too_long
 
 QUIT = ("q", "quit", "exit")
 #: A wrong first answer gets the step's hint and one more try.
@@ -46,7 +45,7 @@ HELP = ("?", "help")
 
 def answer_help(piles: int = 4) -> str:
     """How to answer a lesson's question on a board of ``piles`` reserve piles (only the piles it has)."""
-    return (f"Answer with a move: {expected(piles, cards=True).removeprefix('expected ')}. h gives a hint (a "
+    return (f"Answer with a move: {answer_forms(piles)}. h gives a hint (a "
             "second h shows the engine's view of the moves), q stops the lesson.")
 
 

@@ -16,6 +16,16 @@ from .figures import signed as _signed
 from .hint import pct
 
 
+def _swing(before: float, after: float) -> int:
+    """The swing as the two rounded figures beside it read (30% -> 56% is +26, not the unrounded +27)."""
+    return int(pct(after)[:-1]) - int(pct(before)[:-1])
+
+
+def _span(lo: float, hi: float) -> str:
+    """A swing's interval in signed points, ``95%: +5 to +26``, or ``exact``."""
+    return "exact" if abs(hi - lo) < 1e-9 else f"95%: {_signed(lo * 100)} to {_signed(hi * 100)}"
+
+
 def luck_sentence(fact: Luck) -> str:
     """The cards' luck at a move: the two win chances, each with its interval and deals, and the swing with its
     own (paired where both figures are on the same deals)."""
@@ -23,10 +33,8 @@ def luck_sentence(fact: Luck) -> str:
     if not fact.deals:  # figures kept without their deals (an older review): the words as they were
         return (f"Luck, not a choice: the cards that turned up ({_shown(fact.seen, 8)}) moved the win chance from "
                 f"{pct(fact.before)} to {pct(fact.after)} ({word}; {_luck_basis(fact)}).")
-    # the swing as the two rounded figures beside it read (30% -> 56% is +26, not the unrounded +27)
-    swing = int(pct(fact.after)[:-1]) - int(pct(fact.before)[:-1])
-    lo, hi = fact.interval
-    span = "exact" if abs(hi - lo) < 1e-9 else f"95%: {_signed(lo * 100)} to {_signed(hi * 100)}"
+    swing = _swing(fact.before, fact.after)
+    span = _span(*fact.interval)
     before = _luck_side(fact.before, fact.before_interval, fact.exact_before, fact.deals, fact.paired)
     after = (f"{pct(fact.after)} (the game was {fact.ended})" if fact.ended else
              _luck_side(fact.after, fact.after_interval, fact.exact_after, fact.deals_after, fact.paired))
@@ -69,14 +77,12 @@ def luck_moment_text(fact: LuckMoment) -> str:
     """A critical moment of luck: ``luck: 2D turned up (+33 points, 95%: +20 to +44, 64 deals)``."""
     span = ""
     if fact.interval is not None:
-        lo, hi = fact.interval
-        span = ", exact" if abs(hi - lo) < 1e-9 else f", 95%: {_signed(lo * 100)} to {_signed(hi * 100)}"
+        span = f", {_span(*fact.interval)}"
         luck = fact.basis
         if span != ", exact" and luck is not None and luck.deals:  # the deals it rests on
             span += (f", {_deals(luck.deals)}" if luck.paired else
                      f"; {_basis(luck.deals, luck.exact_before, None)} before, "
                      f"{_basis(luck.deals_after, luck.exact_after, luck.ended)} after")
-    # the swing as the two rounded figures beside it read (30% -> 56% is +26, not the unrounded +27)
-    swing = int(pct(fact.before + fact.luck)[:-1]) - int(pct(fact.before)[:-1])
+    swing = _swing(fact.before, fact.before + fact.luck)
     sign = "+" if fact.luck > 0 else "-"
     return f"luck: {_shown(fact.seen, 6)} turned up ({sign}{_points(abs(swing))}{span})"

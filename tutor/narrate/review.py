@@ -16,6 +16,7 @@ from typing import Any
 from ..cards import SUIT_NAMES
 from ..estimate import interval_text
 from ..review.facts import (
+    DEFAULT_MARKS,
     BlockingCycle,
     Candidate,
     Comment,
@@ -51,7 +52,7 @@ __all__ = ["TAGS", "HINDSIGHT", "tell", "comment", "grade_sentence", "tag_senten
 #: How every hindsight sentence starts: it uses cards the player had not seen.
 HINDSIGHT = "With hindsight (all cards known)"
 
-def _clear_of(points: float, marks: tuple[float, ...] = (1.0, 5.0, 10.0, 15.0)) -> int:
+def _clear_of(points: float, marks: tuple[float, ...] = DEFAULT_MARKS) -> int:
     """Decimal places (0 to 3) for a drop of ``points`` so it never reads as sitting on a threshold of
     ``marks`` it is not on: 1.04 points for a move graded good is "1.04", not the best label's "1", and 9.6
     for an inaccuracy "9.6", not a mistake's "10"."""
@@ -278,9 +279,14 @@ def threw_away_sentence(fact: ThrewAwayWin, state: State | None = None, known: b
     return f"{HINDSIGHT}, this move threw away a win{alt}."
 
 
-#: Said with a review of an unfinished game whose hindsight knows cards it has not shown (``Review.reveals_unseen``).
-UNSEEN_WARNING = ("The hindsight below knows the cards this game has not shown yet: go on with it after reading them "
-                  "and you play with those cards known.")
+def unseen_warning(where: str = "below") -> str:
+    """Said with a review of an unfinished game whose hindsight knows cards it has not shown
+    (``Review.reveals_unseen``): ``where`` the hindsight stands (below the warning, or here on the screen)."""
+    return (f"The hindsight {where} knows the cards this game has not shown yet: go on with it after reading them "
+            "and you play with those cards known.")
+
+
+UNSEEN_WARNING = unseen_warning()
 
 
 def only_move_sentence() -> str:
