@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import textwrap
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -156,6 +157,26 @@ def test_a_wrong_answer_the_engine_accepts_fails_the_check(tmp_path):
     [result] = check_lesson(load_lesson_file(path))
     assert not result.ok
     assert "step 1" in result.message and "claims w is wrong" in result.message
+
+
+def test_a_rules_answer_the_hint_rates_a_real_drop_fails_the_check(tmp_path):
+    """Deal 1 with 2C on the waste asked "Type the card that can start a new row" and told a player who turned
+    "Not quite", while the hint rates opening clubs there 7 points (95%: 2.4-12.6) below the turn: a rules
+    question must not teach against the tutor's own advice, so the check refuses it."""
+    path = write_lesson(tmp_path, """
+        [[steps]]
+        deal = 1
+        moves = "d d d d d w d w d"
+        text = "2C is on the waste."
+        question = "Type the card that can start a new row."
+        expect = "2C"
+        judge = "rules"
+        teaches = "2C opens row 2"
+        """)
+    [result] = check_lesson(load_lesson_file(path))
+    assert not result.ok
+    assert "expects w (2C opens row 2) from the rules, but the hint rates it 7.0 points (95%: 2.4-12.6) below d " \
+           "on 128 deals" in result.message
 
 
 @pytest.mark.parametrize("claims, problem", [
@@ -350,10 +371,23 @@ def test_a_question_that_offers_words_takes_them():
     assert queen.question == "Play QD, or turn?"
     assert judge_answer(queen, "play").move == Move.parse("w") and not judge_answer(queen, "play").right
     now = next(s for s in asking("waiting") if s.question == "Open hearts now, or turn?")
-    with pytest.raises(MoveError, match="type the card to open$"):
-        judge_answer(now, "open")
+    # a question that names no card offers the one play it speaks of: the one card that opens hearts' row
+    assert judge_answer(now, "open").move == judge_answer(now, "6h").move == Move.parse("w")
+    assert judge_answer(now, "open").right
+    assert judge_answer(replace(now, question="Open a row now, or turn?"), "open it").move == Move.parse("w")
+    with pytest.raises(MoveError, match="type the card to open$"):  # no spade can open a row there
+        judge_answer(replace(now, question="Open spades now, or turn?"), "open")
     with pytest.raises(MoveError, match="unknown move 'turnip'"):
         judge_answer(six_hearts, "turnip")
+
+
+def test_a_reserve_pile_the_game_does_not_have_is_no_answer_and_costs_no_try():
+    """In the Bridesmaids step (no reserve) r1 was judged a wrong answer and used up a try, while r5 was "no
+    move" and cost none: a pile the game lacks is no answer either, said in the engine's words."""
+    bridesmaids = next(s for s in find_lesson("variants").steps if s.asks and s.rules.reserve_piles == 0)
+    with pytest.raises(MoveError, match="^r1 is not possible: reserve pile 1 does not exist; this game has no reserve$"):
+        judge_answer(bridesmaids, "r1")
+    assert not judge_answer(bridesmaids, "d").refusal  # a move the game has is still judged
 
 
 def test_turning_when_a_card_is_asked_for_is_explained():

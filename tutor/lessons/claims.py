@@ -9,7 +9,7 @@ from ..errors import IllegalMoveError, LessonError
 from ..knowledge import has_seen_everything as full_information
 from ..notation import Move, parse_input
 from ..state import State
-from .format import SOLVER_NODES, Lesson, Step, _tokens
+from .format import DEFAULT_SAMPLES, SOLVER_NODES, Lesson, Step, _tokens
 from .judge import Verdict, verdict_for
 from .words import moves_text, rating
 
@@ -124,8 +124,28 @@ def check_step(step: Step, verdict: Verdict | None = None) -> list[str]:
             if move is not None and move in verdict.right:
                 raise step.error(f"claims {token} is wrong, but the {verdict.judge} judge rates "
                                  f"{rating(state, verdict, move)}, within the margin of the best")
+        if verdict.judge == "rules":
+            _rules_answer_not_worse(step, expect)
         confirmed.append("expect")
     return confirmed
+
+
+def _rules_answer_not_worse(step: Step, expect: Move) -> None:
+    """A rules question teaches what the rules allow, and the player who plays the better move is told "Not
+    quite": so the move it expects must not be a real drop by the hint's own figures (the low end of the 95%
+    interval of its paired drop above 0), or the lesson would teach against the tutor's own advice."""
+    from ..hints import hint
+    from ..knowledge import observe
+
+    advice = hint(observe(step.state), samples=DEFAULT_SAMPLES)
+    mine = next(c for c in advice.candidates if c.move == expect)
+    if mine.drop is not None and mine.drop.lo > 0:  # exact: lo is the drop itself
+        points, low, high = mine.drop.points()
+        figure = f"{points:.1f} points" if mine.drop.exact else f"{points:.1f} points (95%: {low:.1f}-{high:.1f})"
+        raise step.error(f"expects {expect} ({step.teaches}) from the rules, but the hint rates it {figure} "
+                         f"below {advice.best} on {mine.samples} deals consistent with what the player has seen: "
+                         "a player who plays the better move would be told 'Not quite'; choose a position where "
+                         "the rules' answer is not the worse move")
 
 
 def passed_playable(step: Step) -> set[int]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from ..cards import parse_card
+from ..cards import SUIT_NAMES, parse_card, suit_of
 from ..errors import CardError, IllegalMoveError, LessonError, MoveError
 from ..knowledge import move_for_card
 from ..notation import TURN, Move, parse_input
@@ -210,7 +210,8 @@ _PLAY_WORDS = {"play", "open", "play it", "open it"}
 def worded_answer(step: Step, answer: str) -> Move | int:
     """What the player typed, as :func:`tutor.notation.parse_input` reads it; the lessons' own questions also
     offer words: "turn" (or "wait") is ``d``, and "play" or "open" the card the question names, when it names
-    exactly one ("Open hearts with 6H, or turn?"). Anything else is a :class:`~tutor.errors.MoveError` that
+    exactly one ("Open hearts with 6H, or turn?"), else the one play the question offers ("Open hearts now, or
+    turn?": the one card that can open a row for hearts). Anything else is a :class:`~tutor.errors.MoveError` that
     gives the forms a move takes, and at such a question the card's own name too."""
     word = " ".join(answer.lower().split())
     if word in _TURN_WORDS:
@@ -218,12 +219,38 @@ def worded_answer(step: Step, answer: str) -> Move | int:
     named = _named_cards(step.question or "")
     if word in _PLAY_WORDS and len(named) == 1:
         return named[0]
+    if word in _PLAY_WORDS and not named:
+        offered = _offered_plays(step, word)
+        if len(offered) == 1:  # "Open hearts now, or turn?": the one card that can open hearts' row
+            return offered[0]
+    piles = step.rules.reserve_piles
     try:
-        return parse_input(answer, step.rules.reserve_piles)  # what would be right: the step's own piles
+        parsed = parse_input(answer, piles)  # what would be right: the step's own piles
     except MoveError as exc:
         if word in _PLAY_WORDS:  # a question that names no one card: which one is the player's to type
             raise MoveError(f"{exc}; type the card to {word}") from None
         raise
+    if isinstance(parsed, Move) and parsed.kind == "r" and parsed.pile >= piles:
+        # a pile this game does not have is no answer (as r5 is none): it costs no try
+        try:
+            step.state.apply(parsed)
+        except IllegalMoveError as exc:
+            raise MoveError(str(exc)) from None
+    return parsed
+
+
+def _offered_plays(step: Step, word: str) -> list[Move]:
+    """The plays a question that names no card offers with ``word``: those that open a row for "open", and of
+    the suits it names ("Open hearts now, or turn?": the plays that open a row with a heart)."""
+    state = step.state
+    plays = [m for m in state.legal_moves() if m.is_play]
+    if word.startswith("open"):
+        plays = [m for m in plays if (c := state.card_of(m)) is not None and state.destination(c) >= len(state.rows)]
+    text = (step.question or "").lower()
+    suits = [s for s, name in enumerate(SUIT_NAMES) if name in text]
+    if suits:
+        plays = [m for m in plays if (c := state.card_of(m)) is not None and suit_of(c) in suits]
+    return plays
 
 
 def _named_cards(question: str) -> list[int]:
