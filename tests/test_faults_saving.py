@@ -325,14 +325,23 @@ def test_resuming_from_a_pipe_goes_on_in_a_new_file(tmp_path):
     assert [str(m) for m in load_record(saved).moves] == ["d", "d"]
 
 
-def test_no_command_writes_over_a_deal_file(run, home, tmp_path):
-    from tutor.deals import save_deal
-
+@pytest.mark.parametrize("with_format", [True, False])
+def test_no_command_writes_over_a_deal_file(run, home, tmp_path, with_format):
+    """A deal file that leaves out its format is read as a deal all the same, and --graph, --per-deal and
+    --annotate wrote over it: its fields say what it is."""
     path = tmp_path / "deal.json"
-    save_deal(deal_for(5, RULES), path)
+    data = deal_for(5, RULES).to_json()
+    if not with_format:
+        del data["format"]
+    path.write_text(json.dumps(data), encoding="utf-8")
+    assert run(["deal", "--deal-file", str(path)]).exit_code == 0  # a deal to play either way
+    record = tmp_path / "game.json"
+    record.write_text(Record(RULES, deal_for(1, RULES), ["d"]).dumps(), encoding="utf-8")
     before = path.read_bytes()
     for args in (["play", "--deal-file", str(path), "--save", str(path)], ["play", "5", "--save", str(path)],
-                 ["solve", "1", "--graph", str(path), "--graph-nodes", "20"], ["export", str(path)]):
+                 ["solve", "1", "--graph", str(path), "--graph-nodes", "20"], ["export", str(path)],
+                 ["stats", "--deals", "1-2", "--policy", "greedy", "--workers", "1", "--per-deal", str(path)],
+                 ["review", str(record), "--samples", "8", "--annotate", str(path)]):
         result = run(args, input="d\nq\n")
         assert result.exit_code == 1, args
         assert "holds a deal file (osmosis-deal/1) and is kept as it is" in result.stderr, (args, result.stderr)

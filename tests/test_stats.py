@@ -680,6 +680,20 @@ def test_a_store_named_as_a_folder_says_it_is_a_folder(run, tmp_path):
     assert f"'{tmp_path}' is a folder: give --store a file name" in result.stderr
 
 
+def test_a_store_named_as_a_pipe_or_a_device_says_so_not_that_the_disk_failed(run, tmp_path):
+    """--store on a FIFO or /dev/null said "disk I/O error ... check that its folder is writable and the disk is
+    not full": every other output option says it is no regular file, and so does the store now."""
+    fifo = tmp_path / "p.fifo"
+    os.mkfifo(fifo)
+    for store, words in ((fifo, "it is not a regular file (a device or a pipe): give a file name"),
+                         ("/dev/null", "it is a device or a stream of this program, not a file: give a file name")):
+        result = run(["stats", "--deals", "1", "--workers", "1", "--policy", "greedy", "--store", str(store)])
+        assert result.exit_code == 1 and result.stderr.count("\n") == 1, result.stderr
+        assert f"results store '{store}' cannot be used: {words}" in result.stderr
+        assert "disk" not in result.stderr
+    assert fifo.is_fifo()
+
+
 @pytest.mark.parametrize("error", ["disk I/O error", "unable to open database file",
                                    "attempt to write a readonly database"])
 def test_a_store_on_a_full_disk_or_a_read_only_folder_says_so_not_that_it_is_no_store(run, tmp_path, monkeypatch,

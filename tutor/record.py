@@ -312,12 +312,21 @@ def _deal_words(deal: Deal) -> str:
     return f"deal {deal.number}" if deal.number is not None else "a deal from a file"
 
 
+DEAL_FIELDS = ("reserves", "base", "talon")
+"""The fields of a deal file (:meth:`tutor.deals.Deal.from_json`), which it needs even without its format."""
+
+
 def _holds_deal_file(path: str | os.PathLike[str]) -> bool:
     """Whether ``path`` is a deal file (a deal to play, not a game): nothing is written over one."""
     data, text = sniff_json(path)
-    if data is None:  # cut short, hand-edited, or padded past what is read: its format's name says it
-        return f'"{DEAL_FORMAT.split("/")[0]}/' in text and '"moves"' not in text
-    return isinstance(data, dict) and data.get("format") == DEAL_FORMAT
+    if data is None:  # cut short, hand-edited, or padded past what is read: its format's name, or its fields, say it
+        return '"moves"' not in text and (f'"{DEAL_FORMAT.split("/")[0]}/' in text or (
+            all(f'"{key}"' in text for key in DEAL_FIELDS) and f'"{RECORD_FORMAT.split("/")[0]}/' not in text))
+    if not isinstance(data, dict):
+        return False
+    # a deal file may leave out its format (it is read as one all the same): then its fields say it
+    return data.get("format") == DEAL_FORMAT or ("format" not in data and "moves" not in data
+                                                 and all(key in data for key in DEAL_FIELDS))
 
 
 def keep_finished_game(path: str | os.PathLike[str], what: str, record: Record | None = None) -> None:

@@ -31,7 +31,7 @@ from pathlib import Path
 from .errors import TutorError
 from .rules import Rules
 from .search import Limit
-from .storage import damaged_database, data_dir, set_aside
+from .storage import check_writable_target, damaged_database, data_dir, set_aside
 from .survey import DealOutcome, engine_version
 from .textsafe import quoted
 
@@ -121,6 +121,11 @@ class ResultStore:
         if path is not None and self.path.is_dir():
             raise TutorError(f"results store {str(self.path)!r} is a folder: give --store a file name, like "
                              f"{str(self.path / 'surveys.sqlite3')!r}")
+        if path is not None:  # a pipe or a device: sqlite's "disk I/O error" would blame the disk
+            try:
+                check_writable_target(self.path)
+            except OSError as exc:
+                raise TutorError(f"results store {str(self.path)!r} cannot be used: {exc.strerror}") from None
         if path is not None and not self.path.parent.is_dir():  # "a new file name" was no help here
             from .record import no_folder
 
