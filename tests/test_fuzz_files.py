@@ -205,3 +205,20 @@ def test_file_names_in_errors_are_quoted_on_one_line(tmp_path, name):
     result = cli(["replay", str(tmp_path / name)], tmp_path / "home")
     assert_handled(result)
     assert result.exit_code == 1 and "does not exist" in result.stderr
+
+
+@pytest.mark.parametrize("content, wrong", [("", "is empty"), ("   \n", "is empty"),
+                                            (DEAL_TEXT[:40], "is not valid JSON ("), ("{\x01}", "is not valid JSON (")])
+def test_a_file_with_no_json_says_what_it_should_hold(tmp_path, content, wrong):
+    """An empty or cut-short deal file or record said only "is not valid JSON: Expecting value at line 1 column
+    1": the one line also says what would be right, the kind of file the command reads."""
+    path = tmp_path / "f.json"
+    path.write_text(content, encoding="utf-8")
+    home = tmp_path / "home"
+    for args, kind in ((["deal", "--deal-file", str(path)], "a deal file (osmosis-deal/1), as osmosis deal N --json"),
+                       (["replay", str(path), "--no-review"], "a game record (osmosis-record/1), as osmosis play"),
+                       (["play", "--resume", str(path)], "a game record (osmosis-record/1), as osmosis play")):
+        result = cli(args, home, input="q\n")
+        assert result.exit_code == 1 and result.stderr.count("\n") == 1, (args, result.stderr)
+        assert f"{wrong}" in result.stderr and f": expected {kind}" in result.stderr, (args, result.stderr)
+    assert path.read_text(encoding="utf-8") == content

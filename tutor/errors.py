@@ -24,6 +24,9 @@ class RulesError(TutorError, ValueError):
 class DealError(TutorError, ValueError):
     """A deal number or deal file that does not describe a valid deal."""
 
+    #: What a file read for this kind of error should hold, said when it holds no JSON (:mod:`tutor.inputs`).
+    holds = "a deal file (osmosis-deal/1), as osmosis deal N --json writes"
+
 
 class IllegalMoveError(TutorError, ValueError):
     """A well-formed move that the rules do not allow in this position."""
@@ -31,6 +34,8 @@ class IllegalMoveError(TutorError, ValueError):
 
 class RecordError(TutorError, ValueError):
     """A game record that cannot be read, or that does not replay."""
+
+    holds = "a game record (osmosis-record/1), as osmosis play saves"
 
 
 class LessonError(TutorError, ValueError):

@@ -114,10 +114,16 @@ def sniff_json(path: str | os.PathLike[str]) -> tuple[object, str]:
 
 def loads_json(text: str, name: str, error: ErrorFactory) -> Data:
     """JSON data from ``text``; ``error(message)`` for anything that is not plain, bounded JSON."""
+    # what would be right: the kind of file the error's class is for (DealError: a deal file), if it says
+    holds = getattr(error, "holds", "")
+    expected = f": expected {holds}" if holds else ""
+    if not text.strip():
+        raise error(f"{name} is empty{expected}")
     try:
         data = json.loads(text, parse_int=_parse_int, parse_constant=_parse_constant)
     except json.JSONDecodeError as exc:
-        raise error(f"{name} is not valid JSON: {exc.msg.removesuffix(' at')} at line {exc.lineno} column {exc.colno}") from None
+        raise error(f"{name} is not valid JSON ({exc.msg.removesuffix(' at')} at line {exc.lineno} column "
+                    f"{exc.colno}){expected}") from None
     except _TooLarge as exc:
         raise error(f"{name} is not usable: {exc}") from None
     except RecursionError:

@@ -77,6 +77,11 @@ class ImportResult:
             setattr(self, name, getattr(self, name) + getattr(line, name))
 
 
+def _plain(message: str) -> RecordError:
+    """A RecordError that leaves "expected" to the import, which reads records and the export's lines alike."""
+    return RecordError(message)
+
+
 def _rows_for(history: History, key: str | None, content: str) -> dict[int, int]:
     """The rows a game stored under ``key`` or found by its content goes to (id -> moves): read before it is
     stored, in the same transaction, they tell a new row from one brought further on or found there."""
@@ -205,7 +210,7 @@ def import_file(history: History, path: str | Path) -> ImportResult:
         return result
     whole: object = None
     try:
-        whole = loads_json(text, name, RecordError)
+        whole = loads_json(text, name, _plain)
     except RecordError as exc:
         if "is not valid JSON" not in str(exc):  # too deep, a huge number, NaN: the file as a whole is refused
             result.problems.append(str(exc))
@@ -258,7 +263,7 @@ def import_file(history: History, path: str | Path) -> ImportResult:
             if not entry.strip():
                 continue
             try:
-                data = loads_json(entry, where, RecordError)
+                data = loads_json(entry, where, _plain)
             except RecordError as exc:
                 unread.append(f"{exc}: expected one {LINE_FORMAT} object a line or an osmosis-record/1 file")
                 continue
