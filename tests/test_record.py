@@ -405,3 +405,27 @@ def test_a_deal_file_given_as_a_record_says_which_commands_take_it():
     deal = deal_for(7, preset("osmosis")).to_json()
     with pytest.raises(RecordError, match="osmosis play, solve and hint take it with --deal-file"):
         Record.from_json(deal)
+
+
+def test_fields_the_tutor_does_not_read_are_kept_through_a_resumed_game_and_a_review(run, tmp_path):
+    """A record's top-level fields added by hand ("notes") or by another tool were dropped the first time a
+    resumed game was saved: they are written back as they were, after the tutor's own, which they never
+    replace."""
+    path = tmp_path / "res.json"
+    path.write_text(json.dumps({"format": RECORD_FORMAT, "variant": "osmosis", "deal": {"number": 3},
+                                "moves": ["r3", "d"], "notes": "my own notes", "tool": {"a": [1, 2]}}))
+    record = load_record(path)
+    assert record.extra == {"notes": "my own notes", "tool": {"a": [1, 2]}}
+    assert loads_record(record.dumps()).extra == record.extra
+    game = Game.from_record(record)
+    game.push("d")
+    assert game.to_record().to_json()["notes"] == "my own notes"
+    carried = Record(record.rules, record.deal, record.moves, extra={"moves": ["d"], "result": 1, "x": 2})
+    assert carried.to_json()["moves"] == ["r3", "d"] and carried.to_json()["result"]["cards"] == 2
+    result = run(["play", "--resume", str(path), "--plain"], input="d\nq\n")
+    assert result.exit_code == 0, result.output
+    data = json.loads(path.read_text())
+    assert data["moves"] == ["r3", "d", "d"] and data["notes"] == "my own notes" and data["tool"] == {"a": [1, 2]}
+    assert run(["review", str(path), "--samples", "8", "--annotate", str(path)]).exit_code == 0
+    data = json.loads(path.read_text())
+    assert "annotations" in data and data["notes"] == "my own notes" and data["tool"] == {"a": [1, 2]}

@@ -38,10 +38,14 @@ class Game:
             self.push(move)
         for i, note in enumerate(annotations or []):
             self.annotate(i + 1, note)
+        #: the record's fields the tutor does not read, kept for its saves (:attr:`Record.extra`)
+        self.extra: dict[str, object] = {}
 
     @classmethod
     def from_record(cls, record: Record) -> Game:
-        return cls(record.rules, record.deal, record.moves, record.annotations)
+        game = cls(record.rules, record.deal, record.moves, record.annotations)
+        game.extra = dict(record.extra)
+        return game
 
     @classmethod
     def new(cls, number: int, rules: Rules | str = "osmosis") -> Game:
@@ -121,4 +125,5 @@ class Game:
         return move_past(self.states[-2], self.moves[-1])
 
     def to_record(self) -> Record:
-        return Record(self.rules, self.deal, list(self.moves), list(self.annotations), result_of(self.state))
+        return Record(self.rules, self.deal, list(self.moves), list(self.annotations), result_of(self.state),
+                      extra=dict(self.extra))

@@ -67,6 +67,10 @@ def result_of(state: State) -> JSONObject:
     return {"cards": state.cards, "won": state.won}
 
 
+RECORD_FIELDS = ("format", "variant", "deal", "moves", "annotations", "result")
+"""The top-level fields of a record the tutor reads and writes (spec section 3)."""
+
+
 @dataclass
 class Record:
     """A game: the rules, the deal, the moves played and optional annotations.
@@ -82,6 +86,9 @@ class Record:
     annotations: list[Annotation | None] = field(default_factory=list)
     result: JSONObject | None = None
     warnings: list[str] = field(default_factory=list, compare=False, repr=False)
+    #: Top-level fields the record carries that the tutor does not read (notes added by hand, another tool's
+    #: data): written back as they were, after the tutor's own, so saving a resumed game loses none of them.
+    extra: JSONObject = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         self.moves = [m if isinstance(m, Move) else Move.parse(m) for m in self.moves]
@@ -122,6 +129,8 @@ class Record:
         if any(a is not None for a in self.annotations):
             data["annotations"] = list(self.annotations)
         data["result"] = self.final_result()
+        for key, value in self.extra.items():
+            data.setdefault(key, value)  # the tutor's own fields are written as the game is, never as carried
         return data
 
     def dumps(self) -> str:
@@ -166,7 +175,8 @@ class Record:
         initial = State.initial(deal, rules)
         final = _replay(initial, moves, source)[-1]
         warning = _check_result(result, final, source) if result is not None else None
-        record = cls(rules, deal, moves, notes, result_of(final))
+        record = cls(rules, deal, moves, notes, result_of(final),
+                     extra={k: v for k, v in data.items() if k not in RECORD_FIELDS})
         if warning:
             record.warnings.append(warning)
         return record

@@ -178,7 +178,8 @@ def _with_own_notes(record: Record, reviewed: Record) -> Record:
     own = _own_notes(record)
     notes = [mine if keep else theirs for keep, mine, theirs in zip(own, record.annotations, reviewed.annotations,
                                                                     strict=True)]
-    return Record(reviewed.rules, reviewed.deal, list(reviewed.moves), notes, reviewed.result)
+    return Record(reviewed.rules, reviewed.deal, list(reviewed.moves), notes, reviewed.result,
+                  extra=dict(record.extra))
 
 
 def annotate_for_replay(ctx_or_console: click.Context | Console, record: Record,
