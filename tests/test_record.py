@@ -181,7 +181,12 @@ def test_unknown_move_token_names_the_move_number(tmp_path):
     data["moves"][2] = "r9"
     with pytest.raises(RecordError) as info:
         load_record(write(tmp_path, data))
-    assert "move 3 'r9' is not a move" in str(info.value)
+    assert "move 3 'r9' is not a move: expected r1-r4 (a reserve pile), w (the waste) or d" in str(info.value)
+    # what would be right is the record's own game: Bridesmaids has no reserve to name
+    data = {"format": RECORD_FORMAT, "variant": "bridesmaids", "deal": {"number": 1}, "moves": ["d", "x"]}
+    with pytest.raises(RecordError) as info:
+        load_record(write(tmp_path, data))
+    assert str(info.value).endswith("move 2 'x' is not a move: expected w (the waste) or d (turn the talon)")
 
 
 def test_missing_file_is_named(tmp_path):

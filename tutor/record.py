@@ -22,7 +22,7 @@ from typing import Any
 from .deals import DEAL_FORMAT, Deal, check_rules, deal_for
 from .errors import DealError, IllegalMoveError, MoveError, RecordError, RulesError, TutorError
 from .inputs import loads_json, read_text, sniff_json
-from .notation import Move
+from .notation import Move, expected
 from .rules import Rules
 from .state import State
 from .storage import atomic_write_text, create_new_file
@@ -161,7 +161,7 @@ class Record:
         if "deal" not in data:
             raise RecordError(f"{source}: missing field 'deal': expected {{\"number\": N}} or an inline deal")
         deal = _deal_of(data["deal"], rules, source)
-        moves = _moves_of(data.get("moves", []), source)
+        moves = _moves_of(data.get("moves", []), source, rules.reserve_piles)
         raw_notes = [] if data.get("annotations") is None else data["annotations"]
         if not isinstance(raw_notes, list):
             raise RecordError(f"{source}: 'annotations' must be a list with one entry (an object or null) per move")
@@ -235,7 +235,7 @@ def _deal_of(value: object, rules: Rules, source: str) -> Deal:
     return deal
 
 
-def _moves_of(value: object, source: str) -> list[Move]:
+def _moves_of(value: object, source: str, piles: int = 4) -> list[Move]:
     if isinstance(value, str):
         value = value.replace(",", " ").split()
     if not isinstance(value, list):
@@ -247,7 +247,8 @@ def _moves_of(value: object, source: str) -> list[Move]:
         try:
             moves.append(Move.parse(token))
         except MoveError:
-            raise RecordError(f"{source}: move {i} {brief(token)} is not a move: expected r1-r4, w or d") from None
+            # what would be right: the moves of this record's game (no r1 in Bridesmaids)
+            raise RecordError(f"{source}: move {i} {brief(token)} is not a move: {expected(piles)}") from None
     return moves
 
 
