@@ -159,7 +159,7 @@ def test_a_wrong_answer_the_engine_accepts_fails_the_check(tmp_path):
     assert "step 1" in result.message and "claims w is wrong" in result.message
 
 
-def test_a_rules_answer_the_hint_rates_a_real_drop_fails_the_check(tmp_path):
+def test_a_rules_answer_the_hint_rates_really_worse_fails_the_check(tmp_path):
     """Deal 1 with 2C on the waste asked "Type the card that can start a new row" and told a player who turned
     "Not quite", while the hint rates opening clubs there 7 points (95%: 2.4-12.6) below the turn: a rules
     question must not teach against the tutor's own advice, so the check refuses it."""
@@ -175,8 +175,34 @@ def test_a_rules_answer_the_hint_rates_a_real_drop_fails_the_check(tmp_path):
         """)
     [result] = check_lesson(load_lesson_file(path))
     assert not result.ok
-    assert "expects w (2C opens row 2) from the rules, but the hint rates it 7.0 points (95%: 2.4-12.6) below d " \
+    assert "expects w (2C opens row 2) from the rules, but the hint rates it 7.0 points of win chance (95%: 2.4-12.6) below d " \
            "on 128 deals" in result.message
+    # no move wins there: the hint's advice is the cards, 32 (31-33) for the turn against 23 for AD
+    path = write_lesson(tmp_path, """
+        [[steps]]
+        deal = 2
+        moves = "d r3 r2 d r2 w d w d d d w r2 r4 d w d d w d d d d d w d d d d w d d"
+        text = "AD is on the waste."
+        question = "Type a card you can play now."
+        expect = "AD"
+        judge = "rules"
+        teaches = "AD goes to row 1"
+        """)
+    [result] = check_lesson(load_lesson_file(path))
+    assert not result.ok and "from the rules, but the hint rates it" in result.message
+    assert " cards: about 23 (95%: 23-24) against 32 (31-33) below d" in result.message
+    # the hint's best is a play the rules accept too: nobody is told "Not quite", whatever the figures
+    path = write_lesson(tmp_path, """
+        [[steps]]
+        deal = 4
+        text = "6C and 9D can be played."
+        question = "Type a card you can play now."
+        expect = "6C"
+        judge = "rules"
+        teaches = "6C opens row 2"
+        """)
+    [result] = check_lesson(load_lesson_file(path))
+    assert result.ok, result.message
 
 
 @pytest.mark.parametrize("claims, problem", [
@@ -377,6 +403,12 @@ def test_a_question_that_offers_words_takes_them():
     assert judge_answer(replace(now, question="Open a row now, or turn?"), "open it").move == Move.parse("w")
     with pytest.raises(MoveError, match="type the card to open$"):  # no spade can open a row there
         judge_answer(replace(now, question="Open spades now, or turn?"), "open")
+    # a question that asks for a card offers no word for it: "open" there names no card and is no answer
+    for name, index, word in (("starting-rank", 0, "open"), ("first-row", 1, "play"), ("layout", 1, "play")):
+        step = asking(name)[index]
+        assert "or turn" not in step.question
+        with pytest.raises(MoveError, match=f"type the card to {word}$"):
+            judge_answer(step, word)
     with pytest.raises(MoveError, match="unknown move 'turnip'"):
         judge_answer(six_hearts, "turnip")
 

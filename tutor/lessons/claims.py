@@ -125,27 +125,39 @@ def check_step(step: Step, verdict: Verdict | None = None) -> list[str]:
                 raise step.error(f"claims {token} is wrong, but the {verdict.judge} judge rates "
                                  f"{rating(state, verdict, move)}, within the margin of the best")
         if verdict.judge == "rules":
-            _rules_answer_not_worse(step, expect)
+            _rules_answer_not_worse(step, verdict, expect)
         confirmed.append("expect")
     return confirmed
 
 
-def _rules_answer_not_worse(step: Step, expect: Move) -> None:
-    """A rules question teaches what the rules allow, and the player who plays the better move is told "Not
-    quite": so the move it expects must not be a real drop by the hint's own figures (the low end of the 95%
-    interval of its paired drop above 0), or the lesson would teach against the tutor's own advice."""
+def _rules_answer_not_worse(step: Step, verdict: Verdict, expect: Move) -> None:
+    """A rules question teaches what the rules allow, and tells a player whose move the rules judge does not
+    accept "Not quite": so where the hint's best move is such a move, the move the question expects must not
+    be really worse by the hint's own figures (the low end of the 95% interval of its paired drop in win
+    chance above 0, or, where neither wins more, its cards' interval below the best's), or the lesson would
+    teach against the tutor's own advice."""
     from ..hints import hint
     from ..knowledge import observe
 
     advice = hint(observe(step.state), samples=DEFAULT_SAMPLES)
+    if advice.best in verdict.right:
+        return
     mine = next(c for c in advice.candidates if c.move == expect)
+    top = next(c for c in advice.candidates if c.move == advice.best)
     if mine.drop is not None and mine.drop.lo > 0:  # exact: lo is the drop itself
         points, low, high = mine.drop.points()
-        figure = f"{points:.1f} points" if mine.drop.exact else f"{points:.1f} points (95%: {low:.1f}-{high:.1f})"
-        raise step.error(f"expects {expect} ({step.teaches}) from the rules, but the hint rates it {figure} "
-                         f"below {advice.best} on {mine.samples} deals consistent with what the player has seen: "
-                         "a player who plays the better move would be told 'Not quite'; choose a position where "
-                         "the rules' answer is not the worse move")
+        worse = (f"{points:.1f} points of win chance" if mine.drop.exact
+                 else f"{points:.1f} points of win chance (95%: {low:.1f}-{high:.1f})")
+    elif mine.cards_interval[1] < top.cards_interval[0] and (mine.drop is None or mine.drop.estimate >= 0):
+        worse = (f"{top.cards - mine.cards:.1f} cards: about {mine.cards:.0f} (95%: {mine.cards_interval[0]:.0f}-"
+                 f"{mine.cards_interval[1]:.0f}) against {top.cards:.0f} ({top.cards_interval[0]:.0f}-"
+                 f"{top.cards_interval[1]:.0f})")
+    else:
+        return
+    raise step.error(f"expects {expect} ({step.teaches}) from the rules, but the hint rates it {worse} below "
+                     f"{advice.best} on {mine.samples} deals consistent with what the player has seen: a player who "
+                     "plays the better move would be told 'Not quite'; choose a position where the rules' answer "
+                     "is not the worse move")
 
 
 def passed_playable(step: Step) -> set[int]:

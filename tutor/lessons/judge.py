@@ -7,6 +7,7 @@ sentences shown to the player come from :mod:`.words`.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
@@ -205,22 +206,26 @@ class Feedback:
 #: The words a question "Play JC, or turn?" offers, as answers: a turn, or the one card the question names.
 _TURN_WORDS = {"turn", "wait", "turn and wait"}
 _PLAY_WORDS = {"play", "open", "play it", "open it"}
+_OFFERS = re.compile(r"\bor (turn|wait)\b", re.IGNORECASE)
 
 
 def worded_answer(step: Step, answer: str) -> Move | int:
     """What the player typed, as :func:`tutor.notation.parse_input` reads it; the lessons' own questions also
     offer words: "turn" (or "wait") is ``d``, and "play" or "open" the card the question names, when it names
     exactly one ("Open hearts with 6H, or turn?"), else the one play the question offers ("Open hearts now, or
-    turn?": the one card that can open a row for hearts). Anything else is a :class:`~tutor.errors.MoveError` that
+    turn?": the one card that can open a row for hearts); only a question that offers the turn beside a play
+    takes those words. Anything else is a :class:`~tutor.errors.MoveError` that
     gives the forms a move takes, and at such a question the card's own name too."""
     word = " ".join(answer.lower().split())
     if word in _TURN_WORDS:
         return TURN
-    named = _named_cards(step.question or "")
-    if word in _PLAY_WORDS and len(named) == 1:
-        return named[0]
-    if word in _PLAY_WORDS and not named:
-        offered = _offered_plays(step, word)
+    # only a question that offers a play or the turn ("..., or turn?") takes "play" or "open" for its play: at
+    # "Type a card you can play now." the word names no card, and the player is asked to type one
+    if word in _PLAY_WORDS and _OFFERS.search(step.question or ""):
+        named = _named_cards(step.question or "")
+        if len(named) == 1:
+            return named[0]
+        offered = [] if named else _offered_plays(step, word)
         if len(offered) == 1:  # "Open hearts now, or turn?": the one card that can open hearts' row
             return offered[0]
     piles = step.rules.reserve_piles
