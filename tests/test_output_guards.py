@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+from pathlib import Path
 
 from builders import osmosis
 
@@ -184,3 +185,29 @@ def test_one_game_named_twice_in_one_import_is_counted_once(tmp_path):
     assert osmosis(["import", str(record), str(record)], other).stdout == "Imported 1 game into your history.\n"
     again = osmosis(["import", str(record), str(record)], other)
     assert again.stdout == "Nothing new to import: the 1 game was in your history already, and each is kept once.\n"
+
+
+def test_files_in_dev_shm_are_plain_files_and_may_be_written(tmp_path):
+    """/dev/shm is a folder of plain files in memory, but every name under /dev was refused as "a device or a
+    stream of this program": a results store, a game saved or per-deal lines there are files like any other."""
+    import uuid
+
+    import pytest
+
+    shm = Path("/dev/shm")
+    if not (shm.is_dir() and os.access(shm, os.W_OK)):
+        pytest.skip("no writable /dev/shm here")
+    home = tmp_path / "home"
+    names = [shm / f"osmosis-test-{uuid.uuid4().hex}{suffix}" for suffix in (".sqlite3", ".json", ".jsonl")]
+    store, save, lines = names
+    try:
+        result = osmosis(["stats", "--deals", "1-2", "--workers", "1", "--policy", "greedy", "--store", str(store),
+                          "--per-deal", str(lines)], home)
+        assert result.exit_code == 0, result.stderr
+        assert store.is_file() and len(lines.read_text().splitlines()) == 2
+        assert osmosis(["play", "5", "--save", str(save)], home, input="d\nq\n").exit_code == 0
+        assert json.loads(save.read_text())["moves"] == ["d"]
+    finally:
+        for path in names:
+            for extra in ("", "-wal", "-shm", "-journal"):
+                Path(f"{path}{extra}").unlink(missing_ok=True)

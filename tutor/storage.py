@@ -221,8 +221,10 @@ def check_writable_target(path: str | os.PathLike[str]) -> None:
 
     A name under ``/dev`` or ``/proc`` is a device or one of this program's streams even where it leads to a
     regular file (``/dev/stdout`` with the output sent to a file): replacing that file would throw away what
-    it held, and an append (``>>``) with it."""
-    if Path(os.path.abspath(path)).parts[1:2] in (("dev",), ("proc",)):
+    it held, and an append (``>>``) with it. ``/dev/shm`` is the exception: a folder of plain files in memory."""
+    parts = Path(os.path.abspath(path)).parts
+    # /dev/shm is a folder of plain files in memory (tmpfs): no device, and no stream of this program
+    if parts[1:2] in (("dev",), ("proc",)) and parts[1:3] != ("dev", "shm"):
         raise OSError(errno.EINVAL, "it is a device or a stream of this program, not a file: give a file name")
     try:
         mode = os.stat(path).st_mode
