@@ -434,3 +434,42 @@ def test_fields_the_tutor_does_not_read_are_kept_through_a_resumed_game_and_a_re
     assert run(["review", str(path), "--samples", "8", "--annotate", str(path)]).exit_code == 0
     data = json.loads(path.read_text())
     assert "annotations" in data and data["notes"] == "my own notes" and data["tool"] == {"a": [1, 2]}
+    # another file of the same game keeps its own notes when this one is annotated into it or saved over it
+    plain, other = tmp_path / "plain.json", tmp_path / "other.json"
+    plain.write_text(json.dumps({"format": RECORD_FORMAT, "variant": "osmosis", "deal": {"number": 3},
+                                 "moves": ["r3", "d"]}))
+    other.write_text(json.dumps({**json.loads(plain.read_text()), "notes": "other's notes", "tool": 1}))
+    assert run(["review", str(plain), "--samples", "8", "--annotate", str(other)]).exit_code == 0
+    data = json.loads(other.read_text())
+    assert "annotations" in data and data["notes"] == "other's notes" and data["tool"] == 1
+    assert run(["play", "--resume", str(path), "--plain"], input=f"s {other}\nq\n").exit_code == 0
+    data = json.loads(other.read_text())
+    assert data["moves"] == ["r3", "d", "d"] and data["notes"] == "my own notes" and data["tool"] == {"a": [1, 2]}
+
+
+def test_a_field_nested_too_deep_for_an_export_is_said_and_not_kept(run, tmp_path):
+    """A kept field 63 levels deep went into the history, and its export was refused by import ("nested too
+    deep"): such a field is left out, with a warning when the record is read, so export and import still
+    round-trip; a field nested less deep is kept."""
+    deep: object = 1
+    for _ in range(40):
+        deep = [deep]
+    path = tmp_path / "deep.json"
+    path.write_text(json.dumps({"format": RECORD_FORMAT, "variant": "osmosis", "deal": {"number": 3},
+                                "moves": ["r3", "d"], "deep": deep, "ok": [[1]]}))
+    record = load_record(path)
+    assert record.extra == {"ok": [[1]]}
+    assert record.warnings == [f"record {str(path)!r}: field 'deep' is nested more than 32 levels deep and is not "
+                               "kept when this game is saved again"]
+    result = run(["play", "--resume", str(path), "--plain"], input="d\nq\n")
+    assert result.exit_code == 0 and "field 'deep' is nested more than 32 levels deep" in result.output
+    data = json.loads(path.read_text())
+    assert data["moves"] == ["r3", "d", "d"] and "deep" not in data and data["ok"] == [[1]]
+    export = tmp_path / "ex.jsonl"
+    assert run(["export", str(export)]).exit_code == 0
+    other = {**os.environ, "OSMOSIS_HOME": str(tmp_path / "other-home")}
+    import subprocess
+    import sys
+    done = subprocess.run([sys.executable, "-c", "from tutor.entry import run; run()", "import", str(export)],
+                          env=other, capture_output=True, text=True)
+    assert done.returncode == 0 and done.stdout.startswith("Imported 1 game"), done.stdout + done.stderr

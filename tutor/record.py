@@ -15,7 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -69,6 +69,22 @@ def result_of(state: State) -> JSONObject:
 
 RECORD_FIELDS = ("format", "variant", "deal", "moves", "annotations", "result")
 """The top-level fields of a record the tutor reads and writes (spec section 3)."""
+
+
+EXTRA_DEPTH = 32
+"""The deepest nesting of a record's own field (:attr:`Record.extra`) that is kept: within a history's export
+line it stays readable (the tutor reads JSON to 64 levels)."""
+
+
+def _depth(value: object) -> int:
+    """How deep lists and objects nest in ``value`` (0 for a plain value), walked without recursion."""
+    most, stack = 0, [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, (dict, list)):
+            most = max(most, depth)
+            stack.extend((v, depth + 1) for v in (item.values() if isinstance(item, dict) else item))
+    return most
 
 
 @dataclass
@@ -175,10 +191,15 @@ class Record:
         initial = State.initial(deal, rules)
         final = _replay(initial, moves, source)[-1]
         warning = _check_result(result, final, source) if result is not None else None
-        record = cls(rules, deal, moves, notes, result_of(final),
-                     extra={k: v for k, v in data.items() if k not in RECORD_FIELDS})
+        extra = {k: v for k, v in data.items() if k not in RECORD_FIELDS}
+        deep = [k for k, v in extra.items() if _depth(v) > EXTRA_DEPTH]
+        record = cls(rules, deal, moves, notes, result_of(final), extra={k: v for k, v in extra.items() if k not in deep})
         if warning:
             record.warnings.append(warning)
+        if deep:  # kept, an export of the history holding it could not be imported again
+            names = ", ".join(brief(k) for k in deep)
+            record.warnings.append(f"{source}: field {names} is nested more than {EXTRA_DEPTH} levels deep and is "
+                                   "not kept when this game is saved again")
         return record
 
 
@@ -367,13 +388,24 @@ def save_record(record: Record, path: str | os.PathLike[str]) -> None:
     """Write a record atomically: a failed write never truncates an existing file, and a file that holds a
     finished game is never replaced by another or an unfinished one (:func:`keep_finished_game`)."""
     keep_finished_game(path, "this game" if is_finished(record) else "this unfinished game", record)
-    text = record.dumps()
+    text = _keeping_fields(record, path).dumps()
     try:
         atomic_write_text(path, text)
     except OSError as exc:
         gone = not Path(path).parent.is_dir()  # the common case, said in words that say what would be right
         raise RecordError(f"record {quoted(path)} cannot be written: " + (
             no_folder(Path(path).parent) if gone else os_reason(exc))) from None
+
+
+def _keeping_fields(record: Record, path: str | os.PathLike[str]) -> Record:
+    """The record with the top-level fields of its own that the file it replaces holds (only this game's file
+    is replaced: :func:`keep_finished_game` and the session's checks): a game annotated into, or saved over,
+    another file of it keeps that file's notes; the record's own fields come first."""
+    data, _ = sniff_json(path)
+    if not isinstance(data, dict) or "moves" not in data or data.get("format", RECORD_FORMAT) != RECORD_FORMAT:
+        return record
+    kept = {k: v for k, v in data.items() if k not in RECORD_FIELDS and k not in record.extra and _depth(v) <= EXTRA_DEPTH}
+    return replace(record, extra={**record.extra, **kept}) if kept else record
 
 
 def no_folder(folder: Path) -> str:
