@@ -367,6 +367,8 @@ def test_two_import_commands_at_once_add_each_row_once_between_them(home, tmp_pa
         else:  # nothing, or only reviews and drills, of the games the other import added first
             assert out.startswith(("Nothing new to import", "Imported")) and "game" in out, out
     assert new == 3
+    with History(home / "history.sqlite3") as h:  # and the history holds each of them once
+        assert h.conn.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 3
 
 
 # ---- 5. a drill on a history that cannot be written ---------------------------------------------------------
