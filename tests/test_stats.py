@@ -619,6 +619,71 @@ def test_a_ctrl_c_while_the_cluster_starts_stops_the_survey_there(tmp_path):
     assert not [p for p in tmp_path.iterdir() if p.name.startswith("osmosis-dask-")]
 
 
+def test_kill_while_the_cluster_starts_stops_it_as_ctrl_c_does_without_a_traceback(tmp_path):
+    """kill (SIGTERM, made a KeyboardInterrupt by stopped_like_ctrl_c) in the second the local cluster took to
+    start raised inside its constructor: the half-built cluster could not be closed, and dask's exit hook failed
+    with a 28-line traceback (AssertionError: Status.init). It is held as Ctrl-C is, and raised once the cluster
+    stands, which is then closed."""
+    import textwrap
+
+    script = textwrap.dedent(f"""
+        import os, signal, tempfile
+        import distributed
+        from tutor import engines
+        from tutor.cli.common import stopped_like_ctrl_c
+
+        tempfile.tempdir = {str(tmp_path)!r}
+        started = []
+
+        class Killed(distributed.LocalCluster):
+            def __init__(self, *args, **kwargs):
+                os.kill(os.getpid(), signal.SIGTERM)
+                super().__init__(*args, **kwargs)
+                started.append(self)
+
+        distributed.LocalCluster = Killed
+        with stopped_like_ctrl_c():
+            try:
+                engines.DaskEngine(workers=1)
+            except KeyboardInterrupt:
+                print("interrupted", started[0].status.name, callable(signal.getsignal(signal.SIGTERM)))
+            else:
+                print("ran on")
+        """)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.stdout.split() == ["interrupted", "closed", "True"], done.stderr[-2000:]
+    assert "Traceback" not in done.stderr and "Status.init" not in done.stderr, done.stderr[-2000:]
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith("osmosis-dask-")]
+
+
+def test_a_second_ctrl_c_while_the_cluster_stops_does_not_stop_the_stopping(tmp_path):
+    """A second Ctrl-C while the survey stopped its cluster broke off the close: dask's exit hooks finished it
+    on a 10 s timeout, with log lines and at times a traceback on stderr. The close runs to its end."""
+    import textwrap
+
+    script = textwrap.dedent(f"""
+        import os, signal, tempfile
+        from tutor import engines
+
+        tempfile.tempdir = {str(tmp_path)!r}
+        engine = engines.DaskEngine(workers=1)
+        cluster = engine._own_cluster
+        real = cluster.close
+
+        def pressed_again(*args, **kwargs):
+            os.kill(os.getpid(), signal.SIGINT)
+            return real(*args, **kwargs)
+
+        cluster.close = pressed_again
+        engine.close()
+        print("closed", cluster.status.name, signal.getsignal(signal.SIGINT) is signal.default_int_handler)
+        """)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.stdout.split() == ["closed", "closed", "True"], done.stderr[-2000:]
+    assert "Traceback" not in done.stderr, done.stderr[-2000:]
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith("osmosis-dask-")]
+
+
 def test_a_database_with_tables_of_a_stores_names_but_not_its_columns_is_refused_unchanged(run, tmp_path):
     # its outcomes table got a column "tried" added before the refusal, whose words blamed the disk
     import sqlite3

@@ -73,21 +73,50 @@ def _sigint_ignored() -> Iterator[None]:
     # one by stopped_like_ctrl_c) may come out of any of these calls, and must not leave SIGINT blocked.
     mask = signal.pthread_sigmask(signal.SIG_BLOCK, ())
     before = signal.getsignal(signal.SIGINT)
+    # kill and a closed terminal, where they stop the survey as Ctrl-C does (a handler of this program's):
+    # noted, not raised in the middle of starting a cluster (a half-built one could not be closed, and dask's
+    # own exit hook then failed with a traceback), and raised as the block ends. Not blocked: the processes
+    # started here keep a blocked signal, and a worker that cannot be sent SIGTERM cannot be stopped.
+    held: list[int] = []
+    stops = {sig: handler for sig in (signal.SIGTERM, signal.SIGHUP)
+             if callable(handler := signal.getsignal(sig))}
     try:
+        for sig in stops:
+            signal.signal(sig, lambda signum, frame: held.append(signum))
         signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         yield
     finally:
         interrupted = False
-        while True:  # both put back, whatever KeyboardInterrupt comes out of either call; then raised once
+        while True:  # all put back, whatever KeyboardInterrupt comes out of any call; then raised once
             try:
+                for sig, handler in stops.items():
+                    signal.signal(sig, handler)
                 signal.signal(signal.SIGINT, before)
                 signal.pthread_sigmask(signal.SIG_SETMASK, mask)  # a Ctrl-C held meanwhile is taken here
                 break
             except KeyboardInterrupt:
                 interrupted = True
-        if interrupted:
+        if interrupted or held:
             raise KeyboardInterrupt
+
+
+@contextmanager
+def _stops_ignored() -> Iterator[None]:
+    """Ctrl-C, kill and a closed terminal ignored while the block runs (in the main thread; where one is
+    already ignored, as under nohup, it stays so): for the stopping of what is already being stopped."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    kept = {sig: handler for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+            if (handler := signal.getsignal(sig)) is not None}  # None: set outside Python, left as it is
+    for sig in kept:
+        signal.signal(sig, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        for sig, handler in kept.items():
+            signal.signal(sig, handler)
 
 
 class Engine(Protocol):
@@ -301,14 +330,17 @@ class DaskEngine:
         return next(ac)
 
     def close(self) -> None:
-        if self._own_client:
-            self.client.close()
-        try:
-            if self._own_cluster is not None:
-                self._own_cluster.close()
-        finally:
-            if self._scratch is not None:
-                shutil.rmtree(self._scratch, ignore_errors=True)
+        # a second Ctrl-C (or kill) while the cluster stops is the same request again: stopping it halfway left
+        # dask's exit hooks to finish on a 10 s timeout, with their log lines and tracebacks on stderr
+        with _stops_ignored():
+            if self._own_client:
+                self.client.close()
+            try:
+                if self._own_cluster is not None:
+                    self._own_cluster.close()
+            finally:
+                if self._scratch is not None:
+                    shutil.rmtree(self._scratch, ignore_errors=True)
 
 
 def _args_key(args: BatchArgs) -> str:
