@@ -546,6 +546,13 @@ def test_a_slow_survey_reports_its_rate_per_minute_and_no_line_once_done():
     tally = Tally(OSMOSIS, "tutor")
     tally.add(DealOutcome(1, True, 52, 30.0))
     assert ", 1.2 deals/min, about 50 s left;" in progress_line(Progress(1, 2, 0, tally, 50.0))
+    # the timer's line at 150 s, no batch since the one at 50 s: the rate is the deals played over 150 s, not
+    # the one at 50 s said again (a stale "about 50 s left" at every line)
+    assert ", 0.4 deals/min, about 2 min left;" in progress_line(Progress(1, 2, 0, tally, 50.0), 150.0)
+    assert ", 1.2 deals/min, about 50 s left;" in progress_line(Progress(1, 2, 0, tally, 50.0), 10.0)
+    # all from the store so far: no rate yet, and no "about an unknown time"
+    line = progress_line(Progress(4, 6, 4, tally, 1.0), 30.0)
+    assert "4 from the store, 0.0 deals/s, the time left is not known yet; win rate" in line
 
 
 def test_a_survey_in_a_pipe_says_how_far_it_is_while_its_first_batch_runs(run, monkeypatch):

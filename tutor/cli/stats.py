@@ -67,9 +67,11 @@ def running_rate(tally: Tally) -> str:
     return f"{100 * tally.win_rate:.1f}% (95% {100 * low:.1f}-{100 * high:.1f}%)"
 
 
-def _rate(p: SurveyProgress) -> float:
-    """Deals played a second (deals read from the store are no measure of what is left)."""
-    return (p.done - p.from_store) / p.elapsed if p.elapsed > 0 else 0.0
+def _rate(p: SurveyProgress, elapsed: float | None = None) -> float:
+    """Deals played a second (deals read from the store are no measure of what is left), over ``elapsed``
+    seconds (default: to the last batch folded in)."""
+    seconds = p.elapsed if elapsed is None else max(elapsed, p.elapsed)
+    return (p.done - p.from_store) / seconds if seconds > 0 else 0.0
 
 
 def rate_text(rate: float) -> str:
@@ -77,13 +79,14 @@ def rate_text(rate: float) -> str:
     return f"{rate:,.1f} deals/s" if rate >= 0.1 or rate == 0 else f"{60 * rate:,.1f} deals/min"
 
 
-def progress_line(p: SurveyProgress) -> str:
-    """One line for stderr: done/total, the rate, the time left, the running win rate."""
-    rate = _rate(p)
+def progress_line(p: SurveyProgress, elapsed: float | None = None) -> str:
+    """One line for stderr: done/total, the rate, the time left, the running win rate. ``elapsed``: the
+    seconds so far when the line is written (a timer's line between batches: the rate falls as it waits)."""
+    rate = _rate(p, elapsed)
     left = (p.total - p.done) / rate if rate > 0 else float("inf")
     stored = f", {p.from_store:,} from the store" if p.from_store else ""
-    return (f"stats: {p.done:,}/{p.total:,} deals{stored}, {rate_text(rate)}, about {_duration(left)} left; "
-            f"win rate {running_rate(p.tally)}")
+    time_left = f"about {_duration(left)} left" if math.isfinite(left) else "the time left is not known yet"
+    return f"stats: {p.done:,}/{p.total:,} deals{stored}, {rate_text(rate)}, {time_left}; win rate {running_rate(p.tally)}"
 
 
 
@@ -359,7 +362,7 @@ def _run(console: Console, rules: Rules, deals: DealRange, policy: str, limit: L
         if not latest:
             return f"stats: 0/{len(deals):,} deals, {seconds:.0f} s so far"
         p = latest[0]
-        return progress_line(p) if p.done < p.total else None
+        return progress_line(p, seconds) if p.done < p.total else None
 
     with PipeTicker(line):
         return survey(report)
