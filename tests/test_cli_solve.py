@@ -114,10 +114,15 @@ def test_stats_says_the_solvers_mean_cards_are_a_lower_bound(run):
     args = ["stats", "--nodes", "20000", "--workers", "1", "--fresh"]
     lost = run([*args, "--deals", "1-12"])
     assert lost.exit_code == 0
-    assert "at least: lost deals count the best score found" in " ".join(lost.output.split())
-    assert json.loads(run([*args, "--deals", "1-12", "--json"]).stdout)["mean_cards_at_least"] is True
+    data = json.loads(run([*args, "--deals", "1-12", "--json"]).stdout)
+    low, high = data["mean_cards_interval"]  # a sampled mean, with its 95% interval over the 12 deals
+    assert 0 < low < data["mean_cards"] < high <= 52
+    assert (f"mean cards {data['mean_cards']:.2f} (95% interval {low:.2f}-{high:.2f}; at least: lost deals count the "
+            "best score found)") in " ".join(lost.output.replace("│", " ").split())
+    assert data["mean_cards_at_least"] is True
     won = json.loads(run([*args, "--deals", "3-4", "--json"]).stdout)  # deals 3 and 4 are both won
     assert won["wins"] == 2 and won["mean_cards"] == 52 and won["mean_cards_at_least"] is False
+    assert won["mean_cards_interval"] == [52.0, 52.0]
     assert "at least" not in run([*args, "--deals", "3-4"]).output
 
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tutor.deals import deal_for
 from tutor.errors import TutorError
@@ -83,3 +85,21 @@ def test_tutor_policy_follows_its_hints_to_the_end():
     near_end = start.play(line[:-6])
     end = play_tutor(near_end)
     assert end.over and end.won
+
+
+@given(st.lists(st.integers(min_value=0, max_value=52), min_size=2, max_size=60))
+def test_a_surveys_mean_cards_carry_the_student_t_interval_of_the_deals_cards(cards):
+    """The survey's mean cards were printed bare, a sampled figure with no interval: its 95% interval is the
+    Student-t interval of the deals' cards, the one the hints use, kept from running sums."""
+    from tutor.estimate import mean_interval
+    from tutor.policies import DealOutcome
+    from tutor.survey import Tally
+
+    tally = Tally(preset("osmosis"), "greedy")
+    for number, n in enumerate(cards, 1):
+        tally.add(DealOutcome(number, n == 52, n, 0.0))
+    low, high = tally.cards_interval
+    want_low, want_high = mean_interval(cards)
+    assert low == pytest.approx(want_low, abs=1e-6) and high == pytest.approx(want_high, abs=1e-6)
+    assert tally.to_json()["mean_cards_interval"] == [round(low, 2), round(high, 2)]
+    assert Tally(preset("osmosis"), "greedy").cards_interval == (0.0, 52.0)

@@ -14,6 +14,7 @@ deal number and the position fix.
 
 from __future__ import annotations
 
+import math
 import re
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -21,7 +22,7 @@ from dataclasses import dataclass, field
 
 from .deals import DEAL_RANGE, MAX_DEAL_NUMBER
 from .errors import TutorError
-from .estimate import wilson
+from .estimate import t95, wilson
 from .policies import (
     POLICIES,
     DealOutcome,
@@ -91,7 +92,7 @@ class Survey:
         return {key: summary[key] for key in SURVEY_FIELDS}
 
 
-SURVEY_FIELDS = ("variant", "options", "policy", "deals", "wins", "unknown", "win_rate", "mean_cards", "ci95",
+SURVEY_FIELDS = ("variant", "options", "policy", "deals", "wins", "unknown", "win_rate", "mean_cards", "mean_cards_interval", "ci95",
                  "seconds", "first_deal", "last_deal")
 """The fields of a pooled survey's summary (a streamed one adds the store's counts)."""
 
@@ -110,6 +111,7 @@ class Tally:
     wins: int = 0
     unknown: int = 0
     cards: int = 0
+    cards_squared: int = 0  # the sum of each deal's cards squared: the spread of the mean's interval
     from_store: int = 0
     seconds: float = 0.0
     first: int | None = None
@@ -128,6 +130,7 @@ class Tally:
         self.deals += 1
         self.wins += outcome.won is True
         self.cards += outcome.cards
+        self.cards_squared += outcome.cards * outcome.cards
         self.from_store += stored
         if outcome.won is None:
             self.unknown += 1
@@ -163,6 +166,17 @@ class Tally:
         return self.cards / self.deals if self.deals else 0.0
 
     @property
+    def cards_interval(self) -> tuple[float, float]:
+        """The mean cards' 95% Student-t interval over the deals (0-52; the whole range for fewer than 2)."""
+        n = self.deals
+        if n < 2:
+            return 0.0, 52.0
+        mean = self.mean_cards
+        var = max(0.0, (self.cards_squared - n * mean * mean) / (n - 1))
+        half = t95(n - 1) * math.sqrt(var / n)
+        return max(0.0, mean - half), min(52.0, mean + half)
+
+    @property
     def cards_at_least(self) -> bool:
         """The mean counts deals the solver did not win: each one's cards are the best score its search found
         within the node limit, exact unless the search was cut there, so the mean is a lower bound."""
@@ -196,6 +210,7 @@ class Tally:
             "win_rate": round(self.win_rate, 4),
             "mean_cards": round(self.mean_cards, 2),
             "mean_cards_at_least": self.cards_at_least,
+            "mean_cards_interval": [round(x, 2) for x in self.cards_interval],
             "ci95": [round(low, 4), round(high, 4)],
             "interval": [round(low, 4), round(high, 4)],
             "undecided": self.unknown,

@@ -306,8 +306,9 @@ def _print_tally(console: Console, tally: Tally, rules: Rules, deals: DealRange,
         table.add_row("undecided", f"{tally.unknown:,}" + (f" (deal{'s' if tally.unknown != 1 else ''} {listed})" if tally.unknown else ""))
     table.add_row("win rate", f"{100 * tally.win_rate:.1f}% (95% interval {100 * low:.1f}%-{100 * high:.1f}%)")
     # a lost deal's score is the best the solver found within its node limit: exact unless the search was cut
-    table.add_row("mean cards", f"{tally.mean_cards:.2f}"
-                  + (" (at least: lost deals count the best score found)" if tally.cards_at_least else ""))
+    cards_low, cards_high = tally.cards_interval
+    table.add_row("mean cards", f"{tally.mean_cards:.2f} (95% interval {cards_low:.2f}-{cards_high:.2f}"
+                  + ("; at least: lost deals count the best score found" if tally.cards_at_least else "") + ")")
     if tally.paired:
         undecided = f", {tally.solver_unknown:,} undecided" if tally.solver_unknown else ""
         table.add_row("solver wins", f"{tally.solver_wins:,} of {tally.deals:,} (every card known{undecided}; "
