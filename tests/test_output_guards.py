@@ -211,3 +211,29 @@ def test_files_in_dev_shm_are_plain_files_and_may_be_written(tmp_path):
         for path in names:
             for extra in ("", "-wal", "-shm", "-journal"):
                 Path(f"{path}{extra}").unlink(missing_ok=True)
+
+
+def test_a_stream_reached_by_its_name_or_through_a_link_is_refused_for_every_output(tmp_path):
+    """`stats --per-deal /dev/stdout >> out.txt` replaced out.txt (the per-deal file checked only the name the
+    link resolved to, a regular file), and a link to /proc/self/fd/1 got past the /dev and /proc names for the
+    graph too: the name as given and every link on the way are checked."""
+    import subprocess
+    import sys
+
+    home = tmp_path / "home"
+    link = tmp_path / "lnk"
+    link.symlink_to("/proc/self/fd/1")
+    keep = tmp_path / "out.txt"
+    for args in (["stats", "--deals", "1", "--workers", "1", "--store", str(tmp_path / "s.sqlite3"),
+                  "--per-deal", "/dev/stdout", "--json"],
+                 ["stats", "--deals", "1", "--workers", "1", "--store", str(tmp_path / "s.sqlite3"),
+                  "--per-deal", str(link)],
+                 ["solve", "5", "--nodes", "200", "--graph", str(link)],
+                 ["export", str(link)]):
+        keep.write_text("precious line\n")
+        with keep.open("a") as out:
+            done = subprocess.run([sys.executable, "-c", "from tutor.entry import run; run()", *args], stdout=out,
+                                  stderr=subprocess.PIPE, text=True, env={**os.environ, "OSMOSIS_HOME": str(home)})
+        assert done.returncode == 1, (args, done.stderr)
+        assert done.stderr.count("\n") == 1 and "it is a device or a stream of this program, not a file" in done.stderr
+        assert keep.read_text() == "precious line\n", args

@@ -216,16 +216,33 @@ def unreadable(path: str | os.PathLike[str]) -> str | None:
         return exc.strerror or str(exc)
 
 
+def _link_chain(path: str | os.PathLike[str], hops: int = 40) -> list[str]:
+    """``path`` as an absolute name (".." taken as written), then each name a symbolic link on the way leads to,
+    one hop at a time (a loop or a dangling link ends the chain; the system says so when the file is opened)."""
+    name = os.path.abspath(path)
+    chain = [name]
+    for _ in range(hops):
+        folder = os.path.realpath(os.path.dirname(name))
+        here = os.path.join(folder, os.path.basename(name))
+        chain.append(here)
+        try:
+            target = os.readlink(here)
+        except OSError:  # not a link (or not there): the end of the chain
+            break
+        name = os.path.abspath(os.path.join(folder, target))
+        chain.append(name)
+    return chain
+
+
 def check_writable_target(path: str | os.PathLike[str]) -> None:
     """Refuse to replace anything but a regular file: a save to ``/dev/null`` or a pipe must not swap it out.
 
     A name under ``/dev`` or ``/proc`` is a device or one of this program's streams even where it leads to a
     regular file (``/dev/stdout`` with the output sent to a file): replacing that file would throw away what
     it held, and an append (``>>``) with it. ``/dev/shm`` is the exception: a folder of plain files in memory."""
-    parts = Path(os.path.abspath(path)).parts
-    # /dev/shm is a folder of plain files in memory (tmpfs): no device, and no stream of this program
-    if parts[1:2] in (("dev",), ("proc",)) and parts[1:3] != ("dev", "shm"):
-        raise OSError(errno.EINVAL, "it is a device or a stream of this program, not a file: give a file name")
+    stream = OSError(errno.EINVAL, "it is a device or a stream of this program, not a file: give a file name")
+    if _in_dev(os.path.abspath(path)):
+        raise stream
     try:
         mode = os.stat(path).st_mode
     except FileNotFoundError:
@@ -234,6 +251,16 @@ def check_writable_target(path: str | os.PathLike[str]) -> None:
         raise IsADirectoryError(errno.EISDIR, "it is a folder: give a file name")
     if not stat.S_ISREG(mode):
         raise OSError(errno.EINVAL, "it is not a regular file (a device or a pipe): give a file name")
+    # a regular file reached through a link to /proc/self/fd/1 (or /dev/stdout) is that stream's file too
+    if any(_in_dev(name) for name in _link_chain(path)):
+        raise stream
+
+
+def _in_dev(name: str) -> bool:
+    """Whether an absolute ``name`` lies under /dev or /proc: a device or a stream. /dev/shm is the exception,
+    a folder of plain files in memory (tmpfs)."""
+    parts = Path(name).parts
+    return parts[1:2] in (("dev",), ("proc",)) and parts[1:3] != ("dev", "shm")
 
 
 def create_new_file(directory: Path, stem: str, suffix: str, text: str) -> Path:

@@ -106,6 +106,10 @@ class PerDealFile:
         from .keep import keep_game_file
 
         keep_game_file(path, "the per-deal lines", example="deals.jsonl")
+        try:  # the name as given too: /dev/stdout resolves to the file the output is appended to
+            check_writable_target(path)
+        except OSError as exc:
+            raise _cannot_write(path, exc) from None
         target = Path(path)
         if target.is_symlink():
             target = Path(os.path.realpath(target))  # write the file the link points to, and keep the link
