@@ -445,6 +445,18 @@ def test_fields_the_tutor_does_not_read_are_kept_through_a_resumed_game_and_a_re
     assert run(["play", "--resume", str(path), "--plain"], input=f"s {other}\nq\n").exit_code == 0
     data = json.loads(other.read_text())
     assert data["moves"] == ["r3", "d", "d"] and data["notes"] == "my own notes" and data["tool"] == {"a": [1, 2]}
+    # a record may leave out its moves, and is still this game's file; a file that is no record of this game
+    # (which --annotate may replace) gives the game none of its fields
+    empty = tmp_path / "empty.json"
+    empty.write_text(json.dumps({"format": RECORD_FORMAT, "variant": "osmosis", "deal": {"number": 5},
+                                 "mynote": "keep me"}))
+    assert run(["play", "5", "--save", str(empty), "--plain"], input="d\nd\nq\n").exit_code == 0
+    assert json.loads(empty.read_text())["mynote"] == "keep me"
+    stranger = tmp_path / "stranger.json"
+    stranger.write_text(json.dumps({"moves": "whatever", "secret": "from another file"}))
+    assert run(["review", str(plain), "--samples", "8", "--annotate", str(stranger)]).exit_code == 0
+    data = json.loads(stranger.read_text())
+    assert data["moves"] == ["r3", "d"] and "secret" not in data
 
 
 def test_a_field_nested_too_deep_for_an_export_is_said_and_not_kept(run, tmp_path):

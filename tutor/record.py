@@ -398,13 +398,22 @@ def save_record(record: Record, path: str | os.PathLike[str]) -> None:
 
 
 def _keeping_fields(record: Record, path: str | os.PathLike[str]) -> Record:
-    """The record with the top-level fields of its own that the file it replaces holds (only this game's file
-    is replaced: :func:`keep_finished_game` and the session's checks): a game annotated into, or saved over,
-    another file of it keeps that file's notes; the record's own fields come first."""
+    """The record with the top-level fields of its own that the file it replaces holds, where that file is a
+    record of this game (same rules and deal, its moves the first of these; a record may leave out "moves"):
+    a game annotated into, or saved over, another file of it keeps that file's notes; the record's own fields
+    come first. A file that is no record of this game gives nothing."""
     data, _ = sniff_json(path)
-    if not isinstance(data, dict) or "moves" not in data or data.get("format", RECORD_FORMAT) != RECORD_FORMAT:
+    if not isinstance(data, dict) or data.get("format", RECORD_FORMAT) != RECORD_FORMAT:
         return record
-    kept = {k: v for k, v in data.items() if k not in RECORD_FIELDS and k not in record.extra and _depth(v) <= EXTRA_DEPTH}
+    try:
+        old = Record.from_json(data, source=quoted(path))
+    except TutorError:
+        return record
+    cards = (old.deal.reserves, old.deal.base, old.deal.talon)  # the same layout, by number or inline
+    if (old.rules, cards) != (record.rules, (record.deal.reserves, record.deal.base, record.deal.talon)) or \
+            record.moves[:len(old.moves)] != old.moves:
+        return record
+    kept = {k: v for k, v in old.extra.items() if k not in record.extra}
     return replace(record, extra={**record.extra, **kept}) if kept else record
 
 
