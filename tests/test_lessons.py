@@ -401,6 +401,8 @@ def test_a_question_that_offers_words_takes_them():
     assert judge_answer(now, "open").move == judge_answer(now, "6h").move == Move.parse("w")
     assert judge_answer(now, "open").right
     assert judge_answer(replace(now, question="Open a row now, or turn?"), "open it").move == Move.parse("w")
+    for worded in ("Turn, or play QD?", "Do you play QD, or do you turn?", "Play QD or wait?"):
+        assert judge_answer(replace(queen, question=worded), "play").move == Move.parse("w"), worded
     with pytest.raises(MoveError, match="type the card to open$"):  # no spade can open a row there
         judge_answer(replace(now, question="Open spades now, or turn?"), "open")
     # a question that asks for a card offers no word for it: "open" there names no card and is no answer

@@ -206,7 +206,14 @@ class Feedback:
 #: The words a question "Play JC, or turn?" offers, as answers: a turn, or the one card the question names.
 _TURN_WORDS = {"turn", "wait", "turn and wait"}
 _PLAY_WORDS = {"play", "open", "play it", "open it"}
-_OFFERS = re.compile(r"\bor (turn|wait)\b", re.IGNORECASE)
+_TURN_OFFERED = re.compile(r"\b(turn|wait)\b", re.IGNORECASE)
+_CHOICE = re.compile(r"\bor\b", re.IGNORECASE)
+
+
+def _offers(question: str) -> bool:
+    """Whether a question offers a play beside the turn ("Play JC, or turn?", "Turn, or play JC?", "Do you play
+    JC, or do you turn?"): it names the turn (or the wait) and a choice."""
+    return bool(_TURN_OFFERED.search(question) and _CHOICE.search(question))
 
 
 def worded_answer(step: Step, answer: str) -> Move | int:
@@ -221,7 +228,7 @@ def worded_answer(step: Step, answer: str) -> Move | int:
         return TURN
     # only a question that offers a play or the turn ("..., or turn?") takes "play" or "open" for its play: at
     # "Type a card you can play now." the word names no card, and the player is asked to type one
-    if word in _PLAY_WORDS and _OFFERS.search(step.question or ""):
+    if word in _PLAY_WORDS and _offers(step.question or ""):
         named = _named_cards(step.question or "")
         if len(named) == 1:
             return named[0]
