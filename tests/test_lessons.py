@@ -175,8 +175,8 @@ def test_a_rules_answer_the_hint_rates_really_worse_fails_the_check(tmp_path):
         """)
     [result] = check_lesson(load_lesson_file(path))
     assert not result.ok
-    assert "expects w (2C opens row 2) from the rules, but the hint rates it 7.0 points of win chance (95%: 2.4-12.6) below d " \
-           "on 128 deals" in result.message
+    assert "expects w (2C opens row 2) from the rules, but the hint rates it 7.0 points of win chance below d (95%: 2.4-12.6), " \
+           "on 128 deals consistent" in result.message
     # no move wins there: the hint's advice is the cards, 32 (31-33) for the turn against 23 for AD
     path = write_lesson(tmp_path, """
         [[steps]]
@@ -190,7 +190,7 @@ def test_a_rules_answer_the_hint_rates_really_worse_fails_the_check(tmp_path):
         """)
     [result] = check_lesson(load_lesson_file(path))
     assert not result.ok and "from the rules, but the hint rates it" in result.message
-    assert " cards: about 23 (95%: 23-24) against 32 (31-33) below d" in result.message
+    assert "rates it 8.7 cards below d: about 23 (95%: 23-24) against 32 (95%: 31-33), on 96 deals" in result.message
     # the hint's best is a play the rules accept too: nobody is told "Not quite", whatever the figures
     path = write_lesson(tmp_path, """
         [[steps]]

@@ -136,7 +136,7 @@ def _rules_answer_not_worse(step: Step, verdict: Verdict, expect: Move) -> None:
     be really worse by the hint's own figures (the low end of the 95% interval of its paired drop in win
     chance above 0, or, where neither wins more, its cards' interval below the best's), or the lesson would
     teach against the tutor's own advice."""
-    from ..hints import hint
+    from ..hints import Candidate, hint
     from ..knowledge import observe
 
     advice = hint(observe(step.state), samples=DEFAULT_SAMPLES)
@@ -146,18 +146,22 @@ def _rules_answer_not_worse(step: Step, verdict: Verdict, expect: Move) -> None:
     top = next(c for c in advice.candidates if c.move == advice.best)
     if mine.drop is not None and mine.drop.lo > 0:  # exact: lo is the drop itself
         points, low, high = mine.drop.points()
-        worse = (f"{points:.1f} points of win chance" if mine.drop.exact
-                 else f"{points:.1f} points of win chance (95%: {low:.1f}-{high:.1f})")
+        spread = "" if mine.drop.exact else f" (95%: {low:.1f}-{high:.1f})"
+        worse = f"{points:.1f} points of win chance below {advice.best}{spread}"
     elif mine.cards_interval[1] < top.cards_interval[0] and (mine.drop is None or mine.drop.estimate >= 0):
-        worse = (f"{top.cards - mine.cards:.1f} cards: about {mine.cards:.0f} (95%: {mine.cards_interval[0]:.0f}-"
-                 f"{mine.cards_interval[1]:.0f}) against {top.cards:.0f} ({top.cards_interval[0]:.0f}-"
-                 f"{top.cards_interval[1]:.0f})")
+        def cards(c: Candidate) -> str:
+            low, high = c.cards_interval
+            return f"{c.cards:.0f}" if c.exact else f"{c.cards:.0f} (95%: {low:.0f}-{high:.0f})"
+
+        fewer = top.cards - mine.cards
+        worse = (f"{fewer:.1f} card{'' if round(fewer, 1) == 1 else 's'} below {advice.best}: about {cards(mine)} "
+                 f"against {cards(top)}")
     else:
         return
-    raise step.error(f"expects {expect} ({step.teaches}) from the rules, but the hint rates it {worse} below "
-                     f"{advice.best} on {mine.samples} deals consistent with what the player has seen: a player who "
-                     "plays the better move would be told 'Not quite'; choose a position where the rules' answer "
-                     "is not the worse move")
+    deals = f"{mine.samples} deal{'' if mine.samples == 1 else 's'}"
+    raise step.error(f"expects {expect} ({step.teaches}) from the rules, but the hint rates it {worse}, on {deals} "
+                     "consistent with what the player has seen: a player who plays the better move would be told "
+                     "'Not quite'; choose a position where the rules' answer is not the worse move")
 
 
 def passed_playable(step: Step) -> set[int]:
