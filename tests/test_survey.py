@@ -100,6 +100,10 @@ def test_a_surveys_mean_cards_carry_the_student_t_interval_of_the_deals_cards(ca
         tally.add(DealOutcome(number, n == 52, n, 0.0))
     low, high = tally.cards_interval
     want_low, want_high = mean_interval(cards)
+    if len(set(cards)) == 1:  # no spread: the t interval has no width; the share that could differ bounds it
+        share = wilson(0, len(cards))[1]
+        want_low, want_high = cards[0] * (1 - share), cards[0] + share * (52 - cards[0])
+        assert want_low < cards[0] or cards[0] == 0
     assert low == pytest.approx(want_low, abs=1e-6) and high == pytest.approx(want_high, abs=1e-6)
     assert tally.to_json()["mean_cards_interval"] == [round(low, 2), round(high, 2)]
     assert Tally(preset("osmosis"), "greedy").cards_interval == (0.0, 52.0)
