@@ -77,7 +77,7 @@ def _games(home: Path) -> int:
     ([{"move": "r1", "win": "high"}, {"move": "d", "win": 0.1}],
      'review.moves[1].candidates[0].win is "high": expected a number from 0 to 1'),
     ([{"move": "r1"}, {"move": "d"}], "review.moves[1].candidates[0].win is missing: expected a number"),
-    ([{"move": "zz", "win": 0.5}], 'review.moves[1].candidates[0].move is "zz": expected a move'),
+    ([{"move": "zz", "win": 0.5}], 'review.moves[1].candidates[0].move is "zz": expected r1-r4 (a reserve pile), w (the waste) or d'),
     ([{"move": "d", "win": 0.5, "samples": -1}], "review.moves[1].candidates[0].samples is -1: expected a whole"),
     ([{"move": "d", "win": 0.5, "interval": [0.9, 0.1]}], "review.moves[1].candidates[0].interval is [0.9, 0.1]"),
 ])
@@ -370,3 +370,28 @@ def test_a_history_another_process_keeps_locked_is_one_line_not_a_traceback(run,
     assert result.exit_code == 1 and "Traceback" not in result.output
     assert "database is locked: another osmosis is writing it" in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_import_refuses_a_reviewed_move_the_game_did_not_play_or_a_pile_its_rules_lack(tmp_path):
+    """A review line whose move 1 said r3, on a game that turned there, was imported ("Imported 1 game, 1
+    review"), and a Bridesmaids line was told "expected a move: r1-r4, w or d": the reviewed (and drilled)
+    moves are the game's own, in the words of its rules."""
+    home = tmp_path / "home"
+    line = _good_line(tmp_path)
+    line["review"]["moves"][0]["move"] = "r3"
+    result = osmosis(["import", str(_write(tmp_path / "bad.jsonl", line))], home)
+    assert result.exit_code == 1 and result.stderr.count("\n") == 1, result.stderr
+    assert 'review.moves[0].move is "r3": expected d, the move the game played at move 1' in result.stderr
+    assert _games(home) == 0
+    rules = preset("bridesmaids")
+    with History(tmp_path / "b.sqlite3") as h:
+        gid = add_record(h, Record(rules, deal_for(5, rules), MOVES.split()), key="games/b.json")
+        store_review(h, gid, _review([_move(1, "d", "d", cands=[_cand("d", 0.6)])]))
+        bride = json.loads(export_text(h).splitlines()[0])
+    bride["review"]["moves"][0]["best"] = "r1"
+    result = osmosis(["import", str(_write(tmp_path / "bride.jsonl", bride))], home)
+    assert result.exit_code == 1 and 'review.moves[0].best is "r1": expected w (the waste) or d (turn the talon)' \
+        in result.stderr, result.stderr
+    del bride["review"]["moves"][0]["best"]
+    bride["review"]["moves"][0]["best"] = "d"
+    assert osmosis(["import", str(_write(tmp_path / "bride.jsonl", bride))], home).exit_code == 0

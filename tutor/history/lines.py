@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
+from ..notation import expected
 from .db import parse_iso
-from .reviews import MAX_SAMPLES, MOVES, TAGGING, candidate_problem
+from .reviews import MAX_SAMPLES, TAGGING, candidate_problem, moves_of
 
 _LABELS = ("best", "good", "inaccuracy", "mistake", "blunder")
 class Bad(ValueError):
@@ -66,12 +67,13 @@ def _tags(value: object, what: str) -> None:
             raise Bad(f"{what}[{i}] is {shown(tag)}: expected a tag name ({', '.join(known)})")
 
 
-def _move(value: object, what: str) -> None:
-    if value not in MOVES:
-        raise Bad(f"{what} is {shown(value)}: expected a move: r1-r4, w or d")
+def _move(value: object, what: str, piles: int = 4) -> None:
+    """A move of a game with ``piles`` reserve piles (no r1 in Bridesmaids)."""
+    if value not in moves_of(piles):
+        raise Bad(f"{what} is {shown(value)}: {expected(piles)}")
 
 
-def _candidates(value: object, what: str) -> None:
+def _candidates(value: object, what: str, piles: int = 4) -> None:
     """A reviewed move's candidates, each with the shape the review writes (a move and its win chance, and
     the other figures of :meth:`tutor.hints.Candidate.to_json` where present)."""
     if value is None:
@@ -79,7 +81,7 @@ def _candidates(value: object, what: str) -> None:
     if not isinstance(value, list):
         raise Bad(f"{what} is {shown(value)}: expected a list of the moves' scores")
     for i, c in enumerate(value):
-        problem = candidate_problem(c)
+        problem = candidate_problem(c, piles)
         if problem is not None:
             key, bad, expected = problem
             if not key:
@@ -93,9 +95,10 @@ def shown(value: object) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def check_review(rev: dict[str, Any], moves: int) -> None:
-    """Every field of an exported review that the history stores, as export writes it."""
-    int_field(rev.get("moves_reviewed"), "review.moves_reviewed", 0, moves)
+def check_review(rev: dict[str, Any], moves: Sequence[str], piles: int = 4) -> None:
+    """Every field of an exported review that the history stores, as export writes it, for a game of these
+    ``moves`` (each reviewed move is the one the game played there) and ``piles`` reserve piles."""
+    int_field(rev.get("moves_reviewed"), "review.moves_reviewed", 0, len(moves))
     _number(rev.get("accuracy"), "review.accuracy", 0, 100)
     interval = rev.get("accuracy_interval")  # an older export has none
     if interval is not None and not (isinstance(interval, list) and len(interval) == 2):
@@ -104,7 +107,7 @@ def check_review(rev: dict[str, Any], moves: int) -> None:
         _number(x, f"review.accuracy_interval[{k}]", 0, 100)
     if interval and interval[0] > interval[1]:
         raise Bad(f"review.accuracy_interval is {shown(interval)}: expected its low end first")
-    int_field(rev.get("graded"), "review.graded", 0, moves)
+    int_field(rev.get("graded"), "review.graded", 0, len(moves))
     if rev.get("samples") is not None:
         int_field(rev.get("samples"), "review.samples", 0, 10**6)
     time_field(rev.get("reviewed_at"), "review.reviewed_at", optional=True)
@@ -115,7 +118,7 @@ def check_review(rev: dict[str, Any], moves: int) -> None:
             raise Bad(f"review.{key} is {shown(rev[key])}: expected an object")
     plies: dict[int, str] = {}
     for at, m in _objects(rev.get("moves"), "review.moves"):
-        _move_fields(m, at, moves, "move")
+        _move_fields(m, at, moves, piles, "move")
         if m["ply"] in plies:  # one review row a move: a second one would fail half-way through the line
             raise Bad(f"{at}.ply is {m['ply']}, as in {plies[m['ply']]}: expected each move reviewed once")
         plies[m["ply"]] = at
@@ -123,7 +126,7 @@ def check_review(rev: dict[str, Any], moves: int) -> None:
         _number(m.get("win_before"), f"{at}.win_before", 0, 1)
         _number(m.get("win_after"), f"{at}.win_after", 0, 1)
         text_field(m.get("comment"), f"{at}.comment", optional=True)
-        _candidates(m.get("candidates"), f"{at}.candidates")
+        _candidates(m.get("candidates"), f"{at}.candidates", piles)
         interval = m.get("drop_interval")
         if interval is not None and not (isinstance(interval, list) and len(interval) == 2):
             raise Bad(f"{at}.drop_interval is {shown(interval)}: expected two numbers from -100 to 100")
@@ -144,16 +147,20 @@ def _objects(items: object, what: str) -> Iterator[tuple[str, dict[str, Any]]]:
         yield at, item
 
 
-def _move_fields(m: dict[str, Any], at: str, moves: int, played: str) -> None:
-    """The fields a reviewed move and a drill share: its number, the move played and the better one, label, tags."""
-    int_field(m.get("ply"), f"{at}.ply", 1, moves)
-    _move(m.get(played), f"{at}.{played}")
-    _move(m.get("best"), f"{at}.best")
+def _move_fields(m: dict[str, Any], at: str, moves: Sequence[str], piles: int, played: str) -> None:
+    """The fields a reviewed move and a drill share: its number, the move played (the game's there) and the
+    better one, label, tags."""
+    int_field(m.get("ply"), f"{at}.ply", 1, len(moves))
+    _move(m.get(played), f"{at}.{played}", piles)
+    if m[played] != moves[m["ply"] - 1]:
+        raise Bad(f"{at}.{played} is {shown(m[played])}: expected {moves[m['ply'] - 1]}, the move the game played "
+                  f"at move {m['ply']}")
+    _move(m.get("best"), f"{at}.best", piles)
     _label(m.get("label"), f"{at}.label")
     _tags(m.get("tags"), f"{at}.tags")
 
 
-def check_drills(drills: object, moves: int) -> None:
+def check_drills(drills: object, moves: Sequence[str], piles: int = 4) -> None:
     from .drill import DRILL_LABELS, INTERVALS  # the labels a drill comes from, and its boxes
 
     if drills is None:
@@ -161,7 +168,7 @@ def check_drills(drills: object, moves: int) -> None:
     boxes = len(INTERVALS) - 1
     plies: dict[int, str] = {}
     for at, d in _objects(drills, "drills"):
-        _move_fields(d, at, moves, "played")
+        _move_fields(d, at, moves, piles, "played")
         if d["ply"] in plies:
             raise Bad(f"{at}.ply is {d['ply']}, as in {plies[d['ply']]}: expected one drill a move")
         plies[d["ply"]] = at

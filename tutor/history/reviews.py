@@ -56,7 +56,9 @@ class StoredMove:
         return next((c for c in self.candidates if c.get("move") == move), None)
 
 
-MOVES = ("r1", "r2", "r3", "r4", "w", "d")
+def moves_of(piles: int = 4) -> tuple[str, ...]:
+    """The move tokens of a game with ``piles`` reserve piles (Bridesmaids: w and d only)."""
+    return tuple(f"r{i}" for i in range(1, piles + 1)) + ("w", "d")
 #: A candidate's fields as the review writes them (:meth:`tutor.hints.Candidate.to_json`): field -> kind, range.
 _NUMBER_FIELDS: dict[str, tuple[float, float]] = {"win": (0, 1), "cards": (0, 52), "blind_win": (0, 1),
                                                   "drop": (-1, 1)}
@@ -72,14 +74,16 @@ def _is_number(value: object, lo: float, hi: float) -> bool:
             and lo <= value <= hi)
 
 
-def candidate_problem(c: object) -> tuple[str, object, str] | None:
+def candidate_problem(c: object, piles: int = 4) -> tuple[str, object, str] | None:
     """What is wrong with a stored candidate (one move's scores), as (field, value, what was expected); None
     when it has the shape the review writes: ``move`` and ``win`` always, the other fields when present.
     The field is "" when the candidate itself is no object."""
     if not isinstance(c, dict):
         return "", c, "an object with the move's scores"
-    if c.get("move") not in MOVES:
-        return "move", c.get("move"), "a move: r1-r4, w or d"
+    if c.get("move") not in moves_of(piles):
+        from ..notation import expected
+
+        return "move", c.get("move"), expected(piles).removeprefix("expected ")
     if "win" not in c:
         return "win", None, "a number from 0 to 1 (the move's win chance)"
     for key, (lo, hi) in _NUMBER_FIELDS.items():
