@@ -33,10 +33,11 @@ from pathlib import Path
 
 from tutor.engines import DaskEngine, InProcess, stream_survey
 from tutor.estimate import wilson
+from tutor.policies import DealOutcome
 from tutor.rules import PRESETS
 from tutor.search import DEFAULT_LIMIT, Limit
 from tutor.store import ResultStore
-from tutor.survey import parse_range, run_survey
+from tutor.survey import Tally, parse_range, run_survey
 
 CLAIMS = {"osmosis": "1 in 6", "peek": "1 in 3", "single": "1 in 3", "limited": "-", "bridesmaids": "-"}
 
@@ -92,13 +93,26 @@ def _summary(rows: list[dict]) -> tuple[int, int, int, float, float, float, floa
     return n, wins, unknown, low, high, sum(r["cards"] for r in rows) / n, sum(r["seconds"] for r in rows)
 
 
+def _cards(rows: list[dict]) -> str:
+    """The mean cards of per-deal rows with their 95% interval, as osmosis stats gives it (Tally.cards_interval)."""
+    tally = Tally(PRESETS["osmosis"], "solver")
+    for r in rows:
+        tally.add(DealOutcome(r["deal"], r["won"], r["cards"], 0.0))
+    return _cards_of(tally)
+
+
+def _cards_of(tally: Tally) -> str:
+    low, high = tally.cards_interval
+    return f"{tally.mean_cards:.2f} ({low:.2f}-{high:.2f})"
+
+
 def table_from_files(folder: Path, policies: list[str]) -> None:
     files = _largest_files(folder)
     print(f"From the per-deal files in {folder} (the largest range of each preset and policy; "
           "seconds: the sum of the per-deal times, CPU of one worker; of the winnable: the deals the "
           "solver wins, from the preset's solver file).\n")
-    print("| preset | policy | deals | won (95% CI) | of the solver-winnable (95% CI) | mean cards | undecided "
-          "| seconds | file |")
+    print("| preset | policy | deals | won (95% CI) | of the solver-winnable (95% CI) | mean cards (95% CI) "
+          "| undecided | seconds | file |")
     print("|---|---|---:|---|---|---:|---:|---:|---|")
     notes = []
     for name in PRESETS:
@@ -108,6 +122,7 @@ def table_from_files(folder: Path, policies: list[str]) -> None:
                 continue
             path, rows = files[(name, policy)]
             n, wins, unknown, low, high, cards, seconds = _summary(rows)
+            mean = _cards(rows)
             share = "-"
             if policy != "solver" and solver is not None:
                 won, winnable, covered, against = of_winnable(rows, solver[1])
@@ -123,9 +138,10 @@ def table_from_files(folder: Path, policies: list[str]) -> None:
             if policy == "solver" and solver is not None and solver[0] != name:
                 file = f"{files[(solver[0], 'solver')][0].name} (with every card known {name} is {solver[0]})"
                 n, wins, unknown, low, high, cards, seconds = _summary(solver[1])
+                mean = _cards(solver[1])
                 notes.append(f"{name}'s own solver file: {path.name}, {len(files[(name, policy)][1]):,} deals")
             print(f"| `{name}` | {policy} | {n:,} | {wins:,} = {100 * wins / n:.1f}% ({100 * low:.1f}-{100 * high:.1f}%) "
-                  f"| {share} | {cards:.2f} | {unknown} | {seconds:,.0f} | {file} |")
+                  f"| {share} | {mean} | {unknown} | {seconds:,.0f} | {file} |")
     for note in notes:
         print(f"\n{note}.")
 
@@ -168,7 +184,7 @@ def table(args) -> None:
           "for a win-only second search of the deals left undecided.\n")
     head, rule = "| preset | rules text claims |", "|---|---|"
     for policy in policies:
-        head += f" {policy}: won (95% CI) | {policy} mean cards |"
+        head += f" {policy}: won (95% CI) | {policy} mean cards (95% CI) |"
         rule += "---|---:|"
         if policy == "solver":
             head += " undecided |"
@@ -180,7 +196,7 @@ def table(args) -> None:
         for policy in policies:
             t = cells[policy]
             low, high = t.interval
-            line += f" {t.wins} = {100 * t.win_rate:.1f}% ({100 * low:.1f}-{100 * high:.1f}%) | {t.mean_cards:.2f} |"
+            line += f" {t.wins} = {100 * t.win_rate:.1f}% ({100 * low:.1f}-{100 * high:.1f}%) | {_cards_of(t)} |"
             if policy == "solver":
                 line += f" {t.unknown}" + (f" ({', '.join(map(str, t.undecided))})" if t.unknown else "") + " |"
         print(line)
