@@ -49,7 +49,12 @@ def test_the_share_of_the_winnable_joins_the_solver_file_deal_by_deal(survey, tm
     assert solver[2] == "4" and solver[3].startswith("3 = 75.0%") and solver[4] == "-"
     assert greedy[4].startswith("1/3 = 33.3%")
     assert tutor[2] == "3" and tutor[4].startswith("2/2 = 100.0%")
-    assert tutor[5] == f"{(52 + 25 + 52) / 3:.2f}"
+    mean, interval = tutor[5].split(" ", 1)  # the mean cards with their 95% interval, as osmosis stats gives it
+    assert mean == f"{(52 + 25 + 52) / 3:.2f}"
+    from tutor.estimate import mean_interval
+
+    low, high = mean_interval([52, 25, 52])
+    assert interval == f"({low:.2f}-{high:.2f})"
 
 
 def test_peek_takes_the_larger_osmosis_solver_file_and_says_so(survey, tmp_path, capsys):
