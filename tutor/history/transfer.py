@@ -118,8 +118,8 @@ def import_line(history: History, data: dict[str, Any], where: str,
         if data.get("review") is not None and not isinstance(data["review"], dict):
             raise Bad(f"review is {shown(data['review'])}: expected an object or null")
         if isinstance(data.get("review"), dict):
-            check_review(data["review"], [str(m) for m in record.moves], record.rules.reserve_piles)
-        check_drills(data.get("drills"), [str(m) for m in record.moves], record.rules.reserve_piles)
+            check_review(data["review"], record.rules.reserve_piles)
+        check_drills(data.get("drills"), record.rules.reserve_piles)
     except Bad as exc:
         raise RecordError(f"{where}: not as osmosis export writes it: {exc}") from None
     line = ImportResult()
