@@ -159,49 +159,36 @@ def test_a_wrong_answer_the_engine_accepts_fails_the_check(tmp_path):
     assert "step 1" in result.message and "claims w is wrong" in result.message
 
 
+def _rules_step(tmp_path: Path, deal: int, moves: str, expect: str, question: str = "Type a card you can play now."):
+    """The check of a one-step lesson asking a rules question at deal ``deal`` after ``moves``."""
+    path = write_lesson(tmp_path, f"""
+        [[steps]]
+        deal = {deal}
+        moves = "{moves}"
+        text = "A position."
+        question = "{question}"
+        expect = "{expect}"
+        judge = "rules"
+        teaches = "{expect} can be played"
+        """)
+    [result] = check_lesson(load_lesson_file(path))
+    return result
+
+
 def test_a_rules_answer_the_hint_rates_really_worse_fails_the_check(tmp_path):
     """Deal 1 with 2C on the waste asked "Type the card that can start a new row" and told a player who turned
     "Not quite", while the hint rates opening clubs there 7 points (95%: 2.4-12.6) below the turn: a rules
     question must not teach against the tutor's own advice, so the check refuses it."""
-    path = write_lesson(tmp_path, """
-        [[steps]]
-        deal = 1
-        moves = "d d d d d w d w d"
-        text = "2C is on the waste."
-        question = "Type the card that can start a new row."
-        expect = "2C"
-        judge = "rules"
-        teaches = "2C opens row 2"
-        """)
-    [result] = check_lesson(load_lesson_file(path))
+    result = _rules_step(tmp_path, 1, "d d d d d w d w d", "2C", "Type the card that can start a new row.")
     assert not result.ok
-    assert "expects w (2C opens row 2) from the rules, but the hint rates it 7.0 points of win chance below d (95%: 2.4-12.6), " \
-           "on 128 deals consistent" in result.message
+    assert "expects w (2C can be played) from the rules, but the hint rates it 7.0 points of win chance below d " \
+           "(95%: 2.4-12.6), on 128 deals consistent" in result.message
     # no move wins there: the hint's advice is the cards, 32 (31-33) for the turn against 23 for AD
-    path = write_lesson(tmp_path, """
-        [[steps]]
-        deal = 2
-        moves = "d r3 r2 d r2 w d w d d d w r2 r4 d w d d w d d d d d w d d d d w d d"
-        text = "AD is on the waste."
-        question = "Type a card you can play now."
-        expect = "AD"
-        judge = "rules"
-        teaches = "AD goes to row 1"
-        """)
-    [result] = check_lesson(load_lesson_file(path))
+    result = _rules_step(tmp_path, 2, "d r3 r2 d r2 w d w d d d w r2 r4 d w d d w d d d d d w d d d d w d d", "AD")
     assert not result.ok and "from the rules, but the hint rates it" in result.message
     assert "rates it 8.7 cards below d: about 23 (95%: 23-24) against 32 (95%: 31-33), on 96 deals" in result.message
     # the hint's best is a play the rules accept too: nobody is told "Not quite", whatever the figures
-    path = write_lesson(tmp_path, """
-        [[steps]]
-        deal = 4
-        text = "6C and 9D can be played."
-        question = "Type a card you can play now."
-        expect = "6C"
-        judge = "rules"
-        teaches = "6C opens row 2"
-        """)
-    [result] = check_lesson(load_lesson_file(path))
+    result = _rules_step(tmp_path, 4, "", "6C")
     assert result.ok, result.message
 
 
