@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from ..notation import ALL_MOVES, expected
 from .db import GameRow, History, iso
 
 if TYPE_CHECKING:
@@ -57,8 +58,11 @@ class StoredMove:
 
 
 def moves_of(piles: int = 4) -> tuple[str, ...]:
-    """The move tokens of a game with ``piles`` reserve piles (Bridesmaids: w and d only)."""
-    return tuple(f"r{i}" for i in range(1, piles + 1)) + ("w", "d")
+    """The move tokens of a game with ``piles`` reserve piles (Bridesmaids: w and d only), as the notation
+    writes its moves."""
+    return tuple(str(m) for m in ALL_MOVES if m.kind != "r" or m.pile < piles)
+
+
 #: A candidate's fields as the review writes them (:meth:`tutor.hints.Candidate.to_json`): field -> kind, range.
 _NUMBER_FIELDS: dict[str, tuple[float, float]] = {"win": (0, 1), "cards": (0, 52), "blind_win": (0, 1),
                                                   "drop": (-1, 1)}
@@ -81,8 +85,6 @@ def candidate_problem(c: object, piles: int = 4) -> tuple[str, object, str] | No
     if not isinstance(c, dict):
         return "", c, "an object with the move's scores"
     if c.get("move") not in moves_of(piles):
-        from ..notation import expected
-
         return "move", c.get("move"), expected(piles).removeprefix("expected ")
     if "win" not in c:
         return "win", None, "a number from 0 to 1 (the move's win chance)"
