@@ -181,6 +181,47 @@ def test_the_critical_moments_luck_rows_are_the_luck_sentences_figures(run, tmp_
                          rf"{m['after'] * 100:.0f}%", comment), comment
         # the row names the deals its interval rests on, as the error rows do
         assert m["text"].endswith(", exact)") or re.search(r"95%: [-+0-9]+ to [-+0-9]+[,;] .*deals", m["text"]), m["text"]
+    figures_of_the_moments(data)
+
+
+def figures_of_the_moments(data: dict) -> None:
+    """Each critical moment's two win chances and its swing carry their deals and 95% intervals (or
+    ``exact``), each interval around its figure: the rows showed "30% -> 59%" with neither."""
+    assert data["critical"]
+    for m in data["critical"]:
+        assert m["samples"] >= 1 and isinstance(m["exact"], bool), m
+        for figure, span in (("before", "before_interval"), ("after", "after_interval"), ("swing", "swing_interval")):
+            if span not in m:
+                assert figure == "after" and m["kind"] == "luck", m  # a luck whose after figure was not kept
+                continue
+            lo, hi = m[span]
+            assert lo - 1e-4 <= m[figure] <= hi + 1e-4 or (figure == "swing" and "swing_samples" in m), m
+            if m["exact"]:
+                assert lo == hi, m
+
+
+def test_the_critical_moments_win_chances_carry_their_intervals(run, tmp_path):
+    """Deal 3, 40 moves of a player who plays the last card it can, else turns: its sampled error and luck
+    rows give each win chance with its interval in the table too ("30% (95%: 20-42%)"), not the bare figure."""
+    rules = preset("osmosis")
+    state = State.initial(deal_for(3, rules), rules)
+    moves = []
+    for _ in range(40):
+        legal = state.legal_moves()
+        move = ([m for m in legal if m.is_play] or legal)[-1]
+        moves.append(move)
+        state = state.apply(move)
+    path = tmp_path / "last.json"
+    save_record(Record(rules, deal_for(3, rules), moves), path)
+    data = json.loads(run(["review", str(path), "--json", "--workers", "1"]).stdout)
+    figures_of_the_moments(data)
+    sampled = [m for m in data["critical"] if not m["exact"]]
+    assert {m["kind"] for m in sampled} == {"error", "luck"}
+    text = run(["review", str(path), "--workers", "1"]).stdout
+    table = text[text.index("Critical moments"):text.index("Labelled")]
+    for m in sampled:
+        lo, hi = m["before_interval"]
+        assert f"{m['before'] * 100:.0f}% (95%: {lo * 100:.0f}-{hi * 100:.0f}%)" in table, table
 
 
 def test_forced_moves_in_a_peek_deal_the_reserve_piles_show_lost_carry_no_sampled_interval(run, tmp_path):

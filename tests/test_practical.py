@@ -171,3 +171,25 @@ def test_a_sampled_practical_figure_keeps_its_interval_beside_its_count():
     assert "on 8 deals consistent with what you had seen:" in text
     assert f"2 of 8 won (95%: {played.win_lo * 100:.0f}-{played.win_hi * 100:.0f}%) after your w (8S)" in text
     assert ") (" not in text and text.endswith("after d (turning the talon).")
+
+
+def test_a_move_lost_in_every_consistent_deal_has_its_win_known_not_a_wilson_interval():
+    """Deal 60 after 33 moves of a player who turns past cards: `d` blocks the game in every consistent
+    deal (the review grades it lost, 0-0), and the practical figure said "0 of 4 won (95%: 0-49%)"."""
+    from tutor.certainty import lost_for_certain
+    from tutor.estimate import Estimate
+    from tutor.narrate.review import practical_sentence
+    from tutor.notation import parse_moves
+    from tutor.review.facts import Practical
+
+    state = State.initial(deal_for(60, OSMOSIS), OSMOSIS)
+    for move in parse_moves("r3 d d d w d d d d w d d d d d d d w d d d d d d w d w d d d d d d"):
+        state = state.apply(move)
+    obs, turn = observe(state), Move.parse("d")
+    assert lost_for_certain(obs, turn) and obs.consistent_deals() > 4
+    est = practical_after(obs, turn, games=4)
+    assert (est.win, est.win_lo, est.win_hi, est.samples, est.exact) == (0.0, 0.0, 0.0, 4, False)
+    top = Estimate.of([(True, 52)] + [(False, 40)] * 3)
+    text = practical_sentence(state, Practical(turn, Move.parse("w"), est, top, 4, False))
+    assert "0 of 4 won (it loses in every consistent deal) after your d" in text and "0-49%" not in text
+    assert f"1 of 4 (95%: {top.win_lo * 100:.0f}-{top.win_hi * 100:.0f}%) after w" in text

@@ -17,7 +17,9 @@ Everything is seeded from the observation: the deals are
 each deal depends only on that deal, so two positions that differ only in
 cards the player never saw get the same figure. The chance *after* a move
 plays the move on each of those deals first, so two moves of one position
-are played out on the same deals (a paired comparison).
+are played out on the same deals (a paired comparison). A move lost in every
+consistent deal (:func:`tutor.certainty.lost_for_certain`) has its win known:
+its interval is 0-0, not the games' Wilson interval.
 
 The games run on the project's process pool (:func:`tutor.pool.parallel_map`,
 ``workers`` processes; 1 plays them here). Costly: a whole blind game a deal
@@ -28,9 +30,10 @@ cards).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
+from .certainty import lost_for_certain
 from .errors import TutorError
 from .estimate import Estimate
 from .knowledge import Observation
@@ -106,10 +109,13 @@ def practical_many(requests: Sequence[Request], workers: int = 1, infoset: bool 
             if progress is not None:
                 progress(len(results), total)
     out, at = [], 0
-    for worlds, exact in plans:
+    for req, (worlds, exact) in zip(requests, plans):
         chunk = results[at:at + len(worlds)]
         at += len(worlds)
-        out.append(Estimate.of([(won, float(cards)) for won, cards in chunk], exact))
+        est = Estimate.of([(won, float(cards)) for won, cards in chunk], exact)
+        if not exact and req.move is not None and lost_for_certain(req.obs, req.move):
+            est = replace(est, win_lo=0.0, win_hi=0.0)  # lost in every consistent deal: the win is known, not sampled
+        out.append(est)
     return out
 
 

@@ -18,6 +18,7 @@ from ..notation import Move
 from ..render import card_text, prose
 from ..review import Label, MomentKind, MoveReview, Review, move_accuracy
 from ..review.facts import Decided, Grade
+from ..review.values import Moment
 from ..table import Table
 
 __all__ = ["chart", "counts_line", "moves_table", "moments_table", "render_review", "result_line",
@@ -31,6 +32,20 @@ LABEL_STYLES = {Label.BEST: "green", Label.GOOD: "cyan", Label.INACCURACY: "yell
 
 def _pct(x: float) -> str:
     return f"{x * 100:.0f}%"
+
+
+def _chance(win: float, interval: tuple[float, float] | None, exact: bool) -> str:
+    """A critical moment's win chance with its 95% interval (``30% (95%: 20-42%)``), alone where exact (the
+    game's result, every consistent deal) or where its interval was not kept."""
+    if exact or interval is None or interval[0] == interval[1]:
+        return _pct(win)
+    return f"{_pct(win)} (95%: {interval[0] * 100:.0f}-{interval[1] * 100:.0f}%)"
+
+
+def _swing_cell(c: Moment) -> str:
+    """``30% (95%: 20-42%)`` over ``-> 59% (95%: 47-71%)``; one line where neither figure has an interval."""
+    before, after = _chance(c.before, c.before_interval, c.exact_before), _chance(c.after, c.after_interval, c.exact_after)
+    return f"{before} -> {after}" if "(" not in before + after else f"{before}\n-> {after}"
 
 
 def _move_cell(move: Move, card: int | None, symbols: bool) -> Text:
@@ -232,7 +247,7 @@ def moments_table(rev: Review, symbols: bool = False) -> Table | Text | Group:
     table.add_column("what")
     for c in rev.critical:
         table.add_row(str(c.ply), Text(str(c.kind), style="red" if c.kind is MomentKind.ERROR else "cyan"),
-                      f"{_pct(c.before)} -> {_pct(c.after)}", prose(c.text, symbols))
+                      _swing_cell(c), prose(c.text, symbols))
     note = _moments_basis(rev)
     return table if note is None else Group(table, Text(note, style="dim"))
 

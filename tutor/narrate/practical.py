@@ -26,7 +26,12 @@ def practical_sentence(state: State, fact: Practical) -> str:
         where = f"on {n} deals consistent with what you had seen"
 
     def figure(est: Estimate, move: Move, your: bool) -> str:
-        span = "" if fact.exact else f" ({interval_text(est.win_lo, est.win_hi)})"
+        if fact.exact:
+            span = ""
+        elif est.win_hi == 0.0:  # a sampled (Wilson) interval never closes on 0: the move loses for certain
+            span = " (it loses in every consistent deal)"
+        else:
+            span = f" ({interval_text(est.win_lo, est.win_hi)})"
         return (f"{won_count(est)} of {est.samples}{' won' if your else ''}{span} after {'your ' if your else ''}"
                 f"{move_named(state, move)}")
 

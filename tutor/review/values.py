@@ -185,6 +185,17 @@ class Moment:
     fact: MomentFact | None = None
     practical: Practical | None = None
     practical_text: str = ""
+    #: the deals each win chance rests on (0: not known), its 95% interval (None: not known) and whether it
+    #: is exact (every consistent deal, or the game's result); the swing's own interval, on ``swing_samples``
+    #: paired deals where it was measured on others (an error's drop, on the deals drawn for its label)
+    samples: int = 0
+    samples_after: int = 0
+    swing_samples: int = 0
+    before_interval: tuple[float, float] | None = None
+    after_interval: tuple[float, float] | None = None
+    swing_interval: tuple[float, float] | None = None
+    exact_before: bool = False
+    exact_after: bool = False
 
     @property
     def swing(self) -> float:
@@ -193,6 +204,17 @@ class Moment:
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"ply": self.ply, "kind": str(self.kind), "before": round(self.before, 4),
                                 "after": round(self.after, 4), "swing": round(self.swing, 4), "text": self.text}
+        if self.samples:
+            data["samples"] = self.samples
+            if self.samples_after != self.samples:
+                data["samples_after"] = self.samples_after
+        if self.swing_samples and self.swing_samples != self.samples:
+            data["swing_samples"] = self.swing_samples
+        for name, span in (("before_interval", self.before_interval), ("after_interval", self.after_interval),
+                           ("swing_interval", self.swing_interval)):
+            if span is not None:
+                data[name] = [round(span[0], 4), round(span[1], 4)]
+        data["exact"] = self.exact_before and self.exact_after
         if self.practical is not None:
             p = self.practical
             data["practical"] = {"games": p.games, "played": {"move": str(p.move), **estimate_json(p.played)},
