@@ -217,7 +217,9 @@ def read_line(prompt: str, echo: bool) -> str | None:
             continue
         line = line.lstrip("\ufeff")  # a byte-order mark that opens a piped file is no part of a move
         if echo:
-            click.echo(clean(line))  # the transcript shows no control codes, even typed ones
+            # the transcript shows no control codes, even typed ones; written as the rest of play's output is,
+            # so a glyph the output cannot show gets its ASCII stand-in (click.echo wrote UTF-8 to a C locale)
+            print(clean(line), flush=True)
         return line
 
 

@@ -52,8 +52,9 @@ class SavedGame:
     def to_json(self) -> dict:
         out = {"number": self.number, "path": str(self.path),
                "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(self.mtime))}  # UTC, as history's
-        if self.record is None:
-            out["error"] = self.error
+        if self.record is None:  # every field a script reads is there, null where the file gave nothing
+            out.update({"deal": None, "variant": None, "moves": None, "cards": None, "won": None, "over": None,
+                        "error": self.error})
             return out
         final = self.record.replay()
         out.update({"deal": self.record.deal.record_ref(), "variant": self.record.rules.to_json(),

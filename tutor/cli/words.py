@@ -123,9 +123,15 @@ def unreadable_word(words: Iterable[str], piles: int = 4) -> str | None:
             error = too_long(word, piles)
             return f"{error}; nothing of the line was played" if len(words) > 1 else error
         try:
-            parse_input(word, piles)
+            move = parse_input(word, piles)
         except MoveError as exc:
             return f"{exc}; nothing of the line was played" if len(words) > 1 else str(exc)
+        if isinstance(move, Move) and move.kind == "r" and move.pile >= piles and len(words) > 1:
+            # r3 in a game of two piles, or r1 in Bridesmaids: no move of this game, so the line stops before
+            # any of it is played, as for r5 (alone, the game's own refusal says the same)
+            have = (f"this game has {piles} reserve pile{'s' * (piles > 1)} (r1{f'-r{piles}' * (piles > 1)})"
+                    if piles else "this game has no reserve")
+            return f"{word} is no move here: reserve pile {move.pile + 1} does not exist; {have}; nothing of the line was played"
     return None
 
 

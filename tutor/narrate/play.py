@@ -96,7 +96,7 @@ Moves:  r1-r4  play the top card of a reserve pile
         w      play the waste's top card
         d      turn the talon (a redeal when the stock is empty)
         t      turn until the waste shows a card that can be played
-        7h     a card name (also 10H, 7♥) plays that card
+        7h     a card name (also 10h, 7♥) plays that card
         Several moves on one line are played in turn: d d w (or d, d, w)
 Other:  u      undo the last move (u 3: the last three)
         h      hint: every move with its chance to win, and why
