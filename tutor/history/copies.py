@@ -39,7 +39,15 @@ def _played_after(row: GameRow, mtime: float) -> bool:
         return False
 
 
-def _copy_left_behind(history: History, record: Record, mtime: float) -> int | None:
+def _played_after_moment(row: GameRow, moment: float) -> bool:
+    """Whether the row's file was last written (its ``played_at``) at or after ``moment``."""
+    try:
+        return parse_iso(row.played_at) >= moment
+    except ValueError:
+        return False
+
+
+def copy_left_behind_at(history: History, record: Record, mtime: float) -> int | None:
     """The row of the game a record file is a copy of, left behind: written while that game was played (after
     it began, before it was last played) and holding its first moves (``--save game.json``, quit, then
     ``play --resume last`` went on in the games folder's file; ``s FILE`` and play went on). ``osmosis
@@ -126,12 +134,12 @@ def went_on_in_a_copy(history: History, path: Path, record: Record) -> GameRow |
 
 
 def copy_left_behind(history: History, path: Path, record: Record) -> GameRow | None:
-    """The history's game of which the file ``path`` is a copy left behind (:func:`_copy_left_behind`)."""
+    """The history's game of which the file ``path`` is a copy left behind (:func:`copy_left_behind_at`)."""
     try:
         mtime = path.stat().st_mtime
     except OSError:
         return None
-    found = _copy_left_behind(history, record, mtime)
+    found = copy_left_behind_at(history, record, mtime)
     return history.game(found) if found is not None else None
 
 
@@ -153,12 +161,40 @@ def claim_file_copy(history: History, record: Record, key: str | None, started_a
     changes when the key is stored already or no such row is. In ``write``."""
     if key is None or history.game_by_key(key) is not None:
         return
-    rows = [r for r in history.query("SELECT id FROM games WHERE content = ? AND from_import = 1 ORDER BY id",
-                                     (content_of(record),)) if int(r[0]) not in taken]
-    if rows:  # stored under the line's key from now on, begun at the earlier of the two starts
+    rows = [int(r[0]) for r in history.query("SELECT id FROM games WHERE content = ? AND from_import = 1 ORDER BY id",
+                                             (content_of(record),)) if int(r[0]) not in taken]
+    if not rows:  # a copy saved before the game went on: the export holds it further on (one line of play)
+        rows = [row.id for row in _imported_starts(history, record, started_at) if row.id not in taken]
+    if rows:  # stored under the line's key from now on, begun at the earlier of the two starts; the line's
+        # game, the same or further on, then brings the row up to date (tutor.history.games.key_of)
         with history.write() as conn:
             conn.execute("UPDATE games SET game_key = ?, from_import = 0, started_at = min(started_at, "
-                         "COALESCE(?, started_at)) WHERE id = ?", (storable(key), started_at, int(rows[0][0])))
+                         "COALESCE(?, started_at)) WHERE id = ?", (storable(key), started_at, rows[0]))
+
+
+def _imported_starts(history: History, record: Record, started_at: str | None) -> list[GameRow]:
+    """The rows of record files ``osmosis import`` stored whose game is a strict start of ``record``'s: a
+    ``--save`` copy written before the game it holds went on (imported first, it was a second game when the
+    export of that game came after it). Written after that game began (``started_at``, where the line says;
+    stored to the second, so a second's grace): a file of the deal from before is no copy of it."""
+    try:
+        began = parse_iso(started_at) if started_at else None
+    except ValueError:
+        began = None
+    number = record.deal.number
+    column = number is not None and number <= MAX_COLUMN_NUMBER
+    found = []
+    for raw in history.query("SELECT * FROM games WHERE from_import = 1 AND variant = ? AND "
+                             + ("deal_number = ?" if column else "deal_number IS NULL") + " ORDER BY id",
+                             (variant_name(record), *((number,) if column else ()))):
+        row = GameRow.from_sql(raw)
+        if began is not None and not _played_after_moment(row, began - 1):
+            continue
+        kept = stored(row)
+        if (kept is not None and same_deal(kept, record) and len(kept.moves) < len(record.moves)
+                and _one_line(kept, record)):
+            found.append(row)
+    return found
 
 
 def same_deal(kept: Record, record: Record) -> bool:

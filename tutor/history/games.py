@@ -20,9 +20,9 @@ from ..record import Record, content_of, load_record, loads_record
 from ..storage import games_dir, is_regular_file
 from ..textsafe import quoted
 from .copies import (
-    _copy_left_behind,
     _left_behind,
     _went_on_in_a_copy,
+    copy_left_behind_at,
     follows_another_file,
     own_key,
     same_deal,
@@ -329,7 +329,7 @@ def add_file(history: History, path: Path, keyed: bool = True, text: str | None 
         if isinstance(found, int):
             return found
         if by_content and (found is None or history.game_by_key(found) is None):
-            ahead = _copy_left_behind(history, record, mtime)
+            ahead = copy_left_behind_at(history, record, mtime)
             if ahead is not None:
                 return ahead
         return add_record(history, record, key=found, source=source_of(path), started_at=started,

@@ -12,6 +12,8 @@ review, a drill's answers and progress stay (:mod:`tutor.history.backup`).
 
 from __future__ import annotations
 
+import json
+import re
 import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -27,8 +29,8 @@ from ..textsafe import quoted, shown_path
 from .backup import LINE_FORMAT, keep_better_review, merge_drill
 from .backup import export_lines as export_lines
 from .backup import export_text as export_text
-from .copies import claim_file_copy
-from .db import History, HistoryError
+from .copies import claim_file_copy, copy_left_behind_at
+from .db import History, HistoryError, parse_iso
 from .games import add_file, add_record, key_of
 from .lines import Bad, check_drills, check_review, int_field, shown, text_field, time_field
 from .names import key_for_path, storable
@@ -141,8 +143,18 @@ def _store_line(history: History, data: dict[str, Any], record: Record, where: s
     # (kept, and this one gets a row of its own), or this game may be stored further on (kept as it is).
     # A record file imported here (a --save copy of the game) holds this game: the line takes its row over,
     # unless an earlier line of this file stored that row (two games played alike in one export stay two).
-    claim_file_copy(history, record, data.get("key") or None, data.get("started_at"), taken)
+    copy = data.get("from_import") is True
+    if not copy:  # a line that is itself such a copy takes no row over: it is found by its content below
+        claim_file_copy(history, record, data.get("key") or None, data.get("started_at"), taken)
     found = key_of(history, record, data.get("key") or None, by_content=False)
+    held = _held_copy(history, data, record, taken) if copy and not isinstance(found, int) else None
+    if held is not None:  # the game is here already: its row, dates and file stay, and the line adds no game
+        result.ids.add(held)
+        row = history.game(held)
+        if row is not None and row.moves == len(record.moves):
+            _merge_review(history, held, data, where, result)  # the same game: the better review is kept
+        _merge_drills(history, held, data, where, result)
+        return
     if isinstance(found, int):
         row = history.game(found)
         if row is not None and row.moves > len(record.moves):
@@ -156,6 +168,31 @@ def _store_line(history: History, data: dict[str, Any], record: Record, where: s
                          from_import=data.get("from_import") is True,
                          started_at=data.get("started_at"), played_at=data.get("played_at"), game_id=data.get("id"))
     result.took(game_id, before, len(record.moves))
+    _merge_review(history, game_id, data, where, result)
+    _merge_drills(history, game_id, data, where, result)
+
+
+def _held_copy(history: History, data: dict[str, Any], record: Record, taken: set[int]) -> int | None:
+    """The row that holds already the game of a line marked ``from_import`` (a record file imported where the
+    export was written: a --save copy, say), the same game or further on; None if no row does.
+
+    Such a line is a file copy, so it is found as ``osmosis import`` finds that file here: by its content,
+    or as a copy the game left behind (written, at the line's ``played_at``, while a stored game was played
+    on from it). Without this the copy became a second game when its line came after the export of the
+    game played, and not when it came before. A row of ``taken`` (stored or found by an earlier line of this
+    file) is not one: the history that wrote the file kept those as two games, as two played alike are."""
+    for (game_id,) in history.query("SELECT id FROM games WHERE content = ? ORDER BY id", (content_of(record),)):
+        if int(game_id) not in taken:
+            return int(game_id)
+    played = data.get("played_at")
+    try:
+        ahead = copy_left_behind_at(history, record, parse_iso(played)) if isinstance(played, str) else None
+    except ValueError:
+        return None
+    return ahead if ahead is not None and ahead not in taken else None
+
+
+def _merge_review(history: History, game_id: int, data: dict[str, Any], where: str, result: ImportResult) -> None:
     if isinstance(data.get("review"), dict):
         try:  # the history's own review stays unless this one is the better one
             kept = keep_better_review(history, game_id, data["review"], store_review)
@@ -164,7 +201,6 @@ def _store_line(history: History, data: dict[str, Any], record: Record, where: s
         result.reviews += 1
         result.new_reviews += kept == "stored"
         result.rougher += kept == "rougher"
-    _merge_drills(history, game_id, data, where, result)
 
 
 def _merge_drills(history: History, game_id: int, data: dict[str, Any], where: str, result: ImportResult) -> None:
@@ -183,6 +219,62 @@ def _newer(data: dict[str, Any]) -> str | None:
         return None
     return (f"format {quoted(fmt)} is not supported: expected {LINE_FORMAT!r}, the one this osmosis-tutor reads "
             "(another version of osmosis-tutor wrote it: export it again with this one, or upgrade this one)")
+
+
+_EXPECTED = ("an osmosis-record/1 file or what osmosis export writes, one JSON object a line (or each laid out "
+             "over several lines)")
+_BLANK = re.compile(r"[ \t\n\r]*")
+
+
+def json_values(text: str) -> tuple[list[tuple[int, str]], str | None]:
+    """The JSON values ``text`` holds one after another, whitespace between, each as its own text with the
+    line it begins on, and None; or those before the first that cannot be read, and where that one is.
+
+    So the lines of an export are read whether each is one line of text (as export writes them) or laid out
+    over several (``python3 -m json.tool --json-lines``, ``jq .``): read line by line, such a file was
+    fragments, and one that happened to be JSON (``"d"``, the last move of a list) hid that the file as a
+    whole was. Each value is read again by :func:`tutor.inputs.loads_json`, which bounds it."""
+    decoder = json.JSONDecoder()
+    values: list[tuple[int, str]] = []
+    pos, line = 0, 1
+    end = _skip_blank(text, 0)
+    while end < len(text):
+        line += _breaks(text, pos, end)
+        pos = end
+        try:
+            end = decoder.raw_decode(text, pos)[1]
+        except json.JSONDecodeError as exc:
+            at = line + _breaks(text, pos, exc.pos)
+            column = exc.pos - max(text.rfind("\n", 0, exc.pos), text.rfind("\r", 0, exc.pos))
+            return values, f"from line {line} on ({exc.msg} at line {at} column {column})"  # said from where the value begins
+        except (ValueError, RecursionError):  # a number too long to convert, nesting too deep
+            return values, f"from line {line} on (a value that cannot be read)"
+        values.append((line, text[pos:end]))
+        end = _skip_blank(text, end)
+    return values, None
+
+
+def _skip_blank(text: str, pos: int) -> int:
+    """Where the next JSON value may begin: past the whitespace JSON allows between values."""
+    blank = _BLANK.match(text, pos)
+    return blank.end() if blank is not None else pos
+
+
+def _breaks(text: str, start: int, end: int) -> int:
+    """The line breaks between two places of ``text`` (a lone CR counts, as splitlines counts it)."""
+    return text.count("\n", start, end) + text.count("\r", start, end) - text.count("\r\n", start, end)
+
+
+def _object_line(line: str) -> bool:
+    """Whether a line of text is one JSON object: a file with such a line is JSON lines, its other lines
+    said one by one; one with none (a laid-out export cut short) is said in one problem."""
+    line = line.strip()
+    if not (line.startswith("{") and line.endswith("}")):
+        return False
+    try:
+        return isinstance(json.loads(line), dict)
+    except (ValueError, RecursionError):
+        return False
 
 
 MAX_EXPORT_BYTES = 256 * 1024 * 1024
@@ -251,8 +343,17 @@ def import_file(history: History, path: str | Path) -> ImportResult:
                                "lines osmosis export writes")
         return result
     # One JSON object that is not a record: an exported line written over several lines of text.
-    entries: Iterable[tuple[int, str | dict[str, Any]]] = (
-        [(1, whole)] if isinstance(whole, dict) else enumerate(text.splitlines(), 1))
+    entries: Iterable[tuple[int, str | dict[str, Any]]] = [(1, whole)] if isinstance(whole, dict) else []
+    broken = ""
+    if not isinstance(whole, dict):
+        values, stop = json_values(text)
+        if stop is None:  # JSON lines, or an export laid out over several lines (json.tool --json-lines, jq .)
+            entries = values
+        elif any(_object_line(line) for line in text.splitlines()):
+            entries = enumerate(text.splitlines(), 1)  # JSON lines, some not: each said with its line number
+        else:  # neither: one problem, and the objects before it go in
+            entries = values if any(value.startswith("{") for _, value in values) else []
+            broken = stop
     parsed = 0
     unread: list[str] = []
     refused: list[str] = []  # lines read but not taken: the first few said, then how many more
@@ -297,10 +398,12 @@ def import_file(history: History, path: str | Path) -> ImportResult:
     result.problems[:0] = refused[:MAX_PROBLEMS]  # before a stop's own line, in the order of the file
     if len(refused) > MAX_PROBLEMS:
         result.problems.insert(MAX_PROBLEMS, f"{name}: {len(refused) - MAX_PROBLEMS} more lines were refused too")
-    if unread and not parsed:  # no line was JSON: the file is not JSON lines, so one problem, not one a line
-        result.problems.append(f"{name} is not valid JSON: expected an osmosis-record/1 file or the lines osmosis "
-                               "export writes, one JSON object a line")
+    if (unread or broken) and not parsed:  # no JSON value read: the file is not JSON lines, so one problem
+        result.problems.append(f"{name} is not valid JSON: expected {_EXPECTED}")
         return result
+    if broken:
+        result.problems.append(f"{name} is not valid JSON {broken}: expected {_EXPECTED}; nothing from there on "
+                               "was imported")
     result.problems += unread[:MAX_PROBLEMS]
     if len(unread) > MAX_PROBLEMS:
         result.problems.append(f"{name}: {len(unread) - MAX_PROBLEMS} more lines could not be read either")
