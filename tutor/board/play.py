@@ -23,7 +23,7 @@ from ..errors import TutorError
 from ..knowledge import observe
 from ..narrate.play import end_message, over_rest, pile_keys, turned_sentence
 from ..talon import TURN_STOPS, memory, turns_to_play, waste_fan
-from .asking import MovesApp
+from .asking import Answers, MovesApp
 from .screens import BOX_EDITS, CardPanel, TextScreen, box_key, box_paste, play_keys, typed_box
 from .widgets import SHORT_ROWS, HintView, Keys, Lines, MemoryView, Status, TableView, too_narrow
 
@@ -83,7 +83,7 @@ PROMPT_COMMANDS = {"u": "action_undo", "undo": "action_undo", "h": "action_hint"
 BOARD_ACTIONS = frozenset({"play", "turn_until", "undo", "redo", "hint", "prompt", "save", "help", "quit_key"})
 """The actions of the board's keys (its bindings), none of which a key typed into the : box may start (Ctrl+Q,
 Textual's own "quit", still quits)."""
-END_KEYS = ("v review this game", "u take back the last move", "q quit")  # the end question's keys
+END_KEYS = ("v review this game", "u take back the last move", ": then s FILE saves", "q quit")  # the end question's keys
 
 
 
@@ -113,6 +113,7 @@ class BoardApp(MovesApp):
         self.message_text = ""
         self.reveal: str | None = None  # a panel just asked for ("#hint", "#message"), scrolled into view once shown
         self.warned_unsaved = False
+        self.end_box: str | None = None  # the end question's text while its : box is open
         self.no_autosave: str | None = None  # why the game cannot be saved as it is played, from the start
         session.listener = self.note  # the session's messages (autosave, saves, history) go to the board
 
@@ -341,6 +342,9 @@ class BoardApp(MovesApp):
                     self.submit_line(prompt.value)
                 else:
                     self._close_prompt()
+                if self.end_box is not None:  # the box was opened from the end question: back to it
+                    before, self.end_box = self.end_box, None
+                    self.ask_end(self.message_text if self.message_text != before else "")
                 return
             if box_key(prompt, event):
                 return
@@ -378,11 +382,30 @@ class BoardApp(MovesApp):
         self.session.finish(saved_line=False)  # what it says (the history) comes to note, under the rest
         if self.message_text:
             said.append(self.message_text)
-        self.question("\n".join(said), {
-            "v": ("review this game", lambda: self.exit("review")),
-            "u": ("take back the last move", self.action_undo),
-            "q": ("quit", self.exit),
-        })
+        self.question("\n".join(said), self.end_answers())
+
+    def end_answers(self) -> Answers:
+        """The end question's keys: : opens the box (s FILE saves the game there), q quits as q does anywhere (a
+        game not saved is warned about first; it was thrown away at once)."""
+        def box() -> None:
+            self.end_box = self.message_text  # the question as shown: what the box's line says comes instead
+            self.action_prompt()
+
+        def leave() -> None:
+            self.quit_game()
+            if not self.leaving:  # only warned: the warning, and the question again
+                self.ask_end(self.message_text, first=False)
+
+        return {"v": ("review this game", lambda: self.exit("review")), "u": ("take back the last move", self.action_undo),
+                ":": ("type s FILE to save", box), "q": ("quit", leave)}
+
+    def ask_end(self, said: str, first: bool = True) -> None:
+        """The end question again, after a line typed in its box or a q that only warned: what that said, the
+        result and where the game is now (or, after the warning, the result first)."""
+        if self.leaving or self.pending is not None or not self.game.state.over:
+            return  # closed, asked already, or an undo (u, : u) took the game back from its end
+        result = end_message(self.game.state) + (f" {self.session.saved_now()}" if first else "")  # the warning says it
+        self.question("\n".join(x for x in ((said, result) if first else (result, said)) if x), self.end_answers())
 
     async def action_quit(self) -> None:
         self.quit_game()
@@ -392,11 +415,13 @@ class BoardApp(MovesApp):
 
     def quit_game(self) -> None:
         files = self.session.files
+        # As in line mode, --save PATH (or the file of s FILE) is written first: what is unsaved is decided after
+        said = files.keep()  # (what it says is said again as the board closes, by the session's quit)
         if files.saved_sentence() is None and not files.nothing_to_save() and not self.warned_unsaved:
             # As in line mode: moves that are not saved get a warning and a second q.
             self.warned_unsaved = True
-            self.explain(f"{files.unsaved_sentence()} Press : and type s FILE to save it, or q again to quit "
-                     "without saving.")
+            self.explain(" ".join([*said, f"{files.unsaved_sentence()} Press : and type s FILE to save it, or q "
+                                          "again to quit without saving."]))
             return
         self.exit()
 

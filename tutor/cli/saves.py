@@ -19,7 +19,9 @@ The rules, so that a player never loses a game:
   whose every move was taken back leaves no file on quit;
 - "saved" is said only of a file whose last good write holds the moves
   played now; when saving fails, the player is told which moves are not
-  saved and offered ``s FILE``.
+  saved and offered ``s FILE``;
+- a Ctrl-C while a move is played and saved waits until it is saved
+  (:func:`held_interrupt`).
 
 No output here: every method returns the sentences to show.
 """
@@ -27,7 +29,11 @@ No output here: every method returns the sentences to show.
 from __future__ import annotations
 
 import os
+import signal
+import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from ..deals import Deal
@@ -62,7 +68,7 @@ class GameFiles:
     """The files of one game at the terminal: the autosave, ``--save PATH``, and what each holds."""
 
     def __init__(self, game: Game, games: Path | None, stem: str, save_path: str | None = None,
-                 resumed: Path | None = None) -> None:
+                 resumed: Path | None = None, given: Path | None = None) -> None:
         self.game = game
         self.games = games  # the folder for new autosave files; None when it cannot be used
         self.stem = stem
@@ -77,6 +83,10 @@ class GameFiles:
         self.stamps: dict[str, tuple[int, int, int] | None] = {}  # file -> how it was when last written or read
         self.moved_from: Path | None = None  # the file this game left for a copy, written by something else
         self.to_a_file = SAVE_TO_A_FILE  # how the player saves to a file of their own (the board's own way)
+        # A record read from a pipe or a device (``--resume <(...)``), which no write can go back to: its moves
+        # are the player's already, so quitting with only them loses nothing (no "not saved" for them).
+        self.given = given
+        self.given_moves = self._moves() if given is not None else ()
         if resumed is not None:
             self._note(resumed)
 
@@ -157,12 +167,23 @@ class GameFiles:
         return path is not None and self.written.get(self._key(path)) == self._moves()
 
     def nothing_to_save(self) -> bool:
-        """A new game with no move played (and nothing written): quitting loses nothing."""
-        return not self.game.moves and not self.written
+        """No move played (a new game, or one read from a pipe, as it was given) and nothing written:
+        quitting loses nothing."""
+        return self._moves() == self.given_moves and not self.written
+
+    def nothing_played(self) -> str:
+        """On quit, when :meth:`nothing_to_save`: why there is no game file, and where the game is."""
+        return "No move was played, so no game file was written." + (f" {self._given_where()}" if self.game.moves else "")
+
+    def _given_where(self) -> str:
+        return (f"The game ({_plural(self.game.ply, 'move')}) was read from {shown_path(self.given)}, which is not a "
+                "regular file (a pipe or a device), so it is not kept in a file here.")
 
     def unsaved_sentence(self) -> str:
         """What is not saved, and what the game's file holds instead."""
         ply = self.game.ply
+        if self.nothing_to_save() and self.game.moves:
+            return self._given_where()  # the moves given, none played: nothing of the player's is lost
         for candidate in (self.autosave, self.save_path, *self.written):
             if candidate is not None and self._key(candidate) in self.written:
                 held = len(self.written[self._key(candidate)])
@@ -306,7 +327,9 @@ class GameFiles:
         where = self.holding_now()
         ply, score = self.game.ply, self.game.state.score
         if not where:
-            held = sorted((p for p in self.finished if self._holds_start(p)), key=lambda p: (p == self._key(self.save_path), p))
+            # the game's own file (the resumed or autosave file) keeps it; --save and s FILE hold copies
+            held = sorted((p for p in self.finished if self._holds_start(p)),
+                          key=lambda p: (p != self._key(self.autosave), p == self._key(self.save_path), p))
             if not held:
                 return None
             total = len(self.written[held[0]])
@@ -319,6 +342,24 @@ class GameFiles:
         preferred = [str(p) for p in (self.save_path, self.autosave) if p is not None and str(p) in where]
         return (f"The game is saved in {shown_path((preferred or where)[0])} "
                 f"({_plural(ply, 'move')}, {_plural(score, 'card')} on the foundations).")
+
+
+@contextmanager
+def held_interrupt() -> Iterator[None]:
+    """Ctrl-C held back while a move is played and saved (none half made, none unsaved), and raised after it
+    (in the main thread, where Python takes it as KeyboardInterrupt; elsewhere it is left as it is)."""
+    if (threading.current_thread() is not threading.main_thread()
+            or signal.getsignal(signal.SIGINT) is not signal.default_int_handler):
+        yield
+        return
+    hit: list[int] = []
+    signal.signal(signal.SIGINT, lambda signum, frame: hit.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    if hit:
+        raise KeyboardInterrupt
 
 
 # ---- where games are kept ------------------------------------------------

@@ -37,7 +37,7 @@ from .app import console_of
 from .common import read_line
 from .games import older_copy_note
 from .prefetch import Prefetch
-from .saves import SAVE_ON_THE_BOARD, GameFiles, autosave_stem, prepare_games_dir
+from .saves import SAVE_ON_THE_BOARD, GameFiles, autosave_stem, held_interrupt, prepare_games_dir
 from .words import played_before, unreadable_word
 
 if TYPE_CHECKING:
@@ -76,10 +76,8 @@ class Session:
         self.threshold = threshold
         self.interactive = sys.stdin.isatty()
         if self.interactive:
-            try:  # line editing and history for the prompt, where the platform has it
+            with contextlib.suppress(ImportError):  # line editing and history for the prompt, where there is one
                 import readline  # noqa: F401
-            except ImportError:
-                pass
         self.echo = not self.interactive
         self._hints: dict[State, Hint] = {}
         self._next: Prefetch | None = None  # with --tutor, the hint at the position shown, being computed
@@ -112,13 +110,14 @@ class Session:
             games, no_autosave = None, str(exc)
             if resume_path is None:
                 say_line(console, f"The game cannot be saved as you play: {exc}. Type s FILE to save it.")
-        resumed = None
+        resumed = given = None
         if resume_path is not None:
             if is_regular_file(resume_path):
                 resumed = resume_path
             else:  # read from a pipe or a device: it cannot be written back
+                given = resume_path
                 say_line(console, f"{shown_path(resume_path)} is not a regular file, so the game goes on in a new file.")
-        files = GameFiles(game, games, autosave_stem(deal), save_path, resumed=resumed)
+        files = GameFiles(game, games, autosave_stem(deal), save_path, resumed=resumed, given=given)
         if board:
             files.to_a_file = SAVE_ON_THE_BOARD
         title = f"Deal {deal.number}" if deal.number is not None else "A deal given in full"
@@ -188,10 +187,12 @@ class Session:
             note_game(self.record(), self.files.autosave, self.warn, self.resumed_from, self.files.moved_from)
 
     def saved_now(self) -> str:
-        """Where the moves played now are kept, in a sentence that is true either way."""
+        """Where the moves played now are kept, in a sentence that is true either way (on the board, where s
+        alone is a key, s FILE is typed after :)."""
         where = self.files.holding_now()
-        return (f"The game is saved in {shown_path(where[0])}." if where
-                else self.files.unsaved_sentence() + " Type s FILE to save it.")
+        board = self.files.to_a_file == SAVE_ON_THE_BOARD
+        return (f"The game is saved in {shown_path(where[0])}." if where else self.files.unsaved_sentence()
+                + (" Press : and type s FILE to save it." if board else " Type s FILE to save it."))
 
     def finish(self, saved_line: bool = True) -> None:
         """At the end of a game: keep the finished file safe, say where it is and what the history shows."""
@@ -274,7 +275,7 @@ class Session:
             self.say(saved)
             return True
         if self.files.nothing_to_save():
-            self.say("No move was played, so no game file was written.")
+            self.say(self.files.nothing_played())
             return True
         if not final:
             self._warned_unsaved = True
@@ -314,32 +315,38 @@ class Session:
             self.say(bad)
             return True
         played: list[str] = []
-        for n, word in enumerate(words):
-            state = self.game.state
-            try:
-                move = move_typed(state, word)
-            except (MoveError, IllegalMoveError) as exc:
-                self.say(str(exc) + played_before(played))
-                return True
-            if self.tutor:
-                verdict = self.tutor_check(state, move)
-                if verdict is None:
-                    return False
-                if not verdict:  # t's run (each False) was worked out on the face-down cards: its length unsaid
-                    self.say(not_played(words[n + 1:], turns=not each))
+        try:
+            for n, word in enumerate(words):
+                state = self.game.state
+                try:
+                    move = move_typed(state, word)
+                except (MoveError, IllegalMoveError) as exc:
+                    self.say(str(exc) + played_before(played))
                     return True
-            self.game.push(move)
-            played.append(str(move))
-            self.autosave_now()
-            if each or self.game.state.over:
-                self.say("")
-                self.say(move_line(self.game.ply, state, move, self.symbols))
-                self.show()
-            if self.game.state.over:
-                rest = words[n + 1:]
-                if rest and each:  # said before the end message, which the loop shows next (t's run: unsaid)
-                    self.say(over_rest(rest))  # words checked readable
-                return True
+                if self.tutor:
+                    verdict = self.tutor_check(state, move)
+                    if verdict is None:
+                        return False
+                    if not verdict:  # t's run (each False) was worked out on the face-down cards: its length unsaid
+                        self.say(not_played(words[n + 1:], turns=not each))
+                        return True
+                with held_interrupt():  # a Ctrl-C now stops the line after this move, played, saved and shown
+                    self.game.push(move)
+                    played.append(str(move))
+                    self.autosave_now()
+                    if each or self.game.state.over:
+                        self.say("")
+                        self.say(move_line(self.game.ply, state, move, self.symbols))
+                        self.show()
+                if self.game.state.over:
+                    rest = words[n + 1:]
+                    if rest and each:  # said before the end message, which the loop shows next (t's run: unsaid)
+                        self.say(over_rest(rest))  # words checked readable
+                    return True
+        except KeyboardInterrupt:  # between moves or during one: every move played is saved; quit as at the prompt
+            self.say(f"\nStopped (Ctrl-C) at move {self.game.ply}"
+                     + (f": {len(words) - len(played)} more of the line not played." if len(played) < len(words) else "."))
+            return False
         return True
 
     def undo(self, args: list[str]) -> None:
