@@ -56,3 +56,22 @@ def assert_handled(result, allowed=(0, 1)) -> None:
         assert len(errors) == 1, result.stderr
     for stream in (result.stdout, result.stderr):
         assert not CONTROL.search(stream), repr(CONTROL.search(stream))
+
+
+def unsavable(tmp_path, monkeypatch, number: int = 5):
+    """A board game of deal ``number`` whose games folder cannot be made (a file stands where it would go), as
+    Session.open finds it."""
+    import io
+
+    import click
+    from rich.console import Console
+
+    from tutor.cli import main
+    from tutor.cli.session import Session
+    from tutor.record import Game
+
+    (tmp_path / "h").mkdir()
+    (tmp_path / "h" / "games").touch()
+    monkeypatch.setenv("OSMOSIS_HOME", str(tmp_path / "h"))
+    ctx = click.Context(main, obj={"console": Console(file=io.StringIO(), width=80)})
+    return Session.open(ctx, Game.new(number, "osmosis"), False, 10.0, board=True)

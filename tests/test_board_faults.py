@@ -3,18 +3,14 @@
 from __future__ import annotations
 
 import asyncio
-import io
 
-import click
-from rich.console import Console
+from builders import unsavable
 from test_board import flat, make_session, screens, status_line
 from textual import events
 
 from tutor.board import screen_text
 from tutor.board.play import BoardApp
-from tutor.cli import main
 from tutor.cli.session import Session
-from tutor.record import Game
 
 # the 32-move game of deal 2 (greedy moves): at its end w (A♦) gives cards away, d is best
 DEAL2_32 = "r2 r2 r3 d d w d w d d d w r2 r4 d w d d w d d d d d w d d d d w d d".split()
@@ -93,15 +89,6 @@ def test_q_at_the_tutors_question_quits_as_in_line_mode(tmp_path):
 
     asyncio.run(go())
     assert not app.is_running and session.game.ply == 32
-
-
-def unsavable(tmp_path, monkeypatch) -> Session:
-    """A game whose games folder cannot be made (a file stands where it would go), as Session.open finds it."""
-    (tmp_path / "h").mkdir()
-    (tmp_path / "h" / "games").touch()
-    monkeypatch.setenv("OSMOSIS_HOME", str(tmp_path / "h"))
-    ctx = click.Context(main, obj={"console": Console(file=io.StringIO(), width=80)})
-    return Session.open(ctx, Game.new(5, "osmosis"), False, 10.0, board=True)
 
 
 def test_a_game_that_cannot_be_autosaved_says_so_on_the_board_and_keeps_it_in_view(tmp_path, monkeypatch):

@@ -8,30 +8,17 @@ saved" for a game read from a pipe, and a quit message that named the copy as th
 from __future__ import annotations
 
 import asyncio
-import io
 import os
 import signal
 
-import click
-from rich.console import Console
+from builders import unsavable
 from test_board import flat
 
 from tutor.board import screen_text
 from tutor.board.play import BoardApp
-from tutor.cli import main
-from tutor.cli.session import Session
 from tutor.record import Game, load_record, save_record
 
 BLOCKED_1 = ["d"] * 12  # deal 1 blocks after twelve turns
-
-
-def unsavable(tmp_path, monkeypatch) -> Session:
-    """Deal 1 on the board, its games folder impossible to make (a file stands where it would go)."""
-    (tmp_path / "h").mkdir()
-    (tmp_path / "h" / "games").touch()
-    monkeypatch.setenv("OSMOSIS_HOME", str(tmp_path / "h"))
-    ctx = click.Context(main, obj={"console": Console(file=io.StringIO(), width=80)})
-    return Session.open(ctx, Game.new(1, "osmosis"), False, 10.0, board=True)
 
 
 def on_board(session, keys, seen, text: dict[int, str] | None = None) -> BoardApp:
@@ -56,7 +43,7 @@ def on_board(session, keys, seen, text: dict[int, str] | None = None) -> BoardAp
 
 def test_the_end_question_warns_at_the_first_q_and_quits_at_the_second(tmp_path, monkeypatch):
     """B1: the end question's q quit at once, the won (here blocked) game not saved anywhere, no warning."""
-    session = unsavable(tmp_path, monkeypatch)
+    session = unsavable(tmp_path, monkeypatch, 1)
     seen: list[str] = []
     app = on_board(session, [*BLOCKED_1, "q", "q"], seen)
     end = flat(seen[len(BLOCKED_1) - 1])
@@ -71,7 +58,7 @@ def test_the_end_question_warns_at_the_first_q_and_quits_at_the_second(tmp_path,
 
 def test_the_end_question_takes_colon_and_s_file_and_then_quits_at_once(tmp_path, monkeypatch):
     """B1: ':' and 's' at the end question only rang the bell, though the texts said to press them."""
-    session = unsavable(tmp_path, monkeypatch)
+    session = unsavable(tmp_path, monkeypatch, 1)
     target = tmp_path / "won.json"
     seen: list[str] = []
     app = on_board(session, [*BLOCKED_1, "colon", "enter", "q"], seen, {len(BLOCKED_1): f"s {target}"})
@@ -87,7 +74,7 @@ def test_the_end_question_takes_colon_and_s_file_and_then_quits_at_once(tmp_path
 def test_q_on_the_board_writes_the_s_file_target_before_it_warns(tmp_path, monkeypatch):
     """B2: after s FILE and another move, q warned that the moves were not saved, and the "quit without
     saving" q then saved them; line mode saves at the first q, as the board now does."""
-    session = unsavable(tmp_path, monkeypatch)
+    session = unsavable(tmp_path, monkeypatch, 1)
     target = tmp_path / "mine.json"
     seen: list[str] = []
     app = on_board(session, ["d", "colon", "enter", "d", "q"], seen, {1: f"s {target}"})
