@@ -160,3 +160,97 @@ def test_the_quit_names_the_resumed_file_as_the_one_that_keeps_the_finished_game
     out = " ".join(result.stdout.split())
     assert (f"You stopped at move 11 of the finished game that {own} keeps (12 moves); nothing new was played, "
             f"and {copy} holds a copy of it.") in out
+
+
+def test_v_at_the_end_question_warns_before_it_leaves_an_unsaved_game_for_the_review(tmp_path, monkeypatch):
+    """The end question's v closed the board at once, the game in no file, where q warned first."""
+    session = unsavable(tmp_path, monkeypatch, 1)
+    seen: list[str] = []
+    on_board(session, [*BLOCKED_1, "v"], seen)
+    assert "v again for the review without saving" in flat(seen[-1]) and "v review this game" in flat(seen[-1])
+    (tmp_path / "b").mkdir()
+    session = unsavable(tmp_path / "b", monkeypatch, 1)
+    app = BoardApp(session, symbols=True)
+
+    async def go():
+        async with app.run_test(size=(80, 40)) as pilot:
+            for key in [*BLOCKED_1, "v", "v"]:
+                await pilot.press(key)
+                await pilot.pause()
+
+    asyncio.run(go())
+    assert app.return_value == "review"  # the second v goes on to the review, as warned
+
+
+def test_ctrl_c_in_a_t_run_says_nothing_of_the_run_s_length(run, monkeypatch, tmp_path):
+    """"Stopped ... 3 more of the line not played" against "4 more" on a deal with two unseen talon cards
+    swapped: a t run's length is worked out on face-down cards."""
+    import json
+
+    said = []
+    for twin in (False, True):
+        text = run(["deal", "1", "--json"]).stdout
+        data = json.loads(text)
+        if twin:  # two talon cards far down, unseen after a few turns
+            data["talon"][14], data["talon"][16] = data["talon"][16], data["talon"][14]
+        path = tmp_path / f"d{twin}.json"
+        path.write_text(json.dumps(data))
+        interrupt_at(monkeypatch, 2, False)
+        result = run(["play", "--deal-file", str(path), "--plain"], input="t\nq\n")
+        monkeypatch.undo()
+        monkeypatch.setenv("OSMOSIS_HOME", str(tmp_path / "home"))
+        assert result.exit_code == 0, result.output
+        said.append([line for line in result.stdout.splitlines() if "Stopped" in line])
+    assert said[0] == said[1] == ["Stopped (Ctrl-C) at move 2."]
+
+
+def test_ctrl_c_while_an_undo_is_saved_quits_as_at_the_prompt(run, tmp_path, monkeypatch):
+    """Ctrl-C during the undo's autosave ended with "interrupted", exit 130, --save never written."""
+    saved = tmp_path / "u.json"
+    interrupt_at(monkeypatch, 4, False)  # three moves, then the undo's save
+    result = run(["play", "1", "--plain", "--save", str(saved)], input="d d d\nu\nq\n")
+    assert result.exit_code == 0, result.output
+    assert "Took back 1 move (d)." in result.stdout and f"The game is saved in {saved} (2 moves" in result.stdout
+    assert [str(m) for m in load_record(saved).moves] == ["d", "d"]
+
+
+def test_ctrl_c_on_the_move_that_ends_the_game_still_says_the_result(run, tmp_path, monkeypatch):
+    """The game's result and the history line were never said when Ctrl-C came with the last move."""
+    interrupt_at(monkeypatch, 12, False)
+    result = run(["play", "1", "--plain"], input=" ".join(BLOCKED_1 + ["d", "d"]) + "\nq\n")
+    assert result.exit_code == 0, result.output
+    out = " ".join(result.stdout.split())
+    assert "Blocked: 1 card on the foundations" in out and "Stopped" not in out
+    assert "Not played, since the game is over: d d." in out and "of the line not played" not in out
+
+
+def test_the_quit_tells_another_finished_game_from_a_copy(run, tmp_path):
+    """Resumed from a finished game, a new line played on to its end in a copy and taken back: the quit called
+    the resumed file (another game) "a copy" of the new one, and said "nothing new was played"."""
+    own = tmp_path / "zwon.json"
+    game = Game.new(1, "osmosis")
+    for word in BLOCKED_1:
+        game.push(word)
+    save_record(game.to_record(), own)
+    line = " ".join(["d"] * 40)
+    result = run(["play", "--plain", "--resume", str(own)], input=f"u 8\nd w {line}\nu 22\nq\n")
+    assert result.exit_code == 0, result.output
+    out = " ".join(result.stdout.split())
+    last = out[out.rindex("You stopped at move"):]
+    assert f"{own} keeps another finished game from this position (12 moves)" in last, last
+    assert "nothing new was played" not in last and "holds a copy" not in last
+
+
+def test_a_game_resumed_from_a_pipe_with_no_games_folder_says_it_cannot_be_saved_as_played(run, tmp_path, monkeypatch,
+                                                                                          home):
+    """"/dev/fd/63 is not a regular file, so the game goes on in a new file", where no file could be made."""
+    record = tmp_path / "g.json"
+    game = Game.new(1, "osmosis")
+    game.push("d")
+    save_record(game.to_record(), record)
+    home.mkdir(parents=True, exist_ok=True)
+    (home / "games").touch()  # a file where the games folder would go
+    result = through_a_pipe(record, run, ["play", "--plain", "--resume"], "q\n")
+    out = " ".join(result.stdout.split())
+    assert "is not a regular file, and the game cannot be saved as you play:" in out
+    assert "goes on in a new file" not in out

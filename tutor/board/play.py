@@ -391,12 +391,12 @@ class BoardApp(MovesApp):
             self.end_box = self.message_text  # the question as shown: what the box's line says comes instead
             self.action_prompt()
 
-        def leave() -> None:
-            self.quit_game()
+        def leave(then: str | None = None) -> None:  # v too closes the board: the same warning first
+            self.quit_game(then)
             if not self.leaving:  # only warned: the warning, and the question again
                 self.ask_end(self.message_text, first=False)
 
-        return {"v": ("review this game", lambda: self.exit("review")), "u": ("take back the last move", self.action_undo),
+        return {"v": ("review this game", lambda: leave("review")), "u": ("take back the last move", self.action_undo),
                 ":": ("type s FILE to save", box), "q": ("quit", leave)}
 
     def ask_end(self, said: str, first: bool = True) -> None:
@@ -413,17 +413,19 @@ class BoardApp(MovesApp):
     action_quit_key = action_quit
     """The q key: quit, under a name of its own, so that the box can refuse the key and not Ctrl+Q."""
 
-    def quit_game(self) -> None:
+    def quit_game(self, then: str | None = None) -> None:
+        """Close the board (``then``: "review", for ``v`` at the end), after a warning if moves are not saved."""
         files = self.session.files
         # As in line mode, --save PATH (or the file of s FILE) is written first: what is unsaved is decided after
         said = files.keep()  # (what it says is said again as the board closes, by the session's quit)
         if files.saved_sentence() is None and not files.nothing_to_save() and not self.warned_unsaved:
-            # As in line mode: moves that are not saved get a warning and a second q.
+            # As in line mode: moves that are not saved get a warning and a second q (or v).
             self.warned_unsaved = True
-            self.explain(" ".join([*said, f"{files.unsaved_sentence()} Press : and type s FILE to save it, or q "
-                                          "again to quit without saving."]))
+            again = "v again for the review" if then == "review" else "q again to quit"
+            self.explain(" ".join([*said, f"{files.unsaved_sentence()} Press : and type s FILE to save it, or "
+                                          f"{again} without saving."]))
             return
-        self.exit()
+        self.exit(then)
 
 
 def run_board(session: Session, symbols: bool = True) -> str | None:

@@ -173,7 +173,8 @@ class GameFiles:
 
     def nothing_played(self) -> str:
         """On quit, when :meth:`nothing_to_save`: why there is no game file, and where the game is."""
-        return "No move was played, so no game file was written." + (f" {self._given_where()}" if self.game.moves else "")
+        given = f" {self._given_where()}" if self.game.moves else ""
+        return f"No move was played, so no game file was written.{given}"
 
     def _given_where(self) -> str:
         return (f"The game ({_plural(self.game.ply, 'move')}) was read from {shown_path(self.given)}, which is not a "
@@ -332,13 +333,20 @@ class GameFiles:
                           key=lambda p: (p != self._key(self.autosave), p == self._key(self.save_path), p))
             if not held:
                 return None
-            total = len(self.written[held[0]])
-            copies = [p for p in held[1:] if p in self.written]
-            # --save PATH: written when a finished game opened, or when a game played here ended
-            rest = (f"nothing new was played, and {shown_path(copies[0])} holds a copy of it" if copies
-                    else "nothing new was played, so no other file was written")
+            kept = self.written[held[0]]
+            # --save PATH: written when a finished game opened, or when a game played here ended; a file
+            # holding another finished game from here (a line played on in a copy, then taken back) is no copy
+            copies = [p for p in held[1:] if self.written.get(p) == kept]
+            others = [p for p in held[1:] if p in self.written and self.written[p] != kept]
+            if others:
+                rest = "; ".join([f"{shown_path(p)} keeps another finished game from this position "
+                                  f"({_plural(len(self.written[p]), 'move')})" for p in others]
+                                 + [f"{shown_path(p)} holds a copy of the first" for p in copies])
+            else:
+                rest = (f"nothing new was played, and {shown_path(copies[0])} holds a copy of it" if copies
+                        else "nothing new was played, so no other file was written")
             return (f"You stopped at move {ply} of the finished game that {shown_path(held[0])} keeps "
-                    f"({_plural(total, 'move')}); {rest}.")
+                    f"({_plural(len(kept), 'move')}); {rest}.")
         preferred = [str(p) for p in (self.save_path, self.autosave) if p is not None and str(p) in where]
         return (f"The game is saved in {shown_path((preferred or where)[0])} "
                 f"({_plural(ply, 'move')}, {_plural(score, 'card')} on the foundations).")

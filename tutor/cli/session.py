@@ -25,7 +25,7 @@ from rich.text import Text
 from ..errors import IllegalMoveError, MoveError, RecordError, TutorError
 from ..game import Game
 from ..inputs import capped_int
-from ..narrate.play import end_message, help_text, not_played, over_rest, turned_sentence
+from ..narrate.play import end_message, help_text, not_played, over_rest, stopped_sentence, turned_sentence
 from ..notation import Move
 from ..record import Record
 from ..render import describe_move, move_line, prose, render_hint, render_state, use_symbols
@@ -108,15 +108,16 @@ class Session:
             games: Path | None = prepare_games_dir()
         except RecordError as exc:
             games, no_autosave = None, str(exc)
-            if resume_path is None:
-                say_line(console, f"The game cannot be saved as you play: {exc}. Type s FILE to save it.")
         resumed = given = None
-        if resume_path is not None:
-            if is_regular_file(resume_path):
-                resumed = resume_path
-            else:  # read from a pipe or a device: it cannot be written back
-                given = resume_path
-                say_line(console, f"{shown_path(resume_path)} is not a regular file, so the game goes on in a new file.")
+        if resume_path is not None and is_regular_file(resume_path):
+            resumed = resume_path  # written back as the game goes on
+        elif resume_path is not None:  # read from a pipe or a device: it cannot be written back
+            given = resume_path
+            say_line(console, f"{shown_path(resume_path)} is not a regular file, " + (
+                "so the game goes on in a new file." if games is not None else
+                f"and the game cannot be saved as you play: {no_autosave}. Type s FILE to save it."))
+        if games is None and resume_path is None:
+            say_line(console, f"The game cannot be saved as you play: {no_autosave}. Type s FILE to save it.")
         files = GameFiles(game, games, autosave_stem(deal), save_path, resumed=resumed, given=given)
         if board:
             files.to_a_file = SAVE_ON_THE_BOARD
@@ -124,14 +125,10 @@ class Session:
         say_line(console, f"{title}, {rules.describe()}" + (f", after move {game.ply}." if game.ply else "."))
         if rules.warning():
             say_line(console, f"Note: {rules.warning()}.")
-        start = files.start_message()
-        if start:
-            say_line(console, start)
         older = older_copy_note(resumed, game.to_record()) if resumed is not None and game.ply else None
-        if older:
-            say_line(console, older)
-        if not board:
-            say_line(console, "Type ? for help.")
+        for line in (files.start_message(), older, None if board else "Type ? for help."):
+            if line:
+                say_line(console, line)
         if tutor:
             say_line(console, f"Tutor mode: moves {threshold:g} or more points below the best (with 95% "
                               "confidence) are questioned.")
@@ -187,12 +184,11 @@ class Session:
             note_game(self.record(), self.files.autosave, self.warn, self.resumed_from, self.files.moved_from)
 
     def saved_now(self) -> str:
-        """Where the moves played now are kept, in a sentence that is true either way (on the board, where s
-        alone is a key, s FILE is typed after :)."""
+        """Where the moves played now are kept, in a sentence true either way (on the board s FILE goes after :)."""
         where = self.files.holding_now()
-        board = self.files.to_a_file == SAVE_ON_THE_BOARD
-        return (f"The game is saved in {shown_path(where[0])}." if where else self.files.unsaved_sentence()
-                + (" Press : and type s FILE to save it." if board else " Type s FILE to save it."))
+        how = " Press : and type" if self.files.to_a_file == SAVE_ON_THE_BOARD else " Type"
+        return (f"The game is saved in {shown_path(where[0])}." if where
+                else f"{self.files.unsaved_sentence()}{how} s FILE to save it.")
 
     def finish(self, saved_line: bool = True) -> None:
         """At the end of a game: keep the finished file safe, say where it is and what the history shows."""
@@ -250,6 +246,11 @@ class Session:
                         return
             except TutorError as exc:
                 self.say(str(exc))
+            except KeyboardInterrupt:  # while a line or an undo was played and saved: quit as at the prompt
+                self.say("")
+                self._check_end()  # a move that ended the game: its result first
+                self.quit(final=True)
+                return
 
     def _check_end(self) -> None:
         state = self.game.state
@@ -343,10 +344,15 @@ class Session:
                     if rest and each:  # said before the end message, which the loop shows next (t's run: unsaid)
                         self.say(over_rest(rest))  # words checked readable
                     return True
-        except KeyboardInterrupt:  # between moves or during one: every move played is saved; quit as at the prompt
-            self.say(f"\nStopped (Ctrl-C) at move {self.game.ply}"
-                     + (f": {len(words) - len(played)} more of the line not played." if len(played) < len(words) else "."))
-            return False
+        except KeyboardInterrupt:  # between moves or during one: every move played is saved; run() quits
+            rest = words[len(played):]
+            if self.game.state.over and rest and each:  # the move in hand ended the game: its result comes next
+                self.say(over_rest(rest))
+            elif not self.game.state.over:  # a t run's length was worked out on face-down cards: unsaid
+                self.say("\n" + stopped_sentence(self.game.ply, len(rest) if each else 0))
+                if not each:
+                    self.show()
+            raise
         return True
 
     def undo(self, args: list[str]) -> None:
@@ -362,12 +368,13 @@ class Session:
             return
         every = count >= self.game.ply and count > 1
         count = min(count, self.game.ply)
-        taken = self.game.undo(count)
-        words = " ".join(str(m) for m in reversed(taken))
-        self.say(f"Took back {count} move{'s' if count != 1 else ''} ({words})"
-                 f"{': every move, back to the start' if every else ''}.")
-        self.autosave_now()
-        self.show()
+        with held_interrupt():  # a Ctrl-C now quits after the undo is saved, not half way
+            taken = self.game.undo(count)
+            words = " ".join(str(m) for m in reversed(taken))
+            self.say(f"Took back {count} move{'s' if count != 1 else ''} ({words})"
+                     f"{': every move, back to the start' if every else ''}.")
+            self.autosave_now()
+            self.show()
 
     def save_command(self, arg: str) -> None:
         # ~ and ~user name a home folder, as the shell would have read them on the command line

@@ -13,7 +13,7 @@ from ..state import State
 from ..talon import passes_used
 from ..textsafe import tame
 
-__all__ = ["HELP", "help_text", "pile_keys", "WELL_PLAYED", "end_message", "why_blocked", "plural", "turned_sentence", "not_played", "over_rest"]
+__all__ = ["HELP", "help_text", "pile_keys", "WELL_PLAYED", "end_message", "why_blocked", "plural", "turned_sentence", "not_played", "over_rest", "stopped_sentence"]
 
 WELL_PLAYED = 40  # cards on the foundations that count as a game well played
 
@@ -121,3 +121,9 @@ def help_text(piles: int) -> str:
         first, second, *rest = HELP.splitlines()
         return "\n".join(["Moves:  " + second.strip(), *rest])
     return HELP.replace("r1-r4 ", f"{keys:<6}", 1)
+
+
+def stopped_sentence(ply: int, left: int) -> str:
+    """Ctrl-C while a typed line was played: where it stopped, and how many of its moves were left (0: none,
+    or a ``t`` run, whose length was worked out on face-down cards and is not said)."""
+    return f"Stopped (Ctrl-C) at move {ply}" + (f": {left} more of the line not played." if left else ".")
