@@ -245,16 +245,16 @@ def replay_command(ctx: click.Context, record_path: str, show_all: bool, with_re
         console_of(ctx).two_letters = True  # type: ignore[attr-defined]  # cards in two letters
     if not show_all and not plain and board_wanted(console_of(ctx)):
         from ..board.replay import run_replay
-        from .review import review_for_viewer
+        from .review import replay_samples, review_for_viewer
 
-        record, rev = review_for_viewer(ctx, record) if with_review else (record, None)
+        record, rev = review_for_viewer(ctx, record, replay_samples(record)) if with_review else (record, None)
         run_replay(record, rev, use_symbols(console_of(ctx)), start=at or 0)
         return
     summary: list[str] = []
     if with_review:
-        from .review import annotate_for_replay
+        from .review import annotate_for_replay, replay_samples
 
-        record, summary = annotate_for_replay(ctx, record)
+        record, summary = annotate_for_replay(ctx, record, replay_samples(record))
     console = console_of(ctx)
     symbols = use_symbols(console)
     states = record.states()

@@ -203,6 +203,33 @@ def annotate_for_replay(ctx_or_console: click.Context | Console, record: Record,
     return _with_own_notes(record, rev.annotated()), summary
 
 
+def replay_samples(record: Record) -> int | None:
+    """The samples a replay reviews with: those of the history's own review of this game where it keeps one
+    on more (the coach sends the player to ``replay --at N`` for a move as that review labels it: a review on
+    the default 64 read the same move otherwise), else the default."""
+    from ..history.db import db_path
+    from ..history.games import open_history
+    from ..history.reviews import reviews
+    from ..record import content_of
+
+    try:
+        if not db_path().exists():  # no history yet: none is made to be read here
+            return DEFAULT_SAMPLES
+        history = open_history(import_folder=False)
+    except (TutorError, OSError):
+        return DEFAULT_SAMPLES
+    try:
+        row = history.game_by_content(content_of(record))
+        kept = reviews(history, with_moves=False, tags_current=True).get(row.id) if row is not None else None
+    except (TutorError, OSError):
+        kept = None
+    finally:
+        history.close()
+    if kept is None or (kept.samples is not None and kept.samples <= (DEFAULT_SAMPLES or 0)):
+        return DEFAULT_SAMPLES
+    return kept.samples
+
+
 def review_for_viewer(ctx_or_console: click.Context | Console, record: Record,
                       samples: int | None = DEFAULT_SAMPLES) -> tuple[Record, Review | None]:
     """The record with the review's annotations and the review itself (None for an annotated record), for the viewer."""
