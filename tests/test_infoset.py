@@ -342,3 +342,28 @@ def test_the_boards_hint_shows_the_blind_win_chance_too():
     assert any(line.startswith("d ") and line.endswith("82% (65-91)") for line in wide)
     narrow = [line.plain.strip() for line in HintView(h, state, symbols=False).lines(40)]
     assert "blind 82% (65-91)" in narrow and "blind 98% (86-99)" in narrow
+
+
+def test_the_review_grades_good_not_best_a_tied_lead_the_search_finds_behind_for_a_blind_player():
+    """At deal 70043 after 82 moves the turn and the waste play win as many of the review's deals, PIMC leads
+    with the turn, and the hint (its search) says a blind player cannot cash the turn's share: the review called
+    the turn "Best move". It now grades it good, names w best, and says why in the search's words."""
+    from tutor.deals import deal_for
+    from tutor.grading import score_ply
+    from tutor.knowledge import SharedWorlds
+    from tutor.notation import Move
+    from tutor.record import Record
+    from tutor.review import Label, review
+    from tutor.sampling import SolveCache
+
+    moves = DEAL_70043_AT_82.split()
+    state = State.initial(deal_for(70043, RULES), RULES).play(moves)
+    turn = Move.parse("d")
+    ps, _ = score_ply(83, state, turn, True, SharedWorlds(state, 64), SolveCache(), 64, 512)
+    assert ps.blind_better == Move.parse("w") and ps.blind[ps.blind_better] > ps.blind[turn]
+    assert ps.estimates[turn].win == ps.estimates[Move.parse("w")].win  # level with every card known
+    rev = review(Record(RULES, deal_for(70043, RULES), [*(Move.parse(m) for m in moves), turn]), workers=1)
+    last = rev.moves[-1]
+    assert last.label == Label.GOOD and str(last.best) == "w"
+    assert "a player who cannot see them wins" in last.comment and "with this move" in last.comment
+    assert all(c.blind is not None for c in last.candidates if not c.lost)

@@ -117,7 +117,8 @@ class PlyScore:
     move as good (strategy fusion), so the played move is ``best``;
     ``blind_exact``: those values are exact (every consistent deal, the
     search complete), else estimates; ``blind_raw`` the same before their
-    clamp to 0..1, the centres of their intervals. ``bounded``: a lost deal's best score
+    clamp to 0..1, the centres of their intervals (also where the played move led and tied, see
+    ``blind_better``). ``bounded``: a lost deal's best score
     was cut by the node limit, so the cards are lower bounds (the wins stay exact). ``lost``: the moves
     that lose in every consistent deal, certain from what the player has seen (:func:`lost_for_certain`).
     """
@@ -144,6 +145,10 @@ class PlyScore:
     bounded: bool = False
     blind_raw: dict[Move, float] = field(default_factory=dict)
     lost: frozenset[Move] = frozenset()
+    blind_better: Move | None = None
+    """The played move led PIMC, tied on the deals won with another, and the search found that other better
+    for a blind player (the hint's choice there): not the best move, though the deals solved with every card
+    known could not tell them apart."""
 
 
 def blocked_for_sure(obs: Observation) -> bool:
@@ -277,7 +282,7 @@ def _graded_ply(ply: int, state: State, move: Move, obs: Observation, legal: lis
                  for m in legal}
     blind: dict[Move, float] = {}
     blind_raw: dict[Move, float] = {}
-    fused, blind_exact = None, False
+    fused, blind_exact, blind_better = None, False, None
     if (move != best and move not in lost and sum(scores.won(best)) > sum(scores.won(move))
             and wanted(obs, scores, legal, lost, exact)):
         # PIMC's leader wins more deals, but PIMC may be wrong here (strategy fusion): where the search over what
@@ -288,6 +293,17 @@ def _graded_ply(ply: int, state: State, move: Move, obs: Observation, legal: lis
             blind, blind_raw, blind_exact = found.values, found.raw, found.exact
         if blind and blind[move] >= blind[best] - 1e-9:
             best, fused = move, best
+    elif (move == best and move not in lost and any(sum(scores.won(m)) == sum(scores.won(move)) for m in legal
+                                                    if m != move and m not in lost)
+          and wanted(obs, scores, legal, lost, exact)):
+        # the played move leads PIMC on a tie with another: the hint settles such a tie by the search, so the
+        # review does too (it called the move best where the hint said a blind player cannot cash its share)
+        found = hint_values(obs, deals, [m for m in legal if m not in lost], cache, EXACT_DEALS, scores)
+        if found is not None:
+            others = [m for m in found.values if m != move]
+            top = max(others, key=lambda m: found.values[m]) if others else None
+            if top is not None and found.values[top] > found.values[move] + 1e-9:
+                blind, blind_raw, blind_exact, blind_better = found.values, found.raw, found.exact, top
     drop = None
     wide: dict[Move, Estimate] = {}
     if move != best:
@@ -322,7 +338,7 @@ def _graded_ply(ply: int, state: State, move: Move, obs: Observation, legal: lis
     return (PlyScore(ply, True, exact, len(deals), best, estimates, value, _won(played), drop, decided,
                      decided_deals=len(deals) if decided else 0, cards_gap=gap, wide=wide, every=every,
                      blind=blind, fused=fused, blind_exact=blind_exact, bounded=bounded, blind_raw=blind_raw,
-                     lost=frozenset(lost)),
+                     lost=frozenset(lost), blind_better=blind_better),
             None if every else played, uniform)
 
 

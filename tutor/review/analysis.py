@@ -206,6 +206,9 @@ def _graded(i: int, state: State, move: Move, ps: PlyScore, th: Thresholds, plac
         # lost in every consistent deal beside a move that is not: never the best, at most level with it (the
         # hint names the other; "Best move: ... lost for certain" beside it contradicted the hint)
         label = Label.GOOD
+    if label == Label.BEST and ps.blind_better in by_move and not played.lost:
+        # level on the deals solved with every card known, behind for a blind player (the hint's choice)
+        label, close, top = Label.GOOD, False, by_move[ps.blind_better]
     best = move if label == Label.BEST else top.move
     lead = max(cands, key=lambda c: c.win) if top.win < played.win else top
     if ps.wide and label >= Label.INACCURACY:
@@ -229,7 +232,7 @@ def _graded(i: int, state: State, move: Move, ps: PlyScore, th: Thresholds, plac
     threw = ThrewAwayWin(facts.better) if facts.lost_at_ply == i + 1 else None
     fused = by_move.get(ps.fused) if ps.fused is not None else None
     comment = Comment(Grade(label, move, best, played, top, paired, close, th.inaccuracy, fused, ps.blind_exact,
-                            (th.best, th.inaccuracy, th.mistake, th.blunder)),
+                            (th.best, th.inaccuracy, th.mistake, th.blunder), blind_better=best == ps.blind_better),
                       tags, cycle, threw)
     drop_pts = max(0.0, paired.estimate * 100) if paired is not None else 0.0
     return MoveReview(i + 1, move, best, win_before, played.win, label, tuple(t.tag for t in tags), "",

@@ -175,6 +175,9 @@ class Grade:
     marks: tuple[float, ...] = DEFAULT_MARKS
     """The thresholds in points (``best``'s, then the labels'), so a drop rounded for the words never reads
     as sitting on one it is not on (1.04 points for a move graded good, not "1")."""
+    blind_better: bool = False
+    """``best`` tied with the played move on the deals solved with every card known and the search over what
+    can still turn up found it better for a blind player: the move is graded good, not best."""
 
 
 # ---- the tags (each a fact of what the player had seen) ---------------------
