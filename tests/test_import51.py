@@ -3,10 +3,13 @@ an export laid out over several lines (``json.tool --json-lines``, ``jq .``) goe
 
 from __future__ import annotations
 
+import calendar
 import json
 import os
 import subprocess
 import sys
+import time
+from pathlib import Path
 
 from builders import osmosis
 
@@ -121,3 +124,132 @@ def test_a_copy_imported_before_the_export_of_its_game_played_on_stays_one_game(
     assert "Imported 1 game" in osmosis(["import", str(old)], other).stdout
     assert osmosis(["import", str(export)], other).exit_code == 0
     assert sorted(g["moves"] for g in json.loads(osmosis(["history", "--json"], other).stdout)["recent"]) == [1, 6]
+
+
+# ---- a diff review of the fix above (stop 51b) ----------------------------------------------------------
+
+
+def _moves(home) -> list[int]:
+    return sorted(g["moves"] for g in json.loads(osmosis(["history", "--json"], home).stdout)["recent"])
+
+
+def test_a_file_written_after_the_exported_game_was_last_played_is_another_game_in_either_order(tmp_path):
+    """A --save file of deal 5 begun alike but written after the exported game was finished with is another
+    game: imported before the export it was merged into that game (one game), imported after it, two."""
+    assert osmosis(["play", "5", "--plain"], tmp_path / "a", input="r3 r4 d w\nq\n").exit_code == 0
+    export, later = tmp_path / "a.jsonl", tmp_path / "f.json"
+    assert osmosis(["export", str(export)], tmp_path / "a").exit_code == 0
+    assert osmosis(["play", "5", "--plain", "--save", str(later)], tmp_path / "b", input="r3 r4\nq\n").exit_code == 0
+    played = json.loads(export.read_text())["played_at"]
+    moment = calendar.timegm(time.strptime(played, "%Y-%m-%dT%H:%M:%SZ")) + 3
+    os.utime(later, (moment, moment))  # written three seconds after that game's last move
+    for home, files in (("x", [later, export]), ("y", [export, later])):
+        assert osmosis(["import", *map(str, files)], tmp_path / home).exit_code == 0
+        assert _moves(tmp_path / home) == [2, 4], home
+
+
+def test_a_copy_line_that_goes_on_from_an_imported_copy_takes_its_row_over_in_either_order(tmp_path):
+    """Deal 5 played with --save s.json (2 moves), then on to 4 moves; one history imported the game's file,
+    another s.json, each exported (both lines from_import). The 4-move line after the 2-move copy (its line
+    or the file itself) made the game two, and one the other way round."""
+    played, copy = tmp_path / "p", tmp_path / "s.json"
+    assert osmosis(["play", "5", "--plain", "--save", str(copy)], played, input="r3 r4\nq\n").exit_code == 0
+    assert osmosis(["play", "--resume", "last", "--plain"], played, input="d w\nq\n").exit_code == 0
+    (game,) = (played / "games").iterdir()
+    whole, part = tmp_path / "o.jsonl", tmp_path / "o2.jsonl"
+    for source, out in ((game, whole), (copy, part)):
+        assert osmosis(["import", str(source)], tmp_path / out.stem).exit_code == 0
+        assert osmosis(["export", str(out)], tmp_path / out.stem).exit_code == 0
+        assert json.loads(out.read_text())["from_import"] is True
+    for home, files in (("a", [whole, part]), ("b", [part, whole]), ("c", [copy, whole])):
+        assert osmosis(["import", *map(str, files)], tmp_path / home).exit_code == 0
+        assert _moves(tmp_path / home) == [4], home
+        again = osmosis(["import", str(part), str(whole), str(copy)], tmp_path / home)
+        assert "Nothing new to import" in again.stdout and _moves(tmp_path / home) == [4], (home, again.output)
+        line = json.loads(osmosis(["export"], tmp_path / home).stdout)
+        assert line["from_import"] is True, home  # still a file copy: an export line of the game takes it over
+
+
+def _three_lines(tmp_path) -> list[str]:
+    return _three_games(tmp_path)[1].splitlines()
+
+
+def test_json_lines_with_a_laid_out_game_and_a_damaged_line_take_every_good_game_and_name_the_bad_one(tmp_path):
+    """Line 1 as export writes it, game 2 from ``jq .``, line 3 cut short: game 2 was lost and the file made
+    a flood of fragment errors, none naming the cut line."""
+    lines = _three_lines(tmp_path)
+    laid = json.dumps(json.loads(lines[1]), indent=2)
+    mixed = tmp_path / "mix.json"
+    mixed.write_text(lines[0] + "\n" + laid + "\n" + lines[2][:60] + "\n")
+    result = osmosis(["import", str(mixed)], tmp_path / "h")
+    assert "Imported 2 games" in result.stdout and result.exit_code == 1
+    cut = 2 + laid.count("\n") + 1
+    assert result.stderr.count("\n") == 1 and f"mix.json' line {cut} is not valid JSON" in result.stderr, result.stderr
+    middle = tmp_path / "middle.json"  # the damage first: the games after it still go in, in one error line
+    middle.write_text(lines[0][:60] + "\n" + laid + "\n" + lines[2] + "\n")
+    result = osmosis(["import", str(middle)], tmp_path / "m")
+    assert "Imported 2 games" in result.stdout and result.stderr.count("\n") == 1, result.output
+    assert "middle.json' line 1 is not valid JSON" in result.stderr
+
+
+def test_a_first_line_that_is_json_but_not_usable_is_named_and_the_rest_goes_in(tmp_path):
+    """NaN, a 100,000-digit number or nesting too deep on the first line refused the whole file, unnamed;
+    on any other line it was named and the rest went in."""
+    lines = _three_lines(tmp_path)
+    for n, bad in enumerate(('{"format": "osmosis-history/1", "id": 9, "x": NaN}', '{"x": ' + "7" * 100_000 + "}",
+                             '{"x": ' + "[" * 70 + "]" * 70 + "}", '{"x": ' + "[" * 100_000 + "]" * 100_000 + "}")):
+        path = tmp_path / f"first{n}.jsonl"
+        path.write_text(bad + "\n" + "\n".join(lines[:2]) + "\n")
+        result = osmosis(["import", str(path)], tmp_path / f"h{n}")
+        assert result.exit_code == 1 and "Imported 2 games" in result.stdout, (n, result.output)
+        assert result.stderr.count("\n") == 1 and f"first{n}.jsonl' line 1 is not usable: " in result.stderr, n
+
+
+def test_a_line_separator_inside_a_string_is_text_and_lines_are_counted_alike(tmp_path):
+    """A raw U+2028 in a player's name (as ``jq -c`` writes it) split the line it is in: that game was lost,
+    and the damaged line after it was given the wrong number. So with CR LF or a lone CR between lines."""
+    lines = _three_lines(tmp_path)
+    first = json.loads(lines[0])
+    first["record"]["player"] = "Ann\u2028Lee\u0085\u2029"
+    body = [json.dumps(first, ensure_ascii=False, sort_keys=True), lines[1], lines[2][:50]]
+    for n, end in enumerate(("\n", "\r\n", "\r")):
+        path = tmp_path / f"u{n}.jsonl"
+        path.write_bytes((end.join(body) + end).encode())
+        result = osmosis(["import", str(path)], tmp_path / f"h{n}")
+        assert "Imported 2 games" in result.stdout and result.stderr.count("\n") == 1, (n, result.output)
+        assert f"u{n}.jsonl' line 3 is not valid JSON" in result.stderr, (n, result.stderr)
+        assert osmosis(["export"], tmp_path / f"h{n}").stdout.splitlines()[0] == json.dumps(first, sort_keys=True)
+
+
+def test_a_file_of_json_values_none_an_object_is_one_error_line(tmp_path):
+    """``5 6 7`` said "expected a JSON object" once a value; ``5 hello`` once: no file of them is an export."""
+    for name, text in (("numbers.txt", "5\n6\n7\n"), ("lists.txt", "[1]\n[2]\n"), ("mixed.txt", '5\n"d"\nnull\n')):
+        (tmp_path / name).write_text(text)
+        result = osmosis(["import", str(tmp_path / name)], tmp_path / "h")
+        assert result.exit_code == 1 and result.stderr.count("\n") == 1, (name, result.stderr)
+        assert f"{name}' holds JSON that is not an object: expected an osmosis-record/1 file" in result.stderr
+
+
+def test_the_readme_gives_a_move_lost_in_every_deal_its_known_interval():
+    """The practical figure of a move lost in every consistent deal is [0, 0] and not exact (review, 849b43b);
+    the README said every interval not exact was a Wilson one."""
+    readme = (Path(__file__).parent.parent / "README.md").read_text()
+    said = " ".join(readme[readme.index("Each figure has its games, `won`"):].split("`cards`")[0].split())
+    assert "`[0, 0]` for a move lost in every consistent deal, `exact` or not" in said, said
+
+
+def test_export_over_an_export_with_a_laid_out_game_among_its_lines_says_what_it_is(tmp_path):
+    """Read line by line, the laid-out game was "26 lines that cannot be read (a damaged or edited export)";
+    read as import reads it, it is an export laid out over several lines (kept, as every such export is), and
+    one damaged line in it is one line."""
+    home = tmp_path / "three"
+    lines = _three_lines(tmp_path)
+    laid = json.dumps(json.loads(lines[1]), indent=2)
+    for name, last, said in (("mix.json", lines[2], "is an export that cannot be read line by line (laid out"),
+                             ("cut.json", lines[2][:60], "is an export with 1 line that cannot be read")):
+        path = tmp_path / name
+        path.write_text(lines[0] + "\n" + laid + "\n" + last + "\n")
+        kept = path.read_bytes()
+        result = osmosis(["export", str(path)], home)
+        assert result.exit_code == 1 and path.read_bytes() == kept
+        assert said in result.stderr and result.stderr.count("\n") == 1, (name, result.stderr)

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..storage import is_regular_file
+from .jsonvalues import MAX_EXPORT_BYTES, json_values, laid_out
 from .reviews import review_of
 from .schema import next_drill_id
 
@@ -134,7 +135,36 @@ def export_in(path: str | Path) -> ExportFile | None:
                     games[found[0]] = found[1]
     except OSError:
         return None
-    return None if first else ExportFile(games, unreadable)
+    if first:
+        return None
+    return ExportFile(games, unreadable) if not unreadable else _as_import_reads(path) or ExportFile(games, unreadable)
+
+
+def _as_import_reads(path: str | Path) -> ExportFile | None:
+    """An export whose first line is one but not each line after it, read as ``osmosis import`` reads it
+    (:func:`tutor.history.jsonvalues.json_values`): a game laid out over several lines among the others is
+    no damage (import takes it whole), and a damaged value is one line that cannot be read, not each of its
+    fragments. None when the file cannot be read so (too large, not UTF-8: each line is then as it was read)."""
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read(MAX_EXPORT_BYTES + 1)
+        text = data.decode("utf-8").removeprefix("\ufeff")
+    except (OSError, UnicodeDecodeError):
+        return None
+    if len(data) > MAX_EXPORT_BYTES:
+        return None
+    values, damaged = json_values(text)
+    games: dict[str, Held] = {}
+    unreadable = len(damaged)
+    for _, value in values:
+        found = held_in(value)
+        if found is None:
+            unreadable += 1
+        else:
+            games[found[0]] = found[1]
+    if not unreadable and any(laid_out(value) for _, value in values):
+        return ExportFile(games, 1, laid_out=True)  # kept as every export laid out over several lines is
+    return ExportFile(games, unreadable)
 
 
 MARK = b'"osmosis-history/'

@@ -39,14 +39,6 @@ def _played_after(row: GameRow, mtime: float) -> bool:
         return False
 
 
-def _played_after_moment(row: GameRow, moment: float) -> bool:
-    """Whether the row's file was last written (its ``played_at``) at or after ``moment``."""
-    try:
-        return parse_iso(row.played_at) >= moment
-    except ValueError:
-        return False
-
-
 def copy_left_behind_at(history: History, record: Record, mtime: float) -> int | None:
     """The row of the game a record file is a copy of, left behind: written while that game was played (after
     it began, before it was last played) and holding its first moves (``--save game.json``, quit, then
@@ -151,36 +143,42 @@ def went_on_elsewhere(history: History, path: Path, record: Record, mtime: float
 
 
 def claim_file_copy(history: History, record: Record, key: str | None, started_at: str | None = None,
-                    taken: Collection[int] = ()) -> None:
+                    taken: Collection[int] = (), played_at: str | None = None, copy: bool = False) -> bool:
     """The row of a record file ``osmosis import`` stored (``from_import``: a copy saved with ``--save`` where
     the game was played, say) that holds the game an exported line under ``key`` brings, now stored under that
     key: the game stays one row whichever came first, the file or the export (a file imported after the export
     is found by its content, as a copy). Only such a row: a game played here, or restored from an export line,
     is a game of its own even when played alike, and the claimed row is one no more, so a second line alike
-    gets a row of its own; so does one of ``taken`` (the rows an earlier line of the same file stored). Nothing
-    changes when the key is stored already or no such row is. In ``write``."""
+    gets a row of its own; so does one of ``taken`` (the rows an earlier line of the same file stored).
+
+    ``copy``: the line is itself a file copy (marked ``from_import``: a record file imported where it was
+    exported), found already when it holds the row's game or less; here it takes over only a row it goes on
+    from, which stays marked as a copy. Whether a row was claimed; nothing changes when the key is stored
+    already or no such row is. In ``write``."""
     if key is None or history.game_by_key(key) is not None:
-        return
-    rows = [int(r[0]) for r in history.query("SELECT id FROM games WHERE content = ? AND from_import = 1 ORDER BY id",
-                                             (content_of(record),)) if int(r[0]) not in taken]
+        return False
+    rows = [] if copy else [int(r[0]) for r in history.query(
+        "SELECT id FROM games WHERE content = ? AND from_import = 1 ORDER BY id", (content_of(record),))
+        if int(r[0]) not in taken]
     if not rows:  # a copy saved before the game went on: the export holds it further on (one line of play)
-        rows = [row.id for row in _imported_starts(history, record, started_at) if row.id not in taken]
+        rows = [row.id for row in _imported_starts(history, record, started_at, played_at) if row.id not in taken]
     if rows:  # stored under the line's key from now on, begun at the earlier of the two starts; the line's
         # game, the same or further on, then brings the row up to date (tutor.history.games.key_of)
         with history.write() as conn:
-            conn.execute("UPDATE games SET game_key = ?, from_import = 0, started_at = min(started_at, "
-                         "COALESCE(?, started_at)) WHERE id = ?", (storable(key), started_at, rows[0]))
+            conn.execute("UPDATE games SET game_key = ?, from_import = ?, started_at = min(started_at, "
+                         "COALESCE(?, started_at)) WHERE id = ?", (storable(key), int(copy), started_at, rows[0]))
+    return bool(rows)
 
 
-def _imported_starts(history: History, record: Record, started_at: str | None) -> list[GameRow]:
+def _imported_starts(history: History, record: Record, started_at: str | None,
+                     played_at: str | None = None) -> list[GameRow]:
     """The rows of record files ``osmosis import`` stored whose game is a strict start of ``record``'s: a
     ``--save`` copy written before the game it holds went on (imported first, it was a second game when the
-    export of that game came after it). Written after that game began (``started_at``, where the line says;
-    stored to the second, so a second's grace): a file of the deal from before is no copy of it."""
-    try:
-        began = parse_iso(started_at) if started_at else None
-    except ValueError:
-        began = None
+    export of that game came after it). Written while that game was played, where the line says when: after
+    it began (``started_at``) and no later than it was last played (``played_at``), each stored to the second,
+    so a second's grace. A file of the deal from before is no copy of it, and neither is one written after:
+    another game begun alike (imported first, it was merged into the game it starts, and not after it)."""
+    began, ended = _moment(started_at), _moment(played_at)
     number = record.deal.number
     column = number is not None and number <= MAX_COLUMN_NUMBER
     found = []
@@ -188,13 +186,23 @@ def _imported_starts(history: History, record: Record, started_at: str | None) -
                              + ("deal_number = ?" if column else "deal_number IS NULL") + " ORDER BY id",
                              (variant_name(record), *((number,) if column else ()))):
         row = GameRow.from_sql(raw)
-        if began is not None and not _played_after_moment(row, began - 1):
+        written = _moment(row.played_at)  # when the file was written, as import stored it
+        if (written is None or (began is not None and written < began - 1)
+                or (ended is not None and written >= ended + 1)):
             continue
         kept = stored(row)
         if (kept is not None and same_deal(kept, record) and len(kept.moves) < len(record.moves)
                 and _one_line(kept, record)):
             found.append(row)
     return found
+
+
+def _moment(text: str | None) -> float | None:
+    """A stored moment as seconds, None where there is none or it cannot be read."""
+    try:
+        return parse_iso(text) if text else None
+    except ValueError:
+        return None
 
 
 def same_deal(kept: Record, record: Record) -> bool:

@@ -12,10 +12,7 @@ review, a drill's answers and progress stay (:mod:`tutor.history.backup`).
 
 from __future__ import annotations
 
-import json
-import re
 import sqlite3
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -32,6 +29,8 @@ from .backup import export_text as export_text
 from .copies import claim_file_copy, copy_left_behind_at
 from .db import History, HistoryError, parse_iso
 from .games import add_file, add_record, key_of
+from .jsonvalues import MAX_EXPORT_BYTES as MAX_EXPORT_BYTES
+from .jsonvalues import Damaged, json_values
 from .lines import Bad, check_drills, check_review, int_field, shown, text_field, time_field
 from .names import key_for_path, storable
 from .reviews import store_review
@@ -143,11 +142,16 @@ def _store_line(history: History, data: dict[str, Any], record: Record, where: s
     # (kept, and this one gets a row of its own), or this game may be stored further on (kept as it is).
     # A record file imported here (a --save copy of the game) holds this game: the line takes its row over,
     # unless an earlier line of this file stored that row (two games played alike in one export stay two).
+    # A line that is itself such a copy is found as that file is (_held_copy), or takes over only a copy's
+    # row it goes on from (a --save copy of its first moves imported here, then the file of the game played on).
     copy = data.get("from_import") is True
-    if not copy:  # a line that is itself such a copy takes no row over: it is found by its content below
-        claim_file_copy(history, record, data.get("key") or None, data.get("started_at"), taken)
-    found = key_of(history, record, data.get("key") or None, by_content=False)
+    key, span = data.get("key") or None, (data.get("started_at"), taken, data.get("played_at"))
+    if not copy:
+        claim_file_copy(history, record, key, *span)
+    found = key_of(history, record, key, by_content=False)
     held = _held_copy(history, data, record, taken) if copy and not isinstance(found, int) else None
+    if held is None and copy and not isinstance(found, int) and claim_file_copy(history, record, key, *span, copy=True):
+        found = key_of(history, record, key, by_content=False)
     if held is not None:  # the game is here already: its row, dates and file stay, and the line adds no game
         result.ids.add(held)
         row = history.game(held)
@@ -223,63 +227,21 @@ def _newer(data: dict[str, Any]) -> str | None:
 
 _EXPECTED = ("an osmosis-record/1 file or what osmosis export writes, one JSON object a line (or each laid out "
              "over several lines)")
-_BLANK = re.compile(r"[ \t\n\r]*")
+_A_LINE = f"expected one {LINE_FORMAT} object a line or an osmosis-record/1 file"
+_NO_OBJECT = "holds JSON that is not an object: expected an osmosis-record/1 file or the lines osmosis export writes"
 
 
-def json_values(text: str) -> tuple[list[tuple[int, str]], str | None]:
-    """The JSON values ``text`` holds one after another, whitespace between, each as its own text with the
-    line it begins on, and None; or those before the first that cannot be read, and where that one is.
-
-    So the lines of an export are read whether each is one line of text (as export writes them) or laid out
-    over several (``python3 -m json.tool --json-lines``, ``jq .``): read line by line, such a file was
-    fragments, and one that happened to be JSON (``"d"``, the last move of a list) hid that the file as a
-    whole was. Each value is read again by :func:`tutor.inputs.loads_json`, which bounds it."""
-    decoder = json.JSONDecoder()
-    values: list[tuple[int, str]] = []
-    pos, line = 0, 1
-    end = _skip_blank(text, 0)
-    while end < len(text):
-        line += _breaks(text, pos, end)
-        pos = end
-        try:
-            end = decoder.raw_decode(text, pos)[1]
-        except json.JSONDecodeError as exc:
-            at = line + _breaks(text, pos, exc.pos)
-            column = exc.pos - max(text.rfind("\n", 0, exc.pos), text.rfind("\r", 0, exc.pos))
-            return values, f"from line {line} on ({exc.msg} at line {at} column {column})"  # said from where the value begins
-        except (ValueError, RecursionError):  # a number too long to convert, nesting too deep
-            return values, f"from line {line} on (a value that cannot be read)"
-        values.append((line, text[pos:end]))
-        end = _skip_blank(text, end)
-    return values, None
-
-
-def _skip_blank(text: str, pos: int) -> int:
-    """Where the next JSON value may begin: past the whitespace JSON allows between values."""
-    blank = _BLANK.match(text, pos)
-    return blank.end() if blank is not None else pos
-
-
-def _breaks(text: str, start: int, end: int) -> int:
-    """The line breaks between two places of ``text`` (a lone CR counts, as splitlines counts it)."""
-    return text.count("\n", start, end) + text.count("\r", start, end) - text.count("\r\n", start, end)
-
-
-def _object_line(line: str) -> bool:
-    """Whether a line of text is one JSON object: a file with such a line is JSON lines, its other lines
-    said one by one; one with none (a laid-out export cut short) is said in one problem."""
-    line = line.strip()
-    if not (line.startswith("{") and line.endswith("}")):
-        return False
-    try:
-        return isinstance(json.loads(line), dict)
-    except (ValueError, RecursionError):
-        return False
-
-
-MAX_EXPORT_BYTES = 256 * 1024 * 1024
-"""The largest file import reads: an export keeps about 24 kB a reviewed game, so 1,000 of them are already
-past the 16 MB that bounds a record or a deal file."""
+def _damaged(name: str, bad: Damaged) -> str:
+    """What to say of a value that cannot be read: its line, or the lines left out with it and whether the
+    reading went on after them."""
+    what = "is not valid JSON" if bad.syntax else "is not usable"
+    why = f" ({bad.reason})" if bad.syntax else f": {bad.reason}"
+    if bad.last == bad.line:
+        return f"{name} line {bad.line} {what}{why}: {_A_LINE}"
+    if bad.to_end:
+        return f"{name} {what} from line {bad.line} on{why}: expected {_EXPECTED}; nothing from there on was imported"
+    return (f"{name} {what} from line {bad.line} to line {bad.last}{why}: expected {_EXPECTED}; the lines after "
+            "it were read")
 
 
 def import_file(history: History, path: str | Path) -> ImportResult:
@@ -300,12 +262,17 @@ def import_file(history: History, path: str | Path) -> ImportResult:
         result.problems.append(f"{name} is empty: expected an osmosis-record/1 file or the lines osmosis export "
                                "writes")
         return result
+    values, damaged = json_values(text)
+    objects = any(value.startswith("{") for _, value in values)
     whole: object = None
-    try:
-        whole = loads_json(text, name, _plain)
-    except RecordError as exc:
-        if "is not valid JSON" not in str(exc):  # too deep, a huge number, NaN: the file as a whole is refused
-            result.problems.append(str(exc))
+    if not objects or (len(values) == 1 and not damaged):  # a file of one value is read whole, as a record is
+        try:
+            whole = loads_json(text, name, _plain)
+        except RecordError as exc:  # too deep, a huge number, NaN: the file's one value is refused, and a file
+            # with no object in it is no export, however many values it holds: one problem either way
+            said = (str(exc) if "is not valid JSON" not in str(exc)
+                    else f"{name} is not valid JSON: expected {_EXPECTED}")
+            result.problems.append(said if damaged or len(values) < 2 else f"{name} {_NO_OBJECT}")
             return result
     if isinstance(whole, dict) and whole.get("format") == DEAL_FORMAT:
         result.problems.append(f"{name} is a deal file (osmosis-deal/1), a deal to play, not a game: import takes "
@@ -339,44 +306,31 @@ def import_file(history: History, path: str | Path) -> ImportResult:
             result.stopped = isinstance(exc, HistoryError)
         return result
     if whole is not None and not isinstance(whole, dict):
-        result.problems.append(f"{name} holds JSON that is not an object: expected an osmosis-record/1 file or the "
-                               "lines osmosis export writes")
+        result.problems.append(f"{name} {_NO_OBJECT}")
         return result
-    # One JSON object that is not a record: an exported line written over several lines of text.
-    entries: Iterable[tuple[int, str | dict[str, Any]]] = [(1, whole)] if isinstance(whole, dict) else []
-    broken = ""
-    if not isinstance(whole, dict):
-        values, stop = json_values(text)
-        if stop is None:  # JSON lines, or an export laid out over several lines (json.tool --json-lines, jq .)
-            entries = values
-        elif any(_object_line(line) for line in text.splitlines()):
-            entries = enumerate(text.splitlines(), 1)  # JSON lines, some not: each said with its line number
-        else:  # neither: one problem, and the objects before it go in
-            entries = values if any(value.startswith("{") for _, value in values) else []
-            broken = stop
-    parsed = 0
-    unread: list[str] = []
+    # One exported line (on one line of text or laid out over several), or several, one after the other
+    entries: list[tuple[int, str | dict[str, Any]]] = [(1, whole)] if isinstance(whole, dict) else [*values]
+    unread = [(bad.line, _damaged(name, bad)) for bad in damaged]  # said in the order of the file
     refused: list[str] = []  # lines read but not taken: the first few said, then how many more
+    stop = None
     for number, entry in entries:
-        where = f"{quoted(path)} line {number}"
+        where = f"{name} line {number}"
         data: object
         if isinstance(entry, str):
-            if not entry.strip():
-                continue
             try:
                 data = loads_json(entry, where, _plain)
             except RecordError as exc:
-                unread.append(f"{exc}: expected one {LINE_FORMAT} object a line or an osmosis-record/1 file")
+                unread.append((number, f"{exc}: {_A_LINE}"))
                 continue
         else:
             data = entry
-        parsed += 1
         if not isinstance(data, dict):
             refused.append(f"{where}: expected a JSON object")
             continue
         newer = _newer(data)
         if newer is not None:  # every line alike: said once
             result.problems.append(f"{where}: {newer}; this line and the lines after it were not imported")
+            stop = number
             break
         try:
             if data.get("format") == LINE_FORMAT:
@@ -392,19 +346,15 @@ def import_file(history: History, path: str | Path) -> ImportResult:
         except HistoryError as exc:  # the same for every line to come: one problem, and the rest left out
             result.problems.append(f"{exc} ({where} and the lines after it were not imported)")
             result.stopped = True
+            stop = number
             break
         except TutorError as exc:
             refused.append(str(exc))
     result.problems[:0] = refused[:MAX_PROBLEMS]  # before a stop's own line, in the order of the file
     if len(refused) > MAX_PROBLEMS:
         result.problems.insert(MAX_PROBLEMS, f"{name}: {len(refused) - MAX_PROBLEMS} more lines were refused too")
-    if (unread or broken) and not parsed:  # no JSON value read: the file is not JSON lines, so one problem
-        result.problems.append(f"{name} is not valid JSON: expected {_EXPECTED}")
-        return result
-    if broken:
-        result.problems.append(f"{name} is not valid JSON {broken}: expected {_EXPECTED}; nothing from there on "
-                               "was imported")
-    result.problems += unread[:MAX_PROBLEMS]
-    if len(unread) > MAX_PROBLEMS:
-        result.problems.append(f"{name}: {len(unread) - MAX_PROBLEMS} more lines could not be read either")
+    told = [line for number, line in sorted(unread) if stop is None or number < stop]
+    result.problems += told[:MAX_PROBLEMS]
+    if len(told) > MAX_PROBLEMS:
+        result.problems.append(f"{name}: {len(told) - MAX_PROBLEMS} more lines could not be read either")
     return result
