@@ -365,5 +365,25 @@ def test_the_review_grades_good_not_best_a_tied_lead_the_search_finds_behind_for
     rev = review(Record(RULES, deal_for(70043, RULES), [*(Move.parse(m) for m in moves), turn]), workers=1)
     last = rev.moves[-1]
     assert last.label == Label.GOOD and str(last.best) == "w"
-    assert "a player who cannot see them wins" in last.comment and "with this move" in last.comment
+    assert "a player who cannot see them wins" in last.comment
+    assert last.comment.endswith("with this move: this move's share needs the face-down cards known.")
     assert all(c.blind is not None for c in last.candidates if not c.lost)
+
+
+def test_a_tied_lead_is_graded_down_only_where_the_blind_gap_is_beyond_the_search_s_noise():
+    """Deal 51 move 129 of the tutor's lost game: w 61% (49-72%) against the turn's 59% (47-71%) for a blind
+    player, both 59% with every card known, and the review graded the turn good with "w was likely better ...
+    this move's share needs the face-down cards known", where the hint called the gap noise."""
+    from tutor.notation import Move
+    from tutor.review.analysis import _blind_ahead
+    from tutor.review.facts import Candidate
+
+    def cand(move: str, blind: float, lo: float, hi: float) -> Candidate:
+        return Candidate(Move.parse(move), 0.5938, 30.0, 64, (0.47, 0.71), blind=blind, blind_deals=64,
+                         blind_interval=(lo, hi))
+
+    turn = cand("d", 0.5938, 0.47, 0.71)
+    assert not _blind_ahead(cand("w", 0.6094, 0.49, 0.72), turn, exact=False)  # within the noise: still best
+    assert _blind_ahead(cand("w", 0.6094, 0.6094, 0.6094), cand("d", 0.5938, 0.5938, 0.5938), exact=True)
+    assert _blind_ahead(cand("w", 0.9375, 0.85, 0.98), cand("d", 0.7344, 0.62, 0.83), exact=False)
+    assert not _blind_ahead(cand("w", 0.50, 0.40, 0.60), turn, exact=True)  # behind is never ahead

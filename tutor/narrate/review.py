@@ -245,16 +245,17 @@ def grade_sentence(state: State, fact: Grade | Ungraded | Decided) -> str:
                 "is not lost for certain.")
     if fact.label == Label.GOOD and fact.blind_better and top.blind is not None and played.blind is not None:
         # level with every card known, behind for a blind player: the hint's choice, said as the fusion is
-        exact = fact.fused_exact
+        exact = fact.fused_exact  # graded so only where the gap is beyond the search's noise (or exact)
         how = ("every consistent deal searched" if exact
                else f"the search's estimate on {searched_deals(played.samples, played.samples)}")
-        sure = exact or blind_apart(top.blind, top.blind_interval, played.blind, played.blind_interval)
-        return (f"Good: {_better(state, top.move)} was {'better' if sure else 'likely better'}. On the deals "
-                f"solved with every card known both win {pct(played.win)} ({interval_text(*played.interval)}, "
-                f"{_deals(played.samples)}), but searched over the cards that can still turn up ({how}), a player "
-                f"who cannot see them wins {blind_figure(top.blind, top.blind_interval, exact)} with it against "
-                f"{blind_figure(played.blind, played.blind_interval, exact)} with this move: this move's share "
-                "needs the face-down cards known.")
+        # the played move's share needs the cards known only where its blind figure falls short of it
+        short = round(played.blind * 100) < round(played.win * 100)
+        return (f"Good: {_better(state, top.move)} was better. On the deals solved with every card known both win "
+                f"{pct(played.win)} ({interval_text(*played.interval)}, {_deals(played.samples)}), but searched "
+                f"over the cards that can still turn up ({how}), a player who cannot see them wins "
+                f"{blind_figure(top.blind, top.blind_interval, exact)} with it against "
+                f"{blind_figure(played.blind, played.blind_interval, exact)} with this move"
+                + (": this move's share needs the face-down cards known." if short else "."))
     if fact.label == Label.GOOD:
         against = f"win {_win(played)} against {_win(top)}{basis}"
         # too close to call: surely worse (the interval above zero) but not surely by an inaccuracy, or not

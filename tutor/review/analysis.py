@@ -188,6 +188,16 @@ def _decided(i: int, state: State, move: Move, ps: PlyScore, facts: Hindsight) -
                                     threw_away=threw))
 
 
+def _blind_ahead(other: Candidate, played: Candidate, exact: bool) -> bool:
+    """``other``'s blind win chance above ``played``'s: where the search is exact, or beyond both intervals'
+    noise (:func:`tutor.narrate.blind.blind_apart`)."""
+    from ..narrate.blind import blind_apart
+
+    if other.blind is None or played.blind is None or other.blind <= played.blind:
+        return False
+    return exact or blind_apart(other.blind, other.blind_interval, played.blind, played.blind_interval)
+
+
 def _graded(i: int, state: State, move: Move, ps: PlyScore, th: Thresholds, placed: dict[int, int],
             facts: Hindsight, ended: bool = True) -> MoveReview:
     card = state.card_of(move)
@@ -206,9 +216,11 @@ def _graded(i: int, state: State, move: Move, ps: PlyScore, th: Thresholds, plac
         # lost in every consistent deal beside a move that is not: never the best, at most level with it (the
         # hint names the other; "Best move: ... lost for certain" beside it contradicted the hint)
         label = Label.GOOD
-    if label == Label.BEST and ps.blind_better in by_move and not played.lost:
-        # level on the deals solved with every card known, behind for a blind player (the hint's choice)
-        label, close, top = Label.GOOD, False, by_move[ps.blind_better]
+    other = by_move.get(ps.blind_better) if ps.blind_better is not None else None
+    if (label == Label.BEST and other is not None and not played.lost and _blind_ahead(other, played, ps.blind_exact)):
+        # level on the deals solved with every card known, behind for a blind player beyond the search's noise
+        # (the hint's choice; a gap within it, which the hint calls so, leaves the move best)
+        label, close, top = Label.GOOD, False, other
     best = move if label == Label.BEST else top.move
     lead = max(cands, key=lambda c: c.win) if top.win < played.win else top
     if ps.wide and label >= Label.INACCURACY:
