@@ -253,3 +253,42 @@ def test_export_over_an_export_with_a_laid_out_game_among_its_lines_says_what_it
         result = osmosis(["export", str(path)], home)
         assert result.exit_code == 1 and path.read_bytes() == kept
         assert said in result.stderr and result.stderr.count("\n") == 1, (name, result.stderr)
+
+
+def test_a_cut_line_at_the_margin_before_indented_games_keeps_the_games_after_it(tmp_path):
+    """Reading went on only at an object no further in than the damaged value: a cut first line at the margin
+    and the games after it indented dropped every game, with an error that named no line."""
+    _, text = _three_games(tmp_path)
+    lines = text.splitlines()
+    body = lines[0][:100] + "\n" + "".join(f"  {line}\n" for line in lines[1:])
+    (tmp_path / "d.jsonl").write_text(body)
+    result = osmosis(["import", str(tmp_path / "d.jsonl")], tmp_path / "fresh")
+    assert "Imported 2 games" in result.stdout, result.output
+    assert result.stderr.count("\n") == 1 and "line 1" in result.stderr
+
+
+def test_export_never_writes_over_a_file_that_holds_a_game_further_on_under_a_repeated_key(tmp_path):
+    """Two backups joined in one file (the game at 4 moves, then at 2): only the last line of a key was kept,
+    so an export holding the 2 wrote over the 4."""
+    played, other = tmp_path / "played", tmp_path / "other"
+    osmosis(["play", "5", "--plain"], played, input="r3 r4\nq\n")
+    old = osmosis(["export"], played).stdout
+    osmosis(["play", "--resume", "last", "--plain"], played, input="d w\nq\n")
+    new = osmosis(["export"], played).stdout
+    (tmp_path / "old.jsonl").write_text(old)
+    osmosis(["import", str(tmp_path / "old.jsonl")], other)
+    backup = tmp_path / "backup.jsonl"
+    backup.write_text(new + old)
+    result = osmosis(["export", str(backup)], other)
+    assert result.exit_code == 1 and "4 moves" in result.stderr, result.output
+    assert backup.read_text() == new + old
+
+
+def test_export_over_an_export_with_lone_cr_line_ends_reads_it_as_import_does(tmp_path):
+    """A CR-only export was refused as "laid out over several lines, or a note added", though import reads it."""
+    home, text = _three_games(tmp_path)
+    crs = tmp_path / "cr.jsonl"
+    crs.write_bytes(text.replace("\n", "\r").encode())
+    result = osmosis(["export", str(crs)], home)
+    assert result.exit_code == 0 and "cannot be read line by line" not in result.output, result.output
+    assert crs.read_text() == text  # every game kept: written over, as an export of the same history

@@ -127,17 +127,38 @@ def export_in(path: str | Path) -> ExportFile | None:
                 else:
                     found = held_in(raw.removeprefix(b"\xef\xbb\xbf") if first else raw)  # a BOM, as import reads
                 if first and found is None:
+                    if b"\r" in raw.rstrip(b"\r\n"):  # lines ended by a lone CR, as import reads them too
+                        return _as_import_reads(path) or _not_lines(path)
                     return _not_lines(path)
                 first = False
                 if found is None:
                     unreadable += 1
                 else:
-                    games[found[0]] = found[1]
+                    _keep(games, found[0], found[1])
     except OSError:
         return None
     if first:
         return None
     return ExportFile(games, unreadable) if not unreadable else _as_import_reads(path) or ExportFile(games, unreadable)
+
+
+def _keep(games: dict[str, Held], key: str, held: Held) -> None:
+    """``held`` into ``games`` under ``key``, keeping what each line of that key holds: two backups joined in
+    one file hold a game twice (4 moves, then 2), and keeping only the last let an export that held 2 write
+    over the 4. One line further on the same moves stands for both; two other games under one key each stay."""
+    was = games.get(key)
+    if was is None:
+        games[key] = held
+        return
+    long, short = (was, held) if len(was.moves) >= len(held.moves) else (held, was)
+    if long.moves[:len(short.moves)] != short.moves:  # not one line of play: the new export must keep each
+        n = 2
+        while f"{key}#{n}" in games:
+            n += 1
+        games[f"{key}#{n}"] = held
+        return
+    games[key] = Held(long.moves, long.deal, long.review or short.review, max(long.drills, short.drills),
+                      max(long.answers, short.answers))
 
 
 def _as_import_reads(path: str | Path) -> ExportFile | None:
@@ -161,7 +182,7 @@ def _as_import_reads(path: str | Path) -> ExportFile | None:
         if found is None:
             unreadable += 1
         else:
-            games[found[0]] = found[1]
+            _keep(games, found[0], found[1])
     if not unreadable and any(laid_out(value) for _, value in values):
         return ExportFile(games, 1, laid_out=True)  # kept as every export laid out over several lines is
     return ExportFile(games, unreadable)

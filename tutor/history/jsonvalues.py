@@ -105,10 +105,15 @@ def _skip_blank(text: str, pos: int) -> int:
 def _next_object(text: str, pos: int) -> int:
     """Where reading goes on past a value begun at ``pos`` that cannot be read: the next line that begins an
     object no further in than the line of that value (a game of its own, not one of the damaged game's
-    nested objects, which a laid-out file indents), else the end of the text."""
+    nested objects, which a laid-out file indents); where none is, the first of those least indented (the
+    games after a cut line at the margin may all be indented); else the end of the text."""
     start = max(text.rfind("\n", 0, pos), text.rfind("\r", 0, pos)) + 1
     indent = len(text[start:pos]) - len(text[start:pos].lstrip(" \t"))
+    least: tuple[int, int] | None = None  # (indent, where) of the first least indented object line
     for found in _OBJECT_LINE.finditer(text, pos):
-        if len(found.group(1)) <= indent:
-            return found.start(1)
-    return len(text)
+        width = len(found.group(1))
+        if width <= indent:
+            return found.end(1)  # at its brace: the reading goes on there
+        if least is None or width < least[0]:
+            least = (width, found.end(1))
+    return least[1] if least is not None else len(text)
