@@ -56,8 +56,8 @@ def json_values(text: str) -> tuple[list[tuple[int, str]], list[Damaged]]:
         line += breaks(text, pos, end)
         pos = end
         try:
-            end = _DECODER.raw_decode(text, pos)[1]
-        except json.JSONDecodeError as exc:
+            end = _decode(text, pos)
+        except (json.JSONDecodeError, _Broken) as exc:
             damaged.append(_left_out(text, pos, line, exc.pos, exc.msg.removesuffix(" at")))
         except RecursionError:  # nesting past the stack (much deeper than any record)
             damaged.append(_left_out(text, pos, line, None, f"it is nested too deep (at most {MAX_DEPTH} levels)"))
@@ -69,6 +69,39 @@ def json_values(text: str) -> tuple[list[tuple[int, str]], list[Damaged]]:
             continue
         end = _next_object(text, pos)
     return values, damaged
+
+
+class _Broken(Exception):
+    """A value that cannot be read, at ``pos`` of the text: json.JSONDecodeError counts the lines of the
+    whole text before ``pos`` as it is made, once a cut line, which made a file of them quadratic."""
+
+    def __init__(self, msg: str, pos: int) -> None:
+        super().__init__(msg)
+        self.msg, self.pos = msg, pos
+
+
+def _decode(text: str, pos: int) -> int:
+    """Where the JSON value begun at ``pos`` ends (:class:`json.JSONDecodeError` where it cannot be read).
+
+    Its first line is read alone first: a value that ends there (a JSON line) needs no more, a syntax error
+    inside it is the value's, and one cut short at the line's end before a line that begins an object no
+    further in is a cut line (a laid-out object's first line is followed by a key, never by an object). Only
+    a first line that goes on, as a laid-out value's does, is read on into the lines after it: read so, each
+    of a thousand cut lines ran into the lines after it, and the file took minutes."""
+    eol = _BREAK.search(text, pos)
+    if eol is None:
+        return _DECODER.raw_decode(text, pos)[1]
+    first = text[pos:eol.start()]
+    try:
+        return pos + _DECODER.raw_decode(first)[1]
+    except json.JSONDecodeError as exc:
+        if exc.pos < len(first.rstrip()):  # wrong inside the line: the whole text is wrong there too
+            raise _Broken(exc.msg, pos + exc.pos) from None
+        start = max(text.rfind("\n", 0, pos), text.rfind("\r", 0, pos)) + 1
+        after = _OBJECT_LINE.match(text, eol.start())
+        if after is not None and len(after.group(1)) <= pos - start:  # a cut line: an object begins next
+            raise _Broken(exc.msg, eol.start()) from None
+    return _DECODER.raw_decode(text, pos)[1]
 
 
 def _left_out(text: str, pos: int, line: int, error: int | None, reason: str) -> Damaged:
