@@ -296,8 +296,9 @@ def test_export_over_an_export_with_lone_cr_line_ends_reads_it_as_import_does(tm
 
 def test_cut_lines_each_break_off_at_their_own_line_and_laid_out_games_at_the_margin_still_read(tmp_path):
     """A run of cut lines read each into the lines after it (until "nested too deep"), one after another: a
-    megabyte of them took 24 s. Each is now said cut at its own line; a game laid out with no indentation
-    (`json.tool --indent 0`), whose nested objects begin lines at the margin too, still reads whole."""
+    megabyte of them took 24 s. The run is now one problem, and reading goes on at the next game; a game laid
+    out with no indentation (`json.tool --indent 0`), whose nested objects begin lines at the margin too,
+    still reads whole, and a damaged one there is one problem, not one a nested object."""
     home, text = _three_games(tmp_path)
     lines = text.splitlines()
     cut = '{"k": [' + "1," * 60
@@ -305,11 +306,16 @@ def test_cut_lines_each_break_off_at_their_own_line_and_laid_out_games_at_the_ma
     (tmp_path / "cuts.jsonl").write_text(body)
     result = osmosis(["import", str(tmp_path / "cuts.jsonl")], tmp_path / "cuts")
     assert "Imported 2 games" in result.stdout, result.output
-    assert "line 2 is not valid JSON (it breaks off at the end of line 2" in result.stderr
-    assert "nested too deep" not in result.stderr and "1197 more lines" in result.stderr
+    # one problem for the run, from its first line to its last, said where it first goes wrong
+    assert result.stderr.count("\n") == 1 and "is not valid JSON from line 2 to line 1201 (" in result.stderr
+    assert "at line 2 column" in result.stderr and "nested too deep" not in result.stderr
     flat = subprocess.run([sys.executable, "-m", "json.tool", "--json-lines", "--indent", "0"], input=text,
                           capture_output=True, text=True, check=True).stdout
     (tmp_path / "flat.json").write_text(flat)
     fresh = tmp_path / "flat"
     assert "Imported 3 games" in osmosis(["import", str(tmp_path / "flat.json")], fresh).stdout
     assert osmosis(["export"], fresh).stdout == text
+    first = flat.index('"id": 1,')  # game 1 damaged: a comma gone
+    (tmp_path / "flat-d.json").write_text(flat[:first] + '"id": 1' + flat[first + len('"id": 1,'):])
+    result = osmosis(["import", str(tmp_path / "flat-d.json")], tmp_path / "flat-d")
+    assert "Imported 2 games" in result.stdout and result.stderr.count("\n") == 1, result.output
