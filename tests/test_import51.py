@@ -294,28 +294,44 @@ def test_export_over_an_export_with_lone_cr_line_ends_reads_it_as_import_does(tm
     assert crs.read_text() == text  # every game kept: written over, as an export of the same history
 
 
-def test_cut_lines_each_break_off_at_their_own_line_and_laid_out_games_at_the_margin_still_read(tmp_path):
-    """A run of cut lines read each into the lines after it (until "nested too deep"), one after another: a
-    megabyte of them took 24 s. The run is now one problem, and reading goes on at the next game; a game laid
-    out with no indentation (`json.tool --indent 0`), whose nested objects begin lines at the margin too,
-    still reads whole, and a damaged one there is one problem, not one a nested object."""
+def test_a_game_laid_out_at_the_margin_reads_whole_and_a_line_ending_in_a_bracket_before_a_brace_is_no_cut(tmp_path):
+    """A game laid out with no indentation (`json.tool --indent 0`), whose nested objects begin lines at the
+    margin too, reads whole; and a valid value whose first line ends with `[` before a line that begins with
+    `{` (a first version read such a line as cut short) is read whole too."""
     home, text = _three_games(tmp_path)
-    lines = text.splitlines()
-    cut = '{"k": [' + "1," * 60
-    body = lines[0] + "\n" + (cut + "\n") * 1200 + lines[1] + "\n"
-    (tmp_path / "cuts.jsonl").write_text(body)
-    result = osmosis(["import", str(tmp_path / "cuts.jsonl")], tmp_path / "cuts")
-    assert "Imported 2 games" in result.stdout, result.output
-    # one problem for the run, from its first line to its last, said where it first goes wrong
-    assert result.stderr.count("\n") == 1 and "is not valid JSON from line 2 to line 1201 (" in result.stderr
-    assert "at line 2 column" in result.stderr and "nested too deep" not in result.stderr
     flat = subprocess.run([sys.executable, "-m", "json.tool", "--json-lines", "--indent", "0"], input=text,
                           capture_output=True, text=True, check=True).stdout
     (tmp_path / "flat.json").write_text(flat)
     fresh = tmp_path / "flat"
     assert "Imported 3 games" in osmosis(["import", str(tmp_path / "flat.json")], fresh).stdout
     assert osmosis(["export"], fresh).stdout == text
-    first = flat.index('"id": 1,')  # game 1 damaged: a comma gone
-    (tmp_path / "flat-d.json").write_text(flat[:first] + '"id": 1' + flat[first + len('"id": 1,'):])
-    result = osmosis(["import", str(tmp_path / "flat-d.json")], tmp_path / "flat-d")
-    assert "Imported 2 games" in result.stdout and result.stderr.count("\n") == 1, result.output
+    record = tmp_path / "rec.json"
+    record.write_text('{"format": "osmosis-record/1", "variant": "osmosis", "deal": {"number": 1}, "moves": ["d"], '
+                      '"x": [\n{"y": 1}]}\n')
+    result = osmosis(["import", str(record)], tmp_path / "rec")
+    assert result.exit_code == 0 and "Imported 1 game" in result.stdout, result.output
+
+
+def test_export_never_writes_over_another_deal_s_game_under_the_same_key(tmp_path):
+    """Two record files of one name imported in two histories (deal 1 in one, deal 2 in the other), their
+    exports joined: both lines have the key of that name, and export over the joined file kept deal 1's 3 moves
+    and lost deal 2's game, since its 1 move started the other's."""
+    for deal, keys, name in ((1, "d d d", "x"), (2, "d", "y")):
+        osmosis(["play", str(deal), "--plain", "--save", str(tmp_path / f"{name}.json")], tmp_path / f"p{name}",
+                input=f"{keys}\nq\n")
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    for name in ("x", "y"):
+        (shared / "g.json").write_bytes((tmp_path / f"{name}.json").read_bytes())
+        osmosis(["import", str(shared / "g.json")], tmp_path / f"h{name}")
+        osmosis(["export", str(tmp_path / f"{name}.jsonl")], tmp_path / f"h{name}")
+    joined = tmp_path / "joined.jsonl"
+    joined.write_text((tmp_path / "x.jsonl").read_text() + (tmp_path / "y.jsonl").read_text())
+    assert "Imported 2 games" in osmosis(["import", str(joined)], tmp_path / "both").stdout
+    before = joined.read_text()
+    result = osmosis(["export", str(joined)], tmp_path / "hx")
+    assert result.exit_code == 1 and "deal 2" in result.stderr, result.output
+    assert joined.read_text() == before
+    alone = tmp_path / "y-only.jsonl"  # the other deal's line alone under that key: kept too
+    alone.write_text((tmp_path / "y.jsonl").read_text())
+    assert osmosis(["export", str(alone)], tmp_path / "hx").exit_code == 1

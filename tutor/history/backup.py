@@ -38,6 +38,8 @@ class Held:
     review: bool
     drills: int
     answers: int
+    game: str = ""
+    """The deal and rules as the line writes them: two lines of one key and other deals are two games."""
 
 
 @dataclass(frozen=True)
@@ -104,8 +106,9 @@ def held_in(line: bytes | str) -> tuple[str, Held] | None:
     for d in drills:
         if isinstance(d, dict) and isinstance(d.get("answers"), list):
             answers += len(d["answers"])
+    game = json.dumps([record.get("variant"), deal], sort_keys=True)
     return data["key"], Held(record["moves"], f"deal {number}" if isinstance(number, int) else "a deal given in full",
-                             isinstance(data.get("review"), dict), len(drills), answers)
+                             isinstance(data.get("review"), dict), len(drills), answers, game)
 
 
 def export_in(path: str | Path) -> ExportFile | None:
@@ -151,14 +154,15 @@ def _keep(games: dict[str, Held], key: str, held: Held) -> None:
         games[key] = held
         return
     long, short = (was, held) if len(was.moves) >= len(held.moves) else (held, was)
-    if long.moves[:len(short.moves)] != short.moves:  # not one line of play: the new export must keep each
+    if long.game != short.game or long.moves[:len(short.moves)] != short.moves:
+        # two games (another deal, or not one line of play): the new export must keep each
         n = 2
         while f"{key}#{n}" in games:
             n += 1
         games[f"{key}#{n}"] = held
         return
     games[key] = Held(long.moves, long.deal, long.review or short.review, max(long.drills, short.drills),
-                      max(long.answers, short.answers))
+                      max(long.answers, short.answers), long.game)
 
 
 def _as_import_reads(path: str | Path) -> ExportFile | None:
@@ -217,11 +221,12 @@ def _not_lines(path: str | Path) -> ExportFile | None:
 
 def dropped_games(old: dict[str, Held], new: dict[str, Held]) -> list[str]:
     """What an export ``new`` written over ``old`` would lose, a phrase a game: a game it does not hold, or
-    holds with other moves (not the same ones or more), without the review, or with fewer drills or answers."""
+    holds as another deal or with other moves (not the same ones or more), without the review, or with fewer
+    drills or answers."""
     out = []
     for key, was in old.items():
         now = new.get(key)
-        if now is None or now.moves[:len(was.moves)] != was.moves:
+        if now is None or now.game != was.game or now.moves[:len(was.moves)] != was.moves:
             out.append(f"{was.deal}, {len(was.moves)} move{'s' if len(was.moves) != 1 else ''}")
         elif was.review and not now.review:
             out.append(f"the review of {was.deal}")

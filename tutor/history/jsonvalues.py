@@ -56,8 +56,8 @@ def json_values(text: str) -> tuple[list[tuple[int, str]], list[Damaged]]:
         line += breaks(text, pos, end)
         pos = end
         try:
-            end = _decode(text, pos)[1]
-        except (json.JSONDecodeError, _Broken) as exc:
+            end = _DECODER.raw_decode(text, pos)[1]
+        except json.JSONDecodeError as exc:
             damaged.append(_left_out(text, pos, line, exc.pos, exc.msg.removesuffix(" at")))
         except RecursionError:  # nesting past the stack (much deeper than any record)
             damaged.append(_left_out(text, pos, line, None, f"it is nested too deep (at most {MAX_DEPTH} levels)"))
@@ -69,40 +69,6 @@ def json_values(text: str) -> tuple[list[tuple[int, str]], list[Damaged]]:
             continue
         end = _next_object(text, pos)
     return values, damaged
-
-
-class _Broken(Exception):
-    """A value that cannot be read, at ``pos`` of the text: json.JSONDecodeError counts the lines of the
-    whole text before ``pos`` as it is made, once a cut line, which made a file of them quadratic."""
-
-    def __init__(self, msg: str, pos: int) -> None:
-        super().__init__(msg)
-        self.msg, self.pos = msg, pos
-
-
-def _decode(text: str, pos: int) -> tuple[object, int]:
-    """The JSON value begun at ``pos`` and where it ends (:class:`json.JSONDecodeError` where it cannot be read).
-
-    Its first line is read alone first: a value that ends there (a JSON line) needs no more, a syntax error
-    inside it is the value's, and one cut short at the line's end before a line that begins an object no
-    further in is a cut line (a laid-out object's first line is followed by a key, never by an object). Only
-    a first line that goes on, as a laid-out value's does, is read on into the lines after it: read so, each
-    of a thousand cut lines ran into the lines after it, and the file took minutes."""
-    eol = _BREAK.search(text, pos)
-    if eol is None:
-        return _DECODER.raw_decode(text, pos)
-    first = text[pos:eol.start()]
-    try:
-        value, end = _DECODER.raw_decode(first)
-        return value, pos + end
-    except json.JSONDecodeError as exc:
-        if exc.pos < len(first.rstrip()):  # wrong inside the line: the whole text is wrong there too
-            raise _Broken(exc.msg, pos + exc.pos) from None
-        start = max(text.rfind("\n", 0, pos), text.rfind("\r", 0, pos)) + 1
-        after = _OBJECT_LINE.match(text, eol.start())
-        if after is not None and len(after.group(1)) <= pos - start:  # a cut line: an object begins next
-            raise _Broken(exc.msg, eol.start()) from None
-    return _DECODER.raw_decode(text, pos)
 
 
 def _left_out(text: str, pos: int, line: int, error: int | None, reason: str) -> Damaged:
@@ -137,30 +103,17 @@ def _skip_blank(text: str, pos: int) -> int:
 
 
 def _next_object(text: str, pos: int) -> int:
-    """Where reading goes on past a value begun at ``pos`` that cannot be read: the next line that begins a
-    game (an object that reads whole and has a ``format``, or a ``deal`` and ``moves``: not one of the damaged
-    game's nested objects, which a file laid out with no indentation begins at the margin too); where none
-    does, the next line that begins an object no further in than the line of that value, or the first of
-    those least indented (the games after a cut line at the margin may all be indented); else the end."""
+    """Where reading goes on past a value begun at ``pos`` that cannot be read: the next line that begins an
+    object no further in than the line of that value (a game of its own, not one of the damaged game's
+    nested objects, which a laid-out file indents); where none is, the first of those least indented (the
+    games after a cut line at the margin may all be indented); else the end of the text."""
     start = max(text.rfind("\n", 0, pos), text.rfind("\r", 0, pos)) + 1
     indent = len(text[start:pos]) - len(text[start:pos].lstrip(" \t"))
-    near: int | None = None  # the first object line no further in
     least: tuple[int, int] | None = None  # (indent, where) of the first least indented object line
     for found in _OBJECT_LINE.finditer(text, pos):
-        at, width = found.end(1), len(found.group(1))  # at its brace: the reading goes on there
-        if _game_at(text, at):
-            return at
-        if near is None and width <= indent:
-            near = at
+        width = len(found.group(1))
+        if width <= indent:
+            return found.end(1)  # at its brace: the reading goes on there
         if least is None or width < least[0]:
-            least = (width, at)
-    return near if near is not None else least[1] if least is not None else len(text)
-
-
-def _game_at(text: str, at: int) -> bool:
-    """Whether a game (an export line or a record) begins at ``at`` and reads whole."""
-    try:
-        value = _decode(text, at)[0]
-    except (ValueError, RecursionError, _Broken):
-        return False
-    return isinstance(value, dict) and ("format" in value or {"deal", "moves"} <= value.keys())
+            least = (width, found.end(1))
+    return least[1] if least is not None else len(text)
