@@ -19,6 +19,7 @@ from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Input, Static
 
+from ..cli.review_report import chance_text
 from ..narrate.play import end_message
 from ..narrate.review import HINDSIGHT, UNSEEN_WARNING, unseen_warning
 from ..record import Record
@@ -185,8 +186,8 @@ class ReplayApp(App):
             # with luck the comment quotes the chance after the cards turned up: say which figure is which
             when = ", before the cards it turned up were seen" if m.luck is not None else ""
             if m.graded:
-                out.append(f"Win chance {_chance(m.win_after, m.win_after_interval, m.exact)} after it, "
-                           f"{_chance(m.win_before, m.win_before_interval, m.exact)} with the best move{when}, "
+                out.append(f"Win chance {chance_text(m.win_after, m.win_after_interval, m.exact)} after it, "
+                           f"{chance_text(m.win_before, m.win_before_interval, m.exact)} with the best move{when}, "
                            f"{_basis(m)}.")
             elif note.get("comment"):  # the comment names the kind of move and its chance: only what it lacks
                 out.append("Not graded" + ("; its win chance is from before the cards it turned up were seen"
@@ -194,7 +195,7 @@ class ReplayApp(App):
             else:
                 kind = "The only legal move" if m.forced else "A decided position" if m.decided else "A free play"
                 out.append(f"{kind}, not graded: win chance "
-                           f"{_chance(m.win_after, m.win_after_interval, m.exact)} after it{when}, {_basis(m)}.")
+                           f"{chance_text(m.win_after, m.win_after_interval, m.exact)} after it{when}, {_basis(m)}.")
         if note.get("comment"):
             out.append(note["comment"])
         moment = self.critical.get(n)
@@ -296,13 +297,6 @@ class ReplayApp(App):
 def run_replay(record: Record, rev: Review | None = None, symbols: bool = True, start: int = 0) -> int | None:
     """Run the viewer (at move ``start``) until the player quits; the move it was at."""
     return ReplayApp(record, rev, symbols, start=max(0, min(start, len(record.moves)))).run()
-
-
-def _chance(win: float, interval: tuple[float, float], exact: bool) -> str:
-    """A win chance with its 95% interval, as the review prints it: ``36% (95%: 25-48%)``, or ``36%`` where exact."""
-    if exact or interval[0] == interval[1]:
-        return f"{win * 100:.0f}%"
-    return f"{win * 100:.0f}% (95%: {interval[0] * 100:.0f}-{interval[1] * 100:.0f}%)"
 
 
 def _basis(m: MoveReview) -> str:

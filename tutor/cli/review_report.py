@@ -34,9 +34,9 @@ def _pct(x: float) -> str:
     return f"{x * 100:.0f}%"
 
 
-def _chance(win: float, interval: tuple[float, float] | None, exact: bool) -> str:
-    """A critical moment's win chance with its 95% interval (``30% (95%: 20-42%)``), alone where exact (the
-    game's result, every consistent deal) or where its interval was not kept."""
+def chance_text(win: float, interval: tuple[float, float] | None, exact: bool) -> str:
+    """A win chance with its 95% interval, as the review prints it (``30% (95%: 20-42%)``), alone where exact
+    (the game's result, every consistent deal) or where its interval was not kept."""
     if exact or interval is None or interval[0] == interval[1]:
         return _pct(win)
     return f"{_pct(win)} (95%: {interval[0] * 100:.0f}-{interval[1] * 100:.0f}%)"
@@ -44,7 +44,8 @@ def _chance(win: float, interval: tuple[float, float] | None, exact: bool) -> st
 
 def _swing_cell(c: Moment) -> str:
     """``30% (95%: 20-42%)`` over ``-> 59% (95%: 47-71%)``; one line where neither figure has an interval."""
-    before, after = _chance(c.before, c.before_interval, c.exact_before), _chance(c.after, c.after_interval, c.exact_after)
+    before = chance_text(c.before, c.before_interval, c.exact_before)
+    after = chance_text(c.after, c.after_interval, c.exact_after)
     return f"{before} -> {after}" if "(" not in before + after else f"{before}\n-> {after}"
 
 

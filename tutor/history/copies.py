@@ -47,13 +47,8 @@ def copy_left_behind_at(history: History, record: Record, mtime: float) -> int |
     the coach counted the game twice. Of two games of the deal, the one begun last before the file was
     written. A file of a game that was not played on after it is found by its content."""
     number = record.deal.number
-    column = number is not None and number <= MAX_COLUMN_NUMBER  # a larger number is kept in the record only
-    rows = history.query("SELECT * FROM games WHERE variant = ? AND "
-                         + ("(deal_number = ? OR deal_number IS NULL)" if column else "deal_number IS NULL")
-                         # the game begun last before the file was written first: the one in play then
-                         + " ORDER BY started_at DESC, id DESC", (variant_name(record), *((number,) if column else ())))
-    for raw in rows:
-        row = GameRow.from_sql(raw)
+    # the game begun last before the file was written first: the one in play then
+    for row in _deal_rows(history, record, "", "started_at DESC, id DESC"):
         try:
             began = parse_iso(row.started_at)
         except ValueError:
@@ -179,13 +174,8 @@ def _imported_starts(history: History, record: Record, started_at: str | None,
     so a second's grace. A file of the deal from before is no copy of it, and neither is one written after:
     another game begun alike (imported first, it was merged into the game it starts, and not after it)."""
     began, ended = _moment(started_at), _moment(played_at)
-    number = record.deal.number
-    column = number is not None and number <= MAX_COLUMN_NUMBER
     found = []
-    for raw in history.query("SELECT * FROM games WHERE from_import = 1 AND variant = ? AND "
-                             + ("deal_number = ?" if column else "deal_number IS NULL") + " ORDER BY id",
-                             (variant_name(record), *((number,) if column else ()))):
-        row = GameRow.from_sql(raw)
+    for row in _deal_rows(history, record, "from_import = 1 AND ", "id"):
         written = _moment(row.played_at)  # when the file was written, as import stored it
         if (written is None or (began is not None and written < began - 1)
                 or (ended is not None and written >= ended + 1)):
@@ -195,6 +185,17 @@ def _imported_starts(history: History, record: Record, started_at: str | None,
                 and _one_line(kept, record)):
             found.append(row)
     return found
+
+
+def _deal_rows(history: History, record: Record, where: str, order: str) -> list[GameRow]:
+    """The rows of ``record``'s variant and deal number (``where``: more conditions, each ending in AND), in
+    ``order``; a number past the column's range is kept in the record only, so its rows have none."""
+    number = record.deal.number
+    column = number is not None and number <= MAX_COLUMN_NUMBER
+    rows = history.query(f"SELECT * FROM games WHERE {where}variant = ? AND "
+                         + ("deal_number = ?" if column else "deal_number IS NULL") + f" ORDER BY {order}",
+                         (variant_name(record), *((number,) if column else ())))
+    return [GameRow.from_sql(raw) for raw in rows]
 
 
 def _moment(text: str | None) -> float | None:
