@@ -250,7 +250,7 @@ def open_choose(obs, samples=None, limit=None, infoset=True):
 _POLICY_SAMPLE = _solve_sample  # the policy's own, kept before a worker patches it
 
 
-def score_after_win(state, win_nodes, best_nodes, lost=False):
+def score_after_win(state, win_nodes, best_nodes, lost=False, spent=None):
     """:func:`tutor.sampling._solve_sample` with a lost deal's best score searched by the score phase alone.
 
     The policy's ``solve(want="best")`` after a lost win search runs the win search again inside the same
@@ -261,13 +261,16 @@ def score_after_win(state, win_nodes, best_nodes, lost=False):
     from tutor.search_dfs import _Search
 
     if state.won or lost or best_nodes <= 0:
-        return _POLICY_SAMPLE(state, win_nodes, best_nodes, lost)  # as the policy
+        return _POLICY_SAMPLE(state, win_nodes, best_nodes, lost, spent)  # as the policy
+    spent = spent if spent is not None else [0]
     res = solve(state, Limit(nodes=win_nodes), want="win")
+    spent[0] += res.nodes
     if res.winnable or res.winnable is None:
         return res.winnable, 52 if res.winnable else res.best_cards, bool(res.winnable)
     search = _Search(state, Limit(nodes=best_nodes))
     reach = {o: search.needs.reachable(state.mask(), o) for o in row_orders(tuple(state.rows))}
     best, _, complete = best_phase(search, reach, max(res.best_cards, state.cards), [])
+    spent[0] += search.nodes
     return False, best, complete
 
 

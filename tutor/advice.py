@@ -176,7 +176,7 @@ def _narrated(obs: Observation, advice: Hint, budget: int | None = None) -> Hint
     from .narrate import reason_for
 
     scored = ScoredPosition(advice.best, advice.candidates, advice.why, advice.samples, advice.exact,
-                            method=advice.method)
+                            method=advice.method, budget_spent=advice.budget_spent)
     reason, tips = reason_for(obs, scored, budget)
     return replace(advice, reason=reason, tips=tuple(tips))
 

@@ -36,6 +36,8 @@ class SolveCache:
         self.misses = 0
         self.cut = 0
         """Answers given whose score was asked for and is only the best found before a node limit."""
+        self.nodes = 0
+        """Positions the searches of the answers not found here visited (what the cache's work cost)."""
 
     def solve(self, state: State, win_nodes: int, best_nodes: int, lost: bool = False) -> tuple[bool | None, int]:
         want_cards = best_nodes > 0
@@ -45,7 +47,9 @@ class SolveCache:
             self.cut += want_cards and found[3] > 0
             return found[0], found[1]
         self.misses += 1
-        won, cards, complete = _solve_sample(state, win_nodes, best_nodes, lost)
+        spent = [0]
+        won, cards, complete = _solve_sample(state, win_nodes, best_nodes, lost, spent)
+        self.nodes += spent[0]
         if len(self.data) >= self.max_size:
             self.data.clear()
         cut = best_nodes if want_cards and not complete else 0
@@ -55,27 +59,32 @@ class SolveCache:
 
 
 def _solve_sample(state: State, win_nodes: int, best_nodes: int,
-                  lost: bool = False) -> tuple[bool | None, int, bool]:
+                  lost: bool = False, spent: list[int] | None = None) -> tuple[bool | None, int, bool]:
     """(won?, final score, whether that score is exact) of one sampled position: True/False/None
     (undecided), the score, and False where a node limit stopped a search before it knew the best.
 
     ``lost``: the position is known to be lost, so only its best score is
     searched. ``best_nodes`` 0: the win only (the win search stops at its
     first win; a lost sample's score is then only the best met on the way).
+    ``spent``: a one-element list the positions the searches visited are added to.
     """
+    spent = spent if spent is not None else [0]
     if state.won:
         return True, 52, True
     if lost:
         if best_nodes <= 0:
             return False, state.cards, False
         found = solve(state, Limit(nodes=best_nodes), want="best")
+        spent[0] += found.nodes
         return False, found.best_cards, found.complete
     res = solve(state, Limit(nodes=win_nodes), want="win")
+    spent[0] += res.nodes
     if res.winnable:
         return True, 52, True
     if res.winnable is None or best_nodes <= 0:
         return res.winnable, res.best_cards, False
     best = solve(state, Limit(nodes=best_nodes), want="best")
+    spent[0] += best.nodes
     return False, max(res.best_cards, best.best_cards), best.complete
 
 

@@ -74,9 +74,11 @@ def _basis(scored: ScoredPosition) -> str:
         return f"exact: every one of the {n} deals consistent with what you have seen was solved"
     same = (", the same one for every move" if scored.samples == 1 else ", the same ones for every move") \
         if len(scored.candidates) > 1 else ""
+    # fewer deals than a settled answer wants: the searches' work budget stopped the sampling (tutor.hints.HINT_NODES)
+    spent = "; the hint's search budget was spent on them, so no more were drawn" if scored.budget_spent else ""
     if all(win_solved(c) for c in scored.candidates):  # the win is known: only the cards were sampled
-        return f"the cards on {plural(scored.samples, 'sampled deal')} consistent with what you have seen{same}"
-    return f"from {plural(scored.samples, 'deal')} consistent with what you have seen{same}"
+        return f"the cards on {plural(scored.samples, 'sampled deal')} consistent with what you have seen{same}{spent}"
+    return f"from {plural(scored.samples, 'deal')} consistent with what you have seen{same}{spent}"
 
 
 def _win_sentence(top: Candidate, scored: ScoredPosition) -> str:
