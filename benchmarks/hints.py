@@ -83,7 +83,7 @@ def latency(args) -> None:
         jobs = [(args.variant, n, args.every, args.first) for n in deal_range(args.deals)]
         for found in parallel_map(_tutor_positions, jobs, args.workers):
             positions.extend(found)
-    times, cpu, samples, undecided, whys, exact, settled = [], [], [], 0, {}, 0, 0
+    times, cpu, samples, undecided, whys, exact, settled, spent = [], [], [], 0, {}, 0, 0, []
     for st in positions:
         t0, c0 = time.perf_counter(), time.process_time()
         h = advise(observe(st), samples=args.samples)  # the hint as the player gets it
@@ -91,6 +91,8 @@ def latency(args) -> None:
         times.append(time.perf_counter() - t0)
         cpu.append(time.process_time() - c0)
         samples.append(h.samples)
+        if h.budget_spent:
+            spent.append(h.samples)
         exact += h.exact
         undecided += any(c.undecided for c in h.candidates)
         whys[h.why] = whys.get(h.why, 0) + 1
@@ -108,6 +110,8 @@ def latency(args) -> None:
     print(f"  samples used: mean {statistics.mean(samples):.1f}, median {statistics.median(samples):.0f}, "
           f"most {max(samples)}; exact {exact}; hints with an undecided sample: "
           f"{undecided} ({100 * undecided / n:.1f}%)")
+    print(f"  stopped by the work budget (tutor.hints.HINT_NODES): {len(spent)} of {n}"
+          + (f", at {min(spent)}-{max(spent)} samples (median {statistics.median(spent):.0f})" if spent else ""))
     print("  settled by: " + ", ".join(f"{k} {v}" for k, v in sorted(whys.items()))
           + f"; {settled} found won or lost whatever the move by solving every consistent deal")
 

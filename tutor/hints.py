@@ -93,8 +93,8 @@ for the default 128). Past it the hint draws no more samples (after at least :da
 its figures rest on fewer deals, with intervals as wide as that makes them. A position count, not a clock, so
 the same position gets the same hint on any machine. On greedy play of deals 1-12 with three passes
 (``limited``, where most samples are lost and each lost one's best score is searched) the hints' CPU time at
-the 95th percentile went from 6.1 s to about 1.7 s (16 of 53 positions stopped, at 24-96 samples); on deals 1-30
-of Osmosis from 0.95 s to 0.7 s (19 of 167 stopped, at 49-125 samples): ``benchmarks/hints.py latency``."""
+the 95th percentile went from 6.10 s to 1.73 s (16 of 53 positions stopped, at 24-96 samples); on deals 1-30
+of Osmosis from 1.00 s to 0.73 s (19 of 167 stopped, at 49-125 samples): ``benchmarks/hints.py latency``."""
 
 MIN_SAMPLES = 24
 """The fewest samples a hint stops at when its work budget (:data:`HINT_NODES`) is spent."""
