@@ -94,3 +94,16 @@ def test_a_limited_first_hint_stops_for_its_budget_and_the_json_and_the_words_sa
     assert "search budget was spent" in " ".join(data["reason"].split())
     text = run(["hint", str(number), "--variant", "limited"]).stdout
     assert "search budget was spent" in " ".join(text.split())
+
+
+def test_every_reason_says_once_that_the_budget_stopped_the_sampling(monkeypatch):
+    """The reasons that count their deals in their own words ("None of the 24 deals sampled ... can be won")
+    said nothing of the budget, while the JSON said budget_spent: now a sentence says it, once."""
+    monkeypatch.setattr(hints, "HINT_NODES", 1)
+    for variant, number, moves in (("limited", 5, "r3 r4 d w d"), ("osmosis", *CHOICE)):
+        told = hint(_obs(variant, number, moves))
+        reason = " ".join(told.reason.split())
+        assert told.budget_spent and reason.count("search budget was spent") == 1, reason
+    lost = " ".join(hint(_obs("limited", 5, "r3 r4 d w d")).reason.split())
+    assert lost.startswith(f"None of the {MIN_SAMPLES} deals sampled")
+    assert lost.endswith(f"(Sampling stopped at {MIN_SAMPLES} deals: the hint's search budget was spent on them.)")

@@ -196,3 +196,29 @@ def test_a_drill_asks_the_engine_with_as_many_deals_as_a_review_label():
                   due_at="", answers=0, right=0)
     step = step_for(record, drill)
     assert step.samples == LABEL_BUDGET and step.judge == "hint"
+
+
+def test_the_drill_asks_the_hint_judge_past_the_work_budget_and_the_lessons_within_it(monkeypatch):
+    """A drill is retired when the engine, asked again, no longer calls the move a mistake. With the hint's work
+    budget a verdict on fewer deals accepted more moves (limited deal 10 after r2: r4 beside d, on 134 deals where
+    512 accepted d alone), so a drill could be retired for want of deals: its hint judge has no work budget, as
+    the review that made the drill had none. A lesson's hint-judged step keeps the hint's (what h says in play)."""
+    import tutor.hints
+    import tutor.lessons.judge
+    from tutor.history.drill import verdict_for_drill
+
+    built = []
+    real = tutor.lessons.judge.hint_result_verdict
+
+    def spy(result, *args, **kwargs):
+        built.append(result)
+        return real(result, *args, **kwargs)
+
+    monkeypatch.setattr(tutor.lessons.judge, "hint_result_verdict", spy)
+    monkeypatch.setattr(tutor.hints, "HINT_NODES", 1)
+    step, _ = verdict_for_drill(drill_of_the_waiting_step())
+    lesson = hint_verdict(step.state, step.samples, step.win_margin, step.cards_margin)
+    drill, taught = built
+    assert not drill.budget_spent and drill.samples > tutor.hints.MIN_SAMPLES
+    assert taught.budget_spent and taught.samples == tutor.hints.MIN_SAMPLES
+    assert {s.samples for s in lesson.scores} == {tutor.hints.MIN_SAMPLES}

@@ -88,13 +88,10 @@ searches short of the best (48 cards shown for 50); the largest full search took
 still cut at this limit makes the figures sampled ones, with their intervals, not exact."""
 
 HINT_NODES = 1_500
-"""The work a hint may spend on its samples' searches, in positions visited per sample of its budget (192,000
-for the default 128). Past it the hint draws no more samples (after at least :data:`MIN_SAMPLES`) and says so:
-its figures rest on fewer deals, with intervals as wide as that makes them. A position count, not a clock, so
-the same position gets the same hint on any machine. On greedy play of deals 1-12 with three passes
-(``limited``, where most samples are lost and each lost one's best score is searched) the hints' CPU time at
-the 95th percentile went from 6.10 s to 1.73 s (16 of 53 positions stopped, at 24-96 samples); on deals 1-30
-of Osmosis from 1.00 s to 0.73 s (19 of 167 stopped, at 49-125 samples): ``benchmarks/hints.py latency``."""
+"""The searches' work budget: positions visited per sample of the budget (192,000 for 128). Past it the hint
+draws no more samples (after at least :data:`MIN_SAMPLES`) and says so. A count, not a clock: the same hint on
+any machine. It cut the hint's CPU p95 from 6.10 s to 1.73 s on ``limited`` (16 of 53 positions stopped, at
+24-96 samples) and from 1.00 s to 0.73 s on Osmosis (19 of 167, at 49-125): ``benchmarks/hints.py latency``."""
 
 MIN_SAMPLES = 24
 """The fewest samples a hint stops at when its work budget (:data:`HINT_NODES`) is spent."""
@@ -285,7 +282,7 @@ def best_in_doubt(scores: Outcomes, lead: Move, margin: float = BANDS[0]) -> boo
 def score_moves(obs: Observation, samples: int | None = None, limit: Limit | None = None,
                 best_nodes: int = BEST_NODES, cache: SolveCache | None = None,
                 bands: tuple[float, float, float] = BANDS, infoset: bool = True,
-                best_only: bool = False) -> ScoredPosition:
+                best_only: bool = False, budget: bool = True) -> ScoredPosition:
     """Score every legal move of ``obs`` (see the module docstring); the scores and how they were settled.
 
     ``samples``: the sample budget (default :data:`DEFAULT_SAMPLES`). Samples
@@ -296,12 +293,14 @@ def score_moves(obs: Observation, samples: int | None = None, limit: Limit | Non
     (:mod:`tutor.infoset`); False keeps PIMC's (the old behaviour).
     ``best_only``: more samples only while the best move is in doubt
     (:func:`best_in_doubt`), not a move's label band (the tutor as a player).
+    ``budget``: stop once the searches' work budget is spent (:data:`HINT_NODES`);
+    False for a verdict as sure as the samples allow (the drill's).
     """
     if not isinstance(obs, Observation):
         raise TutorError("a hint needs what the player has seen (an Observation from observe(state)), "
                          f"not {type(obs).__name__}")
-    budget = DEFAULT_SAMPLES if samples is None else samples
-    if budget < 1:
+    most = DEFAULT_SAMPLES if samples is None else samples
+    if most < 1:
         raise TutorError(f"samples {samples!r} is not allowed: expected a positive number")
     win_nodes = (limit or DEFAULT_LIMIT).nodes or WIN_NODES
     moves = obs.legal_moves()
@@ -317,17 +316,17 @@ def score_moves(obs: Observation, samples: int | None = None, limit: Limit | Non
     else:
         why = Why.SAMPLED
 
-    every = exact_worlds(obs, budget)
+    every = exact_worlds(obs, most)
     exact = every is not None
-    states = every if every is not None else obs.samples(budget)  # seeded from the observation alone
+    states = every if every is not None else obs.samples(most)  # seeded from the observation alone
     scores = Outcomes(moves)
     done = 0
-    size = len(states) if exact else min(budget, FIRST_BATCH)
+    size = len(states) if exact else min(most, FIRST_BATCH)
     cut = cache.cut
     if exact and best_nodes > 0 and not best_only:  # the tutor as a player needs the best move, not the figures
         best_nodes = max(best_nodes, EXACT_BEST_NODES)
     # the searches' work is bounded too (not for every consistent deal, nor for the tutor as a player)
-    work = None if exact or best_only else HINT_NODES * budget
+    work = None if exact or best_only or not budget else HINT_NODES * most
     start = cache.nodes
     spent = False
     while done < len(states) and not spent:
@@ -409,16 +408,17 @@ class ScoredPosition:
         object.__setattr__(self, "method", Method(self.method))
 
 
-def hint(obs: Observation, samples: int | None = None, limit: Limit | None = None) -> Hint:
+def hint(obs: Observation, samples: int | None = None, limit: Limit | None = None, budget: bool = True) -> Hint:
     """The hint for the player of ``obs``: every legal move scored, the best one, and why.
 
     ``samples``: the sample budget (default :data:`DEFAULT_SAMPLES`); ``limit``:
-    the node limit of each winnability search (default :data:`DEFAULT_LIMIT`).
+    the node limit of each winnability search (default :data:`DEFAULT_LIMIT`);
+    ``budget``: the searches' work budget applies (:func:`score_moves`).
     """
     from .narrate import reason_for
 
     t0 = time.perf_counter()
-    scored = score_moves(obs, samples, limit)
+    scored = score_moves(obs, samples, limit, budget=budget)
     text, tips = reason_for(obs, scored)
     return Hint(scored.best, scored.candidates, text, scored.why, scored.samples, scored.exact,
                 time.perf_counter() - t0, tuple(tips), scored.method, scored.budget_spent)

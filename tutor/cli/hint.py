@@ -8,7 +8,7 @@ from typing import Any
 import click
 
 from ..advice import advise as compute_hint
-from ..hints import DEFAULT_SAMPLES
+from ..hints import DEFAULT_SAMPLES, HINT_NODES
 from ..knowledge import observe
 from ..render import cards_interval_cell, differs_blind, render_hint, render_state, use_symbols
 from ..state import State
@@ -40,7 +40,8 @@ MAX_SAMPLES = 1000  # the same bound as review's; beyond it a hint takes minutes
               help='Moves to play first (after the record\'s), e.g. "d w r2" (card names too, as in play).')
 @click.option("--samples", type=click.IntRange(1, MAX_SAMPLES), default=None,
               help=f"Most deals to sample from what you have seen (default {DEFAULT_SAMPLES}, at most {MAX_SAMPLES}; "
-                   "samples stop early once the answer is settled); more is slower and steadier.")
+                   "samples stop early once the answer is settled, or once the searches have visited "
+                   f"{HINT_NODES:,} positions a deal of this budget); more is slower and steadier.")
 @click.option("--json", "as_json", is_flag=True, help="Print the hint as JSON.")
 @click.pass_context
 def hint_command(ctx: click.Context, number: int | None, deal_file: str | None, record_path: str | None,

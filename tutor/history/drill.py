@@ -291,7 +291,10 @@ def step_for(record: Record, d: Drill, tip: str = "", samples: int | None = None
 
 def verdict_for_drill(step: Step) -> tuple[Step, Verdict]:
     """The engine's verdict (the lessons' :func:`~tutor.lessons.verdict_for`); the hint judge if the solver
-    cannot decide. A hint verdict's scores keep their intervals and deals, to be said with them."""
+    cannot decide. A hint verdict's scores keep their intervals and deals, to be said with them. The hint
+    judge draws every deal its doubt rule asks for, past the hint's work budget, as the review that called
+    the move a mistake did: a drill is retired when the engine no longer calls it one, not when fewer deals
+    could not tell."""
     from ..lessons import LessonError, verdict_for
 
     if step.judge != "hint":
@@ -299,4 +302,4 @@ def verdict_for_drill(step: Step) -> tuple[Step, Verdict]:
             return step, verdict_for(step)
         except LessonError:
             step = replace(step, judge="hint")
-    return step, verdict_for(step)
+    return step, verdict_for(step, budget=False)

@@ -88,7 +88,8 @@ WIN_MARGIN = 0.05
 CARDS_MARGIN = 1.0
 #: Most samples for hint-judged steps: the hint's own, so that a step's
 #: figures are the ones ``h`` gives in play and ``osmosis hint`` gives for the
-#: same position (samples stop early once the answer is settled).
+#: same position (samples stop early once the answer is settled, or the hint's
+#: work budget, ``tutor.hints.HINT_NODES``, is spent).
 DEFAULT_SAMPLES = HINT_SAMPLES
 #: The solver's node limit per candidate move in a lesson (positions in
 #: lessons are chosen to be decided well within it).

@@ -114,12 +114,14 @@ def solver_verdict(state: State, win_margin: float = WIN_MARGIN, cards_margin: f
 
 
 def hint_verdict(state: State, samples: int = DEFAULT_SAMPLES, win_margin: float = WIN_MARGIN,
-                 cards_margin: float = CARDS_MARGIN) -> Verdict:
-    """What the player has seen only: the moves scored by the hint on an observation (:func:`hint_result_verdict`)."""
+                 cards_margin: float = CARDS_MARGIN, budget: bool = True) -> Verdict:
+    """What the player has seen only: the moves scored by the hint on an observation (:func:`hint_result_verdict`).
+    ``budget`` False: every sample the doubt rule asks for, past the hint's work budget
+    (:func:`tutor.hints.score_moves`)."""
     from ..hints import hint
     from ..knowledge import observe
 
-    return hint_result_verdict(hint(observe(state), samples=samples), win_margin, cards_margin)
+    return hint_result_verdict(hint(observe(state), samples=samples, budget=budget), win_margin, cards_margin)
 
 
 def hint_score(c: Candidate) -> Score:
@@ -175,14 +177,14 @@ def _not_clearly_worse(s: Score, best: Score, win_margin: float, cards_margin: f
     return s.cards_interval[1] >= best.cards_interval[0]
 
 
-def verdict_for(step: Step) -> Verdict:
-    """The engine's verdict on a step's position, by the step's judge."""
+def verdict_for(step: Step, budget: bool = True) -> Verdict:
+    """The engine's verdict on a step's position, by the step's judge (``budget``: see :func:`hint_verdict`)."""
     state = step.state
     if step.judge == "rules":
         return rules_verdict(state)
     if step.judge == "solver":
         return solver_verdict(state, step.win_margin, step.cards_margin, where=step.where())
-    return hint_verdict(state, step.samples, step.win_margin, step.cards_margin)
+    return hint_verdict(state, step.samples, step.win_margin, step.cards_margin, budget)
 
 
 @dataclass(frozen=True)

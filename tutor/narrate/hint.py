@@ -66,6 +66,18 @@ def _runner_up(scored: ScoredPosition) -> Candidate | None:
     return max(others, key=lambda c: (c.win, c.cards))
 
 
+BUDGET_SPENT = "the hint's search budget was spent on them"
+"""What a hint stopped by its searches' work budget says of its deals (:data:`tutor.hints.HINT_NODES`)."""
+
+
+def _budget(scored: ScoredPosition, said: str) -> list[str]:
+    """The sentence that sampling stopped for the work budget, where the reason (``said``) has not told it with
+    its deals (the reasons that count the deals in their own words: none of them won, the search's overturn)."""
+    if not scored.budget_spent or BUDGET_SPENT in " ".join(said.split()):
+        return []
+    return [f"(Sampling stopped at {plural(scored.samples, 'deal')}: {BUDGET_SPENT}.)"]
+
+
 def _basis(scored: ScoredPosition) -> str:
     if scored.exact:
         n = scored.samples
@@ -75,7 +87,7 @@ def _basis(scored: ScoredPosition) -> str:
     same = (", the same one for every move" if scored.samples == 1 else ", the same ones for every move") \
         if len(scored.candidates) > 1 else ""
     # fewer deals than a settled answer wants: the searches' work budget stopped the sampling (tutor.hints.HINT_NODES)
-    spent = "; the hint's search budget was spent on them, so no more were drawn" if scored.budget_spent else ""
+    spent = f"; {BUDGET_SPENT}, so no more were drawn" if scored.budget_spent else ""
     if all(win_solved(c) for c in scored.candidates):  # the win is known: only the cards were sampled
         return f"the cards on {plural(scored.samples, 'sampled deal')} consistent with what you have seen{same}{spent}"
     return f"from {plural(scored.samples, 'deal')} consistent with what you have seen{same}{spent}"
@@ -278,6 +290,7 @@ def reason_for(obs: Observation, scored: ScoredPosition, budget: int | None = No
         # else the lost play opens a row in an impossible order
         parts.append(f"{NAMES[lost_card]} would open row {c.opens_row} for {SUIT_NAMES[lost_card // 13]}, an order "
                      "the reserve piles make impossible to complete.")
+    parts.extend(_budget(scored, " ".join(parts)))
     parts.extend(_undecided(scored))
     return " ".join(parts), list(dict.fromkeys(tips))
 
