@@ -106,11 +106,9 @@ def drill_of_the_waiting_step():
     return step_for(record, d, samples=lesson_step.samples)
 
 
-def test_the_drill_builds_its_verdict_the_lessons_way_and_says_figures_with_intervals(monkeypatch):
-    """drill.py built the verdict itself through the private tutor.lessons.judge._verdict, and its feedback
-    line said 'gives win 0%, 13.0 cards' beside the drill's own 'win 84% (95%: 68-93%, 32 deals)'."""
+def hints_judged(monkeypatch) -> list:
+    """The hints made into verdicts from now on (by :func:`tutor.lessons.judge.hint_result_verdict`), in order."""
     import tutor.lessons.judge
-    from tutor.history.drill import verdict_for_drill
 
     built = []
     real = tutor.lessons.judge.hint_result_verdict
@@ -120,6 +118,15 @@ def test_the_drill_builds_its_verdict_the_lessons_way_and_says_figures_with_inte
         return real(result, *args, **kwargs)
 
     monkeypatch.setattr(tutor.lessons.judge, "hint_result_verdict", spy)
+    return built
+
+
+def test_the_drill_builds_its_verdict_the_lessons_way_and_says_figures_with_intervals(monkeypatch):
+    """drill.py built the verdict itself through the private tutor.lessons.judge._verdict, and its feedback
+    line said 'gives win 0%, 13.0 cards' beside the drill's own 'win 84% (95%: 68-93%, 32 deals)'."""
+    from tutor.history.drill import verdict_for_drill
+
+    built = hints_judged(monkeypatch)
     step = drill_of_the_waiting_step()
     assert step.judge == "hint"
     step, verdict = verdict_for_drill(step)
@@ -204,17 +211,9 @@ def test_the_drill_asks_the_hint_judge_past_the_work_budget_and_the_lessons_with
     512 accepted d alone), so a drill could be retired for want of deals: its hint judge has no work budget, as
     the review that made the drill had none. A lesson's hint-judged step keeps the hint's (what h says in play)."""
     import tutor.hints
-    import tutor.lessons.judge
     from tutor.history.drill import verdict_for_drill
 
-    built = []
-    real = tutor.lessons.judge.hint_result_verdict
-
-    def spy(result, *args, **kwargs):
-        built.append(result)
-        return real(result, *args, **kwargs)
-
-    monkeypatch.setattr(tutor.lessons.judge, "hint_result_verdict", spy)
+    built = hints_judged(monkeypatch)
     monkeypatch.setattr(tutor.hints, "HINT_NODES", 1)
     step, _ = verdict_for_drill(drill_of_the_waiting_step())
     lesson = hint_verdict(step.state, step.samples, step.win_margin, step.cards_margin)
