@@ -107,3 +107,21 @@ def test_every_reason_says_once_that_the_budget_stopped_the_sampling(monkeypatch
     lost = " ".join(hint(_obs("limited", 5, "r3 r4 d w d")).reason.split())
     assert lost.startswith(f"None of the {MIN_SAMPLES} deals sampled")
     assert lost.endswith(f"(Sampling stopped at {MIN_SAMPLES} deals: the hint's search budget was spent on them.)")
+
+
+@pytest.mark.parametrize(("variant", "number", "moves", "asked"), [
+    # the 32 deals settle the answer, and the budget of 38 deals was spent on the 32nd: the same figures as with 41
+    ("osmosis", 2, "r2 r2 r3 " + " ".join(["d"] * 19), (38, 41)),
+    # a forced move stops after the first 32 deals whatever the budget
+    ("limited", 1, "", (40, 44)),
+])
+def test_a_budget_spent_where_the_sampling_stops_anyway_is_not_said(variant, number, moves, asked):
+    """The budget was called spent when crossed on a batch's last deal, where the doubt rule (or a forced move)
+    stops the sampling anyway: two hints on the same 32 deals with the same figures gave opposite reasons."""
+    obs = _obs(variant, number, moves)
+    spent, roomy = (score_moves(obs, n) for n in asked)
+    assert spent.samples == roomy.samples == 32
+    assert not spent.budget_spent and not roomy.budget_spent
+    assert [c.to_json() for c in spent.candidates] == [c.to_json() for c in roomy.candidates]
+    told = hint(obs, samples=asked[0])
+    assert not told.budget_spent and "search budget" not in told.reason

@@ -60,7 +60,7 @@ from .knowledge import Observation
 from .narrate.tips import TipId
 from .notation import TURN, Move
 from .policies import play_game  # noqa: F401 (its old home)
-from .sampling import BANDS, Outcomes, SolveCache, _solve_sample, band, in_doubt, outcomes_in  # noqa: F401 (the hint API)
+from .sampling import BANDS, Outcomes, SolveCache, _solve_sample, band, best_in_doubt, in_doubt, outcomes_in  # noqa: F401 (the hint API)
 from .search import Limit
 from .state import State
 
@@ -270,15 +270,6 @@ def exact_worlds(obs: Observation, budget: int) -> list[State] | None:
     return None
 
 
-def best_in_doubt(scores: Outcomes, lead: Move, margin: float = BANDS[0]) -> bool:
-    """More samples could change the best move: another move's paired gain over ``lead`` may reach ``margin`` points.
-
-    The first half of the hint's rule (:func:`tutor.sampling.in_doubt`), without
-    the label bands: the tutor as a player needs only the best move.
-    """
-    return any(scores.drop(lead, m).points()[1] < -margin for m in scores.moves if m != lead)
-
-
 def score_moves(obs: Observation, samples: int | None = None, limit: Limit | None = None,
                 best_nodes: int = BEST_NODES, cache: SolveCache | None = None,
                 bands: tuple[float, float, float] = BANDS, infoset: bool = True,
@@ -325,12 +316,13 @@ def score_moves(obs: Observation, samples: int | None = None, limit: Limit | Non
     cut = cache.cut
     if exact and best_nodes > 0 and not best_only:  # the tutor as a player needs the best move, not the figures
         best_nodes = max(best_nodes, EXACT_BEST_NODES)
-    # the searches' work is bounded too (not for every consistent deal, nor for the tutor as a player)
+    # the searches' work is bounded too (not for every consistent deal, nor for the tutor as a player); spent
+    # only where it stopped the sampling: not at a batch's end where the answer is settled anyway
     work = None if exact or best_only or not budget else HINT_NODES * most
-    start = cache.nodes
-    spent = False
-    while done < len(states) and not spent:
-        for world in states[done:done + size]:
+    start, spent = cache.nodes, False
+    while done < len(states):
+        end = done + size
+        for world in states[done:end]:
             scores.add(outcomes_in(world, moves, certain, lost, win_nodes, best_nodes, cache))
             done += 1
             if work is not None and done >= MIN_SAMPLES and cache.nodes - start >= work and done < len(states):
@@ -340,6 +332,9 @@ def score_moves(obs: Observation, samples: int | None = None, limit: Limit | Non
         lead = leader(obs, scores, certain)
         if exact or why == Why.FORCED or not (
                 best_in_doubt(scores, lead, bands[0]) if best_only else in_doubt(scores, lead, bands)):
+            spent = spent and done < end
+            break
+        if spent:
             break
     if exact and why == Why.SAMPLED:
         why = Why.EXACT

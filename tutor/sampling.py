@@ -161,3 +161,12 @@ def in_doubt(scores: Outcomes, leader: Move, bands: tuple[float, float, float] =
         if lo < -bands[0] or band(lo, bands) != band(hi, bands):
             return True
     return False
+
+
+def best_in_doubt(scores: Outcomes, lead: Move, margin: float = BANDS[0]) -> bool:
+    """More samples could change the best move: another move's paired gain over ``lead`` may reach ``margin`` points.
+
+    The first half of the hint's rule (:func:`in_doubt`), without
+    the label bands: the tutor as a player needs only the best move.
+    """
+    return any(scores.drop(lead, m).points()[1] < -margin for m in scores.moves if m != lead)
