@@ -650,7 +650,7 @@ def test_q_at_the_tutors_question_is_a_q_at_the_prompt_when_moves_are_not_saved(
     offers s FILE: the moves could not be saved (the home is a file, so no games folder)."""
     home = tmp_path / "home"
     home.write_text("")
-    result = osmosis(["play", "51", "--tutor", "--plain", "--threshold", "8"], home,
+    result = osmosis(["play", "51", "--tutor", "--plain", "--threshold", "5"], home,
                      input=f"r2 d w\nq\ns {tmp_path / 'kept.json'}\nq\n")
     assert "Type s FILE to save it, or q again to quit without saving." in result.stdout, result.output
     assert result.exit_code == 0 and load_record(tmp_path / "kept.json").moves == [Move.parse("r2"), TURN]

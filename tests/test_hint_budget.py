@@ -109,19 +109,42 @@ def test_every_reason_says_once_that_the_budget_stopped_the_sampling(monkeypatch
     assert lost.endswith(f"(Sampling stopped at {MIN_SAMPLES} deals: the hint's search budget was spent on them.)")
 
 
-@pytest.mark.parametrize(("variant", "number", "moves", "asked"), [
-    # the 32 deals settle the answer, and the budget of 38 deals was spent on the 32nd: the same figures as with 41
-    ("osmosis", 2, "r2 r2 r3 " + " ".join(["d"] * 19), (38, 41)),
-    # a forced move stops after the first 32 deals whatever the budget
-    ("limited", 1, "", (40, 44)),
+def _nodes_after_each_sample(monkeypatch, obs, asked: int) -> list[int]:
+    """The positions the hint's searches had visited after each of its samples (``budget=False``)."""
+    seen: list[int] = []
+    real = hints.outcomes_in
+
+    def counted(*args):
+        out = real(*args)
+        seen.append(args[-1].nodes)  # the cache, the last argument
+        return out
+
+    monkeypatch.setattr(hints, "outcomes_in", counted)
+    score_moves(obs, asked, budget=False)
+    monkeypatch.setattr(hints, "outcomes_in", real)
+    return seen
+
+
+@pytest.mark.parametrize(("variant", "number", "moves"), [
+    ("osmosis", 2, "r2 r2 r3 " + " ".join(["d"] * 19)),  # the first 32 deals settle the answer
+    ("limited", 1, ""),  # a forced move: the first 32 deals whatever the budget
 ])
-def test_a_budget_spent_where_the_sampling_stops_anyway_is_not_said(variant, number, moves, asked):
+def test_a_budget_spent_where_the_sampling_stops_anyway_is_not_said(monkeypatch, variant, number, moves):
     """The budget was called spent when crossed on a batch's last deal, where the doubt rule (or a forced move)
-    stops the sampling anyway: two hints on the same 32 deals with the same figures gave opposite reasons."""
+    stops the sampling anyway: two hints on the same 32 deals with the same figures gave opposite reasons
+    (--samples 38 and 41 on the first position). Crossed on the 31st deal, it did stop the sampling."""
     obs = _obs(variant, number, moves)
-    spent, roomy = (score_moves(obs, n) for n in asked)
-    assert spent.samples == roomy.samples == 32
-    assert not spent.budget_spent and not roomy.budget_spent
-    assert [c.to_json() for c in spent.candidates] == [c.to_json() for c in roomy.candidates]
-    told = hint(obs, samples=asked[0])
+    asked = 40
+    nodes = _nodes_after_each_sample(monkeypatch, obs, asked)
+    assert len(nodes) == 32 and nodes[30] + asked < nodes[31]
+    roomy = score_moves(obs, asked, budget=False)
+    monkeypatch.setattr(hints, "MIN_SAMPLES", 8)
+    monkeypatch.setattr(hints, "HINT_NODES", nodes[31] // asked)  # crossed by the 32nd deal, not before
+    at_end = score_moves(obs, asked)
+    assert at_end.samples == roomy.samples == 32 and not at_end.budget_spent
+    assert [c.to_json() for c in at_end.candidates] == [c.to_json() for c in roomy.candidates]
+    told = hint(obs, samples=asked)
     assert not told.budget_spent and "search budget" not in told.reason
+    monkeypatch.setattr(hints, "HINT_NODES", nodes[30] // asked)  # crossed by the 31st deal
+    cut = score_moves(obs, asked)
+    assert cut.samples == 31 and cut.budget_spent

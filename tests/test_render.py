@@ -289,8 +289,8 @@ def test_a_column_that_does_not_wrap_is_never_cut_to_fit():
 
 
 def test_hint_records_keep_each_interval_with_its_figure(home):
-    """At 30 columns the two "95%" columns read as "win 57%  95% 44-69  cards 47.8": the win's interval
+    """At 30 columns the two "95%" columns read as "win 59%  95% 45-72  cards 48.1": the win's interval
     beside the cards."""
     text = osmosis(["hint", "5", "--moves", "d d"], home, env={"COLUMNS": "30"}).stdout
-    assert "  win 57% (95% 44-69)" in text and "  cards 47.8 (95% 46-49)" in text
+    assert "  win 59% (95% 45-72)" in text and "  cards 48.1 (95% 46-50)" in text
     assert max(len(line) for line in text.splitlines()) <= 30

@@ -87,13 +87,13 @@ best-score search is small): figures called exact must be. In 2 such positions 2
 searches short of the best (48 cards shown for 50); the largest full search took 23,453 nodes. A search
 still cut at this limit makes the figures sampled ones, with their intervals, not exact."""
 
-HINT_NODES = 1_500
-"""The searches' work budget: positions visited per sample of the budget (192,000 for 128). Past it the hint
+HINT_NODES = 1_200
+"""The searches' work budget: positions visited per sample of the budget (153,600 for 128). Past it the hint
 draws no more samples (after at least :data:`MIN_SAMPLES`) and says so. A count, not a clock: the same hint on
-any machine. It cut the hint's CPU p95 from 6.10 s to 1.73 s on ``limited`` (16 of 53 positions stopped, at
-24-96 samples) and from 1.00 s to 0.73 s on Osmosis (19 of 167, at 49-125): ``benchmarks/hints.py latency``."""
+any machine. On ``limited`` (deals 1-12) it brings the hint's CPU p95 from 6.10 s to under 2 s, stopping 16 of
+53 positions; on Osmosis (deals 1-30) 23 of 167 stop, at 41-101 samples: ``benchmarks/hints.py latency``."""
 
-MIN_SAMPLES = 24
+MIN_SAMPLES = 20
 """The fewest samples a hint stops at when its work budget (:data:`HINT_NODES`) is spent."""
 
 DEFAULT_LIMIT = Limit(nodes=WIN_NODES)
