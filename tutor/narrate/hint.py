@@ -9,13 +9,14 @@ you play it now)." Every sentence is built from the player's
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 from ..cards import NAMES, RANKS, SUIT_NAMES
 from ..certainty import play_ends_game
 from ..knowledge import Observation, observe
 from ..notation import TURN
 from ..talon import last_pass, turning_blocks
+from .basis import Figured, basis, budget_sentence, undecided, win_solved
 from .moves import destination_phrase, move_gerund, move_phrase
 from .play import none_shown, plural
 from .tips import TipId
@@ -23,17 +24,6 @@ from .tips import TipId
 if TYPE_CHECKING:  # the analysis imports this package lazily; the types only are needed here
     from ..hints import Candidate, ScoredPosition
     from ..notation import Move
-
-
-class Figured(Protocol):
-    """A scored move as a figure reads it: a hint's candidate or a review's."""
-
-    @property
-    def win(self) -> float: ...
-    @property
-    def exact(self) -> bool: ...
-    @property
-    def interval(self) -> tuple[float, float]: ...
 
 
 def pct(x: float) -> str:
@@ -52,12 +42,6 @@ def win_figure(c: Figured) -> str:
     return f"{pct(c.win)} (95%: {lo * 100:.0f}-{hi * 100:.0f}%)"
 
 
-def win_solved(c: Figured) -> bool:
-    """The win of a sampled move known in every consistent deal: its interval is the one value, which a
-    sampled (Wilson) interval never is; a settled hint (:mod:`tutor.advice`) sets it so. The cards stay sampled."""
-    return not c.exact and c.interval[0] == c.interval[1]
-
-
 def _runner_up(scored: ScoredPosition) -> Candidate | None:
     """The strongest move other than the best one (or None)."""
     others = [c for c in scored.candidates if c.move != scored.best]
@@ -66,40 +50,13 @@ def _runner_up(scored: ScoredPosition) -> Candidate | None:
     return max(others, key=lambda c: (c.win, c.cards))
 
 
-BUDGET_SPENT = "the hint's search budget was spent on them"
-"""What a hint stopped by its searches' work budget says of its deals (:data:`tutor.hints.HINT_NODES`)."""
-
-
-def _budget(scored: ScoredPosition, said: str) -> list[str]:
-    """The sentence that sampling stopped for the work budget, where the reason (``said``) has not told it with
-    its deals (the reasons that count the deals in their own words: none of them won, the search's overturn)."""
-    if not scored.budget_spent or BUDGET_SPENT in " ".join(said.split()):
-        return []
-    return [f"(Sampling stopped at {plural(scored.samples, 'deal')}: {BUDGET_SPENT}.)"]
-
-
-def _basis(scored: ScoredPosition) -> str:
-    if scored.exact:
-        n = scored.samples
-        if n == 1:
-            return "exact: only one deal fits what you have seen, and the position was solved"
-        return f"exact: every one of the {n} deals consistent with what you have seen was solved"
-    same = (", the same one for every move" if scored.samples == 1 else ", the same ones for every move") \
-        if len(scored.candidates) > 1 else ""
-    # fewer deals than a settled answer wants: the searches' work budget stopped the sampling (tutor.hints.HINT_NODES)
-    spent = f"; {BUDGET_SPENT}, so no more were drawn" if scored.budget_spent else ""
-    if all(win_solved(c) for c in scored.candidates):  # the win is known: only the cards were sampled
-        return f"the cards on {plural(scored.samples, 'sampled deal')} consistent with what you have seen{same}{spent}"
-    return f"from {plural(scored.samples, 'deal')} consistent with what you have seen{same}{spent}"
-
-
 def _win_sentence(top: Candidate, scored: ScoredPosition) -> str:
     """The best move's win chance and what it rests on, in one sentence with one pair of parentheses."""
     if scored.exact:
-        return f"Win {pct(top.win)} ({_basis(scored)})."
+        return f"Win {pct(top.win)} ({basis(scored)})."
     if win_solved(top):  # the win known in every deal: the sampled figure is the cards'
-        return f"Win {win_figure(top)}; {about_cards(top)} expected, {_basis(scored)}."
-    return f"Win {win_figure(top)}, {_basis(scored)}."
+        return f"Win {win_figure(top)}; {about_cards(top)} expected, {basis(scored)}."
+    return f"Win {win_figure(top)}, {basis(scored)}."
 
 
 def _versus(top: Candidate, other: Candidate, mine: str, theirs: str) -> str:
@@ -144,7 +101,7 @@ def _figs(figures: str, scored: ScoredPosition) -> str:
     Exact figures say so once, in the basis ("exact: you have seen every card, ..."), not after each figure."""
     if scored.exact:
         figures = figures.replace(" (exact)", "")
-    return f"{_cap(figures)}, {_basis(scored)}."
+    return f"{_cap(figures)}, {basis(scored)}."
 
 
 def about_cards(c: Candidate) -> str:
@@ -224,10 +181,10 @@ def reason_for(obs: Observation, scored: ScoredPosition, budget: int | None = No
     if scored.why == "forced":
         parts.append(f"{what}: it is the only move.")
         if scored.exact:
-            parts.append(f"From here: win {pct(top.win)}, {top.cards:.0f} cards expected ({_basis(scored)}).")
+            parts.append(f"From here: win {pct(top.win)}, {top.cards:.0f} cards expected ({basis(scored)}).")
         else:
             parts.append(f"From here: win {win_figure(top)}, {about_cards(top)} expected, "
-                         f"{_basis(scored)}.")
+                         f"{basis(scored)}.")
     elif scored.why == "safe":
         card = _played(obs.card_of(best))
         row = obs.destination(card)
@@ -290,31 +247,9 @@ def reason_for(obs: Observation, scored: ScoredPosition, budget: int | None = No
         # else the lost play opens a row in an impossible order
         parts.append(f"{NAMES[lost_card]} would open row {c.opens_row} for {SUIT_NAMES[lost_card // 13]}, an order "
                      "the reserve piles make impossible to complete.")
-    parts.extend(_budget(scored, " ".join(parts)))
-    parts.extend(_undecided(scored))
+    parts.extend(budget_sentence(scored, " ".join(parts)))
+    parts.extend(undecided(scored))
     return " ".join(parts), list(dict.fromkeys(tips))
-
-
-def _undecided(scored: ScoredPosition) -> list[str]:
-    """The deals the node limit left undecided (counted as not won), with the moves they belong to where the
-    count differs between moves (it said 5 beside a best move with 3)."""
-    counts = {c.move: c.undecided for c in scored.candidates if c.undecided}
-    if not counts:
-        return []
-    deals = plural(scored.samples, "deal")
-    if len(set(counts.values())) == 1 and len(counts) == len(scored.candidates):
-        n = next(iter(counts.values()))
-        one = n == 1
-        return [f"({n} of the {deals} {'was' if one else 'were'} too deep to decide within the search limit and "
-                f"count{'s' if one else ''} as not won.)"]
-    if len(counts) == 1:
-        (move, n), = counts.items()
-        one = n == 1
-        return [f"({n} of the {deals} {'was' if one else 'were'} too deep to decide within the search limit after "
-                f"{move} and count{'s' if one else ''} as not won.)"]
-    ranked = sorted(counts, key=lambda m: m != scored.best)  # the best move first, then as listed
-    each = ", ".join(f"{counts[m]}{f' of the {deals}' if i == 0 else ''} after {m}" for i, m in enumerate(ranked))
-    return [f"(Some deals were too deep to decide within the search limit and count as not won: {each}.)"]
 
 
 def _lost_play(obs: Observation, move: Move, card: int) -> str:
