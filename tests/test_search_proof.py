@@ -6,7 +6,7 @@ import random
 import sys
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from tutor.constraints import Needs, row_needs, row_orders
@@ -156,8 +156,11 @@ def test_without_the_front_game_the_search_leaves_them_undecided():
 
 @settings(max_examples=20, deadline=None)
 @given(number=st.integers(1, 31999))
+@example(number=7381)
 def test_wins_next_to_orders_the_front_game_drops_replay_to_a_win(number):
     # The front game only removes row orders; a win found under another order must still replay.
+    # Deal 7381 is undecided at 20,000 positions (lost, proved at 307,825): the best line found so far ends
+    # under an order the front game rightly calls lost, so only a found win is checked against it.
     rules = preset("bridesmaids")
     start = State.initial(deal_for(number, rules), rules)
     res = solve(start, Limit(nodes=20_000), want="win")
@@ -166,7 +169,7 @@ def test_wins_next_to_orders_the_front_game_drops_replay_to_a_win(number):
     else:
         assert start.play(res.line).cards == res.best_cards
     needs = Needs(start.reserves, start.base % 13)
-    if res.winnable is False:
+    if not res.winnable:
         return
     # A won deal: no order that the front game proves lost may be the order of the winning line.
     end = start.play(res.line)
