@@ -41,23 +41,29 @@ Per position (:class:`PlyScore`):
 
 Solved positions are cached within a run of consecutive positions (the same
 deal often reaches the same position from two moves or two plies). The
-game is cut into fixed runs of positions, so the answer does not depend on
-how many processes score them.
+game is cut into fixed runs of positions (:func:`run_bounds`: one graded
+position at most, and the forced moves after it), so the answer does not
+depend on how many processes score them. The extra deals of a label in
+doubt are drawn after the runs, in batches that every process shares
+(:mod:`tutor.label_deals`).
 """
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable, Iterable
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field, replace
 
 from .constraints import FULL, Needs, row_orders
-from .estimate import Drop, Estimate, mean_interval, paired_drop, wilson
+from .estimate import Drop, Estimate, mean_interval, wilson
 from .hints import BEST_NODES, EXACT_BEST_NODES, EXACT_DEALS, WIN_NODES, certain_moves, leader, lost_for_certain
 from .infoset import hint_values, wanted
 from .knowledge import Observation, SharedWorlds, observe
+from .label_deals import LABEL_BATCH, Doubt, Outcome, batch_job, solve_batch
 from .notation import Move
-from .sampling import BANDS, Outcomes, SolveCache, band, outcomes_in
+from .pool import Task, WorkerPool
+from .sampling import BANDS, Outcomes, SolveCache, outcomes_in
 from .state import State
 
 REVIEW_SAMPLES = 64
@@ -66,17 +72,12 @@ REVIEW_SAMPLES = 64
 LABEL_BUDGET = 512
 """The most sampled deals for a label still in doubt after the shared ones."""
 
-LABEL_BATCH = 64
-
 DECIDE_DEALS = 720
 """At most this many consistent deals (six unseen cards) are all solved when every sampled deal gives every
 move the same result, to see whether the position is decided (won or lost whatever the move)."""
 
 RUN = 12
-"""Positions per run (a job for a worker process; the solve cache lives within a run)."""
-
-Outcome = tuple[bool | None, int]
-"""One sampled deal's outcome of a move: won (None: undecided at the limit) and the cards placed."""
+"""The most positions in a run (a job for a worker process; the solve cache lives within a run)."""
 
 Job = tuple[list[State], list[Move], set[int], int, int, int, int, tuple[float, float, float]]
 """A run of positions to score: ``(states, moves, graded, start, end, samples, budget, bands)``."""
@@ -149,6 +150,9 @@ class PlyScore:
     """The played move led PIMC, tied on the deals won with another, and the search found that other better
     for a blind player (the hint's choice there): not the best move, though the deals solved with every card
     known could not tell them apart."""
+    doubt: Doubt | None = None
+    """The label still in doubt on the shared deals, its extra deals not drawn yet (``defer``): the review
+    draws them in batches (:mod:`tutor.label_deals`) and settles it; None in every score it gives out."""
 
 
 def blocked_for_sure(obs: Observation) -> bool:
@@ -180,7 +184,7 @@ def _won(outcomes: Iterable[Outcome]) -> tuple[bool, ...]:
 def score_ply(ply: int, state: State, move: Move, graded: bool, worlds: SharedWorlds, cache: SolveCache,
               samples: int, budget: int, bands: tuple[float, float, float] = BANDS,
               previous: list[Outcome] | None = None,
-              changed: AbstractSet[int] = frozenset()) -> tuple[PlyScore, list[Outcome] | None]:
+              changed: AbstractSet[int] = frozenset(), defer: bool = False) -> tuple[PlyScore, list[Outcome] | None]:
     """Score one position of a game on the shared deals (see the module docstring).
 
     ``previous``: the played move's outcome in each shared deal at the
@@ -188,7 +192,9 @@ def score_ply(ply: int, state: State, move: Move, graded: bool, worlds: SharedWo
     the deals repaired since. In a deal left as it was, this position *is*
     the position after that move, so a forced move or free play (which keeps
     the position's value) takes that outcome without a new search. Returns
-    the score and the played move's outcome in each deal.
+    the score and the played move's outcome in each deal. ``defer``: a label
+    still in doubt on the shared deals is left open (the score's ``doubt``)
+    for the caller to draw more deals, instead of drawing them here.
     """
     obs = observe(state)
     legal = obs.legal_moves()
@@ -224,7 +230,8 @@ def score_ply(ply: int, state: State, move: Move, graded: bool, worlds: SharedWo
                 est = replace(est, win_lo=est.win, win_hi=est.win, samples=n, exact=True)
         return (PlyScore(ply, False, exact, len(deals), move, {move: est}, won, won, None, blocked=blocked,
                          every=all_deals), None if all_deals else res)
-    ps, played, uniform = _graded_ply(ply, state, move, obs, legal, deals, exact, worlds, cache, budget, bands)
+    ps, played, uniform = _graded_ply(ply, state, move, obs, legal, deals, exact, worlds, cache, budget, bands,
+                                      defer)
     if uniform and not exact and not any(ps.value):  # a won position is never decided: a later move can lose it
         if lost_by_reserves(obs):
             # every reserve card known and no row order can be completed: lost in every consistent deal
@@ -263,7 +270,7 @@ def lost_by_reserves(obs: Observation) -> bool:
 
 def _graded_ply(ply: int, state: State, move: Move, obs: Observation, legal: list[Move], deals: list[State],
                 exact: bool, worlds: SharedWorlds, cache: SolveCache, budget: int,
-                bands: tuple[float, float, float]) -> tuple[PlyScore, list[Outcome] | None, bool]:
+                bands: tuple[float, float, float], defer: bool = False) -> tuple[PlyScore, list[Outcome] | None, bool]:
     """A graded position scored on ``deals`` (every consistent one when ``exact``); also whether every move
     had one and the same decided result in every one of them."""
     certain = certain_moves(obs, legal)
@@ -304,42 +311,30 @@ def _graded_ply(ply: int, state: State, move: Move, obs: Observation, legal: lis
             top = max(others, key=lambda m: found.values[m]) if others else None
             if top is not None and found.values[top] > found.values[move] + 1e-9:
                 blind, blind_raw, blind_exact, blind_better = found.values, found.raw, found.exact, top
-    drop = None
-    wide: dict[Move, Estimate] = {}
+    doubt = None
     if move != best:
         # the moves scored on the extra deals too: the two compared, and every other one that won a shared deal
         # (one that won none shows 0% and can sit above no figure; leaving it out halves a limited review)
-        grown = [m for m in legal if m in (best, move) or (m not in lost and any(scores.won(m)))]
-        res = {m: list(scores.results[m]) for m in grown}
-        drop = paired_drop(_won(res[best]), _won(res[move]), exact)
-        done = len(deals)
-        while not every and done < budget and band(drop.lo * 100, bands) != band(drop.hi * 100, bands):
-            more = worlds.states(state, min(budget, done + LABEL_BATCH))[done:]
-            for d in more:
-                r = outcomes_in(d, grown, [c for c in certain if c in grown], lost & set(grown), WIN_NODES, 0,
-                                cache)
-                for m in grown:
-                    res[m].append(r[m])
-            done += len(more)
-            drop = paired_drop(_won(res[best]), _won(res[move]))
-        if done > len(deals):
-            # those moves show their win chances on the deals the drop rests on, so no win chance beside the
-            # label (another move's, a tag's) rests on other deals; the cards stay the shared deals' (their
-            # interval as wide as those deals make it): a lost deal's best score is not searched on the extra
-            # ones, which would double a limited game's review
-            wide = {m: _known(replace(Estimate.of(res[m]), cards=estimates[m].cards, cards_lo=estimates[m].cards_lo,
-                                      cards_hi=estimates[m].cards_hi), m in lost) for m in grown}
+        grown = tuple(m for m in legal if m in (best, move) or (m not in lost and any(scores.won(m))))
+        doubt = Doubt(ply, best, move, grown, tuple(c for c in certain if c in grown), frozenset(lost & set(grown)),
+                      {m: list(scores.results[m]) for m in grown}, len(deals), exact, every)
+        while not defer and doubt.open(budget, bands):
+            doubt.add(solve_batch(worlds.states(state, doubt.end(budget))[doubt.done:], doubt.moves, doubt.certain,
+                                  doubt.lost, cache))
     played = list(scores.results[move])
     value = _won(scores.results[best])  # the best move's deals (after the fusion check): what the review shows
     outcomes = {w for m in legal for w, _ in scores.results[m]}
     uniform = len(outcomes) == 1 and None not in outcomes
     decided = every and uniform and not any(value)  # lost whatever the move; a won position is not decided
     gap = _cards_gap(scores, move, exact and not bounded) if uniform and not any(value) else None
-    return (PlyScore(ply, True, exact, len(deals), best, estimates, value, _won(played), drop, decided,
-                     decided_deals=len(deals) if decided else 0, cards_gap=gap, wide=wide, every=every,
-                     blind=blind, fused=fused, blind_exact=blind_exact, bounded=bounded, blind_raw=blind_raw,
-                     lost=frozenset(lost), blind_better=blind_better),
-            None if every else played, uniform)
+    score = PlyScore(ply, True, exact, len(deals), best, estimates, value, _won(played), None, decided,
+                     decided_deals=len(deals) if decided else 0, cards_gap=gap, every=every, blind=blind,
+                     fused=fused, blind_exact=blind_exact, bounded=bounded, blind_raw=blind_raw, lost=frozenset(lost),
+                     blind_better=blind_better)
+    if doubt is not None:
+        # settled here, or (``defer``) left for the review to draw its deals in batches over its processes
+        score = replace(score, doubt=doubt) if doubt.open(budget, bands) else doubt.settle(score)
+    return score, None if every else played, uniform
 
 
 def _reaching(est: Estimate, undecided: int, bounded: bool) -> Estimate:
@@ -371,7 +366,8 @@ def score_run(job: Job) -> list[PlyScore]:
     """Score positions ``start..end-1`` of a game: ``job = (states, moves, graded, start, end, samples, budget, bands)``.
 
     The shared deals are rebuilt from the first position and carried to
-    ``start`` (cheap), so each run is independent of the others.
+    ``start`` (cheap), so each run is independent of the others. A label
+    still in doubt is left open (``doubt``), for :func:`score_game` to settle.
     """
     states, moves, graded, start, end, samples, budget, bands = job
     worlds = SharedWorlds(states[0], max(samples, budget))
@@ -385,8 +381,21 @@ def score_run(job: Job) -> list[PlyScore]:
         if i > start:
             changed = worlds.advance(states[i])
         score, previous = score_ply(i, states[i], moves[i], i in graded, worlds, cache, samples, budget, bands,
-                                    previous, changed)
+                                    previous, changed, defer=True)
         out.append(score)
+    return out
+
+
+def run_bounds(n: int, graded: AbstractSet[int]) -> list[tuple[int, int]]:
+    """Positions ``0..n-1`` cut into runs ``(start, end)``: a new run at each graded position, and after
+    :data:`RUN` positions. A graded position is most of a run's work (the first ones of a ``limited`` game take
+    seconds each), so one run holds at most one of them and the processes share them out; the forced moves
+    and free plays after it stay in its run, where they take the played move's outcomes without a search.
+    Fixed by the game alone, so the answer does not depend on how many processes score it."""
+    cuts = [a for a in range(n) if a == 0 or a in graded]
+    out: list[tuple[int, int]] = []
+    for a, b in zip(cuts, cuts[1:] + [n]):
+        out.extend((c, min(b, c + RUN)) for c in range(a, b, RUN))
     return out
 
 
@@ -397,23 +406,48 @@ def score_game(states: list[State], moves: list[Move], graded: set[int], samples
     """Every position's :class:`PlyScore`, in ``workers`` processes (one pool) when more than one."""
     n = len(moves)
     budget = max(budget, samples)
-    jobs: list[Job] = [(states, moves, graded, a, min(n, a + RUN), samples, budget, bands)
-                       for a in range(0, n, RUN)]
+    jobs: list[Job] = [(states, moves, graded, a, b, samples, budget, bands) for a, b in run_bounds(n, graded)]
     count = total if total is not None else n
     scores: dict[int, PlyScore] = {}
+    # positions whose label is in doubt: the score so far and the batches of extra deals under way, in order
+    waiting: dict[int, tuple[PlyScore, deque[Task[dict[Move, list[Outcome]]]]]] = {}
 
-    def take(result: list[PlyScore]) -> None:
-        for p in result:
-            scores[p.ply] = p
+    def take(score: PlyScore) -> None:
+        scores[score.ply] = score
         if progress:
             progress(len(scores), count)
 
-    if workers > 1 and len(jobs) > 1:
-        from .pool import parallel_map  # the project's one process pool
+    def top_up(pool: WorkerPool) -> None:
+        # each position in doubt keeps its next batches under way, enough of them to keep every process busy
+        ahead = -(-pool.workers // max(1, len(waiting)))
+        for score, tasks in waiting.values():
+            doubt = score.doubt
+            assert doubt is not None
+            start = doubt.done + LABEL_BATCH * len(tasks)
+            while len(tasks) < ahead and start < budget:
+                end = min(budget, start + LABEL_BATCH)
+                tasks.append(pool.submit(batch_job, doubt.job(states, start, end, max(samples, budget))))
+                start = end
 
-        for result in parallel_map(score_run, jobs, workers):
-            take(result)
-    for job in jobs:  # a safety net: anything the pool did not return is scored here
-        if job[3] not in scores:
-            take(score_run(job))
+    with WorkerPool(workers) as pool:
+        runs = [pool.submit(score_run, job) for job in jobs]
+        for run in runs:
+            for score in run.result():
+                if score.doubt is None:
+                    take(score)
+                else:
+                    waiting[score.ply] = (score, deque())
+            top_up(pool)
+        while waiting:
+            for ply in sorted(waiting):
+                score, tasks = waiting[ply]
+                doubt = score.doubt
+                assert doubt is not None
+                doubt.add(tasks.popleft().result())
+                if not doubt.open(budget, bands):  # settled: the batches started ahead are dropped unread
+                    for task in tasks:
+                        task.cancel()
+                    del waiting[ply]
+                    take(doubt.settle(score))
+            top_up(pool)
     return scores
