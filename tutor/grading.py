@@ -450,4 +450,5 @@ def score_game(states: list[State], moves: list[Move], graded: set[int], samples
                     del waiting[ply]
                     take(doubt.settle(score))
             top_up(pool)
+        pool.close(now=True)  # every answer is in: a batch started ahead and dropped is not waited for
     return scores
