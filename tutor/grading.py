@@ -406,7 +406,8 @@ def score_game(states: list[State], moves: list[Move], graded: set[int], samples
     """Every position's :class:`PlyScore`, in ``workers`` processes (one pool) when more than one."""
     n = len(moves)
     budget = max(budget, samples)
-    jobs: list[Job] = [(states[: b + 1], moves[:b], graded, a, b, samples, budget, bands) for a, b in run_bounds(n, graded)]
+    jobs: list[Job] = [(states[: b + 1], moves[:b], graded, a, b, samples, budget, bands)
+                       for a, b in run_bounds(n, graded)]
     count = total if total is not None else n
     scores: dict[int, PlyScore] = {}
     # positions whose label is in doubt: the score so far and the batches of extra deals under way, in order
