@@ -581,6 +581,35 @@ def test_a_save_path_that_is_empty_or_a_folder_is_refused_before_the_game(run, h
     assert not list(home.glob("games/*.json"))  # no game was begun
 
 
+def test_a_save_path_in_a_folder_that_cannot_be_written_is_refused_before_the_game(run, home, tmp_path,
+                                                                                  monkeypatch):
+    """A read-only folder (a read-only disk, or no right to write) was taken: the game ran, and at q "Save
+    failed" and exit 0. A link that leads round to itself said only "Too many levels of symbolic links"."""
+    import errno
+    import tempfile
+
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    real = tempfile.mkstemp
+
+    def mkstemp(*args, **kwargs):  # the folder as a read-only disk answers, whoever runs the test (root too)
+        if Path(str(kwargs.get("dir", ""))) == locked:
+            raise OSError(errno.EROFS, "Read-only file system")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(tempfile, "mkstemp", mkstemp)
+    result = run(["play", "5", "--save", str(locked / "g.json")], input="d\nq\n")
+    assert_one_line_error(result, "cannot be written: Read-only file system; give --save a file in a folder you "
+                                  "can write to")
+    (tmp_path / "loop1").symlink_to(tmp_path / "loop2")
+    (tmp_path / "loop2").symlink_to(tmp_path / "loop1")
+    looped = run(["play", "5", "--save", str(tmp_path / "loop1")], input="d\nq\n")
+    assert_one_line_error(looped, "cannot be written: Too many levels of symbolic links; give --save another file")
+    assert not list(home.glob("games/*.json")) and not list(locked.iterdir())  # no game begun, no probe left
+    ok = run(["play", "5", "--save", str(tmp_path / "g.json")], input="d\nq\n")
+    assert ok.exit_code == 0 and (tmp_path / "g.json").exists() and not list(tmp_path.glob(".osmosis-*"))
+
+
 def test_a_deal_number_too_long_is_out_of_range_and_a_long_move_is_quoted_cut(run):
     assert_one_line_error(run(["deal", "1" + "0" * 31]), "is out of range: expected 1 to 100000000000000000000")
     result = run(["solve", "5", "--moves", "d " + "x" * 100000])

@@ -541,6 +541,20 @@ def test_a_game_file_removed_while_playing_is_saved_again_and_said_so(tmp_path, 
     assert files.autosave == path and [str(m) for m in load_record(path).moves] == ["d", "d"]
 
 
+def test_a_game_file_swapped_for_a_link_to_itself_is_not_said_to_be_removed(tmp_path):
+    """The file replaced by a link that leads round to itself: "was removed since this one saved it", where a
+    link stood in its place."""
+    game, files, folder = _autosaved_game(tmp_path)
+    path = files.autosave
+    path.unlink()
+    path.symlink_to(path)
+    game.push("d")
+    said = files.after_change()
+    assert len(said) == 1 and said[0].startswith(f"{path} was replaced by a link that leads to no file since this "
+                                                 "one saved it: the game is saved again, in ")
+    assert files.autosave != path and [str(m) for m in load_record(files.autosave).moves] == ["d", "d"]
+
+
 def test_two_sessions_saving_the_same_game_at_once_take_turns_so_one_goes_on_in_a_copy(tmp_path, monkeypatch):
     """The check that the file is as this session left it and the write went apart: the other session could
     write between them, and both said "saved" while the file held one of the two moves (13 of 20 trials of

@@ -68,13 +68,16 @@ def deal_command(ctx: click.Context, number: int | None, deal_file: str | None, 
 
 def _check_save_path(path: str) -> None:
     """Refuse before the game a ``--save`` path no game could be written to (a missing folder, a file where a
-    folder should be, a device): it failed only at ``q`` and exited 0, the game kept elsewhere."""
+    folder should be, a device, a folder that cannot be written): it failed only at ``q`` and exited 0, the game
+    kept elsewhere."""
+    import tempfile
     from pathlib import Path
 
     from ..errors import RecordError
     from ..record import no_folder
     from ..storage import check_writable_target, games_dir
     from ..textsafe import quoted
+    from .keep import cannot_write
 
     # through a link, the file it points to is the one written (a dangling link's folder may not be there)
     folder = Path(os.path.realpath(path) if os.path.islink(path) else os.path.abspath(path)).parent
@@ -83,8 +86,12 @@ def _check_save_path(path: str) -> None:
         raise RecordError(f"--save {quoted(path)} cannot be written: {no_folder(folder)}")
     try:
         check_writable_target(path)
+        if folder.is_dir():  # a folder that is there but cannot be written (its rights, a read-only disk)
+            fd, probe = tempfile.mkstemp(prefix=".osmosis-", suffix=".tmp", dir=folder)
+            os.close(fd)
+            os.unlink(probe)
     except OSError as exc:
-        raise RecordError(f"--save {quoted(path)} cannot be written: {exc.strerror}") from None
+        raise RecordError(f"--save {quoted(path)} cannot be written: {cannot_write(path, exc, '--save')}") from None
 
 
 @click.command("play", cls=DealCommand)

@@ -227,13 +227,15 @@ class GameFiles:
             elif self._changed_elsewhere(self.autosave):
                 old = self.autosave
                 gone = _stamp(old) is None  # removed (by hand, or with its folder), not written by another session
+                # or a link to no file (or to itself) put in its place: not removed, and no game there either
+                what = "replaced by a link that leads to no file" if gone and os.path.lexists(old) else "removed"
                 self._forget(old)
                 if gone and self.games is not None:
                     self.games.mkdir(parents=True, exist_ok=True)
                 self.autosave = self._new_file()
                 self.moved_from = None if gone else old  # its history row may go on with the copy
                 again = "there again" if os.path.realpath(self.autosave) == os.path.realpath(old) else f"again, in {shown_path(self.autosave)}"
-                said = [f"{shown_path(old)} was removed since this one saved it: the game is saved {again}." if gone
+                said = [f"{shown_path(old)} was {what} since this one saved it: the game is saved {again}." if gone
                         else f"{shown_path(old)} was written by another session (or program) since this one saved "
                              f"it, and is kept as it is; this game goes on in a copy, {shown_path(self.autosave)}."]
             elif self._holds_start(self.autosave) and not force:
