@@ -117,6 +117,9 @@ def test_never_seen_cards_do_not_change_the_practical_figure(run, tmp_path):
     for side in ("played", "best"):
         lo, hi = p[side]["interval"]
         assert lo <= p[side]["win"] <= hi and p[side]["won"] <= p["games"]
+        # the mean cards of 4 sampled games carried no interval, against the house rule for a sampled figure
+        clo, chi = p[side]["cards_interval"]
+        assert clo <= p[side]["cards"] <= chi and (clo < chi or clo == chi == p[side]["cards"])
     assert "on 4 deals consistent with what you had seen" in p["text"] and "(95%:" in p["text"]
     assert out[0]["practical"] == out[1]["practical"] == {"games": 4, "method": "tutor playouts", "moments": 1}
 
@@ -171,6 +174,9 @@ def test_a_sampled_practical_figure_keeps_its_interval_beside_its_count():
     assert "on 8 deals consistent with what you had seen:" in text
     assert f"2 of 8 won (95%: {played.win_lo * 100:.0f}-{played.win_hi * 100:.0f}%) after your w (8S)" in text
     assert ") (" not in text and text.endswith("after d (turning the talon).")
+    one = practical_sentence(state, Practical(Move.parse("w"), Move.parse("d"), Estimate.of([(False, 40)]),
+                                              Estimate.of([(True, 52)]), 1, False))
+    assert "on 1 deal consistent with what you had seen:" in one  # --practical 1 said "on 1 deals"
 
 
 def test_a_move_lost_in_every_consistent_deal_has_its_win_known_not_a_wilson_interval():

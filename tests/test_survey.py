@@ -87,7 +87,7 @@ def test_tutor_policy_follows_its_hints_to_the_end():
     assert end.over and end.won
 
 
-@given(st.lists(st.integers(min_value=0, max_value=52), min_size=2, max_size=60))
+@given(st.lists(st.integers(min_value=1, max_value=52), min_size=2, max_size=60))
 def test_a_surveys_mean_cards_carry_the_student_t_interval_of_the_deals_cards(cards):
     """The survey's mean cards were printed bare, a sampled figure with no interval: its 95% interval is the
     Student-t interval of the deals' cards, the one the hints use, kept from running sums."""
@@ -99,11 +99,11 @@ def test_a_surveys_mean_cards_carry_the_student_t_interval_of_the_deals_cards(ca
     for number, n in enumerate(cards, 1):
         tally.add(DealOutcome(number, n == 52, n, 0.0))
     low, high = tally.cards_interval
-    want_low, want_high = mean_interval(cards)
+    want_low, want_high = mean_interval(cards, 1.0, 52.0)  # a score is 1 to 52: the base card is placed at the start
     if len(set(cards)) == 1:  # no spread: the t interval has no width; the share that could differ bounds it
         share = wilson(0, len(cards))[1]
-        want_low, want_high = cards[0] * (1 - share), cards[0] + share * (52 - cards[0])
-        assert want_low < cards[0] or cards[0] == 0
+        want_low, want_high = cards[0] - share * (cards[0] - 1), cards[0] + share * (52 - cards[0])
+        assert want_low < cards[0] or cards[0] == 1
     assert low == pytest.approx(want_low, abs=1e-6) and high == pytest.approx(want_high, abs=1e-6)
     assert tally.to_json()["mean_cards_interval"] == [round(low, 2), round(high, 2)]
-    assert Tally(preset("osmosis"), "greedy").cards_interval == (0.0, 52.0)
+    assert Tally(preset("osmosis"), "greedy").cards_interval == (1.0, 52.0)

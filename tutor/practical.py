@@ -143,7 +143,9 @@ def won_count(est: Estimate) -> int:
 
 
 def estimate_json(est: Estimate) -> dict[str, Any]:
-    """``{"win", "interval": [lo, hi], "won", "games", "cards"}`` of one figure."""
+    """``{"win", "interval": [lo, hi], "won", "games", "cards", "cards_interval": [lo, hi]}`` of one figure (the
+    cards a mean over the games, with its 95% interval as every sampled figure has; both ends the mean when exact)."""
     return {"win": round(est.win, 4), "interval": [round(est.win_lo, 4), round(est.win_hi, 4)],
-            "won": won_count(est), "games": est.samples, "cards": round(est.cards, 2)}
+            "won": won_count(est), "games": est.samples, "cards": round(est.cards, 2),
+            "cards_interval": [round(est.cards_lo, 2), round(est.cards_hi, 2)]}
 

@@ -167,21 +167,22 @@ class Tally:
 
     @property
     def cards_interval(self) -> tuple[float, float]:
-        """The mean cards' 95% Student-t interval over the deals (0-52; the whole range for fewer than 2; where
-        every deal scored the same, the scores the share of deals that could still differ would allow)."""
+        """The mean cards' 95% Student-t interval over the deals (1-52, a score's range: the base card is on
+        its row from the start; the whole range for fewer than 2; where every deal scored the same, the scores
+        the share of deals that could still differ would allow)."""
         n = self.deals
         if n < 2:
-            return 0.0, 52.0
+            return 1.0, 52.0
         mean = self.mean_cards
         var = max(0.0, (self.cards_squared - n * mean * mean) / (n - 1))
         if var == 0:
             # every deal the same score: the t interval has no width, but more deals could differ; the share of
             # them that could is at most Wilson's top for none in n (as the win rate's interval has it), and each
-            # such deal lies within 0-52
+            # such deal lies within 1-52
             share = wilson(0, n)[1]
-            return mean - share * mean, mean + share * (52.0 - mean)
+            return mean - share * (mean - 1.0), mean + share * (52.0 - mean)
         half = t95(n - 1) * math.sqrt(var / n)
-        return max(0.0, mean - half), min(52.0, mean + half)
+        return max(1.0, mean - half), min(52.0, mean + half)
 
     @property
     def cards_at_least(self) -> bool:

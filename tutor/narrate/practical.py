@@ -23,7 +23,7 @@ def practical_sentence(state: State, fact: Practical) -> str:
         where = (f"on all {n} deals consistent with what you had seen (exact)" if n > 1
                  else "on the one deal consistent with what you had seen (exact)")
     else:
-        where = f"on {n} deals consistent with what you had seen"
+        where = f"on {n} deal{'' if n == 1 else 's'} consistent with what you had seen"
 
     def figure(est: Estimate, move: Move, your: bool) -> str:
         if fact.exact:
