@@ -29,9 +29,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sqlite3
 import sys
 import time
+import urllib.parse
 
 from tutor.policies import engine_version, parallel_map, play_deal
 from tutor.rules import Rules
@@ -55,7 +57,38 @@ def main() -> None:
     p.add_argument("--only", default=None, metavar="LABEL", help="only the configurations whose label contains LABEL")
     p.add_argument("--verify", action="store_true", help="check the current keys' rows; copy nothing")
     args = p.parse_args()
-    db = sqlite3.connect(args.store)
+    db = open_store(args.store)
+    try:
+        failed = rekey(db, args)
+    except (sqlite3.Error, ValueError, KeyError, TypeError) as exc:  # a store damaged or edited past the check
+        sys.exit(f"rekey: {args.store!r} cannot be read as a results store ({exc}): give the path of one")
+    finally:
+        db.close()
+    sys.exit(1 if failed else 0)
+
+
+def open_store(path: str) -> sqlite3.Connection:
+    """The results store at ``path``, or one line on stderr and exit 1: a missing file is not made (a mistyped
+    name left an empty file behind), and a file that is no results store says so, not a traceback."""
+    if not os.path.isfile(path):
+        sys.exit(f"rekey: {path!r} is not a file: give the path of a results store, like "
+                 "benchmarks/results/in-progress/surveys.sqlite3")
+    try:
+        db = sqlite3.connect(f"file:{urllib.parse.quote(os.path.abspath(path))}?mode=rw", uri=True)
+        tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if not {"configs", "outcomes"} <= tables:
+            db.close()
+            sys.exit(f"rekey: {path!r} is not an osmosis results store (it has no configs and outcomes tables): "
+                     "give the path of one")
+        db.execute("SELECT id, key FROM configs LIMIT 1").fetchall()
+        db.execute("SELECT config, deal, won, cards, seconds, tried FROM outcomes LIMIT 1").fetchall()
+    except sqlite3.Error as exc:
+        sys.exit(f"rekey: {path!r} cannot be read as a results store ({exc}): give the path of one")
+    return db
+
+
+def rekey(db: sqlite3.Connection, args: argparse.Namespace) -> bool:
+    """Check (and, but for ``--verify``, carry) every configuration; whether a check failed."""
     failed = False
     configs = [(cid, json.loads(text)) for cid, text in db.execute("SELECT id, key FROM configs ORDER BY id")]
     for cid, key in configs:
@@ -102,8 +135,7 @@ def main() -> None:
             db.executemany("INSERT OR IGNORE INTO outcomes (config, deal, won, cards, seconds, tried) "
                            "VALUES (?, ?, ?, ?, ?, ?)", [(new_id, *r) for r in rows])
         print(f"  copied {len(rows)} rows under the current key")
-    db.close()
-    sys.exit(1 if failed else 0)
+    return failed
 
 
 def _setup(key: dict) -> str:

@@ -42,10 +42,23 @@ from tutor.survey import Tally, parse_range, run_survey
 CLAIMS = {"osmosis": "1 in 6", "peek": "1 in 3", "single": "1 in 3", "limited": "-", "bridesmaids": "-"}
 
 
+def _per_deal_files(folder: Path, pattern: str = "*-*-*.jsonl.gz") -> list[Path]:
+    """The per-deal files in ``folder``; a folder that is not there or holds none is one line and exit 1 (an
+    empty table with exit 0 read as "no results" where the name was mistyped)."""
+    if not folder.is_dir():
+        sys.exit(f"survey: --from {str(folder)!r} is not a folder: give the folder of the per-deal files, like "
+                 "benchmarks/results")
+    paths = sorted(folder.glob(pattern))
+    if not paths:
+        sys.exit(f"survey: --from {str(folder)!r} holds no per-deal files ({pattern}): give the folder they are "
+                 "in, like benchmarks/results")
+    return paths
+
+
 def _largest_files(folder: Path) -> dict[tuple[str, str], tuple[Path, list[dict]]]:
     """The per-deal file with the most deals for each (preset, policy) in ``folder``."""
     best: dict[tuple[str, str], tuple[Path, list[dict]]] = {}
-    for path in sorted(folder.glob("*-*-*.jsonl.gz")):
+    for path in _per_deal_files(folder):
         with gzip.open(path, "rt") as fh:
             rows = [json.loads(line) for line in fh]
         if not rows:
@@ -240,7 +253,7 @@ def scaling(args) -> None:
 
 def _seconds_from_files(folder: Path) -> dict[str, list[float]]:
     out = {}
-    for path in sorted(folder.glob("*-solver-*.jsonl.gz")):
+    for path in _per_deal_files(folder, "*-solver-*.jsonl.gz"):
         with gzip.open(path, "rt") as fh:
             rows = [json.loads(line) for line in fh]
         if not rows:
