@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import sqlite3
 import subprocess
 import sys
 import time
@@ -155,6 +156,30 @@ def test_coach_prints_each_replay_command_whole_however_narrow_the_terminal(run,
     assert examples
     for e in examples:
         assert f"    osmosis replay {e['record']} --at {e['ply']}" in lines
+
+
+def test_coach_reviews_the_other_games_when_one_row_was_garbled_by_hand(run, home, tmp_path):
+    """A stored record edited by hand so that it no longer replays stopped every coach run at that game, with
+    the games after it never reviewed (games imported from files outside the games folder: nothing to restore
+    them from)."""
+    rules = preset("peek")
+    for n in GAMES:
+        save_record(Record(rules, deal_for(n, rules), greedy(n).split()), tmp_path / f"g{n}.json")
+    assert run(["import", *(str(tmp_path / f"g{n}.json") for n in GAMES)]).exit_code == 0
+    conn = sqlite3.connect(home / "history.sqlite3")
+    (gid, text), *_ = conn.execute("SELECT id, record FROM games ORDER BY id").fetchall()
+    data = json.loads(text)
+    data["moves"][0] = "zz"
+    conn.execute("UPDATE games SET record = ? WHERE id = ?", (json.dumps(data), gid))
+    conn.commit()
+    conn.close()
+    result = run(COACH)
+    assert result.exit_code == 0, result.output
+    warnings = [line for line in result.stderr.splitlines() if line.startswith("warning:")]
+    assert len(warnings) == 1 and f"game {gid} of the history cannot be read" in warnings[0]
+    assert "'zz' is not a move" in warnings[0] and "Traceback" not in result.stderr
+    reviewed = sqlite3.connect(home / "history.sqlite3").execute("SELECT COUNT(DISTINCT game_id) FROM reviews")
+    assert reviewed.fetchone()[0] == len(GAMES) - 1  # every other game reviewed
 
 
 def test_coach_without_review_leaves_games_unreviewed(run, played):

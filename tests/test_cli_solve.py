@@ -122,8 +122,9 @@ def test_stats_says_the_solvers_mean_cards_are_a_lower_bound(run):
     assert data["mean_cards_at_least"] is True
     won = json.loads(run([*args, "--deals", "3-4", "--json"]).stdout)  # deals 3 and 4 are both won
     assert won["wins"] == 2 and won["mean_cards"] == 52 and won["mean_cards_at_least"] is False
-    # both 52: no spread, but the win rate's interval reaches down to 34%, and so do the cards, 52 a deal won
-    assert won["mean_cards_interval"] == [round(52 * won["ci95"][0], 2), 52.0]
+    # both 52: no spread, but the win rate's interval reaches down to 34%, and so do the cards over a score's
+    # range of 1 to 52 (the base card is placed from the start), 52 a deal won
+    assert won["mean_cards_interval"] == [round(1 + 51 * won["ci95"][0], 2), 52.0]
     assert "at least" not in run([*args, "--deals", "3-4"]).output
 
 

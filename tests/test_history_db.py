@@ -103,6 +103,36 @@ def test_a_foreign_sqlite_file_is_set_aside_too(db):
     assert list(db.parent.glob("history.sqlite3.damaged-*"))
 
 
+def test_another_programs_database_with_a_table_of_a_historys_name_is_set_aside_too(db):
+    """A file whose only table is called games (another program's): the migration stopped at "table games
+    already exists", an SQL error in place of the line that says the file is no osmosis history."""
+    db.parent.mkdir(parents=True)
+    conn = sqlite3.connect(db)
+    conn.execute("CREATE TABLE games (id INTEGER PRIMARY KEY, name TEXT)")
+    conn.commit()
+    conn.close()
+    with open_history() as h:
+        assert "not a database of osmosis-tutor (it holds tables games)" in h.warning and "\n" not in h.warning
+    assert list(db.parent.glob("history.sqlite3.damaged-*"))
+
+
+def test_a_damaged_page_is_said_in_one_line_with_what_the_new_history_lacks(db):
+    """SQLite's check of a damaged page runs over two lines, and the warning with it; nor did it say that the
+    reviews, drills and imported games stay in the file set aside."""
+    with open_history() as h:
+        for n in range(1, 40):
+            add_record(h, record(n), key=f"game-{n}")
+    conn = sqlite3.connect(db)
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    conn.close()
+    with open(db, "r+b") as fh:  # a page of the games table's b-tree overwritten
+        fh.seek(4096 * 3)
+        fh.write(b"\xff" * 4096)
+    with open_history() as h:
+        assert "set aside" in h.warning and "\n" not in h.warning
+        assert "its reviews, drills and games imported from elsewhere stay only in that file" in h.warning
+
+
 def test_the_same_game_key_updates_its_row_and_keeps_when_it_started(db):
     clock = Clock()
     note_game(record(moves="d"), db.parent / "games" / "g.json", clock=clock)

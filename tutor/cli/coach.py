@@ -19,6 +19,7 @@ from rich.progress import (
     TimeElapsedColumn,
 )
 
+from ..errors import TutorError
 from ..history.coach import check_tag, coach
 from ..history.copies import record_of
 from ..history.db import GameRow, History
@@ -47,7 +48,12 @@ def review_pending(console: Console, history: History, samples: int | None, limi
     again, changed = len(older), len((went_on(history) & ids) - older)
 
     def one(game: GameRow) -> None:
-        record = record_of(game)
+        try:
+            record = record_of(game)
+        except TutorError as exc:  # a row garbled by hand: the rest are reviewed (it stopped every coach run)
+            click.echo(f"warning: game {game.id} of the history cannot be read ({exc}): it is left unreviewed, and "
+                       "the other games are reviewed", err=True)
+            return
         rev = compute_review(console, record, samples, workers=workers, quiet=True, lines=False)
         store_review(record, None, rev, history=history, game_id=game.id)
 

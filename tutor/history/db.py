@@ -199,7 +199,7 @@ class History:
             conn.execute("PRAGMA synchronous = NORMAL")
             check = conn.execute("PRAGMA quick_check").fetchone()[0]
             if check != "ok":
-                raise sqlite3.DatabaseError(f"database disk image is malformed ({check})")
+                raise sqlite3.DatabaseError(f"database disk image is malformed ({' '.join(check.split())})")  # 1 line
             self._migrate(conn, upgrade_to)
             if upgrade_to == VERSION and unreadable_rows(conn) is not None:  # rows only: the rest of the file is kept
                 self.warning = leave_out_unreadable(conn, self.path, self.clock()) or self.warning
@@ -211,10 +211,8 @@ class History:
     def _read_only(self, exc: sqlite3.DatabaseError, upgrade_to: int) -> sqlite3.Connection | None:
         """The history opened as it is, for reading, where a read-only or full data folder refused the
         usual opening (WAL needs to write beside the file); None if that is not the trouble or it fails.
-
         History, export, drill --list and coach --no-review then still read the games: a player can
-        always get their history out. Nothing can be written on this connection.
-        """
+        always get their history out. Nothing can be written on this connection."""
         text = str(exc).lower()
         if not any(word in text for word in ("readonly", "read-only", "unable to open", "i/o", "full")):
             return None
@@ -262,9 +260,10 @@ class History:
             version = version_of(conn)  # another process may have migrated meanwhile
             if version == 0:
                 tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-                if tables - OUR_TABLES:
+                foreign = tables - OUR_TABLES or tables - {"schema_version"}  # a history has its version from its start
+                if foreign:
                     raise sqlite3.DatabaseError("file is not a database of osmosis-tutor "
-                                                f"(it holds tables {', '.join(sorted(tables - OUR_TABLES))})")
+                                                f"(it holds tables {', '.join(sorted(foreign))})")
                 conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
                 conn.execute("INSERT INTO schema_version (version) SELECT 0 WHERE NOT EXISTS "
                              "(SELECT 1 FROM schema_version)")
@@ -288,9 +287,10 @@ class History:
             raise HistoryError(f"the history database '{self.path}' is damaged ({problem}) and cannot be set "
                                f"aside: {exc.strerror or exc}") from None
         self.warning = (f"the history database was damaged ({problem}); it was set aside as '{aside.name}' "
-                        "and a new one started from the games folder (a game you saved to a file of your own "
-                        "with --save or s FILE and played on there is in it only as far as the folder's copy "
-                        "goes: osmosis import FILE adds the whole game beside it)")
+                        "and a new one started from the games folder: its reviews, drills and games imported from "
+                        "elsewhere stay only in that file (a game saved to a file of your own with --save or s FILE "
+                        "and played on there is in the new one only as far as the folder's copy goes: osmosis import "
+                        "FILE adds the whole game beside it)")
 
     # ---- plumbing --------------------------------------------------------
     def close(self) -> None:
