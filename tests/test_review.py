@@ -914,3 +914,19 @@ def test_luck_on_one_sampled_deal_is_not_called_out():
     rules = preset("single")
     rev = review(Record(rules, deal_for(22, rules), moves), samples=1, workers=1)
     assert all(m.kind != "luck" for m in rev.critical), [m.text for m in rev.critical]
+
+
+def test_a_moves_luck_carries_the_deals_it_rests_on_not_the_labels():
+    """Osmosis deal 3 (the greedy line), move 27: a blunder whose label drew 320 deals, and cards turned up after
+    it; its luck (+22 points, 95%: +10 to +34) rests on the 64 shared deals, as the critical moment said, but the
+    move's JSON gave luck and its interval beside "samples": 320 alone."""
+    from tutor.review.values import MoveReview
+
+    move = MoveReview(27, WASTE, TURN, 0.5, 0.2, Label.BLUNDER, (), "", samples=320, luck=0.2188,
+                      luck_interval=(0.1024, 0.3383), seen=(0,), luck_samples=(64, 64))
+    data = move.to_json()
+    assert (data["samples"], data["luck_samples"]) == (320, 64) and "luck_samples_after" not in data
+    exact_after = MoveReview(17, WASTE, TURN, 0.5, 0.5, Label.BEST, (), "", samples=6, luck=0.67,
+                             luck_interval=(0.67, 0.67), seen=(0,), luck_samples=(6, 1)).to_json()
+    assert (exact_after["luck_samples"], exact_after["luck_samples_after"]) == (6, 1)
+    assert "luck_samples" not in MoveReview(3, WASTE, TURN, 0.5, 0.5, Label.BEST, (), "").to_json()

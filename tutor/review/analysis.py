@@ -277,7 +277,8 @@ def assemble(record: Record, states: list[State], moves: list[Move], scores: dic
             m = replace(m, facts=replace(m.facts, luck=luck, only_move=OnlyMove() if alone else None),
                         only_move=alone)
             if luck is not None:
-                m = replace(m, luck=luck.swing, seen=luck.seen, luck_interval=luck.interval)
+                m = replace(m, luck=luck.swing, seen=luck.seen, luck_interval=luck.interval,
+                            luck_samples=(luck.deals, luck.deals_after))
         out.append(m)
     graded = [m for m in out if m.graded]
     wins = [m.win_before * 100 for m in graded] + ([graded[-1].win_after * 100] if graded else [])

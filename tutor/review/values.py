@@ -68,6 +68,8 @@ class MoveReview:
     only_move: bool = False  # hindsight: the one legal move after which the win could still be had
     facts: Comment | None = None
     shared: int = 0  # the shared deals of this position, when the figures rest on more (0: on ``samples``)
+    #: the deals ``luck``'s figures rest on, before and after the cards showed (``samples`` may be a label's more)
+    luck_samples: tuple[int, int] = (0, 0)
 
     @property
     def drop(self) -> float:
@@ -107,6 +109,11 @@ class MoveReview:
             data["seen"] = [NAMES[c] for c in self.seen]
             if self.luck_interval is not None:
                 data["luck_interval"] = _rounded(self.luck_interval)
+            before, after = self.luck_samples
+            if before:
+                data["luck_samples"] = before
+            if after and after != before:  # one side exact (every consistent deal), the other sampled
+                data["luck_samples_after"] = after
         return data
 
     def annotation(self) -> dict[str, Any]:
