@@ -92,27 +92,20 @@ def test_a_damaged_file_is_set_aside_and_a_new_one_started(db):
     assert aside.read_bytes().startswith(b"this is not a database")
 
 
-def test_a_foreign_sqlite_file_is_set_aside_too(db):
+@pytest.mark.parametrize("table, named", [
+    ("photos (id INTEGER)", "photos"),
+    # only a table of a history's name: the migration stopped at "table games already exists", an SQL error
+    # in place of the line that says the file is no osmosis history
+    ("games (id INTEGER PRIMARY KEY, name TEXT)", "games"),
+])
+def test_a_foreign_sqlite_file_is_set_aside_too(db, table, named):
     db.parent.mkdir(parents=True)
     conn = sqlite3.connect(db)
-    conn.execute("CREATE TABLE photos (id INTEGER)")
+    conn.execute(f"CREATE TABLE {table}")
     conn.commit()
     conn.close()
     with open_history() as h:
-        assert "not a database of osmosis-tutor" in h.warning
-    assert list(db.parent.glob("history.sqlite3.damaged-*"))
-
-
-def test_another_programs_database_with_a_table_of_a_historys_name_is_set_aside_too(db):
-    """A file whose only table is called games (another program's): the migration stopped at "table games
-    already exists", an SQL error in place of the line that says the file is no osmosis history."""
-    db.parent.mkdir(parents=True)
-    conn = sqlite3.connect(db)
-    conn.execute("CREATE TABLE games (id INTEGER PRIMARY KEY, name TEXT)")
-    conn.commit()
-    conn.close()
-    with open_history() as h:
-        assert "not a database of osmosis-tutor (it holds tables games)" in h.warning and "\n" not in h.warning
+        assert f"not a database of osmosis-tutor (it holds tables {named})" in h.warning and "\n" not in h.warning
     assert list(db.parent.glob("history.sqlite3.damaged-*"))
 
 
