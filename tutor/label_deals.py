@@ -2,7 +2,7 @@
 
 When the paired drop from the best move to the played one straddles a
 label threshold on a position's shared deals, the review draws more deals
-(:data:`tutor.grading.LABEL_BATCH` at a time, up to the label budget) and
+(:data:`LABEL_BATCH` at a time, up to the label budget) and
 solves the compared moves in them until the band is settled. Those searches
 are most of a review's work in a game with few passes (`limited`: the first
 positions of a game, where nearly every deal is lost), and they used to run
