@@ -50,7 +50,6 @@ doubt are drawn after the runs, in batches that every process shares
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Callable, Iterable
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field, replace
@@ -60,9 +59,9 @@ from .estimate import Drop, Estimate, mean_interval, wilson
 from .hints import BEST_NODES, EXACT_BEST_NODES, EXACT_DEALS, WIN_NODES, certain_moves, leader, lost_for_certain
 from .infoset import hint_values, wanted
 from .knowledge import Observation, SharedWorlds, observe
-from .label_deals import LABEL_BATCH, Doubt, Outcome, batch_job, solve_batch
+from .label_deals import Batches, Doubt, Outcome, solve_batch
 from .notation import Move
-from .pool import Task, WorkerPool
+from .pool import WorkerPool
 from .sampling import BANDS, Outcomes, SolveCache, outcomes_in
 from .state import State
 
@@ -410,46 +409,21 @@ def score_game(states: list[State], moves: list[Move], graded: set[int], samples
                        for a, b in run_bounds(n, graded)]
     count = total if total is not None else n
     scores: dict[int, PlyScore] = {}
-    # positions whose label is in doubt: the score so far and the batches of extra deals under way, in order
-    waiting: dict[int, tuple[PlyScore, deque[Task[dict[Move, list[Outcome]]]]]] = {}
 
     def take(score: PlyScore) -> None:
         scores[score.ply] = score
         if progress:
             progress(len(scores), count)
 
-    def top_up(pool: WorkerPool) -> None:
-        # each position in doubt keeps its next batches under way, enough of them to keep every process busy
-        ahead = -(-pool.workers // max(1, len(waiting)))
-        for score, tasks in waiting.values():
-            doubt = score.doubt
-            assert doubt is not None
-            start = doubt.done + LABEL_BATCH * len(tasks)
-            while len(tasks) < ahead and start < budget:
-                end = min(budget, start + LABEL_BATCH)
-                tasks.append(pool.submit(batch_job, doubt.job(states, start, end, max(samples, budget))))
-                start = end
-
     with WorkerPool(workers) as pool:
-        runs = [pool.submit(score_run, job) for job in jobs]
-        for run in runs:
+        doubts = Batches(pool, states, budget, bands, max(samples, budget))
+        for run in [pool.submit(score_run, job) for job in jobs]:
             for score in run.result():
                 if score.doubt is None:
                     take(score)
                 else:
-                    waiting[score.ply] = (score, deque())
-            top_up(pool)
-        while waiting:
-            for ply in sorted(waiting):
-                score, tasks = waiting[ply]
-                doubt = score.doubt
-                assert doubt is not None
-                doubt.add(tasks.popleft().result())
-                if not doubt.open(budget, bands):  # settled: the batches started ahead are dropped unread
-                    for task in tasks:
-                        task.cancel()
-                    del waiting[ply]
-                    take(doubt.settle(score))
-            top_up(pool)
+                    doubts.wait(score)
+            doubts.top_up()
+        doubts.settle(take)
         pool.close(now=True)  # every answer is in: a batch started ahead and dropped is not waited for
     return scores

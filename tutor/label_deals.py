@@ -21,6 +21,8 @@ ahead to keep the processes busy and is dropped unread.
 
 from __future__ import annotations
 
+from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
@@ -28,6 +30,7 @@ from .estimate import Drop, Estimate, paired_drop
 from .hints import WIN_NODES
 from .knowledge import SharedWorlds
 from .notation import Move
+from .pool import Task, WorkerPool
 from .sampling import BANDS, SolveCache, band, outcomes_in
 from .state import State
 
@@ -134,3 +137,44 @@ def batch_job(job: BatchJob) -> dict[Move, list[Outcome]]:
     for k in range(1, ply + 1):
         worlds.advance(states[k])
     return solve_batch(worlds.states(states[ply], end)[start:], moves, certain, lost, SolveCache())
+
+
+class Batches:
+    """The positions whose label is in doubt, each with the batches of its extra deals under way on ``pool``, in
+    order (``states``: the game's positions; ``worlds``: how many shared deals the review draws)."""
+
+    def __init__(self, pool: WorkerPool, states: list[State], budget: int, bands: tuple[float, float, float],
+                 worlds: int) -> None:
+        self.pool, self.states, self.budget, self.bands, self.worlds = pool, states, budget, bands, worlds
+        self.waiting: dict[int, tuple[PlyScore, deque[Task[dict[Move, list[Outcome]]]]]] = {}
+
+    def wait(self, score: PlyScore) -> None:
+        """A position's score whose ``doubt`` is still open: its batches are drawn from the next :meth:`top_up`."""
+        self.waiting[score.ply] = (score, deque())
+
+    def top_up(self) -> None:
+        """Each position in doubt keeps its next batches under way, enough of them to keep every process busy."""
+        ahead = -(-self.pool.workers // max(1, len(self.waiting)))
+        for score, tasks in self.waiting.values():
+            doubt = score.doubt
+            assert doubt is not None
+            start = doubt.done + LABEL_BATCH * len(tasks)
+            while len(tasks) < ahead and start < self.budget:
+                end = min(self.budget, start + LABEL_BATCH)
+                tasks.append(self.pool.submit(batch_job, doubt.job(self.states, start, end, self.worlds)))
+                start = end
+
+    def settle(self, take: Callable[[PlyScore], None]) -> None:
+        """Read every position's batches in order until its band is settled, and ``take`` its settled score."""
+        while self.waiting:
+            for ply in sorted(self.waiting):
+                score, tasks = self.waiting[ply]
+                doubt = score.doubt
+                assert doubt is not None
+                doubt.add(tasks.popleft().result())
+                if not doubt.open(self.budget, self.bands):  # settled: the batches started ahead are dropped unread
+                    for task in tasks:
+                        task.cancel()
+                    del self.waiting[ply]
+                    take(doubt.settle(score))
+            self.top_up()
