@@ -59,7 +59,7 @@ from .estimate import Drop, Estimate, mean_interval, wilson
 from .hints import BEST_NODES, EXACT_BEST_NODES, EXACT_DEALS, WIN_NODES, certain_moves, leader, lost_for_certain
 from .infoset import hint_values, wanted
 from .knowledge import Observation, SharedWorlds, observe
-from .label_deals import Batches, Doubt, Outcome, solve_batch
+from .label_deals import Batches, Doubt, Outcome, known, solve_batch
 from .notation import Move
 from .pool import WorkerPool
 from .sampling import BANDS, Outcomes, SolveCache, outcomes_in
@@ -284,7 +284,7 @@ def _graded_ply(ply: int, state: State, move: Move, obs: Observation, legal: lis
     # cards a lower bound, their interval reaching up to 52
     bounded = exact and cache.cut > cut
     every, exact = exact, exact and not any(scores.undecided(m) for m in legal)
-    estimates = {m: _known(_reaching(scores.estimate(m, exact), scores.undecided(m), bounded), m in lost)
+    estimates = {m: known(_reaching(scores.estimate(m, exact), scores.undecided(m), bounded), m in lost)
                  for m in legal}
     blind: dict[Move, float] = {}
     blind_raw: dict[Move, float] = {}
@@ -342,11 +342,6 @@ def _reaching(est: Estimate, undecided: int, bounded: bool) -> Estimate:
     if undecided:
         est = replace(est, win_hi=max(est.win_hi, wilson(round(est.win * est.samples) + undecided, est.samples)[1]))
     return replace(est, cards_hi=52.0) if bounded else est
-
-
-def _known(est: Estimate, lost: bool) -> Estimate:
-    """A move's estimate, its win known (no interval) when it loses in every consistent deal."""
-    return replace(est, win_lo=0.0, win_hi=0.0) if lost else est
 
 
 def _cards_gap(scores: Outcomes, move: Move, exact: bool) -> tuple[Move, float, float, float] | None:

@@ -113,8 +113,13 @@ class Doubt:
                 own = score.estimates[m]
                 est = replace(Estimate.of(self.results[m]), cards=own.cards, cards_lo=own.cards_lo,
                               cards_hi=own.cards_hi)
-                wide[m] = replace(est, win_lo=0.0, win_hi=0.0) if m in score.lost else est
+                wide[m] = known(est, m in score.lost)
         return replace(score, drop=self.drop, wide=wide, doubt=None)
+
+
+def known(est: Estimate, lost: bool) -> Estimate:
+    """A move's estimate, its win known (no interval) when it loses in every consistent deal."""
+    return replace(est, win_lo=0.0, win_hi=0.0) if lost else est
 
 
 def solve_batch(deals: list[State], moves: tuple[Move, ...], certain: tuple[Move, ...], lost: frozenset[Move],
