@@ -370,6 +370,33 @@ def test_s_file_never_writes_over_another_game_or_a_file_that_is_no_record(run, 
     assert goes_on.exit_code == 0 and json.loads(other.read_text())["moves"] == ["d", "d", "d"]
 
 
+
+def test_s_file_keeps_an_earlier_try_of_the_deal_whose_moves_this_game_repeats(run, home, tmp_path):
+    """s FILE wrote r3 r4 d over a 1-move try of deal 5 (r3) saved an hour before, notes and all, and over
+    another game's autosave: their moves began this game, but each is a game of its own."""
+    mine = tmp_path / "mine.json"
+    mine.write_text('{"format": "osmosis-record/1", "variant": "osmosis", "deal": {"number": 5}, "moves": ["r3"], '
+                    '"notes": "my first try"}\n', encoding="utf-8")
+    kept = mine.read_bytes()
+    os.utime(mine, (time.time() - 3600, time.time() - 3600))
+    result = run(["play", "5"], input=f"r3 r4 d\ns {mine}\nq\n")
+    assert result.exit_code == 0 and mine.read_bytes() == kept
+    assert ("holds another game (deal 5, 1 move, saved before this game began) and is kept as it is: give a new "
+            f"file name (osmosis play --resume {mine} goes on with that one)") in result.output
+    assert run(["play", "1"], input="d\nq\n").exit_code == 0
+    (first,) = (home / "games").glob("deal-1-*.json")
+    os.utime(first, (time.time() - 60, time.time() - 60))
+    before = first.read_bytes()
+    assert "holds another game" in run(["play", "1"], input=f"d d d\ns {first}\nq\n").output
+    assert first.read_bytes() == before and len(list((home / "games").glob("deal-1-*.json"))) == 2
+    assert json.loads(run(["history", "--json"]).stdout)["games"] == 3
+    # this game's own file, saved on the way, in this session or an earlier one: written again
+    own = tmp_path / "own.json"
+    assert run(["play", "5"], input=f"r3\ns {own}\nr4\ns {own}\nq\n").exit_code == 0
+    assert json.loads(own.read_text())["moves"] == ["r3", "r4"]
+    later = run(["play", "--resume", "last"], input=f"d\ns {own}\nq\n")
+    assert "Saved to" in later.output and json.loads(own.read_text())["moves"] == ["r3", "r4", "d"]
+
 def test_a_game_with_every_move_taken_back_leaves_no_file(run, home):
     """'A game quit with no move leaves no file': r3, u, q left a 0-move game in the list."""
     result = run(["play", "5"], input="r3\nu\nq\n")

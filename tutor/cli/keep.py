@@ -8,6 +8,7 @@ what the file holds and what to do instead.
 from __future__ import annotations
 
 import errno
+import math
 import os
 from pathlib import Path
 
@@ -19,12 +20,14 @@ from ..storage import unreadable
 from ..textsafe import os_reason, quoted, shown_path
 
 
-def keep_other_file(path: str | Path, record: Record) -> None:
+def keep_other_file(path: str | Path, record: Record, began: float | None = None) -> None:
     """Refuse to write this game over a file that holds something else: another game (other rules, another
     deal, or moves this game does not go on from) or a file that is no game record at all.
 
     An empty file, and an earlier record of this same game (its moves the start of this one's), may be
-    written over: nothing of it is lost.
+    written over: nothing of it is lost. With ``began`` (when this game began, seconds since the epoch), a
+    file with fewer moves that was last written before then is an earlier try of the deal, not this game
+    saved on the way, and is kept: its moves are in this game too, but the try is a game of its own.
     """
     refuse_folder_name(path, "this game", "game.json")
     p = Path(path)
@@ -37,13 +40,24 @@ def keep_other_file(path: str | Path, record: Record) -> None:
     if not isinstance(old, Record):
         raise RecordError(f"{quoted(p)} is not a game record and is kept as it is: give a new file name")
     a, b = list(old.moves), list(record.moves)
-    if old.rules == record.rules and old.deal == record.deal and a == b[:len(a)]:
+    earlier = len(a) < len(b) and began is not None and _written_before(p, began)
+    if old.rules == record.rules and old.deal == record.deal and a == b[:len(a)] and not earlier:
         return
     rules = f", {old.rules.describe()}" if old.rules != record.rules else ""
+    rules += ", saved before this game began" if earlier and a == b[:len(a)] else ""
     again = (f" (osmosis play --resume {shown_path(p)} goes on with that one)"
              if old.rules == record.rules and old.deal == record.deal else "")
     raise RecordError(f"{quoted(p)} holds another game ({_game_words(old)}{rules}) and is "
                       f"kept as it is: give a new file name{again}")
+
+
+def _written_before(p: Path, began: float) -> bool:
+    """Whether the file was last written before the second in which this game began (a file system that keeps
+    whole seconds still counts a save made while it was played)."""
+    try:
+        return p.stat().st_mtime < math.floor(began)
+    except OSError:
+        return False
 
 
 def cannot_write(path: str | Path, exc: OSError, flag: str) -> str:

@@ -156,9 +156,10 @@ def play_command(ctx: click.Context, number: int | None, deal_file: str | None, 
     if save_path is not None and (resumed is None or os.path.abspath(save_path) != os.path.abspath(resumed)):
         from ..record import keep_finished_game
         from .keep import keep_other_file
+        from .saves import game_began
 
         keep_finished_game(save_path, "this game (--save)")
-        keep_other_file(save_path, game.to_record())
+        keep_other_file(save_path, game.to_record(), game_began(resumed))
     on_board = not plain and board_wanted(console)
     if plain:
         console.two_letters = True  # type: ignore[attr-defined]  # cards in two letters, as the README says

@@ -28,6 +28,7 @@ No output here: every method returns the sentences to show.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import threading
@@ -87,6 +88,7 @@ class GameFiles:
         # are the player's already, so quitting with only them loses nothing (no "not saved" for them).
         self.given = given
         self.given_moves = self._moves() if given is not None else ()
+        self.began = game_began(resumed)  # a file of this deal written before then is another try (keep.py)
         if resumed is not None:
             self._note(resumed)
 
@@ -135,7 +137,7 @@ class GameFiles:
         folder's lock with the write, so another game in it is never written over (:func:`keep_other_file`)."""
         with folder_lock(path):
             if self._key(path) not in self.written or self._changed_elsewhere(path):
-                keep_other_file(path, self.game.to_record())
+                keep_other_file(path, self.game.to_record(), self.began)
             self._write(path)
 
     def _new_file(self) -> Path:
@@ -373,6 +375,17 @@ def held_interrupt() -> Iterator[None]:
 
 
 # ---- where games are kept ------------------------------------------------
+def game_began(resumed: Path | None) -> float:
+    """When the game being played began: now for a new game (or one read from a pipe), else when the resumed
+    file's game began (its autosave name's stamp, else the file's time: the game may be older, never newer)."""
+    if resumed is not None:
+        from ..history.db import file_started_at
+
+        with contextlib.suppress(OSError):
+            return file_started_at(resumed)
+    return time.time()
+
+
 def autosave_stem(deal: Deal, when: float | None = None) -> str:
     """The name of a new autosave file, without ``.json``; storage makes it unique (``-2``, ...)."""
     stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(when))
