@@ -335,3 +335,29 @@ def test_export_never_writes_over_another_deal_s_game_under_the_same_key(tmp_pat
     alone = tmp_path / "y-only.jsonl"  # the other deal's line alone under that key: kept too
     alone.write_text((tmp_path / "y.jsonl").read_text())
     assert osmosis(["export", str(alone)], tmp_path / "hx").exit_code == 1
+
+
+def test_two_tries_of_a_deal_copied_without_their_times_stay_two_games_in_either_order(tmp_path):
+    """The games folder copied with cp -r (every file as new as the copy): a 1-move try of deal 5 begun an
+    hour after a 6-move game that its move begins was merged into it when the longer file came first (one
+    game, and a second import said both were there already). Play names each file for when its game began,
+    and a game goes on in newer files, never back to an older one."""
+    record = {"format": "osmosis-record/1", "variant": "osmosis", "deal": {"number": 5}}
+    folder = tmp_path / "backup"
+    folder.mkdir()
+    first, second = folder / "deal-5-20261101-100000.json", folder / "deal-5-20261101-110000.json"
+    first.write_text(json.dumps({**record, "moves": ["r3", "r4", "d", "w", "d", "d"]}), encoding="utf-8")
+    second.write_text(json.dumps({**record, "moves": ["r3"]}), encoding="utf-8")
+    now = time.time()
+    for path in (first, second):
+        os.utime(path, (now, now))
+    for home, files in (("a", [first, second]), ("b", [second, first])):
+        result = osmosis(["import", *map(str, files)], tmp_path / home)
+        assert result.exit_code == 0 and "Imported 2 games" in result.stdout, (home, result.output)
+        assert _moves(tmp_path / home) == [1, 6], home
+    # a copy left behind still is one: the game's own file began first, and went on past the copy
+    copy = folder / "s.json"
+    copy.write_text(json.dumps({**record, "moves": ["r3", "r4"]}), encoding="utf-8")
+    os.utime(copy, (now, now))
+    result = osmosis(["import", str(copy)], tmp_path / "a")
+    assert result.exit_code == 0 and _moves(tmp_path / "a") == [1, 6], result.output

@@ -13,7 +13,7 @@ from pathlib import Path
 from ..errors import TutorError
 from ..record import Record, content_of
 from .db import MAX_COLUMN_NUMBER, GameRow, History, parse_iso
-from .names import key_for_path, source_of, storable, variant_name
+from .names import autosave_stamp, key_for_path, path_of, source_of, storable, variant_name
 
 
 def _left_behind(row: GameRow | None, record: Record, mtime: float) -> int | None:
@@ -39,14 +39,21 @@ def _played_after(row: GameRow, mtime: float) -> bool:
         return False
 
 
-def copy_left_behind_at(history: History, record: Record, mtime: float) -> int | None:
+def copy_left_behind_at(history: History, record: Record, mtime: float, name: str | None = None) -> int | None:
     """The row of the game a record file is a copy of, left behind: written while that game was played (after
     it began, before it was last played) and holding its first moves (``--save game.json``, quit, then
     ``play --resume last`` went on in the games folder's file; ``s FILE`` and play went on). ``osmosis
     import``, a review and the games folder's look took such a file for a game of its own, so the history and
     the coach counted the game twice. Of two games of the deal, the one begun last before the file was
-    written. A file of a game that was not played on after it is found by its content."""
+    written. A file of a game that was not played on after it is found by its content.
+
+    ``name``: the file's name (or the key it was exported under). Named as play names a game's own file, it
+    began when its stamp says: a game goes on in newer files, never back to an older one, so such a file is
+    no copy left behind by a game whose own file began before it. This holds where the files' times do not
+    (copied without them, every file is as new as the copy, and a later try of the deal that its moves begin
+    fell in the earlier game's span)."""
     number = record.deal.number
+    began_file = autosave_stamp(name) if name is not None else None
     # the game begun last before the file was written first: the one in play then
     for row in _deal_rows(history, record, "", "started_at DESC, id DESC"):
         try:
@@ -56,6 +63,9 @@ def copy_left_behind_at(history: History, record: Record, mtime: float) -> int |
         # written before that game began, the file is no copy of it (a game of the deal played elsewhere,
         # or an earlier one): stored to the second, so a second's grace
         if row.deal_number != number or mtime + 1 < began or not _played_after(row, mtime):
+            continue
+        began_row = autosave_stamp(path_of(row.key)) if row.key is not None else None
+        if began_file is not None and began_row is not None and began_row < began_file:
             continue
         kept = stored(row)
         # the file a strict start of the game: one ahead of the row is the game gone on in that file (a
@@ -126,7 +136,7 @@ def copy_left_behind(history: History, path: Path, record: Record) -> GameRow | 
         mtime = path.stat().st_mtime
     except OSError:
         return None
-    found = copy_left_behind_at(history, record, mtime)
+    found = copy_left_behind_at(history, record, mtime, path.name)
     return history.game(found) if found is not None else None
 
 

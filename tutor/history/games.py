@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -29,7 +28,7 @@ from .copies import (
     stored,
 )
 from .db import History, HistoryError, db_path, file_started_at, iso, parse_iso
-from .names import key_for_path, source_of, storable, variant_name
+from .names import autosave_stamp, key_for_path, source_of, storable, variant_name
 
 IMPORTED_FLAG = "games_folder_imported"
 SYNCED_FLAG = "games_folder_synced"
@@ -274,11 +273,6 @@ def _session_key(history: History, record: Record, key: str | None) -> str | Non
         key = f"{base}#{n}"
 
 
-#: The names play gives the files it saves as you play (tutor.cli.saves.autosave_stem, then -2, -3... where
-#: the name is taken): ``deal-7-20261206-101500.json``, ``deal-file-20261206-101500-2.json``.
-_AUTOSAVE = re.compile(r"deal-(\d+|file)-\d{8}-\d{6}(-\d+)?\.json")
-
-
 def _same_file(path: Path, other: Path | None) -> bool:
     try:
         return other is not None and os.path.samefile(path, other)
@@ -290,7 +284,7 @@ def autosave_name(path: Path) -> bool:
     """Whether ``path`` is named as play names a game's own file. Any other file in the games folder is a copy
     the player saved there (``s FILE``, ``--save``): the same game as a stored one is that game, not a second
     (as a file imported from anywhere else), where two files play saved are two games even if played alike."""
-    return _AUTOSAVE.fullmatch(path.name) is not None
+    return autosave_stamp(path.name) is not None
 
 
 def add_file(history: History, path: Path, keyed: bool = True, text: str | None = None,
@@ -329,7 +323,7 @@ def add_file(history: History, path: Path, keyed: bool = True, text: str | None 
         if isinstance(found, int):
             return found
         if by_content and (found is None or history.game_by_key(found) is None):
-            ahead = copy_left_behind_at(history, record, mtime)
+            ahead = copy_left_behind_at(history, record, mtime, path.name)
             if ahead is not None:
                 return ahead
         return add_record(history, record, key=found, source=source_of(path), started_at=started,

@@ -11,7 +11,8 @@ from ..record import Record
 from ..rules import Rules
 from ..storage import games_dir
 
-__all__ = ["BYTES_MARK", "storable", "path_of", "key_for_path", "source_of", "variant_name", "rules_name"]
+__all__ = ["BYTES_MARK", "storable", "path_of", "key_for_path", "source_of", "variant_name", "rules_name",
+           "autosave_stamp"]
 
 #: The mark of a stored name that held bytes that are not UTF-8 (see :func:`storable`).
 BYTES_MARK = "bytes:"
@@ -67,3 +68,17 @@ def key_for_path(path: str | Path) -> str:
 def source_of(path: str | Path) -> str:
     """Where a game's file lies, as an absolute path: a command run from another folder finds it too."""
     return os.path.abspath(os.path.expanduser(os.fspath(path)))
+
+
+#: The names play gives the files it saves as you play (tutor.cli.saves.autosave_stem, then -2, -3... where
+#: the name is taken): ``deal-7-20261206-101500.json``, ``deal-file-20261206-101500-2.json``.
+_AUTOSAVE = re.compile(r"deal-(?:\d+|file)-(\d{8}-\d{6})(?:-\d+)?\.json")
+
+
+def autosave_stamp(name: str) -> str | None:
+    """The stamp (``20261206-101500``, when its game began) of a file named as play names a game's own file,
+    from its name or a history key ending in it (``games/deal-7-20261206-101500.json#2``); None for any
+    other name."""
+    base = re.sub(r"#\d+$", "", name).replace("\\", "/").rsplit("/", 1)[-1]  # a key's #2: a copy played on
+    match = _AUTOSAVE.fullmatch(base)
+    return match.group(1) if match else None

@@ -190,7 +190,9 @@ def _held_copy(history: History, data: dict[str, Any], record: Record, taken: se
             return int(game_id)
     played = data.get("played_at")
     try:
-        ahead = copy_left_behind_at(history, record, parse_iso(played)) if isinstance(played, str) else None
+        key = data.get("key")
+        ahead = (copy_left_behind_at(history, record, parse_iso(played), key if isinstance(key, str) else None)
+                 if isinstance(played, str) else None)
     except ValueError:
         return None
     return ahead if ahead is not None and ahead not in taken else None
