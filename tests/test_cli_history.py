@@ -833,6 +833,22 @@ def test_a_game_reviewed_by_a_relative_path_is_found_from_another_folder(tmp_pat
     assert f"osmosis replay '{here / 'g3.json'}' --at " in text and "no game file at" not in text
 
 
+def test_a_game_first_stored_by_its_review_keeps_the_files_dates_as_an_import_gives_them(tmp_path):
+    """osmosis review of a file from a month ago stored its game as played at the review's moment, and an
+    import of the same file in another history as played when the file was written: the recent list, its
+    order and the streaks depended on which command came first."""
+    game = tmp_path / "old.json"
+    game.write_text('{"format": "osmosis-record/1", "variant": "osmosis", "deal": {"number": 5}, '
+                    '"moves": ["r3", "r4"]}', encoding="utf-8")
+    moment = time.mktime((2026, 11, 1, 12, 0, 0, 0, 0, -1))
+    os.utime(game, (moment, moment))
+    assert osmosis(["review", str(game), "--samples", "6"], tmp_path / "a").exit_code == 0
+    assert osmosis(["import", str(game)], tmp_path / "b").exit_code == 0
+    dates = [json.loads(osmosis(["history", "--json"], tmp_path / home).stdout)["recent"][0]["played_at"]
+             for home in ("a", "b")]
+    assert dates[0] == dates[1] == time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(moment))
+
+
 def test_importing_a_deal_file_says_what_it_is_and_how_to_play_it(run, tmp_path):
     deal = tmp_path / "d.json"
     deal.write_text(run(["deal", "5", "--json"]).stdout)

@@ -180,7 +180,8 @@ def store_review(record: Record, path: str | Path | None, rev: Review, history: 
                     if left is not None:  # a copy the game left behind, holding its first moves
                         return copy_not_kept(left, len(record.moves))
                     game_id = game.id if game is not None else hgames.add_record(
-                        history, record, key=found, source=hnames.source_of(path) if path else None)
+                        history, record, key=found, source=hnames.source_of(path) if path else None,
+                        **_file_times(path))
             other = not_kept(history, game_id, rev.thresholds, rev.samples)
             if other is not None:
                 return other
@@ -202,6 +203,19 @@ def store_review(record: Record, path: str | Path | None, rev: Review, history: 
     finally:
         if own:
             history.close()
+
+
+def _file_times(path: str | Path | None) -> dict[str, str]:
+    """The dates of the game in the file ``path`` as an import of it gives them (none: now)."""
+    from ..storage import is_regular_file
+
+    if path is None or not is_regular_file(path):  # a pipe's time is now
+        return {}
+    try:
+        started, played = hgames.file_times(Path(path))
+    except OSError:
+        return {}
+    return {"started_at": started, "played_at": played}
 
 
 # ---- the commands -----------------------------------------------------------

@@ -303,10 +303,7 @@ def add_file(history: History, path: Path, keyed: bool = True, text: str | None 
     if warnings is not None:
         warnings += record.warnings
     mtime = path.stat().st_mtime
-    # the name's stamp is local time where it was saved: read in another time zone it may come after the
-    # last save, and a game never starts after it was last played
-    started = iso(min(file_started_at(path), mtime))
-    played = iso(mtime)
+    started, played = file_times(path)
     key = key_for_path(path) if keyed else None
     with history.write():  # the look-up and the insert in one transaction: two imports at once make one row
         if key is not None:
@@ -328,6 +325,16 @@ def add_file(history: History, path: Path, keyed: bool = True, text: str | None 
                 return ahead
         return add_record(history, record, key=found, source=source_of(path), started_at=started,
                           played_at=played, from_import=from_import)
+
+
+def file_times(path: Path) -> tuple[str, str]:
+    """When a record file's game began and was last played, as the history stores them: the file's times
+    (``osmosis import`` and ``osmosis review`` of the same file give its game the same dates). OSError if
+    the file is gone."""
+    mtime = path.stat().st_mtime
+    # the name's stamp is local time where it was saved: read in another time zone it may come after the
+    # last save, and a game never starts after it was last played
+    return iso(min(file_started_at(path), mtime)), iso(mtime)
 
 
 def key_of(history: History, record: Record, key: str | None, by_content: bool = True) -> str | int | None:
