@@ -361,3 +361,14 @@ def test_two_tries_of_a_deal_copied_without_their_times_stay_two_games_in_either
     os.utime(copy, (now, now))
     result = osmosis(["import", str(copy)], tmp_path / "a")
     assert result.exit_code == 0 and _moves(tmp_path / "a") == [1, 6], result.output
+
+
+def test_the_export_of_a_history_with_no_game_imports_as_nothing_and_no_error(tmp_path):
+    """An export of an empty history (an empty file) was refused by import ('is empty', exit 1): a backup and
+    restore of a new player's history failed on what export itself wrote."""
+    export = tmp_path / "none.jsonl"
+    assert osmosis(["export", str(export)], tmp_path / "new").exit_code == 0 and export.read_text() == ""
+    result = osmosis(["import", str(export)], tmp_path / "other")
+    assert result.exit_code == 0 and result.stderr == "", result.output
+    assert result.stdout.startswith(f"'{export}' holds no game (an export of a history with none is an empty file)")
+    assert _games(tmp_path / "other") == 0

@@ -327,6 +327,7 @@ def import_command(ctx: click.Context, files: tuple[str, ...]) -> None:
             total.add(result)
             total.problems += result.problems
             total.warnings += result.warnings
+            total.empty += result.empty
             if result.stopped:
                 skipped = len(files) - at
                 if skipped:
@@ -362,7 +363,7 @@ def _imported_lines(total: ImportResult) -> list[str]:
         changed = _counted((total.new_reviews, "review"), (total.new_drills, "drill"))
         said.append(f"Imported {changed} into your history (the {_counted((distinct, 'game'))} "
                     f"{'was' if distinct == 1 else 'were'} in it already).")
-    elif total.games or not total.problems:
+    elif total.games or not (total.problems or total.empty):
         # counted: the games it added or brought up to the file's moves, not those it found there already
         games = _counted((new + grown, "game")) or "0 games"
         extra = "".join(f", {part}" for part in [_counted((total.new_reviews, "review"), (total.new_drills, "drill"))]
@@ -377,6 +378,10 @@ def _imported_lines(total: ImportResult) -> list[str]:
             notes.append(f"{_counted((there, 'other game'))} {'was' if there == 1 else 'were'} in it already")
         fresh = f" ({'; '.join(notes)})" if notes else ""
         said.append(f"Imported {games}{extra} into your history{fresh}.")
+    if total.empty:
+        one = len(total.empty) == 1
+        said.append(f"{', '.join(total.empty)} {'holds' if one else 'hold'} no game (an export of a history with "
+                    f"none is an empty file): nothing to import from {'it' if one else 'them'}.")
     if total.rougher:
         one = total.rougher == 1
         said.append(f"Your history keeps its own review of {total.rougher} game{'' if one else 's'}: the file's "

@@ -56,6 +56,8 @@ class ImportResult:
     grown: set[int] = field(default_factory=set)
     new_reviews: int = 0
     new_drills: int = 0
+    #: The files that held nothing at all (an export of a history with no game is an empty file), as named.
+    empty: list[str] = field(default_factory=list)
     #: The file's reviews the history did not take: it keeps its own, and these are one-off looks beside it
     #: (fewer samples, other thresholds), as the review command says of such a review.
     rougher: int = 0
@@ -260,9 +262,8 @@ def import_file(history: History, path: str | Path) -> ImportResult:
     except TutorError as exc:
         result.problems.append(str(exc))
         return result
-    if not text.strip():
-        result.problems.append(f"{name} is empty: expected an osmosis-record/1 file or the lines osmosis export "
-                               "writes")
+    if not text.strip():  # what osmosis export writes for a history with no game: nothing to take, no error
+        result.empty.append(name)
         return result
     values, damaged = json_values(text)
     objects = any(value.startswith("{") for _, value in values)
