@@ -703,6 +703,7 @@ def test_tutor_asks_before_a_move_that_surely_gives_cards_away_where_no_move_win
 
 
 def test_tutor_asks_about_sampled_cards_only_when_their_intervals_lie_apart():
+    from tutor.estimate import Drop
     from tutor.hints import Candidate, Hint
     from tutor.narrate import tutor_question
 
@@ -720,6 +721,27 @@ def test_tutor_asks_about_sampled_cards_only_when_their_intervals_lie_apart():
     assert ask([d, replace(w, undecided=1)]) is None  # an undecided deal may be a win
     assert ask([replace(d, samples=2), replace(w, samples=2)], exact=True).startswith(
         "That gives cards away: no move wins in any of the 2 deals consistent with what you have seen (all solved)")
+    # a move wins somewhere, and this one surely less (lost in every consistent deal, or its drop above 0)
+    live = replace(d, win=0.03, interval=(0.01, 0.07))
+    assert ask([live, replace(w, lost=True)]) == (
+        "That gives cards away and lowers your chance: win 0% (in every consistent deal) against 3% (95%: 1-7%) "
+        "for d, which places about 32 cards (95%: 31-34) against 24 (23-25) after this move, on 64 deals "
+        "consistent with what you have seen.")
+    assert ask([live, replace(w, drop=Drop(0.03, 0.005, 0.06, 64))]) is not None
+    assert ask([live, replace(w, drop=Drop(0.03, -0.01, 0.06, 64))]) is None  # maybe no lower: the cards' price
+    assert ask([replace(live, interval=(0.0, 0.07)), replace(w, lost=True)]) is None
+
+
+def test_tutor_asks_before_a_turn_that_blocks_the_game_where_a_play_keeps_a_chance(run, home):
+    """Deal 59 after 29 moves: the turn ends the pass with no play and blocks the game (7 cards, lost in every
+    consistent deal); playing 5S wins 2% and places about 22 cards. Under the threshold in win points, the
+    question never came, and the game was blocked at once."""
+    line = "r2 r2 d d d w d d w d w d d w d d d d d d d d d d d d d d d"
+    out = " ".join(run(["play", "59", "--tutor"], input=f"{line}\nd\nn\nq\n").stdout.split())
+    assert ("That gives cards away and lowers your chance: win 0% (in every consistent deal) against 2% (95%: 1-7%) "
+            "for w (5S), which places about 22 cards (95%: 20-24) against 7 (the same in every deal) after this "
+            "move") in out
+    assert "Move not played." in out and "Blocked" not in out
 
 
 def test_moves_left_on_a_line_after_the_game_ends_are_named_as_not_played(run, home):

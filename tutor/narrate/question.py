@@ -1,5 +1,5 @@
-"""The ``--tutor`` question before a move: a win chance surely below the best's, or, where no move wins, a
-sure loss of cards. One rule and one wording for line mode and the board (and the review's list of cards
+"""The ``--tutor`` question before a move: a win chance surely below the best's, or a sure loss of cards
+where no move wins or the win chance is surely lower too. One rule and one wording for line mode and the board (and the review's list of cards
 given away reads :func:`surely_fewer_cards`)."""
 
 from __future__ import annotations
@@ -80,14 +80,28 @@ def tutor_question(advice: Hint, move: Move, threshold: float, best_words: str) 
 
 
 def cards_warning(advice: Hint, move: Move, best_words: str) -> str | None:
-    """Where every move lost in every deal scored (none undecided): the question when ``move`` surely places
-    :data:`CARDS_WARNING` or more cards fewer than the best move, else None."""
+    """The question when ``move`` surely places :data:`CARDS_WARNING` or more cards fewer than the best move,
+    where every move lost in every deal scored (none undecided), or where ``move`` also wins surely less
+    (its paired drop above 0, if under the player's threshold: a turn that blocks the game at once, say,
+    when a play keeps a small chance and many more cards); else None."""
     by_move = {c.move: c for c in advice.candidates}
     best, mine = by_move.get(advice.best), by_move.get(move)
-    if best is None or mine is None or any(c.win > 0 or c.undecided for c in advice.candidates):
+    if best is None or mine is None or not surely_fewer_cards(best, mine, advice.exact):
         return None
-    if not surely_fewer_cards(best, mine, advice.exact):
-        return None
+    if any(c.win > 0 or c.undecided for c in advice.candidates):
+        # lost in every consistent deal, the move wins surely less where the best's own interval is above 0
+        # (its paired interval, a normal one, can reach below 0 on a few won deals)
+        surely = (mine.drop is not None and mine.drop.lo > 0) or (mine.lost and best.interval[0] > 0)
+        if not surely:
+            return None  # no surer loss of the win chance: the cards are the price of it, or a tie
+        win = (f"win {pct(mine.win)} against {pct(best.win)} for {best_words}, exact" if advice.exact else
+               f"win {win_figure(mine)} against {win_figure(best)} for {best_words}")
+        cards = (f"{best.cards:.0f} cards against {mine.cards:.0f}" if advice.exact else
+                 f"about {best.cards:.0f} cards {cards_span(*best.cards_interval, True)} against {mine.cards:.0f} "
+                 f"{cards_span(*mine.cards_interval)}")
+        return (f"That gives cards away and lowers your chance: {win}, which places {cards} after this move, on "
+                f"{plural(best.samples, 'deal')} consistent with what you have seen"
+                f"{' (all solved)' if advice.exact else ''}.")
     settled = getattr(advice, "deals", 0)  # a settled hint (tutor.advice): every consistent deal solved for the win
     if advice.exact:
         n = best.samples
