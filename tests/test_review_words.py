@@ -296,10 +296,13 @@ def test_a_good_move_too_close_to_call_shows_its_low_end_with_a_decimal():
     played = Candidate(Move.parse("r1"), 0.09, 28.0, 64, (0.04, 0.18))
     grade = Grade(Label.GOOD, Move.parse("r1"), Move.parse("d"), played, top, Drop(0.07, 0.0476, 0.092, 64), True)
     text = grade_sentence(state, grade)
-    # surely worse (the interval above zero), only not surely by an inaccuracy's 5 points
+    # surely worse (the interval above zero), only not surely by an inaccuracy's 5 points; by 7 points, over
+    # the threshold itself, not "a little" worse (that is for a figure under it: 50 points read "a little worse")
     # each win chance with its interval (a sampled figure), the deals they rest on named with the drop
-    assert text.startswith("Good: a little worse than d, win 9% (95%: 4-18%) against 16% (95%: 10-25%); 7.0 points lower "
+    assert text.startswith("Good: worse than d, win 9% (95%: 4-18%) against 16% (95%: 10-25%); 7.0 points lower "
                            "(95%: 4.8 to 9.2, 64 deals, paired).")
+    little = grade_sentence(state, replace(grade, paired=Drop(0.04, 0.01, 0.092, 64)))
+    assert little.startswith("Good: a little worse than d,")
     unsure = replace(grade, paired=Drop(0.06, -0.017, 0.137, 64))
     assert grade_sentence(state, unsure).startswith("Good: not clearly worse than d, win 9% (95%: 4-18%) against 16% "
                                                     "(95%: 10-25%); 6.0 points "
@@ -521,7 +524,7 @@ def test_a_sampled_win_chance_of_0_or_100_percent_beside_a_drop_has_its_interval
     top = Candidate(Move.parse("d"), 1.0, 30.0, 64, (0.9434, 1.0))
     played = Candidate(Move.parse("r1"), 0.9375, 30.0, 64, (0.85, 0.975))
     good = Grade(Label.GOOD, Move.parse("r1"), Move.parse("d"), played, top, Drop(0.0625, 0.01, 0.13, 64), True)
-    assert grade_sentence(state, good).startswith("Good: a little worse than d, win 94% (95%: 85-98%) against 100% "
+    assert grade_sentence(state, good).startswith("Good: worse than d, win 94% (95%: 85-98%) against 100% "
                                                   "(95%: 94-100%);")
     lost = replace(played, win=0.0, interval=(0.0, 0.057))
     error = replace(good, label=Label.BLUNDER, played=lost, paired=Drop(1.0, 0.94, 1.0, 64), close=False)
@@ -620,3 +623,22 @@ def test_a_turn_on_the_last_of_limited_passes_is_no_no_progress_block(run, tmp_p
     assert move["move"] == "d" and "no-progress" not in move["tags"] and "turned-past" in move["tags"]
     assert "no card played since the redeal" not in move["comment"]
     assert "Tip: Take what you need on the last pass." in move["comment"]
+
+
+def test_a_move_lost_for_certain_beside_one_that_surely_wins_somewhere_says_stronger_and_the_cards_given():
+    """Deal 59 move 30: a turn that blocks the game at once (7 cards) beside 5S, which won 6% and placed about
+    20 cards. The comment said 5S "was at least as strong" (its win interval above 0), never named the 13
+    cards given away, and dropped the too-close sentence its "close" flag asks for."""
+    state = State.initial(deal_for(1, preset("osmosis")), preset("osmosis"))
+    top = Candidate(Move.parse("w"), 0.0625, 20.2, 64, (0.0245, 0.15), cards_interval=(18.0, 23.0))
+    played = Candidate(Move.parse("d"), 0.0, 7.0, 64, (0.0, 0.0), cards_interval=(7.0, 7.0), lost=True)
+    grade = Grade(Label.GOOD, Move.parse("d"), Move.parse("w"), played, top, Drop(0.043, 0.0267, 0.0642, 512), True)
+    text = grade_sentence(state, grade)
+    assert text.startswith("Good: w") and " was stronger: this move loses in every deal consistent with" in text
+    assert text.endswith("It also places more cards: about 20 (95%: 18-23) against 7 (the same in every deal). Too "
+                         "close to call an error: the interval's low end is under the inaccuracy threshold, its high "
+                         "end reaches it.")
+    level = replace(grade, top=replace(top, win=0.0, interval=(0.0, 0.057), cards=8.0, cards_interval=(7.0, 9.0)),
+                    paired=Drop(0.0, 0.0, 0.057, 64), close=False)
+    assert " was at least as strong: " in grade_sentence(state, level)
+    assert "places more cards" not in grade_sentence(state, level)

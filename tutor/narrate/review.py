@@ -239,10 +239,22 @@ def grade_sentence(state: State, fact: Grade | Ungraded | Decided) -> str:
     else:
         gap = ""
     if fact.label == Label.GOOD and played.lost and not top.lost:
-        return (f"Good: {_better(state, top.move)} was at least as strong: this move loses in every deal "
+        # surely stronger where it surely wins somewhere (its own interval above 0, the drop being its win)
+        stronger = "stronger" if top.interval[0] > 0 or (paired is not None and paired.points()[1] > 0) else (
+            "at least as strong")
+        text = (f"Good: {_better(state, top.move)} was {stronger}: this move loses in every deal "
                 f"consistent with what you had seen (win 0%, certain), while {top.move} "
                 f"{_won_none(top.samples) if top.win == 0 else f'won {pct(top.win)} ({interval_text(*top.interval)}, {_deals(top.samples)})'} but "
                 "is not lost for certain.")
+        exact = played.exact and _point(played.cards_interval) and _point(top.cards_interval)
+        if surely_fewer_cards(top, played, exact):  # the cards it gave away, as the --tutor question counts them
+            text += (f" It also places more cards: {top.cards:.0f} against {played.cards:.0f}, exact." if exact else
+                     f" It also places more cards: about {top.cards:.0f} {cards_span(*top.cards_interval, True)} "
+                     f"against {played.cards:.0f} {cards_span(*played.cards_interval)}.")
+        if fact.close:
+            text += (" Too close to call an error: the interval's low end is under the inaccuracy threshold, "
+                     "its high end reaches it.")
+        return text
     if fact.label == Label.GOOD and fact.blind_better and top.blind is not None and played.blind is not None:
         # level with every card known, behind for a blind player: the hint's choice, said as the fusion is
         exact = fact.fused_exact  # graded so only where the gap is beyond the search's noise (or exact)
@@ -260,7 +272,9 @@ def grade_sentence(state: State, fact: Grade | Ungraded | Decided) -> str:
         against = f"win {_win(played)} against {_win(top)}{basis}"
         # too close to call: surely worse (the interval above zero) but not surely by an inaccuracy, or not
         surely = paired is not None and not paired.exact and paired.points()[1] > 0
-        lead = ("a little worse than" if surely else "not clearly worse than") if fact.close else "nearly as strong as"
+        # "a little" only where the figure itself is under the threshold (a wide interval may hold 50 points)
+        worse = "a little worse than" if paired is None or paired.points()[0] < fact.inaccuracy else "worse than"
+        lead = (worse if surely else "not clearly worse than") if fact.close else "nearly as strong as"
         text = f"Good: {lead} {fact.best}, {against}{'; ' + gap if gap else ''}."
         if fact.close:
             text += (" Too close to call an error: the interval's low end is under the inaccuracy threshold, "
