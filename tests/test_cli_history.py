@@ -287,6 +287,19 @@ def test_drill_in_text_shows_the_position_as_the_player_saw_it(run, coached):
     assert "0 of 0 right" in result.output
 
 
+def test_a_drill_in_a_later_pass_names_the_talon_the_player_had_seen_in_order(run, home):
+    """Deal 17 move 56, pass 3: the drill showed only 'Waste 3 more, then TC (top) Stock 11', where the answer
+    turns on the order of the 15 talon cards the player had seen (the board and a lesson name it)."""
+    line = ("r1 r2 r2 r4 r4 d d w d d d d w r1 d w d w w d w d d w d d d d d d w d w d w w w d d w w w d w r1 r1 "
+            "r2 w w d d d d w w w d d d d d d d d d d")
+    assert run(["play", "17"], input=f"{line}\nq\n").exit_code == 0
+    assert run(["review", "last"]).exit_code == 0
+    out = " ".join(run(["drill", "--count", "1"], input="q\n").stdout.split())
+    assert "before move 56" in out
+    assert ("You have seen the whole talon in this order: on the waste from the bottom 2C 7D 9C TC (top), then in "
+            "the stock, a turn of 3 at a time: 8H JD 7C, 3C JC QC, KC QS 9D, 8D 5C.") in out
+
+
 def test_drill_explains_itself_on_question_mark_and_hints_without_giving_the_answer(run, coached):
     first = json.loads(run(["drill", "--list", "--json"]).stdout)[0]
     out = run(["drill", "--count", "1"], input="?\nh\nq\n").output

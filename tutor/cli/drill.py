@@ -28,13 +28,13 @@ from ..history.db import History, HistoryError
 from ..history.reviews import review_of, reviews
 from ..knowledge import observe
 from ..lessons import describe_move, judge_answer
-from ..lessons.words import win_text
+from ..lessons.words import remembered_talon, win_text
 from ..narrate.tags import tag_tip, topic_for
 from ..notation import Move
 from ..render import prose, render_state, use_symbols
 from ..review import TAGS, tip
 from ..state import State
-from ..talon import last_pass
+from ..talon import last_pass, memory
 from ..textsafe import clean, quoted
 from . import drill_words
 from . import history_render as words
@@ -214,8 +214,12 @@ def _ask(console: Console, history: History, d: drills.Drill, index: int, total:
     step = replace(step, teaches=teaches)
     say("")
     console.print(drill_words.drill_head(d, game, total, index))
-    console.print(render_state(state, symbols=symbols, fan=waste_fan(states, moves), moves=False))
+    fan = waste_fan(states, moves)
+    console.print(render_state(state, symbols=symbols, fan=fan, moves=False))
     obs = observe(state)
+    seen = remembered_talon(memory(obs), fan)  # the talon cards the player had seen, in order, as a lesson shows
+    if seen:
+        say(seen)
     say(drill_words.drill_intro(d, 52 - len(obs.unseen_cards()), len(obs.unseen_cards()), drills.drop_figure(reviewed)))
     hinted = False
     while True:
