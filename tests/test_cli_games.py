@@ -290,3 +290,25 @@ def test_the_viewer_opened_at_a_move_with_hindsight_warns_too(tmp_path):
     plain = next(m.ply for m in rev.moves if HINDSIGHT not in m.comment)
     app.ply = plain
     assert not any("has not shown yet" in str(x) for x in app._note())
+
+
+def test_a_game_file_removed_while_the_list_is_read_is_left_out_not_an_error(run, home, monkeypatch):
+    """Another session removes a game's file (every move taken back) while osmosis games reads the folder: the
+    stat of the vanished file ended the command with 'the output cannot be written' (exit 1)."""
+    import tutor.cli.games as games_module
+
+    rules = preset("osmosis")
+    (home / "games").mkdir(parents=True, exist_ok=True)
+    for n in (1, 2, 3):
+        save_record(Record(rules, deal_for(n, rules), ["d"]), home / "games" / f"g{n}.json")
+    real = games_module.load_record
+
+    def racing(path):
+        if path.name == "g2.json":
+            path.unlink()  # gone between the folder's listing and its reading
+        return real(path)
+
+    monkeypatch.setattr(games_module, "load_record", racing)
+    listed = games_module.saved_games(home / "games")
+    assert {g.path.name for g in listed} == {"g1.json", "g3.json"} and [g.number for g in listed] == [1, 2]
+    assert all(g.record is not None for g in listed)

@@ -138,14 +138,25 @@ def saved_games(folder: Path | None = None) -> list[SavedGame]:
         files = [p for p in folder.glob("*.json") if p.is_file()]
     except OSError:
         return []
-    files.sort(key=lambda p: (p.stat().st_mtime, p.name), reverse=True)
+    # a file removed meanwhile (another session took every move of its game back) is left out, not an error
+    timed = [(mtime, p) for p in files if (mtime := _mtime(p)) is not None]
+    timed.sort(key=lambda t: (t[0], t[1].name), reverse=True)
     games = []
-    for i, path in enumerate(files, 1):
+    for mtime, path in timed:
         try:
-            games.append(SavedGame(i, path, path.stat().st_mtime, load_record(path)))
+            games.append(SavedGame(len(games) + 1, path, mtime, load_record(path)))
         except TutorError as exc:
-            games.append(SavedGame(i, path, path.stat().st_mtime, None, str(exc)))
+            if path.is_file():
+                games.append(SavedGame(len(games) + 1, path, mtime, None, str(exc)))
     return games
+
+
+def _mtime(path: Path) -> float | None:
+    """When ``path`` was last written, or None if it is gone."""
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return None
 
 
 def resolve_resume(value: str, action: str = "resumed") -> Path:
