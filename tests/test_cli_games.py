@@ -312,3 +312,17 @@ def test_a_game_file_removed_while_the_list_is_read_is_left_out_not_an_error(run
     listed = games_module.saved_games(home / "games")
     assert {g.path.name for g in listed} == {"g1.json", "g3.json"} and [g.number for g in listed] == [1, 2]
     assert all(g.record is not None for g in listed)
+
+
+def test_a_file_error_is_named_as_the_file_not_as_the_output(run, monkeypatch):
+    """Any OSError that reached the top was said as 'the output cannot be written', a file gone meanwhile too."""
+    import tutor.cli.games as games_module
+
+    def gone(*args, **kwargs):
+        raise FileNotFoundError(2, "No such file or directory", "/tmp/games/g2.json")
+
+    monkeypatch.setattr(games_module, "saved_games", gone)
+    result = run(["games"])
+    assert result.exit_code == 1 and result.stderr == (
+        "error: '/tmp/games/g2.json': No such file or directory (it was removed while the command ran: run the "
+        "command again)\n")

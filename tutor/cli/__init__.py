@@ -15,7 +15,7 @@ import click
 
 from .. import __version__
 from ..errors import TutorError
-from ..textsafe import clean, tame
+from ..textsafe import clean, os_reason, quoted, tame
 from .app import Application, app_of, console_of
 
 __all__ = ["main", "Application", "app_of", "console_of"]
@@ -53,6 +53,11 @@ class TutorGroup(click.Group):
         try:
             return super().main(*args, **kwargs)
         except OSError as exc:  # click itself handles a closed pipe; this is any other write error
+            if exc.filename is not None:  # a file, not the output: one removed while the command ran, say
+                gone = " (it was removed while the command ran: run the command again)" if isinstance(
+                    exc, FileNotFoundError) else ""
+                click.echo(tame(f"error: {quoted(exc.filename)}: {os_reason(exc)}{gone}"), err=True)
+                sys.exit(1)
             _output_failed(exc)
             sys.exit(1)
 
