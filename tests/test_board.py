@@ -656,3 +656,15 @@ def test_the_end_question_on_a_short_terminal_scrolls_to_its_answers(tmp_path):
 @pytest.mark.parametrize("key, said", [("u", "Nothing to undo"), ("r", "Nothing to redo")])
 def test_a_key_that_does_nothing_says_why_in_view_on_a_short_terminal(tmp_path, key, said):
     assert said in screens(make_session(tmp_path), [key], width=40, height=12)[-1]
+
+
+def test_a_key_the_board_has_no_use_for_says_so_and_a_move_key_clears_it(tmp_path):
+    """x, 5, E or Enter on the board did nothing without a word, where line mode names an unknown word; the
+    key that closes the help is the help's, and the : box takes any character."""
+    session = make_session(tmp_path)
+    shown = [flat(s) for s in screens(session, ["x", "d", "enter", "question_mark", "x", "colon", "x"])]
+    assert "x is not a key of the board: ? lists the keys, and : types a move or a card (7h)." in shown[1]
+    assert "is not a key" not in shown[2] and session.game.ply == 1
+    assert "Enter is not a key of the board" in shown[3]
+    assert "x is not a key" not in shown[5]  # x closed the help, the message before it stays
+    assert "x is not a key" not in shown[7] and "Enter is not a key" in shown[7]  # typed in the box

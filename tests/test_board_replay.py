@@ -261,3 +261,17 @@ def test_home_and_end_close_the_help_and_leave_the_move_as_it_was(reviewed):
     assert status(shown[4]).startswith("Move 40 of")
     assert status(shown[6]).startswith("Move 40 of") and "Any key closes this help" not in shown[6]
     assert status(shown[8]).startswith("Move 40 of") and "Any key closes this help" not in shown[8]
+
+
+def test_a_key_the_viewer_has_no_use_for_and_a_step_past_either_end_say_so(reviewed):
+    """d, x and space did nothing in the viewer without a word, nor did → on the last move or ← before the
+    first (n at the end already answered)."""
+    record, rev = reviewed
+    m = len(record.moves)
+    screen = screens(record, rev, ["left", "x", "space", "end", "right", "left"])
+    shown = [" ".join(s.split()) for s in screen]
+    assert "This is the start, before the first move: → steps on." in shown[1]
+    assert "x is not a key of the viewer: ? lists the keys (arrows, Home, End, n, p, g, q)." in shown[2]
+    assert "space is not a key of the viewer" in shown[3]
+    assert f"This is the last move, move {m}: ← steps back, Home goes to the start." in shown[5]
+    assert status(screen[6]).startswith(f"Move {m - 1} of {m}") and "This is the last move" not in shown[6]

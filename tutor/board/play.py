@@ -24,7 +24,7 @@ from ..knowledge import observe
 from ..narrate.play import end_message, over_rest, pile_keys, turned_sentence
 from ..talon import TURN_STOPS, memory, turns_to_play, waste_fan
 from .asking import Answers, MovesApp
-from .screens import BOX_EDITS, CardPanel, TextScreen, box_key, box_paste, play_keys, typed_box
+from .screens import BOX_EDITS, CardPanel, TextScreen, box_key, box_paste, play_keys, typed_box, unbound_key
 from .widgets import SHORT_ROWS, HintView, Keys, Lines, MemoryView, Status, TableView, too_narrow
 
 if TYPE_CHECKING:
@@ -348,6 +348,10 @@ class BoardApp(MovesApp):
                 return
             if box_key(prompt, event):
                 return
+        elif self.pending is None and (key := unbound_key(self, event)) is not None:
+            # line mode answers such a word; on the board it did nothing without a word
+            self.say(f"{key} is not a key of the board: ? lists the keys, and : types a move or a card (7h).")
+            return
         super().on_key(event)
 
     def on_paste(self, event: events.Paste) -> None:

@@ -26,7 +26,7 @@ from ..record import Record
 from ..render import describe_move, prose
 from ..talon import waste_fan
 from ..textsafe import brief
-from .screens import REPLAY_KEYS, CardPanel, TextScreen, box_key, box_paste, typed_box
+from .screens import REPLAY_KEYS, CardPanel, TextScreen, box_key, box_paste, typed_box, unbound_key
 from .widgets import SHORT_ROWS, ChartView, Keys, Lines, TableView, no_colour, too_narrow
 
 if TYPE_CHECKING:
@@ -215,6 +215,11 @@ class ReplayApp(App):
         self.show()
 
     def action_step(self, delta: int) -> None:
+        if not 0 <= self.ply + delta <= len(self.moves):  # at an end: said, not a silent key
+            self.message = (f"This is the last move, move {len(self.moves)}: ← steps back, Home goes to the start."
+                            if delta > 0 else "This is the start, before the first move: → steps on.")
+            self.show()
+            return
         self.go(self.ply + delta)
 
     def action_go(self, n: int) -> None:
@@ -267,6 +272,10 @@ class ReplayApp(App):
     def on_key(self, event: events.Key) -> None:
         box = self.query_one("#goto", Input)
         if not box.has_class("shown"):
+            key = unbound_key(self, event)
+            if key is not None:  # it did nothing without a word
+                self.message = f"{key} is not a key of the viewer: ? lists the keys (arrows, Home, End, n, p, g, q)."
+                self.show()
             return
         # every key comes here while the box is open (the viewer's own are refused, check_action), in the
         # order typed: "g 1 2" at once had stayed at move 0, "g x q" had quit

@@ -4,7 +4,8 @@ Also the table's own panel, whose clickable cards keep their colours."""
 from __future__ import annotations
 
 from textual import events
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
+from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
@@ -121,6 +122,20 @@ def box_key(box: Input, event: events.Key) -> bool:
         return False
     event.stop()
     return True
+
+
+def unbound_key(app: App, event: events.Key) -> str | None:
+    """A key the app has no use for, as the player typed it (``x``, ``Enter``), else None: a printable key or
+    Enter that none of its bindings names, scroll keys aside, pressed on the app's own screen (any key closes a
+    help over it). The caller says so: such a key did nothing without a word."""
+    if len(app.screen_stack) > 1 or event.key in SCROLL_KEYS:
+        return None
+    if not (event.key == "enter" or (event.is_printable and event.character)):
+        return None
+    bound = {key.strip() for b in app.BINDINGS if isinstance(b, Binding) for key in b.key.split(",")}
+    if event.key in bound or event.character in bound:
+        return None
+    return "Enter" if event.key == "enter" else ("space" if event.character == " " else event.character)
 
 
 def box_paste(box: Input, event: events.Paste) -> None:
