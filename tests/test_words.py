@@ -79,6 +79,11 @@ def test_chart_uses_chess_glyphs_and_a_cursor(rev):
             assert marks[7 + m.ply - 1] == glyphs[m.label]
     cursor = next(line for line in text.splitlines() if "▲" in line)
     assert cursor.index("▲") == 7 + 10 - 1 and "move 10" in cursor
+    # at the right end of a row the label goes before the marker: "▲ mo" was cut at 80 columns
+    per_row = 80 - 8
+    if len(rev.moves) >= per_row:
+        end = next(line for line in chart(rev, 80, cursor=per_row).plain.splitlines() if "▲" in line)
+        assert end.rstrip().endswith(f"move {per_row} ▲") and end.index("▲") == 7 + per_row - 1 and len(end) <= 80
 
 
 @pytest.mark.parametrize("width", [60, 80, 120])

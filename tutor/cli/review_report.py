@@ -117,9 +117,14 @@ def chart(rev: Review, width: int = 80, cursor: int | None = None, ascii_only: b
             out.append_text(marks)
             out.append("\n")
         if cursor is not None and start < max(cursor, 1) <= start + len(chunk):
-            out.append(" " * (7 + max(cursor, 1) - 1 - start))
-            out.append("▲", style="bold")
-            out.append(f" move {cursor}" if cursor else " the start", style="bold")
+            at = 7 + max(cursor, 1) - 1 - start  # the marker's column
+            label = f"move {cursor}" if cursor else "the start"
+            if at + 2 + len(label) <= width:  # the label after the marker, or before it where it would be cut
+                out.append(" " * at)
+                out.append(f"▲ {label}", style="bold")
+            else:
+                out.append(" " * max(0, at - len(label) - 1))
+                out.append(f"{label} ▲", style="bold")
             out.append("\n")
     line = ""
     for item in legend:  # each item whole on a line: a glyph never parts from its word
