@@ -128,6 +128,10 @@ def _connect(distributed: Any, scheduler: str, timeout: float) -> Any:
                          f"{expected}")
     if "error" in box:
         exc = box["error"]
+        if not isinstance(exc, (OSError, ValueError)):  # it answered, in another protocol: an SSH banner read
+            # as a frame's length gave MemoryError, said as "(MemoryError)"
+            raise TutorError(f"the address {scheduler!r} answered, but not as a Dask scheduler (another service "
+                             f"on that port?): {expected}")
         raise TutorError(f"cannot reach the Dask scheduler {scheduler!r} ({str(exc) or type(exc).__name__}): "
                          f"{expected}")
     return box["client"]
