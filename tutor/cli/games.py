@@ -141,7 +141,7 @@ def saved_games(folder: Path | None = None) -> list[SavedGame]:
     # a file removed meanwhile (another session took every move of its game back) is left out, not an error
     timed = [(mtime, p) for p in files if (mtime := _mtime(p)) is not None]
     timed.sort(key=lambda t: (t[0], t[1].name), reverse=True)
-    games = []
+    games: list[SavedGame] = []
     for mtime, path in timed:
         try:
             games.append(SavedGame(len(games) + 1, path, mtime, load_record(path)))
