@@ -179,7 +179,7 @@ def store_review(record: Record, path: str | Path | None, rev: Review, history: 
                     left = hcopies.copy_left_behind(history, Path(path), record) if game is None and path else None
                     if left is not None:  # a copy the game left behind, holding its first moves
                         return copy_not_kept(left, len(record.moves))
-                    started, played = _file_times(path)
+                    started, played = hgames.dates_of(path)
                     game_id = game.id if game is not None else hgames.add_record(
                         history, record, key=found, source=hnames.source_of(path) if path else None,
                         started_at=started, played_at=played)
@@ -204,18 +204,6 @@ def store_review(record: Record, path: str | Path | None, rev: Review, history: 
     finally:
         if own:
             history.close()
-
-
-def _file_times(path: str | Path | None) -> tuple[str | None, str | None]:
-    """The dates of the game in the file ``path`` as an import of it gives them (None, None: now)."""
-    from ..storage import is_regular_file
-
-    if path is None or not is_regular_file(path):  # a pipe's time is now
-        return None, None
-    try:
-        return hgames.file_times(Path(path))
-    except OSError:
-        return None, None
 
 
 # ---- the commands -----------------------------------------------------------

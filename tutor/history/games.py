@@ -337,6 +337,17 @@ def file_times(path: Path) -> tuple[str, str]:
     return iso(min(file_started_at(path), mtime)), iso(mtime)
 
 
+def dates_of(path: str | Path | None) -> tuple[str | None, str | None]:
+    """:func:`file_times` of the record file ``path`` where there is one to read (None, None: a pipe's, or a
+    record with no file, is now), so ``osmosis review`` stores a new game with the dates an import gives it."""
+    if path is None or not is_regular_file(path):
+        return None, None
+    try:
+        return file_times(Path(path))
+    except OSError:
+        return None, None
+
+
 def key_of(history: History, record: Record, key: str | None, by_content: bool = True) -> str | int | None:
     """The key a record goes in under when it comes with ``key`` (a file's, or an exported line's).
 
