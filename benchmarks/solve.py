@@ -3,7 +3,7 @@
 Prints the share of deals decided, the median / 99th-percentile / maximum
 time per deal, nodes per second, and peak memory (per worker process).
 
-    python benchmarks/solve.py [--variant osmosis] [--deals 1-1000] [--nodes N]
+    python benchmarks/solve.py [--variant osmosis] [--turn 1|3] [--passes N] [--deals 1-1000] [--nodes N]
                                [--want best|win] [--workers 2] [--graph] [--options JSON]
 
 ``--options '{"buried": false}'`` switches one idea of the search off, to
@@ -21,15 +21,19 @@ import time
 from tutor import search
 from tutor.deals import deal_for
 from tutor.policies import parallel_map
-from tutor.rules import preset
+from tutor.rules import Rules, preset
 from tutor.search import DEFAULT_LIMIT, Limit, solve
 from tutor.state import State
 
 
+def _rules(variant: str, turn: int | None, passes: int | None) -> Rules:
+    return preset(variant).with_options(turn=turn, passes=passes)
+
+
 def _one(args):
-    number, variant, nodes, want, options = args
+    number, variant, turn, passes, nodes, want, options = args
     search.OPTIONS.update(options)  # in the worker process: the pool's workers do not fork from this one
-    rules = preset(variant)
+    rules = _rules(variant, turn, passes)
     state = State.initial(deal_for(number, rules), rules)
     t0 = time.perf_counter()
     result = solve(state, Limit(nodes=nodes), want=want)
@@ -41,6 +45,8 @@ def _one(args):
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--variant", default="osmosis")
+    ap.add_argument("--turn", type=int, choices=[1, 3], help="the variant with this turn")
+    ap.add_argument("--passes", type=int, help="the variant with this many passes (0 = unlimited)")
     ap.add_argument("--deals", default="1-1000")
     ap.add_argument("--nodes", type=int, default=DEFAULT_LIMIT.nodes)
     ap.add_argument("--want", default="best", choices=["best", "win"])
@@ -56,7 +62,7 @@ def main() -> None:
         ap.error(f"unknown option(s) {sorted(unknown)}: expected some of {sorted(search.OPTIONS)}")
     search.OPTIONS.update(options)  # here (graph_comparison below); each job sets them in its worker too
     a, b = (int(x) for x in args.deals.split("-"))
-    jobs = [(n, args.variant, args.nodes, args.want, options) for n in range(a, b + 1)]
+    jobs = [(n, args.variant, args.turn, args.passes, args.nodes, args.want, options) for n in range(a, b + 1)]
     t0 = time.perf_counter()
     rows = list(parallel_map(_one, jobs, args.workers, chunksize=4))
     wall = time.perf_counter() - t0
@@ -67,7 +73,7 @@ def main() -> None:
     nodes = sum(r[4] for r in rows)
     n = len(rows)
     p99 = times[min(n - 1, int(round(0.99 * (n - 1))))]
-    print(f"variant {args.variant}, deals {args.deals}, node limit {args.nodes}, want={args.want}, "
+    print(f"variant {_rules(args.variant, args.turn, args.passes).describe()}, deals {args.deals}, node limit {args.nodes}, want={args.want}, "
           f"{args.workers} workers" + (f", options {options}" if options else ""))
     print(f"decided      {decided}/{n} = {100 * decided / n:.2f}%  (complete incl. best score: {complete})")
     print(f"won          {wins}  lost {decided - wins}  undecided {n - decided}")
@@ -84,10 +90,10 @@ def main() -> None:
     if undecided:
         print("undecided    " + " ".join(map(str, undecided[:40])))
     if args.graph:
-        graph_comparison(args.variant, rows)
+        graph_comparison(_rules(args.variant, args.turn, args.passes), rows)
 
 
-def graph_comparison(variant: str, rows, count: int = 20, nodes: int = 20_000) -> None:
+def graph_comparison(rules: Rules, rows, count: int = 20, nodes: int = 20_000) -> None:
     """The hot loop's choice: plain ints, tuples and dicts against networkx graph objects.
 
     On the deals that needed the most nodes: the solver's positions per second,
@@ -98,7 +104,6 @@ def graph_comparison(variant: str, rows, count: int = 20, nodes: int = 20_000) -
 
     from tutor.graph import position_graph
 
-    rules = preset(variant)
     hard = [r[0] for r in sorted(rows, key=lambda r: -r[4])[:count]]
     starts = [State.initial(deal_for(n, rules), rules) for n in hard]
     t0 = time.perf_counter()

@@ -16,7 +16,7 @@ from tutor.errors import TutorError
 from tutor.graph import position_graph
 from tutor.notation import Move
 from tutor.rules import PRESETS, Rules, preset
-from tutor.search import DEFAULT_LIMIT, Limit, SolveResult, folded_moves, solve
+from tutor.search import DEFAULT_LIMIT, OPTIONS, Limit, SolveResult, folded_moves, solve
 from tutor.state import State
 
 QUICK = Limit(nodes=20_000)
@@ -369,3 +369,72 @@ def test_turn_one_with_unlimited_passes_is_a_single_sweep(number):
     decides the deal. A sweep that started one card early still answered right, at twice the nodes."""
     rules = preset("single")
     assert solve(State.initial(deal_for(number, rules), rules)).nodes == 1
+
+
+@pytest.mark.parametrize("passes", [1, 2, 3])
+def test_turn_one_with_limited_passes_agrees_with_exhaustive_search(passes):
+    """With turn 1 and limited passes the solver plays one line per row order (every play as soon as its
+    card shows): on short talons, with and without a reserve, it agrees with the plain search over
+    atomic moves, verdict and best score, and its line replays to them."""
+    no_reserve = Rules(turn=1, passes=passes, reserve_piles=0)
+    positions = [shortened_talon(no_reserve, 1 + seed, left=13, seed=seed) for seed in range(16)]
+    positions += late_positions(Rules(turn=1, passes=passes), range(1, 120), count=6, seed=passes)
+    rules = Rules(turn=1, passes=passes)
+    for seed in range(30):
+        # Random playable cards placed from the talon and the reserve tops alike, until 18 are left.
+        rng = random.Random(seed)
+        s = State.initial(deal_for(100 + seed, rules), rules)
+        while 52 - s.cards > 18:
+            tops = [(c, i) for i, p in enumerate(s.reserves) if p and s.destination(c := p[-1]) >= 0]
+            talon = [(c, -1) for c in s.talon if s.destination(c) >= 0]
+            if not tops + talon:
+                break
+            c, i = rng.choice(tops + talon)
+            reserves = tuple(p[:-1] if j == i else p for j, p in enumerate(s.reserves))
+            rest = tuple(t for t in s.talon if t != c)
+            s = s._place(c, s.destination(c), reserves, rest, 0)
+        s = s._replace(pos=rng.randint(0, len(s.talon)), pass_no=rng.randint(1, passes), progress=rng.random() < 0.8)
+        if 52 - s.cards <= 18 and len(positions) < 36:
+            positions.append(s)
+    assert len(positions) >= 24
+    for s in positions:
+        res = solve(s, Limit(nodes=None))
+        assert res.complete
+        assert (res.winnable, res.best_cards) == exhaustive(s), (passes, s.rules)
+        check_line(s, res)
+    assert {solve(s).winnable for s in positions} == {True, False}
+
+
+@pytest.mark.parametrize("passes", [1, 2, 3])
+def test_turn_one_with_limited_passes_sweep_agrees_with_the_branching_search(passes, monkeypatch):
+    """The sweep against the search that branches on which talon card to play when (the sweep switched
+    off), from the start of whole deals and after random moves, wherever that search finishes."""
+    rng = random.Random(passes)
+    checked = 0
+    for number in range(1, 51):
+        rules = Rules(turn=1, passes=passes)
+        s = State.initial(deal_for(number, rules), rules)
+        for _ in range(rng.randrange(0, 40)):
+            if not s.legal_moves():
+                break
+            s = s.apply(rng.choice(s.legal_moves()))
+        swept = solve(s, QUICK)
+        assert swept.complete and swept.nodes <= 24 * 53
+        check_line(s, swept)
+        monkeypatch.setitem(OPTIONS, "sweep", False)
+        branching = solve(s, QUICK)
+        monkeypatch.setitem(OPTIONS, "sweep", True)
+        if branching.complete:
+            assert (swept.winnable, swept.best_cards) == (branching.winnable, branching.best_cards), number
+            checked += 1
+    assert checked >= 35
+
+
+def test_turn_one_with_limited_passes_decides_what_the_branching_search_could_not():
+    """Deal 61 with turn 1 and 3 passes: the branching search left its best score open at 1,000,000
+    positions (46 cards found); the sweep settles it exactly in a few hundred."""
+    rules = Rules(turn=1, passes=3)
+    start = State.initial(deal_for(61, rules), rules)
+    res = solve(start, Limit(nodes=1_000))
+    assert res.complete and res.winnable is False and res.best_cards >= 46
+    check_line(start, res)

@@ -12,8 +12,13 @@ expanded back into atomic moves, every ``d`` included.
 (suits of rows 1-4) still possible. Under a fixed order every reserve play
 is safe: it only adds options, opening the next row of that order included.
 With turn 1 and unlimited passes every talon card shows each pass, so talon
-plays are safe too and the search is a single sweep. What is left to branch
-on is which talon card to play, and when (turn 3 shifts later alignment).
+plays are safe too and the search is a single sweep. With turn 1 and limited
+passes a waste play as soon as its card shows is safe as well (it uncovers
+the card under it, and every later turn shows the same cards), so under a
+fixed order the best line is one line: play whatever can be played, turn
+when nothing can, redeal while passes are left (``_Search._sweep``). What is
+left to branch on is which talon card to play, and when (turn 3 shifts later
+alignment).
 
 **Cuts.** (:mod:`tutor.constraints`) Under a fixed order a card needs the card
 above it in its pile, the same rank in the row above and its row's starting

@@ -45,6 +45,8 @@ class _Search:
         self.turn = rules.turn
         self.passes = rules.passes
         self.single = rules.turn == 1 and rules.passes == 0
+        # With turn 1 and limited passes every play is safe as well: see _sweep.
+        self.sweep = rules.turn == 1 and rules.passes > 0 and OPTIONS["sweep"]
         self.base = state.base
         self.needs = Needs(state.reserves, state.base % 13)
         self.max_nodes: float = limit.nodes if limit.nodes is not None else float("inf")
@@ -70,6 +72,8 @@ class _Search:
         Returns (status, best, best_line) with status 'won', 'done', 'paused' (budget used)
         or 'stopped' (the limit was hit).
         """
+        if self.sweep:
+            return self._sweep(order, best, best_line)
         st = self.root
         turn, passes, single, base = self.turn, self.passes, self.single, self.base
         # Under this order the cards outside any cycle never change as cards are placed
@@ -371,3 +375,62 @@ class _Search:
         self.nodes = counter[0]
         return status, best_box[0], line_box[0]
 
+
+    def _sweep(self, order: tuple[int, ...], best: int, best_line: list[Step] | None) -> tuple[Status, int, list[Step]]:
+        """:meth:`run` with turn 1 and limited passes, where the search is one line.
+
+        Under a fixed row order every play is safe there: playing the waste's top card when it
+        shows places it and uncovers the card under it, and every later turn shows the same
+        cards as without the play (one card a turn), so the position after the play has all
+        the options of the one without it (and a play since the last redeal). Reserve plays
+        are safe as in :meth:`run`. So the best line under the order plays every card as soon
+        as it can, turns when none can, and redeals while passes are left: a few hundred steps,
+        where the search over which card to play when could visit millions of positions.
+        Each card placed counts as a position visited (the node limit still applies).
+        """
+        st = self.root
+        need, _ = _need_table(tuple(st.rows), order, self.base)
+        rows = tuple(st.rows)
+        mask, cards, pos, npass, progress = st.mask(), st.cards, st.pos, st.pass_no, st.progress
+        piles = [list(p) for p in st.reserves]
+        talon = list(st.talon)
+        line: list[Step] = []
+        turns = 0
+        nodes = self.nodes + 1
+        while True:
+            if nodes > self.max_nodes:
+                self.nodes = nodes
+                return "stopped", best, list(best_line or [])
+            # The card to play: a reserve pile's top card first (no turn needed), then the waste's.
+            play = -1
+            for i, pile in enumerate(piles):
+                if pile and ((mask & need[pile[-1]]) if need[pile[-1]] > 0 else need[pile[-1]]):
+                    play, c = i, pile.pop()
+                    line.append((RESERVE_MOVES[i],))
+                    break
+            else:
+                if pos and ((mask & need[talon[pos - 1]]) if need[talon[pos - 1]] > 0 else need[talon[pos - 1]]):
+                    pos -= 1
+                    play, c = 4, talon.pop(pos)
+                    line.append((TURN,) * turns + (WASTE,))
+                    turns = 0
+            if play >= 0:
+                if need[c] < 0:
+                    rows = rows + (c // 13,)
+                    need, _ = _need_table(rows, order, self.base)
+                mask |= 1 << c
+                cards += 1
+                progress = True
+                nodes += 1
+                continue
+            if pos < len(talon):
+                pos += 1  # a turn
+            elif talon and progress and npass < self.passes:
+                pos, npass, progress = 0, npass + 1, False  # a redeal
+            else:
+                break
+            turns += 1
+        self.nodes = nodes
+        if cards > best:
+            best, best_line = cards, line
+        return ("won" if cards == 52 else "done"), best, list(best_line or [])

@@ -32,7 +32,7 @@ def _pass_then_late(target: Target) -> tuple[int, int]:
 
 OPTIONS = {"late_first": True, "rounds": True, "cut_cycles": True, "dominance": True, "buried": True,
            "last_pass": True, "talon_order": True, "last_card": True,
-           "spacers": True, "front": True, "deep_front": True}
+           "spacers": True, "front": True, "deep_front": True, "sweep": True}
 """Switches of the search, for benchmarks/solve.py to measure what each idea buys."""
 
 FIRST_BUDGET = 2000
