@@ -5,6 +5,8 @@ Plain helper functions (deals from card names, positions from moves) live in
 
 from __future__ import annotations
 
+import signal
+import threading
 from pathlib import Path
 
 import pytest
@@ -41,3 +43,13 @@ def run(home):
         return osmosis(args, home, input=input, env=env)
 
     return invoke
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _ctrl_c_as_at_a_terminal() -> None:
+    """Ctrl-C raises KeyboardInterrupt in this process and in the processes it starts, as for a player at a
+    terminal, also where the tests were started with SIGINT ignored (a shell's background job without job
+    control, ``pytest &`` in a script): Python keeps an ignored SIGINT ignored, and the tests that send one
+    then saw nothing happen."""
+    if threading.current_thread() is threading.main_thread() and signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
