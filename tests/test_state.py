@@ -9,7 +9,7 @@ from tutor.cards import parse_card, parse_cards
 from tutor.deals import deal_for
 from tutor.errors import IllegalMoveError, MoveError
 from tutor.notation import ALL_MOVES, RESERVE_MOVES, TURN, WASTE, Move
-from tutor.rules import PRESETS, preset
+from tutor.rules import PRESETS, Rules, preset
 from tutor.state import State
 
 # Deal 1: five turns show 7S (w), then 4S, 2C (opens row 2 with clubs), QS,
@@ -128,3 +128,23 @@ def test_a_blocked_first_pass_says_since_the_start_not_since_a_redeal():
     rules = preset("osmosis")
     with pytest.raises(IllegalMoveError, match="no card was played since the start, so the game is blocked"):
         State.initial(deal_for(1, rules), rules).play(["d"] * 13)
+
+
+@pytest.mark.parametrize("passes", [1, 3])
+def test_a_redeal_refused_in_the_last_pass_names_the_passes_not_the_plays(passes):
+    """In the last pass a redeal is refused for the passes used up, whatever was played: the refusal said
+    "no card was played since the start, so the game is blocked" (turn 1, one pass, 35 turns and no play)."""
+    rules = Rules(turn=1, passes=passes)
+    s = State.initial(deal_for(1, rules), rules)
+    played = 0
+    while s.pass_no < passes or s.pos < len(s.talon):
+        # one play in each pass before the last (a redeal needs one), none in the last
+        plays = [m for m in s.legal_moves() if m.is_play]
+        if plays and played < s.pass_no < passes:
+            s, played = s.apply(plays[0]), s.pass_no
+        else:
+            s = s.apply(Move.parse("d"))
+    assert not s.progress  # where the refusal blamed the plays
+    used = "the one pass through the talon is used" if passes == 1 else "all 3 passes through the talon are used"
+    with pytest.raises(IllegalMoveError, match=f"d is not possible: {used}"):
+        s.apply(Move.parse("d"))

@@ -280,10 +280,12 @@ class State(NamedTuple):
     def _why_no_turn(self) -> str:
         if not self.talon:
             return "d is not possible: the talon is used up"
-        if not self.progress:
-            since = "since the last redeal" if self.pass_no > 1 else "since the start"
-            return f"d is not possible: no card was played {since}, so the game is blocked"
-        return f"d is not possible: all {self.rules.passes} passes through the talon are used"
+        if self.rules.passes and self.pass_no >= self.rules.passes:
+            # the passes first: with them used up no play would allow a redeal
+            used = "the one pass" if self.rules.passes == 1 else f"all {self.rules.passes} passes"
+            return f"d is not possible: {used} through the talon {'is' if self.rules.passes == 1 else 'are'} used"
+        since = "since the last redeal" if self.pass_no > 1 else "since the start"
+        return f"d is not possible: no card was played {since}, so the game is blocked"
 
     def play(self, moves: Iterable[Move | str]) -> State:
         """Apply moves in turn (Move objects or tokens)."""
