@@ -175,3 +175,22 @@ def test_an_accuracy_interval_that_rounds_to_one_value_keeps_its_decimals():
     assert _accuracy_cell(100.0, (100.0, 100.0)) == "100.0"  # every drop exact: one value, no interval
     assert _ci((99.96, 100.0)) == " (95%: 99.96-100.00)" and _ci((74.1, 78.3)) == " (95%: 74.1-78.3)"
     assert _ci((50.0, 50.0)) == "" and _ci(None) == ""
+
+
+def test_a_talon_tag_of_turn_one_or_limited_games_points_to_the_variants_lesson():
+    """turned-past in three turn-1, 3-pass games sent the player to the turning-three lesson, which turns three
+    cards with unlimited passes ("Unlimited passes are not unlimited time"); the variants lesson plays
+    single-card turns and limited passes. A game of the default talon among them keeps turning-three."""
+    from tutor.history.coach import lesson_for
+    from tutor.history.db import GameRow
+
+    def game(variant):
+        return GameRow(1, "k", {"variant": variant}, "v", 1, 10, 20, False, True, None, "", "", "")
+
+    aisleriot = game({"turn": 1, "passes": 3})
+    for tag in ("turned-past", "no-progress"):
+        assert lesson_for(tag, [aisleriot, game("limited"), game("single")]).name == "variants"
+        assert lesson_for(tag, [aisleriot, game("osmosis")]).name == "turning-three"
+        assert lesson_for(tag, [game("peek"), game({"turn": "x"})]).name == "turning-three"
+        assert lesson_for(tag).name == "turning-three"  # no games named: as before
+    assert lesson_for("early-start", [aisleriot]).name == "waiting"

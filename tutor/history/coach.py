@@ -13,10 +13,12 @@ Wizard sorts a session's decisions by their loss.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from ..errors import TutorError
+from ..rules import Rules
 from ..storage import games_dir
 from .db import GameRow, History
 from .names import path_of, storable
@@ -59,11 +61,16 @@ class LessonRef:
         return {"name": self.name, "level": self.level, "title": self.title}
 
 
-def lesson_for(tag: str) -> LessonRef | None:
-    """The lesson that teaches a tag, if the lessons have one."""
+def lesson_for(tag: str, games: Iterable[GameRow] = ()) -> LessonRef | None:
+    """The lesson that teaches a tag, if the lessons have one. A talon tag from ``games`` (the games that show
+    it) none of which turned three cards with unlimited passes, the game the turning-three lesson plays, goes to
+    the variants lesson instead, which plays single-card turns and limited passes."""
     name = TAG_LESSONS.get(tag)
     if name is None:
         return None
+    games = list(games)
+    if name == "turning-three" and games and not any(_turns_three_for_ever(g) for g in games):
+        name = "variants"
     from ..lessons import LessonError, find_lesson
 
     try:
@@ -71,6 +78,16 @@ def lesson_for(tag: str) -> LessonRef | None:
     except LessonError:
         return None
     return LessonRef(lesson.name, lesson.level, lesson.title)
+
+
+def _turns_three_for_ever(game: GameRow) -> bool:
+    """Whether a stored game turned three cards at a time with unlimited passes (a record whose variant cannot
+    be read counts as the default game, which does)."""
+    try:
+        rules = Rules.from_json(game.record.get("variant", "osmosis"))
+    except (TutorError, TypeError, ValueError):
+        return True
+    return rules.turn == 3 and rules.passes == 0
 
 
 @dataclass(frozen=True)
@@ -345,7 +362,7 @@ def coach(history: History, tag: str | None = None, examples: int = 3, losses: i
         mean = sum(drops) / len(drops)
         sd = math.sqrt(sum((d - mean) ** 2 for d in drops) / (len(drops) - 1)) if len(drops) > 1 else 0.0
         figures.append(TagFigures(t, len(hits), len({g.id for g, _ in hits}), mean, sum(drops),
-                                  (old, n_old), (len(hits) - old, n_new), lesson_for(t),
+                                  (old, n_old), (len(hits) - old, n_new), lesson_for(t, (g for g, _ in hits)),
                                   [_example(g, m) for g, m in worst], sd, moves_old, len(graded) - moves_old,
                                   sum(1 for _, m in hits if len(m.tags) > 1),
                                   tuple(m.drop_interval for _, m in hits)))
@@ -393,4 +410,5 @@ def recurring(history: History, window: int = 5, game_id: int | None = None) -> 
         return None
     order = known_tags()
     best = max(candidates, key=lambda t: (len(seen[t]), cost[t], -order.index(t) if t in order else -len(order)))
-    return Recurring(best, len(seen[best]), len(pairs), lesson_for(best), best in mine)
+    return Recurring(best, len(seen[best]), len(pairs), lesson_for(best, (g for g, _ in pairs if g.id in seen[best])),
+                     best in mine)
