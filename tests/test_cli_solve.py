@@ -256,3 +256,18 @@ def test_solve_names_a_deal_file_as_it_is_spelt(run, tmp_path):
 def test_one_card_is_said_as_one_card(run):
     out = " ".join(run(["solve", "1", "--nodes", "1"]).stdout.split())
     assert "the best line found before the limit places 1 card, and more" in out and "1 cards" not in out
+
+
+def test_stats_calls_turn_one_limited_pass_scores_exact(run):
+    """With turn 1 and limited passes the solver plays one line per row order, so no lost deal's score is a
+    bound: the mean is not "at least" (it was, for every range with a lost deal), unless the node limit is
+    below what that line can need."""
+    args = ["stats", "--turn", "1", "--passes", "3", "--deals", "1-12", "--workers", "1", "--fresh"]
+    data = json.loads(run([*args, "--json"]).stdout)
+    assert data["wins"] < 12 and data["mean_cards_at_least"] is False
+    assert "at least" not in run(args).output
+    assert json.loads(run([*args, "--nodes", "100", "--json"]).stdout)["mean_cards_at_least"] is True
+    one_pass = json.loads(run([*args[:4], "1", *args[5:], "--reserve-piles", "0", "--json"]).stdout)
+    assert one_pass["wins"] == 0 and one_pass["mean_cards_at_least"] is False
+    turn_three = json.loads(run([*args[:2], "3", *args[3:], "--json"]).stdout)
+    assert turn_three["wins"] < 12 and turn_three["mean_cards_at_least"] is True

@@ -37,7 +37,7 @@ from .rules import Rules
 from .search import DEFAULT_LIMIT, Limit
 from .stopping import sigint_ignored, stops_ignored
 from .store import ResultStore, config_key
-from .survey import DealRange, Tally
+from .survey import DealRange, Tally, scores_exact
 
 BATCH = {"solver": 200, "greedy": 2000, "tutor": 5}
 """Default deals a task: enough that the scheduler is never the bottleneck, few enough to spread the load."""
@@ -325,7 +325,7 @@ def stream_survey(rules: Rules, deals: DealRange, policy: str = "solver", limit:
     kinds = (policy, Policy.SOLVER) if paired else (policy,)
     versions = {k: engine_version(k) for k in kinds}
     configs = {k: store.config_id(config_key(rules, k, limit)) for k in kinds} if store is not None else {}
-    tally = Tally(rules, policy, paired=paired)
+    tally = Tally(rules, policy, paired=paired, exact=scores_exact(rules, limit))
     retry = retry_nodes if retry_nodes and limit.nodes and retry_nodes > limit.nodes else None
     deepest = retry or limit.nodes
 

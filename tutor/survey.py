@@ -36,7 +36,7 @@ from .policies import (
 )
 from .pool import parallel_map
 from .rules import Rules
-from .search import DEFAULT_LIMIT, Limit
+from .search import DEFAULT_LIMIT, OPTIONS, Limit
 from .textsafe import quoted
 
 __all__ = [
@@ -97,6 +97,19 @@ SURVEY_FIELDS = ("variant", "options", "policy", "deals", "wins", "unknown", "wi
 """The fields of a pooled survey's summary (a streamed one adds the store's counts)."""
 
 
+def scores_exact(rules: Rules, limit: Limit) -> bool:
+    """Whether every best score the solver gives under ``rules`` within ``limit`` is exact, whatever the deal:
+    with turn 1 and limited passes its search is one line per row order (:mod:`tutor.search`), at most 24
+    orders of at most 53 positions each, searched at most twice (the win, then the best score), and that line
+    never stops for time."""
+    return rules.turn == 1 and rules.passes > 0 and OPTIONS["sweep"] and (
+        limit.nodes is None or limit.nodes >= SWEEP_NODES)
+
+
+SWEEP_NODES = 2 * 24 * 53
+"""The most positions a solve with turn 1 and limited passes can visit (:func:`scores_exact`)."""
+
+
 @dataclass
 class Tally:
     """A survey's running totals: what a summary needs, whatever the number of deals.
@@ -123,6 +136,8 @@ class Tally:
     solver_unknown: int = 0
     winnable_won: int = 0
     solver_from_store: int = 0
+    #: Every best score the solver gives under these rules and limit is exact (:func:`scores_exact`).
+    exact: bool = False
 
     UNDECIDED_LISTED = 100
 
@@ -187,8 +202,9 @@ class Tally:
     @property
     def cards_at_least(self) -> bool:
         """The mean counts deals the solver did not win: each one's cards are the best score its search found
-        within the node limit, exact unless the search was cut there, so the mean is a lower bound."""
-        return self.policy == "solver" and self.wins < self.deals
+        within the node limit, exact unless the search was cut there, so the mean is a lower bound (unless
+        no search can be cut there: :attr:`exact`)."""
+        return self.policy == "solver" and self.wins < self.deals and not self.exact
 
     @property
     def interval(self) -> tuple[float, float]:
