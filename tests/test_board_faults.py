@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 
 from builders import unsavable
-from test_board import flat, make_session, screens, status_line
+from test_board import flat, make_session, says, screens, status_line
 from textual import events
 
 from tutor.board import screen_text
@@ -99,8 +99,8 @@ def test_a_game_that_cannot_be_autosaved_says_so_on_the_board_and_keeps_it_in_vi
         assert "The game cannot be saved as you play: cannot create the games folder" in flat(text)
         assert flat(text).count("Not saved: press : and type s FILE to save it.") == 1
     after_save = flat(shown[-2])
-    assert f"Saved to {saved}." in after_save and "cannot be saved as you play" not in after_save
-    assert f"The last moves are not saved: {saved} holds the game as it was at move 2" in flat(shown[-1])
+    assert says(after_save, f"Saved to {saved}.") and "cannot be saved as you play" not in after_save
+    assert says(shown[-1], f"The last moves are not saved: {saved} holds the game as it was at move 2")
 
 
 def test_a_move_after_the_unsaved_warning_of_q_makes_q_warn_again(tmp_path, monkeypatch):
@@ -204,7 +204,7 @@ def test_the_board_prompt_takes_save_file_and_explains_u_with_a_count(tmp_path, 
     saved = tmp_path / "x.json"
     typed = ["colon", *f"save {saved}", "enter"]
     shown = screens(session, ["d", *typed, "colon", *"u 2", "enter"], height=40)
-    assert saved.is_file() and f"Saved to {saved}." in flat(shown[1 + len(typed)])
+    assert saved.is_file() and says(shown[1 + len(typed)], f"Saved to {saved}.")
     assert "On the board u takes back one move: press u once for each move" in flat(shown[-1])
     assert session.game.ply == 1
 

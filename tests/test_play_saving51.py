@@ -12,7 +12,7 @@ import os
 import signal
 
 from builders import unsavable
-from test_board import flat
+from test_board import flat, says
 
 from tutor.board import screen_text
 from tutor.board.play import BoardApp
@@ -64,7 +64,7 @@ def test_the_end_question_takes_colon_and_s_file_and_then_quits_at_once(tmp_path
     app = on_board(session, [*BLOCKED_1, "colon", "enter", "q"], seen, {len(BLOCKED_1): f"s {target}"})
     assert [str(m) for m in load_record(target).moves] == BLOCKED_1
     back = flat(seen[len(BLOCKED_1) + 1])
-    assert f"Saved to {target}." in back and f"The game is saved in {target}." in back
+    assert says(back, f"Saved to {target}.") and says(back, f"The game is saved in {target}.")
     assert "v review this game" in back  # the end question again, its keys in view
     assert not app.is_running  # saved: one q quits
     session.quit(final=True)
