@@ -29,6 +29,18 @@ def make_session(tmp_path, number=1, tutor=False, variant="osmosis"):
     return Session(ctx, game, GameFiles(game, tmp_path, "game"), tutor, 10.0)
 
 
+async def settle(app: BoardApp, pilot) -> None:
+    """Wait until the board has nothing left to do: its workers (the hints) finished and every message they
+    posted handled. One pause after the workers was not always enough on a loaded machine (the hint's words
+    came a frame later, under pytest-xdist's second process)."""
+    for _ in range(400):
+        await app.workers.wait_for_complete()
+        await pilot.pause(0.05)
+        if not app.workers._workers and app.message_queue_size == 0 and app.screen.message_queue_size == 0:
+            break
+    await pilot.pause()
+
+
 def screens(session, keys, width=80, height=40, app=None) -> list[str]:
     """Press ``keys`` on one board (waiting for hints to finish); the screen text before and after each key.
     ``app``: the board to run (a new one on ``session`` if None), for a test that looks into it after."""
@@ -41,8 +53,7 @@ def screens(session, keys, width=80, height=40, app=None) -> list[str]:
             out.append(screen_text(app))
             for key in keys:
                 await pilot.press(key)
-                await app.workers.wait_for_complete()
-                await pilot.pause()
+                await settle(app, pilot)
                 out.append(screen_text(app))
 
     asyncio.run(go())

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 
 from builders import unsavable
-from test_board import flat, make_session, says, screens, status_line
+from test_board import flat, make_session, says, screens, settle, status_line
 from textual import events
 
 from tutor.board import screen_text
@@ -28,21 +28,13 @@ def at_once(session, batches, width=80, height=50) -> list[str]:
     app = BoardApp(session, symbols=True)
     out = []
 
-    async def settle(pilot):
-        for _ in range(400):
-            await pilot.pause(0.05)
-            if not app.workers._workers and app.message_queue_size == 0 and app.screen.message_queue_size == 0:
-                break
-        await app.workers.wait_for_complete()
-        await pilot.pause()
-
     async def go():
         async with app.run_test(size=(width, height)) as pilot:
             await pilot.pause()
             for keys in batches:
                 for key in keys:
                     app._driver.send_message(events.Key(key, key if len(key) == 1 else None))
-                await settle(pilot)
+                await settle(app, pilot)
                 out.append(screen_text(app))
 
     asyncio.run(go())
