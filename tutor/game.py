@@ -11,7 +11,8 @@ from collections.abc import Iterable
 from .deals import Deal, deal_for
 from .errors import DealError, IllegalMoveError, RecordError
 from .notation import Move
-from .record import Annotation, Record, check_annotation, result_of
+from .record import Record, result_of
+from .record_notes import Annotation, check_annotation
 from .rules import Rules, preset
 from .state import State
 from .talon import why_illegal
@@ -40,11 +41,13 @@ class Game:
             self.annotate(i + 1, note)
         #: the record's fields the tutor does not read, kept for its saves (:attr:`Record.extra`)
         self.extra: dict[str, object] = {}
+        self.deal_extra: dict[str, object] = {}  # the deal's own fields (:attr:`Record.deal_extra`)
 
     @classmethod
     def from_record(cls, record: Record) -> Game:
         game = cls(record.rules, record.deal, record.moves, record.annotations)
         game.extra = dict(record.extra)
+        game.deal_extra = dict(record.deal_extra)
         return game
 
     @classmethod
@@ -126,4 +129,4 @@ class Game:
 
     def to_record(self) -> Record:
         return Record(self.rules, self.deal, list(self.moves), list(self.annotations), result_of(self.state),
-                      extra=dict(self.extra))
+                      extra=dict(self.extra), deal_extra=dict(self.deal_extra))

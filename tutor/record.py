@@ -23,6 +23,7 @@ from .deals import DEAL_FORMAT, Deal, check_rules, deal_for
 from .errors import DealError, IllegalMoveError, MoveError, RecordError, RulesError, TutorError
 from .inputs import loads_json, read_text, sniff_json
 from .notation import Move, expected
+from .record_notes import Annotation, check_annotation, deal_notes, merged_notes, move_object_notes
 from .rules import Rules
 from .state import State
 from .storage import atomic_write_text, create_new_file
@@ -30,25 +31,8 @@ from .textsafe import brief, os_reason, quoted
 
 RECORD_FORMAT = "osmosis-record/1"
 
-Annotation = dict[str, Any]
-"""A move's annotation as JSON: a review's ``label``, ``tags`` and ``comment`` (other keys are kept)."""
-
 JSONObject = dict[str, Any]
 """A record's JSON object (:meth:`Record.to_json`), or its ``result`` (``{"cards", "won"}``)."""
-
-
-def check_annotation(value: object, where: str) -> Annotation | None:
-    if value is None:
-        return None
-    if not isinstance(value, dict):
-        raise RecordError(f"{where}: expected an object like "
-                          f'{{"label": "best", "tags": [], "comment": "..."}} or null, not {brief(value)}')
-    if "tags" in value and not (isinstance(value["tags"], list) and all(isinstance(t, str) for t in value["tags"])):
-        raise RecordError(f"{where}: 'tags' must be a list of words, not {brief(value['tags'])}")
-    for key in ("label", "comment"):
-        if key in value and value[key] is not None and not isinstance(value[key], str):
-            raise RecordError(f"{where}: {key!r} must be text, not {brief(value[key])}")
-    return value
 
 
 def _illegal_reason(state: State, move: Move) -> str:
@@ -105,6 +89,8 @@ class Record:
     #: Top-level fields the record carries that the tutor does not read (notes added by hand, another tool's
     #: data): written back as they were, after the tutor's own, so saving a resumed game loses none of them.
     extra: JSONObject = field(default_factory=dict, compare=False, repr=False)
+    #: The deal's own fields beside its number or cards (a source, a note): written back as they were.
+    deal_extra: JSONObject = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         self.moves = [m if isinstance(m, Move) else Move.parse(m) for m in self.moves]
@@ -139,7 +125,7 @@ class Record:
         data: JSONObject = {
             "format": RECORD_FORMAT,
             "variant": self.rules.to_json(),
-            "deal": self.deal.record_ref(),
+            "deal": self._deal_json(),
             "moves": [str(m) for m in self.moves],
         }
         if any(a is not None for a in self.annotations):
@@ -148,6 +134,11 @@ class Record:
         for key, value in self.extra.items():
             data.setdefault(key, value)  # the tutor's own fields are written as the game is, never as carried
         return data
+
+    def _deal_json(self) -> JSONObject:
+        """The deal as the record names it, then its own fields (:attr:`deal_extra`) as the file gave them."""
+        ref: JSONObject = dict(self.deal.record_ref())
+        return {**ref, **{k: v for k, v in self.deal_extra.items() if k not in ref}}
 
     def dumps(self) -> str:
         """The record as JSON text: one top-level field per line, moves on one line."""
@@ -185,6 +176,9 @@ class Record:
             raise RecordError(f"{source}: {len(raw_notes)} annotations for {len(moves)} moves: "
                               "expected at most one per move")
         notes = [check_annotation(a, f"{source}: annotation {i}") for i, a in enumerate(raw_notes, 1)]
+        # a move written as an object: its other fields are that move's notes (kept, where they were dropped)
+        objects = move_object_notes(data.get("moves"))
+        notes = merged_notes(notes, [check_annotation(a, f"{source}: move {i}") for i, a in enumerate(objects, 1)])
         result = data.get("result")
         if result is not None and not isinstance(result, dict):
             raise RecordError(f"{source}: 'result' must be an object like {{\"cards\": 31, \"won\": false}}")
@@ -193,7 +187,8 @@ class Record:
         warning = _check_result(result, final, source) if result is not None else None
         extra = {k: v for k, v in data.items() if k not in RECORD_FIELDS}
         deep = [k for k, v in extra.items() if _depth(v) > EXTRA_DEPTH]
-        record = cls(rules, deal, moves, notes, result_of(final), extra={k: v for k, v in extra.items() if k not in deep})
+        record = cls(rules, deal, moves, notes, result_of(final), extra={k: v for k, v in extra.items() if k not in deep},
+                     deal_extra=deal_notes(data["deal"]))
         if warning:
             record.warnings.append(warning)
         if deep:  # kept, an export of the history holding it could not be imported again
@@ -392,9 +387,10 @@ def save_record(record: Record, path: str | os.PathLike[str]) -> None:
     try:
         atomic_write_text(path, text)
     except OSError as exc:
-        gone = not Path(path).parent.is_dir()  # the common case, said in words that say what would be right
+        folder = Path(os.path.realpath(path)).parent  # a link's own folder is there; the file goes where it leads
+        gone = not folder.is_dir()  # the common case, said in words that say what would be right
         raise RecordError(f"record {quoted(path)} cannot be written: " + (
-            no_folder(Path(path).parent) if gone else os_reason(exc))) from None
+            no_folder(folder) if gone else os_reason(exc))) from None
 
 
 def _keeping_fields(record: Record, path: str | os.PathLike[str]) -> Record:
@@ -414,7 +410,10 @@ def _keeping_fields(record: Record, path: str | os.PathLike[str]) -> Record:
             record.moves[:len(old.moves)] != old.moves:
         return record
     kept = {k: v for k, v in old.extra.items() if k not in record.extra}
-    return replace(record, extra={**record.extra, **kept}) if kept else record
+    deal_kept = {k: v for k, v in old.deal_extra.items() if k not in record.deal_extra}
+    if not kept and not deal_kept:
+        return record
+    return replace(record, extra={**record.extra, **kept}, deal_extra={**record.deal_extra, **deal_kept})
 
 
 def no_folder(folder: Path) -> str:

@@ -16,6 +16,7 @@ from ..errors import RecordError
 from ..inputs import sniff_json
 from ..narrate.play import plural as _plural
 from ..record import Record, is_finished, keep_finished_game, load_record
+from ..record_notes import moves_as_objects
 from ..storage import unreadable
 from ..textsafe import os_reason, quoted, shown_path
 
@@ -39,6 +40,7 @@ def keep_other_file(path: str | Path, record: Record, began: float | None = None
         return
     if not isinstance(old, Record):
         raise RecordError(f"{quoted(p)} is not a game record and is kept as it is: give a new file name")
+    keep_move_objects(p, "give a new file name")
     a, b = list(old.moves), list(record.moves)
     earlier = len(a) < len(b) and began is not None and _written_before(p, began)
     if old.rules == record.rules and old.deal == record.deal and a == b[:len(a)] and not earlier:
@@ -52,12 +54,17 @@ def keep_other_file(path: str | Path, record: Record, began: float | None = None
 
 
 def _written_before(p: Path, began: float) -> bool:
-    """Whether the file was last written before the second in which this game began (a file system that keeps
-    whole seconds still counts a save made while it was played)."""
+    """Whether the file was last written before this game began. A file system that keeps whole seconds gives
+    no finer time, so there a file of the second in which the game began counts as written while it was played
+    (a save of this game); elsewhere the times are compared as they are: a try saved earlier in that same
+    second (scripts play games one after another) was written over as this game's own."""
     try:
-        return p.stat().st_mtime < math.floor(began)
+        ns = p.stat().st_mtime_ns
     except OSError:
         return False
+    if ns % 1_000_000_000 == 0:
+        return ns // 1_000_000_000 < math.floor(began)
+    return ns / 1e9 < began
 
 
 def cannot_write(path: str | Path, exc: OSError, flag: str) -> str:
@@ -118,6 +125,25 @@ def _record_in(p: Path) -> Record | object | None:
         return NOT_A_RECORD
 
 
+def move_objects_words(p: Path) -> str | None:
+    """Why the game file at ``p`` is not written over in place, if it writes a move as an object with notes in
+    it (a review's report, another tool's file): a save writes moves as tokens, the notes as annotations."""
+    data, _ = sniff_json(p)
+    first = moves_as_objects(data)
+    if first is None:
+        return None
+    what = "a review's report" if isinstance(data, dict) and "accuracy" in data else "a game file"
+    return f"{quoted(p)} is {what} that writes its moves as objects with notes in them (move {first} on)"
+
+
+def keep_move_objects(p: Path, instead: str) -> None:
+    """Refuse to write over a game file laid out as :func:`move_objects_words` says: saved again, its layout
+    would change (its notes kept, but as a record's annotations), and a review's report would be a record."""
+    why = move_objects_words(p)
+    if why is not None:
+        raise RecordError(f"{why}, and is kept as it is: {instead}")
+
+
 def keep_unreadable(path: str | Path, instead: str) -> None:
     """Refuse to write over a file that cannot be read: what it holds (a game, a backup) cannot be checked."""
     why = unreadable(path)
@@ -162,6 +188,7 @@ def keep_game_file(path: str | Path, what: str, record: Record | None = None, ex
                           f"kept as it is: write {what} to another file")
     if not isinstance(old, Record):
         return  # nothing there, or no game record (an earlier output file)
+    keep_move_objects(p, f"write {what} to another file")
     if record is not None and (old.rules, old.deal, list(old.moves)) == (record.rules, record.deal,
                                                                           list(record.moves)):
         return

@@ -310,6 +310,12 @@ class GameFiles:
             return False
         del self.written[self._key(path)]
         self.autosave, self.created = None, False
+        try:  # nor a row in the history: the game is gone
+            from ..history.games import forget_unplayed
+
+            forget_unplayed(path)
+        except Exception:  # noqa: BLE001 - the history must never break a game; an empty row is counted nowhere
+            pass
         return True
 
     def keep(self) -> list[str]:

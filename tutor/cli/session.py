@@ -26,7 +26,7 @@ from ..errors import IllegalMoveError, MoveError, RecordError, TutorError
 from ..game import Game
 from ..inputs import capped_int
 from ..narrate.play import end_message, help_text, not_played, over_rest, stopped_sentence, turned_sentence
-from ..notation import Move
+from ..notation import Move, parse_input
 from ..record import Record
 from ..render import describe_move, move_line, prose, render_hint, render_state, use_symbols
 from ..state import State
@@ -36,6 +36,7 @@ from ..textsafe import brief, shown_path
 from .app import console_of
 from .common import read_line
 from .games import older_copy_note
+from .keep import move_objects_words
 from .prefetch import Prefetch
 from .saves import SAVE_ON_THE_BOARD, GameFiles, autosave_stem, held_interrupt, prepare_games_dir
 from .words import played_before, unreadable_word
@@ -109,8 +110,15 @@ class Session:
         except RecordError as exc:
             games, no_autosave = None, str(exc)
         resumed = given = None
-        if resume_path is not None and is_regular_file(resume_path):
+        regular = resume_path is not None and is_regular_file(resume_path)
+        laid_out = move_objects_words(resume_path) if resume_path is not None and regular else None
+        if regular and laid_out is None:
             resumed = resume_path  # written back as the game goes on
+        elif laid_out is not None:  # kept as it is (a review's report, another tool's file): its notes come along
+            given = resume_path
+            say_line(console, f"{laid_out}, so it is kept as it is: " + (
+                "the game goes on in a new file, its notes with it." if games is not None else
+                f"the game cannot be saved as you play: {no_autosave}. Type s FILE to save it."))
         elif resume_path is not None:  # read from a pipe or a device: it cannot be written back
             given = resume_path
             say_line(console, f"{shown_path(resume_path)} is not a regular file, " + (
@@ -316,9 +324,14 @@ class Session:
             self.say(bad)
             return True
         played: list[str] = []
+        labelled: int | None = None  # the card the last move played: typed right after it, it is its label
+        consumed = 0  # the words read: the moves played and their labels
         try:
             for n, word in enumerate(words):
                 state = self.game.state
+                if labelled is not None and _card_word(word, state.rules.reserve_piles) == labelled:
+                    labelled, consumed = None, n + 1  # solve's line "r3 9C d" pastes as it is printed
+                    continue
                 try:
                     move = move_typed(state, word)
                 except (MoveError, IllegalMoveError) as exc:
@@ -334,6 +347,7 @@ class Session:
                 with held_interrupt():  # a Ctrl-C now stops the line after this move, played, saved and shown
                     self.game.push(move)
                     played.append(str(move))
+                    labelled, consumed = (state.card_of(move) if move.is_play else None), n + 1
                     self.autosave_now()
                     if each or self.game.state.over:
                         self.say("")
@@ -341,11 +355,13 @@ class Session:
                         self.show()
                 if self.game.state.over:
                     rest = words[n + 1:]
+                    if rest and labelled is not None and _card_word(rest[0], state.rules.reserve_piles) == labelled:
+                        rest = rest[1:]  # the last move's label, not a word left unplayed
                     if rest and each:  # said before the end message, which the loop shows next (t's run: unsaid)
                         self.say(over_rest(rest))  # words checked readable
                     return True
         except KeyboardInterrupt:  # between moves or during one: every move played is saved; run() quits
-            rest = words[len(played):]
+            rest = words[consumed:]
             if self.game.state.over and rest and each:  # the move in hand ended the game: its result comes next
                 self.say(over_rest(rest))
             elif not self.game.state.over:  # a t run's length was worked out on face-down cards: unsaid
@@ -448,3 +464,12 @@ class Session:
                 continue
             self.say(f"{brief(answer.strip())}: type y to play it anyway, n (or Enter) to keep it back, "
                      "h for the hint, q to quit.")
+
+
+def _card_word(word: str, piles: int) -> int | None:
+    """The card a word names, or None for a move word (or none at all)."""
+    try:
+        token = parse_input(word, piles)
+    except MoveError:
+        return None
+    return token if isinstance(token, int) else None

@@ -207,6 +207,18 @@ def note_game(record: Record, path: str | Path | None, history_path: Path | None
     raise AssertionError("unreachable")  # pragma: no cover
 
 
+def forget_unplayed(path: str | Path, history_path: Path | None = None) -> None:
+    """Take out the row of a game whose file play removed on quit, every move taken back: no file and no move
+    are left, so no game is either (kept, it was counted nowhere, yet exported and imported as a game)."""
+    history_path = Path(history_path or db_path())
+    if not history_path.is_file():
+        return
+    history = _kept_history(history_path, time.time)
+    with history.write() as conn:
+        conn.execute("DELETE FROM games WHERE game_key = ? AND moves = 0 AND from_import = 0",
+                     (storable(key_for_path(path)),))
+
+
 def _follow_copy(history: History, record: Record, old: str, new: str) -> None:
     """The row under the file the game left (``old``) goes on under its copy's key (``new``), when the copy has
     no row yet and that row holds this game's first moves, unfinished: the file was then written by something

@@ -1,0 +1,114 @@
+"""Faults an audit of a player's whole session found (stop 57): a review's report written over as a game, notes on
+moves and on the deal dropped at the first save, a try saved in the same second written over, an empty game
+exported, a link to no folder, solve's line refused by play."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+
+from tutor.cli.keep import _written_before
+from tutor.record import Record, load_record
+
+REVIEWED = "d d d d d w".split()
+
+
+def _review_report(run, tmp_path):
+    game = tmp_path / "game.json"
+    assert run(["play", "1", "--plain", "--save", str(game)], input=" ".join(REVIEWED) + "\nq\n").exit_code == 0
+    result = run(["review", str(game), "--json"])
+    assert result.exit_code == 0
+    report = tmp_path / "review.json"
+    report.write_text(result.stdout, encoding="utf-8")
+    return game, report
+
+
+def test_a_reviews_report_is_never_written_over_by_s_file_nor_by_a_resumed_game(run, home, tmp_path):
+    """`s review.json` wrote the game over the review's report (it reads as a record: deal, variant, moves as
+    objects), and `--resume review.json` took it for the game's own file: every label and comment was lost."""
+    game, report = _review_report(run, tmp_path)
+    kept = report.read_bytes()
+    result = run(["play", "--resume", str(game), "--plain"], input=f"d\ns {report}\nq\n")
+    assert f"'{report}' is a review's report that writes its moves as objects with notes in them (move 1 on), and " \
+           "is kept as it is: give a new file name" in result.output
+    assert report.read_bytes() == kept
+    result = run(["play", "--resume", str(report), "--plain"], input="d\nq\n")
+    assert result.exit_code == 0 and report.read_bytes() == kept
+    assert "so it is kept as it is: the game goes on in a new file, its notes with it." in result.output
+    copy = max((home / "games").glob("deal-1-*.json"), key=lambda p: p.stat().st_mtime_ns)
+    record = load_record(copy)
+    assert [str(m) for m in record.moves] == [*REVIEWED, "d"]
+    assert record.annotations[0]["label"] == "best" and record.annotations[0]["comment"]
+
+
+HAND_MADE = ('{"format": "osmosis-record/1", "variant": "osmosis", "deal": {"number": 1, "source": "PySolFC game 715"}, '
+             '"moves": [{"move": "d", "comment": "turn first"}, "d", "d", "d", "d", "w"], '
+             '"result": {"cards": 2, "won": false}}')
+
+
+def test_notes_on_a_move_object_and_on_the_deal_are_kept_when_the_game_is_saved_again(run, home, tmp_path):
+    """A move written {"move": "d", "comment": ...} and a deal {"number": 1, "source": ...} were read, the
+    comment never shown, and the first autosave of a resumed game (or an export) dropped both."""
+    mine = tmp_path / "mine.json"
+    mine.write_text(HAND_MADE, encoding="utf-8")
+    record = Record.from_json(json.loads(HAND_MADE))
+    assert record.annotations[0] == {"comment": "turn first"}
+    assert record.to_json()["deal"] == {"number": 1, "source": "PySolFC game 715"}
+    assert "turn first" in run(["replay", str(mine), "--no-review", "--all"]).stdout
+    result = run(["play", "--resume", str(mine), "--plain"], input="d\nq\n")
+    assert result.exit_code == 0 and mine.read_text(encoding="utf-8") == HAND_MADE
+    (copy,) = (home / "games").glob("deal-1-*.json")
+    saved = json.loads(copy.read_text(encoding="utf-8"))
+    assert saved["deal"] == {"number": 1, "source": "PySolFC game 715"}
+    assert saved["annotations"][0] == {"comment": "turn first"} and len(saved["moves"]) == 7
+    assert run(["import", str(mine)]).exit_code == 0
+    lines = [json.loads(line) for line in run(["export"]).stdout.splitlines()]
+    assert all(line["record"]["deal"]["source"] == "PySolFC game 715" for line in lines)
+
+
+def test_a_try_saved_earlier_in_the_second_the_game_began_is_another_game(tmp_path):
+    """The check counted a file as written before the game only before the whole second it began in: a script
+    that played two games of a deal in one second had the first written over by the second's s FILE."""
+    path = tmp_path / "try.json"
+    path.write_text("{}", encoding="utf-8")
+    began = float(int(time.time())) + 0.8
+    os.utime(path, ns=(int((began - 0.5) * 1e9), int((began - 0.5) * 1e9)))
+    assert _written_before(path, began)
+    os.utime(path, ns=(int((began + 0.1) * 1e9), int((began + 0.1) * 1e9)))
+    assert not _written_before(path, began)
+    # a file system of whole seconds: the second the game began in counts as its own (a save made in it)
+    os.utime(path, (int(began), int(began)))
+    assert not _written_before(path, began) and _written_before(path, began + 1)
+
+
+def test_a_game_with_every_move_taken_back_leaves_no_row_to_export(run):
+    """Its file was removed ("no game file is left") and history counted no game, yet export wrote it and import
+    of that line said one game was imported."""
+    result = run(["play", "1", "--plain"], input="d\nu\nq\n")
+    assert "no game file is left" in result.output
+    assert run(["export"]).stdout == ""
+    assert run(["play", "1", "--plain"], input="d\nq\n").exit_code == 0
+    assert len(run(["export"]).stdout.splitlines()) == 1
+
+
+def test_s_to_a_link_that_leads_to_no_folder_says_which_folder_is_missing(run, tmp_path):
+    link = tmp_path / "dangling.json"
+    link.symlink_to(tmp_path / "gone" / "x.json")
+    result = run(["play", "1", "--plain"], input=f"d\ns {link}\nq\n")
+    assert f"record '{link}' cannot be written: there is no folder '{tmp_path / 'gone'}'" in result.output
+
+
+def test_solves_line_with_its_card_labels_plays_as_it_is_printed(run, home):
+    """`r3 9C d ...` pasted from solve: 9C was read as a second move (already on a foundation) and the line
+    stopped after r3; --moves of solve and hint read it as r3's label."""
+    line = next(t for t in run(["solve", "3"]).stdout.splitlines() if t.startswith("Line: "))[len("Line: "):]
+    words = line.split()
+    moves = [w for w in words if w == "d" or w == "w" or w.startswith("r")]
+    assert len(moves) < len(words)  # the line carries labels
+    result = run(["play", "3", "--plain"], input=line + "\nq\n")
+    assert "cannot be played" not in result.output
+    (saved,) = (home / "games").glob("deal-3-*.json")
+    assert [str(m) for m in load_record(saved).moves] == moves
+    # a card that is no label (typed again later) is still a move of its own, refused with its reason
+    assert "9C cannot be played now" in run(["play", "3", "--plain"], input="r3 9C d 9C\nq\n").output
