@@ -27,6 +27,7 @@ from ..lessons import (
     worded_answer,
 )
 from ..lessons.words import remembered_talon, score_cells, second_try_lines
+from ..notation import Move
 from ..render import prose, render_state, use_symbols
 from ..table import Table
 from ..talon import memory
@@ -140,6 +141,7 @@ def _list(console, as_json: bool) -> None:
         click.echo(json.dumps([{"name": l.name, "title": l.title, "steps": len(l.steps),
                                 "done": progress.done(l.name)} for l in lessons], indent=2))
         return
+    symbols = use_symbols(console)
     table = Table(box=None, pad_edge=False, header_style="bold")
     table.add_column("level", justify="right")
     table.add_column("name", no_wrap=True)  # the name to type: whole, on one line
@@ -153,7 +155,7 @@ def _list(console, as_json: bool) -> None:
         if done and asks and entry.get("best_right", -1) >= 0:
             # the best finished run, not the last try (a run stopped after one wrong answer said "0/1 right")
             done += f" (best {min(entry['best_right'], asks)}/{asks} right)"
-        table.add_row(str(lesson.level), lesson.name, lesson.title, str(len(lesson.steps)), done)
+        table.add_row(str(lesson.level), lesson.name, prose(lesson.title, symbols), str(len(lesson.steps)), done)
     console.print(table)
     finished = sum(progress.done(l.name) for l in lessons)
     console.print(f"{finished} of {len(lessons)} lessons done. Take one with: osmosis lesson NAME", soft_wrap=True)
@@ -171,7 +173,7 @@ def _check(console, lessons: list[Lesson], as_json: bool) -> int:
                 mark = "ok  " if result.ok else "FAIL"
                 text = (f"{mark} {lesson.name} step {result.step.number}: {result.message}" if result.ok
                         else f"{mark} {result.message}")
-                console.print(text, soft_wrap=True, markup=False)
+                console.print(prose(text, use_symbols(console)), soft_wrap=True)
     if as_json:
         click.echo(json.dumps(report, indent=2))
     else:
@@ -215,14 +217,14 @@ class Run:
         self.current = 1
 
     # -- output
-    def say(self, text="", **kw) -> None:
-        """A line of the lesson: card names spelt as the board spells them; wrapped at words on a terminal."""
+    def say(self, text: str = "", style: str = "", **kw) -> None:
+        """A line of the lesson in ``style``, wrapped at words on a terminal. Text only, never rich Text: every
+        line goes through :func:`tutor.render.prose`, so its cards are spelt as the board spells them (a
+        question or a verdict passed as rich Text kept ``6H`` under a board of ``6♥``)."""
         if self.quiet:
             return
-        if isinstance(text, str):
-            text = prose(text, self.symbols)
-            kw.pop("markup", None)
-        self.console.print(text, soft_wrap=not self.console.is_terminal, **kw)
+        kw.pop("markup", None)  # never markup: prose() makes it rich Text
+        self.console.print(prose(text, self.symbols, style), soft_wrap=not self.console.is_terminal, **kw)
 
     def read(self, prompt: str) -> str | None:
         """One line of input, or None at the end of it; piped lines are echoed for the transcript."""
@@ -231,14 +233,14 @@ class Run:
     # -- the lesson
     def take(self) -> None:
         lesson = self.lesson
-        self.say(Text(f"Lesson {lesson.level}: {lesson.title}", style="bold"))
+        self.say(f"Lesson {lesson.level}: {lesson.title}", style="bold")
         self.say(lesson.introduction, markup=False)
         answers = iter(self.answers) if self.answers is not None else None
         total = len(lesson.steps)
         for step in lesson.steps:
             self.current = step.number
             self.say()
-            self.say(Text(f"Step {step.number} of {total}", style="bold"))
+            self.say(f"Step {step.number} of {total}", style="bold")
             if not self.quiet:
                 # A question's position hides the list of legal moves: it would give the answer away.
                 fan = _fan(step)
@@ -268,7 +270,7 @@ class Run:
         A wrong first try with a second one gets the hint and then the second
         try's verdict; a wrong try with no second one gets its verdict at once.
         """
-        self.say(Text(step.question or "", style="bold"))
+        self.say(step.question or "", style="bold")
         verdict = verdict_for(step)
         given: list[str] = []
         for number, answer in enumerate(tries, 1):
@@ -282,7 +284,7 @@ class Run:
 
     def second_try(self, feedback: Feedback) -> None:
         first, *rest = second_try_lines(feedback)
-        self.say(Text(first, style="bold red"))
+        self.say(first, style="bold red")
         for line in rest:
             self.say(line, markup=False)
 
@@ -297,7 +299,7 @@ class Run:
         given: list[str] = []
         shown = False  # the second hint shows the verdict, and with it the answer
         while True:
-            self.say(Text(step.question or "", style="bold"))
+            self.say(step.question or "", style="bold")
             line = self.read("answer (h hint, ? help, q quit)> ")
             if line is None:
                 return False
@@ -340,21 +342,25 @@ class Run:
         self.say(f"{who}:")
         table = Table(box=None, pad_edge=False, header_style="bold")
         table.add_column("move")
+
+        def move_cell(move: Move) -> Text:  # its card spelt as the board above spells it
+            return prose(describe_move(state, move), self.symbols)
+
         if verdict.judge == "rules":
             table.add_column("answer")
             for s in verdict.scores:
-                table.add_row(describe_move(state, s.move), "right" if s.move in verdict.right else "")
+                table.add_row(move_cell(s.move), "right" if s.move in verdict.right else "")
         elif verdict.judge == "hint":  # sampled figures say what they rest on, as osmosis hint's table does
             for name in ("win", "95%", "cards", "95%", "deals"):
                 table.add_column(name, justify="right", no_wrap=True)
             for s in verdict.scores:
-                table.add_row(describe_move(state, s.move), *score_cells(s))
+                table.add_row(move_cell(s.move), *score_cells(s))
         else:
             table.add_column("result")
             table.add_column("cards", justify="right")
             for s in verdict.scores:
                 known = verdict.cards_exact or s.win >= 1
-                table.add_row(describe_move(state, s.move), "win" if s.win else "lost",
+                table.add_row(move_cell(s.move), "win" if s.win else "lost",
                               f"{s.cards:.1f}" if known else "")
         if not self.quiet:
             self.console.print(table)
@@ -367,7 +373,7 @@ class Run:
         self.shown.append(shown)
         style = "bold green" if fb.right else "bold red"
         first, *rest = fb.lines
-        self.say(Text(first, style=style))
+        self.say(first, style=style)
         for line in rest:
             self.say(line, markup=False)
 
@@ -388,7 +394,7 @@ class Run:
             if lesson.summary:
                 self.say(lesson.summary, markup=False)
             score = f" {right} of {asked} answers right{later}." if asked else ""
-            self.say(Text(f"Lesson {lesson.level} ({lesson.name}) done.{score}", style="bold"))
+            self.say(f"Lesson {lesson.level} ({lesson.name}) done.{score}", style="bold")
             missed = [f.step.number for f, shown in zip(self.results, self.shown) if not f.right or shown]
             if missed:
                 self.say("Steps to look at again: " + ", ".join(map(str, missed)))
@@ -398,7 +404,9 @@ class Run:
             self.say(f"Stopped at step {self.current}: {right} of {asked} answers right so far{later}. {kept}")
         self.progress.record(self.key, right, asked, self.finished)
         try:
-            self.progress.save()
+            warning = self.progress.save()  # a file broken since the start is set aside: said in one line
+            if warning:
+                click.echo(f"warning: {warning}", err=True)
         except OSError as exc:
             from ..storage import file_in_the_way
 

@@ -188,7 +188,9 @@ _UNREADABLE = {
     "review_moves": "json_valid(tags) = 0 OR json_valid(candidates) = 0 OR typeof(ply) <> 'integer' "
                     "OR typeof(drop_points) NOT IN ('real', 'integer') OR (drop_interval IS NOT NULL AND "
                     "json_valid(drop_interval) = 0) OR (drop_samples IS NOT NULL AND typeof(drop_samples) <> 'integer')",
-    "drills": "json_valid(tags) = 0 OR typeof(box) <> 'integer' OR typeof(ply) <> 'integer'",
+    # a due time that is no UTC time as iso() writes it (2026-12-01T08:48:44Z), or no day there is (02-30)
+    "drills": "json_valid(tags) = 0 OR typeof(box) <> 'integer' OR typeof(ply) <> 'integer' "
+              "OR typeof(due_at) <> 'text' OR strftime('%Y-%m-%dT%H:%M:%SZ', julianday(due_at)) IS NOT due_at",
 }
 
 
