@@ -162,3 +162,20 @@ def test_a_lesson_says_in_one_line_that_the_file_broke_while_it_ran(tmp_path, ca
     [aside] = _asides(tmp_path)
     assert aside.read_text(encoding="utf-8") == "{cut"
     assert set(load_progress(path).lessons) == {"layout", "waiting"}
+
+
+def test_ctrl_c_in_a_lesson_keeps_the_answers_given_so_far_as_q_does(run, home, monkeypatch):
+    """q recorded the run's answers so far ("Stopped at step N"); Ctrl-C recorded none of them."""
+    lines = iter(["d"])
+
+    def typed(prompt, echo=True):
+        try:
+            return next(lines)
+        except StopIteration:
+            raise KeyboardInterrupt from None
+
+    monkeypatch.setattr("tutor.cli.lesson.read_line", typed)
+    result = run(["lesson", "waiting"])
+    assert result.exit_code != 0 and "Stopped at step" in result.output
+    entry = json.loads((home / "progress.json").read_text(encoding="utf-8"))["lessons"]["waiting"]
+    assert entry["last"]["asked"] == 1 and entry["last"]["finished"] is False and not entry.get("done")

@@ -215,6 +215,7 @@ class Run:
         self.shown: list[bool] = []  # whether the engine's verdict (the answer) was shown before the answer
         self.finished = False
         self.current = 1
+        self.stopped = False  # stop() ran: its progress is recorded (a Ctrl-C after it records nothing twice)
 
     # -- output
     def say(self, text: str = "", style: str = "", **kw) -> None:
@@ -235,6 +236,16 @@ class Run:
         lesson = self.lesson
         self.say(f"Lesson {lesson.level}: {lesson.title}", style="bold")
         self.say(lesson.introduction, markup=False)
+        try:
+            self.steps()
+        except KeyboardInterrupt:  # the answers given so far count, as at q (Ctrl-C recorded none of them)
+            if not self.stopped:
+                self.stop()
+            raise
+
+    def steps(self) -> None:
+        """The lesson's steps in order, then its end (:meth:`stop`); q stops it there."""
+        lesson = self.lesson
         answers = iter(self.answers) if self.answers is not None else None
         total = len(lesson.steps)
         for step in lesson.steps:
@@ -382,6 +393,7 @@ class Run:
         return sum(f.right and not shown for f, shown in zip(self.results, self.shown))
 
     def stop(self) -> None:
+        self.stopped = True
         right = self.right_count()
         asked = len(self.results)
         lesson = self.lesson
