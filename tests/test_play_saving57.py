@@ -112,3 +112,12 @@ def test_solves_line_with_its_card_labels_plays_as_it_is_printed(run, home):
     assert [str(m) for m in load_record(saved).moves] == moves
     # a card that is no label (typed again later) is still a move of its own, refused with its reason
     assert "9C cannot be played now" in run(["play", "3", "--plain"], input="r3 9C d 9C\nq\n").output
+
+
+def test_solves_labelled_line_typed_at_the_boards_prompt_plays_every_move(tmp_path):
+    """The board's : prompt read `r3 9C d` as r3, then 9C (on a foundation already): the line stopped."""
+    from test_board import make_session, screens
+
+    session = make_session(tmp_path, number=3)
+    screens(session, ["colon", *"r3 9C d d", "enter"])
+    assert [str(m) for m in session.game.moves] == ["r3", "d", "d"]

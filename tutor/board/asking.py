@@ -18,7 +18,7 @@ from rich.text import Text
 from textual import events, work
 from textual.app import App
 
-from ..cli.words import played_before, unreadable_word
+from ..cli.words import played_before, unreadable_word, without_label
 from ..errors import IllegalMoveError, MoveError
 from ..knowledge import observe
 from ..narrate.moves import move_heading
@@ -104,19 +104,22 @@ class MovesApp(App):
             return
         done = list(played)
         pushed = False
+        rest = list(tokens)  # the words not read yet
         try:
-            for i, token in enumerate(tokens):
+            while rest:
                 state = self.game_state()
                 if state.over and pushed:
-                    self.rest_at_end = tuple(tokens[i:])  # said with the end, as line mode does
+                    self.rest_at_end = tuple(rest)  # said with the end, as line mode does
                     return
+                token, rest = rest[0], rest[1:]
                 try:
                     move = move_typed(state, token)
                 except (MoveError, IllegalMoveError) as exc:
                     self.message_text = str(exc) + played_before(done)
                     self.reveal = "#message"  # why the key did nothing, in view even on a short terminal
                     return
-                if not self.commit(move, tokens[i + 1:], done):
+                rest = without_label(state, move, rest)  # solve's line "r3 9C d" pastes as it is printed
+                if not self.commit(move, rest, done):
                     return
                 pushed = True
                 done.append(str(move))

@@ -26,7 +26,7 @@ from ..errors import IllegalMoveError, MoveError, RecordError, TutorError
 from ..game import Game
 from ..inputs import capped_int
 from ..narrate.play import end_message, help_text, not_played, over_rest, stopped_sentence, turned_sentence
-from ..notation import Move, parse_input
+from ..notation import Move
 from ..record import Record
 from ..render import describe_move, move_line, prose, render_hint, render_state, use_symbols
 from ..state import State
@@ -39,7 +39,7 @@ from .games import older_copy_note
 from .keep import move_objects_words
 from .prefetch import Prefetch
 from .saves import SAVE_ON_THE_BOARD, GameFiles, autosave_stem, held_interrupt, prepare_games_dir
-from .words import played_before, unreadable_word
+from .words import played_before, unreadable_word, without_label
 
 if TYPE_CHECKING:
     from ..hints import Hint
@@ -324,14 +324,13 @@ class Session:
             self.say(bad)
             return True
         played: list[str] = []
-        labelled: int | None = None  # the card the last move played: typed right after it, it is its label
-        consumed = 0  # the words read: the moves played and their labels
+        rest = list(words)  # the words not read yet
+        unplayed = rest  # the words not played, the move in hand with them until it is played
         try:
-            for n, word in enumerate(words):
+            while rest:
+                unplayed = rest
+                word, rest = rest[0], rest[1:]
                 state = self.game.state
-                if labelled is not None and _card_word(word, state.rules.reserve_piles) == labelled:
-                    labelled, consumed = None, n + 1  # solve's line "r3 9C d" pastes as it is printed
-                    continue
                 try:
                     move = move_typed(state, word)
                 except (MoveError, IllegalMoveError) as exc:
@@ -342,30 +341,26 @@ class Session:
                     if verdict is None:
                         return False
                     if not verdict:  # t's run (each False) was worked out on the face-down cards: its length unsaid
-                        self.say(not_played(words[n + 1:], turns=not each))
+                        self.say(not_played(rest, turns=not each))
                         return True
                 with held_interrupt():  # a Ctrl-C now stops the line after this move, played, saved and shown
                     self.game.push(move)
                     played.append(str(move))
-                    labelled, consumed = (state.card_of(move) if move.is_play else None), n + 1
+                    rest = unplayed = without_label(state, move, rest)  # solve's line "r3 9C d" pastes as printed
                     self.autosave_now()
                     if each or self.game.state.over:
                         self.say("")
                         self.say(move_line(self.game.ply, state, move, self.symbols))
                         self.show()
                 if self.game.state.over:
-                    rest = words[n + 1:]
-                    if rest and labelled is not None and _card_word(rest[0], state.rules.reserve_piles) == labelled:
-                        rest = rest[1:]  # the last move's label, not a word left unplayed
                     if rest and each:  # said before the end message, which the loop shows next (t's run: unsaid)
                         self.say(over_rest(rest))  # words checked readable
                     return True
         except KeyboardInterrupt:  # between moves or during one: every move played is saved; run() quits
-            rest = words[consumed:]
-            if self.game.state.over and rest and each:  # the move in hand ended the game: its result comes next
-                self.say(over_rest(rest))
+            if self.game.state.over and unplayed and each:  # the move in hand ended the game: its result comes next
+                self.say(over_rest(unplayed))
             elif not self.game.state.over:  # a t run's length was worked out on face-down cards: unsaid
-                self.say("\n" + stopped_sentence(self.game.ply, len(rest) if each else 0))
+                self.say("\n" + stopped_sentence(self.game.ply, len(unplayed) if each else 0))
                 if not each:
                     self.show()
             raise
@@ -465,11 +460,3 @@ class Session:
             self.say(f"{brief(answer.strip())}: type y to play it anyway, n (or Enter) to keep it back, "
                      "h for the hint, q to quit.")
 
-
-def _card_word(word: str, piles: int) -> int | None:
-    """The card a word names, or None for a move word (or none at all)."""
-    try:
-        token = parse_input(word, piles)
-    except MoveError:
-        return None
-    return token if isinstance(token, int) else None

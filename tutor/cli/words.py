@@ -64,6 +64,19 @@ def follow(state: State, words: Iterable[str] | None) -> tuple[list[State], list
     return states, moves
 
 
+def without_label(before: State, move: Move, rest: list[str] | tuple[str, ...]) -> list[str]:
+    """The words after ``move`` (played in ``before``), less the first when it names the card the move played:
+    that card is the move's label (``solve``'s line reads ``r3 9C d``), read as in :func:`follow`."""
+    words = list(rest)
+    if not words or not move.is_play:
+        return words
+    try:
+        token = parse_input(words[0], before.rules.reserve_piles)
+    except MoveError:
+        return words
+    return words[1:] if isinstance(token, int) and token == before.card_of(move) else words
+
+
 class MovesType(click.ParamType):
     """A list of move words, ``"d w r2"`` or ``"d,w"``, or card names (``"d 5s"``), read by :func:`follow`
     once the game's rules are known (every option read), so that an error offers the game's own piles."""
