@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from .deals import DEAL_FORMAT, Deal, check_rules, deal_for
+from .deals import DEAL_FORMAT, Deal, deal_for
 from .errors import DealError, IllegalMoveError, MoveError, RecordError, RulesError, TutorError
 from .inputs import loads_json, read_text, sniff_json
 from .notation import Move, expected
@@ -245,7 +245,10 @@ def _deal_of(value: object, rules: Rules, source: str) -> Deal:
                 raise DealError(f"it gives both \"number\": {value['number']} and the cards of another deal: keep "
                                 "one of the two, the number or the cards")
             deal = given  # a deal given in full, as it always was read (its number agreeing): the same game as before
-        check_rules(deal, rules)
+        if deal.reserve_piles != rules.reserve_piles:  # the record names its variant: no option changes it
+            like = {4: '"osmosis"', 0: '"bridesmaids"'}.get(deal.reserve_piles, f'{{"reserve_piles": {deal.reserve_piles}}}')
+            raise DealError(f"the deal has {deal.reserve_piles} reserve piles but the record's variant wants "
+                            f"{rules.reserve_piles}: give the record a \"variant\" with {deal.reserve_piles}, like {like}")
     except DealError as exc:
         raise RecordError(f"{source}: bad deal: {exc}") from None
     return deal
@@ -300,10 +303,8 @@ def loads_record(text: str, source: str = "record") -> Record:
 
 
 def load_record(path: str | os.PathLike[str]) -> Record:
-    """Read (once) and replay a record file; :class:`RecordError` names the file and the problem.
-
-    A stored result that the moves do not reach is listed in ``warnings``.
-    """
+    """Read (once) and replay a record file; :class:`RecordError` names the file and the problem. A stored
+    result that the moves do not reach is listed in ``warnings``."""
     return loads_record(read_text(path, "record", RecordError), f"record {quoted(path)}")
 
 

@@ -21,7 +21,7 @@ from textual.widgets import Input, Static
 
 from ..cli.review_report import chance_text
 from ..narrate.play import end_message
-from ..narrate.review import HINDSIGHT, UNSEEN_WARNING, unseen_warning
+from ..narrate.review import HINDSIGHT, UNSEEN_WARNING, notes_reveal_unseen, unseen_warning
 from ..record import Record
 from ..render import describe_move, prose
 from ..talon import waste_fan
@@ -98,6 +98,10 @@ class ReplayApp(App):
         self.ply = start
         self.message = ""
 
+    def reveals_unseen(self) -> bool:
+        """The review shown uses cards the game has not shown yet: the one computed here, or the record's own
+        annotations (an ``--annotate`` file, whose comments in hindsight came with no warning)."""
+        return self.rev.reveals_unseen() if self.rev is not None else notes_reveal_unseen(self.record)
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="main"):
             with Vertical(id="left"):
@@ -162,9 +166,9 @@ class ReplayApp(App):
             # n only where there is a labelled move or a critical moment to jump to (none without a review)
             jump = ", n jumps to the first labelled move" if self.marks else ""
             lines: list[Text | str] = [f"The start: no move played yet. → steps on{jump}."]
+            if self.reveals_unseen():  # an unfinished game: its hindsight names cards still to come
+                lines.append(UNSEEN_WARNING)
             if self.rev is not None:
-                if self.rev.reveals_unseen():  # an unfinished game: its hindsight names cards still to come
-                    lines.append(UNSEEN_WARNING)
                 lines.append(self.rev.hindsight.verdict())
             return lines
         state, move = self.states[n - 1], self.moves[n - 1]
@@ -203,8 +207,7 @@ class ReplayApp(App):
             # a luck moment's text names its kind already ("luck: J♠ turned up ..."); an error's does not
             text = moment.text if moment.text.startswith(f"{moment.kind}:") else f"{moment.kind}: {moment.text}"
             out.append(Text("Critical moment, ", style="bold") + prose(text, self.symbols))
-        if (self.rev is not None and self.rev.reveals_unseen()
-                and any(HINDSIGHT in str(line) for line in out)):  # opened here (--at N), not at the start
+        if self.reveals_unseen() and any(HINDSIGHT in str(line) for line in out):  # opened here (--at N)
             out.insert(1, unseen_warning("here"))
         return out
 

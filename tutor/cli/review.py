@@ -19,7 +19,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn
 from ..errors import RecordError, TutorError
 from ..inputs import capped_int
 from ..narrate.play import plural
-from ..narrate.review import UNSEEN_WARNING
+from ..narrate.review import UNSEEN_WARNING, notes_reveal_unseen
 from ..practical import MAX_GAMES, check_games
 from ..record import Record, save_record
 from ..render import use_symbols
@@ -191,8 +191,8 @@ def annotate_for_replay(ctx_or_console: click.Context | Console, record: Record,
     review's summary (the hindsight verdict and the accuracy), for the caller
     to print under its own heading; empty when nothing was computed.
     """
-    if annotated_whole(record):
-        return record, []
+    if annotated_whole(record):  # its comments in hindsight warn as the review that wrote them did
+        return record, [UNSEEN_WARNING] if notes_reveal_unseen(record) else []
     console = ctx_or_console if isinstance(ctx_or_console, Console) else console_of(ctx_or_console)
     rev = compute_review(console, record, samples)
     rating = (f"Accuracy {rev.accuracy_text()} over {plural(rev.graded, 'graded move')} (as osmosis review "

@@ -15,6 +15,7 @@ from typing import Any
 
 from ..cards import SUIT_NAMES
 from ..estimate import interval_text
+from ..record import Record
 from ..review.facts import (
     DEFAULT_MARKS,
     BlockingCycle,
@@ -314,6 +315,17 @@ def unseen_warning(where: str = "below") -> str:
 
 
 UNSEEN_WARNING = unseen_warning()
+
+
+def notes_reveal_unseen(record: Record) -> bool:
+    """Whether a record's own annotations (a review written with ``--annotate``, read back by replay) use cards
+    its game has not shown yet: unfinished, a card still hidden, and a comment in hindsight. Replay then warns
+    as the review did when it wrote them (:meth:`tutor.review.Review.reveals_unseen`)."""
+    from ..knowledge import has_seen_everything
+
+    end = record.replay()
+    return (not end.over and not has_seen_everything(end)
+            and any(HINDSIGHT in str((note or {}).get("comment") or "") for note in record.annotations))
 
 
 def only_move_sentence() -> str:

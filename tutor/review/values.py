@@ -287,13 +287,16 @@ class Review:
         return (self.states[-1] if self.states else self.record.replay()).over
 
     def reveals_unseen(self) -> bool:
-        """An unfinished game whose review uses cards the game has not shown yet: the verdict (unless the loss
+        """An unfinished game, with cards it has not shown yet, whose review uses them: the verdict (unless the loss
         was in view from the first move, as in Peek), a move's comment or a critical moment. Reading it before
         going on with the game plays on with those cards known."""
+        from ..knowledge import has_seen_everything
         from ..narrate.review import HINDSIGHT
 
-        return not self.over and (not self.hindsight.seen or any(HINDSIGHT in m.comment for m in self.moves)
-                                  or any(HINDSIGHT in m.text for m in self.critical))
+        if self.over or has_seen_everything(self.states[-1] if self.states else self.record.replay()):
+            return False  # every card shown (the talon's last pass, Peek's reserve): hindsight tells nothing new
+        return (not self.hindsight.seen or any(HINDSIGHT in m.comment for m in self.moves)
+                or any(HINDSIGHT in m.text for m in self.critical))
 
     def accuracy_text(self) -> str:
         """The accuracy with its interval: ``87.3 / 100 (95%: 81.0-91.2)``."""
