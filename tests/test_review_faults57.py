@@ -61,3 +61,37 @@ def test_a_record_whose_deal_has_other_piles_than_its_variant_says_to_fix_the_va
         assert result.exit_code == 1 and "--variant" not in result.output
         assert ("the deal has 4 reserve piles but the record's variant wants 0: give the record a \"variant\" with 4, "
                 'like "osmosis"') in said(result.output)
+
+
+# limited deal 2, a greedy player's first 25 moves: at move 25 w and d both win none of the 64 deals, and d
+# surely places more cards (about 24 against 21)
+LIMITED_2 = "r2 r2 r3 d d w d w d d d w r2 r4 d w d d w d d d d d w"
+
+
+def test_a_best_move_beside_one_the_hint_takes_for_its_cards_names_that_one_best_as_the_comment_does(run, tmp_path):
+    """The JSON said "best": "w" beside a comment saying "the hint would choose d for the cards" (and the hint
+    there says d); a decided position names the move of more cards, so the two kinds read alike now."""
+    path = _saved(run, tmp_path, 2, LIMITED_2, "limited")
+    review = json.loads(run(["review", str(path), "--json", "--workers", "1"]).stdout)
+    last = review["moves"][-1]
+    assert last["move"] == "w" and last["label"] == "best" and "the hint would choose d for the cards" in last["comment"]
+    assert last["best"] == "d"
+    hint = json.loads(run(["hint", "2", "--variant", "limited", "--moves", " ".join(LIMITED_2.split()[:-1]),
+                           "--json"]).stdout)
+    assert hint["best"] == "d"
+    # every move graded best names itself unless its comment names the hint's choice for the cards
+    for m in review["moves"]:
+        if m["label"] == "best" and m["best"] != m["move"]:
+            assert f"the hint would choose {m['best']} for the cards" in m["comment"], m
+
+
+def test_a_best_move_too_close_to_call_says_so_with_the_deals_its_drop_rests_on(run, tmp_path):
+    """With --samples 8, moves graded best and marked "close" (the drop's interval reaching the inaccuracy
+    threshold, on 64 deals drawn for it) said only "Best move: win 0% (95%: 0-32%, 8 deals)."."""
+    # deal 18, a greedy player's first 35 moves
+    path = _saved(run, tmp_path, 18, "r3 d w w d d d w r4 w d d w r1 d d d w w d d w d w w d d w d d d d w w r1")
+    review = json.loads(run(["review", str(path), "--json", "--samples", "8"]).stdout)
+    close = [m for m in review["moves"] if m["label"] == "best" and m.get("close")]
+    assert close
+    for m in close:
+        assert "Too close to call against " in m["comment"] and f"on {m['drop_samples']} deals, paired" in m["comment"]

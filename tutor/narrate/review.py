@@ -28,6 +28,8 @@ from ..review.facts import (
     MomentFact,
     ThrewAwayWin,
     Ungraded,
+    cards_choice,
+    is_point,
 )
 from ..review.grades import Label
 from ..review.values import Hindsight, Review
@@ -98,7 +100,7 @@ def sure_cards_sentence(state: State, fact: Grade) -> str | None:
     played, top = fact.played, fact.top
     if fact.label != Label.BEST or top.move == played.move or top.win > 0 or played.win > 0:
         return None
-    exact = played.exact and _point(played.cards_interval) and _point(top.cards_interval)  # not a cut bound
+    exact = played.exact and is_point(played.cards_interval) and is_point(top.cards_interval)  # not a cut bound
     if not surely_fewer_cards(top, played, exact):
         return None
     if exact:
@@ -107,10 +109,6 @@ def sure_cards_sentence(state: State, fact: Grade) -> str | None:
             f"against {played.cards:.0f} {cards_span(*played.cards_interval)}, on "
             f"{plural(played.cards_deals, 'sampled deal')}, none won by any move.")
 
-
-def _point(interval: tuple[float, float]) -> bool:
-    """A figure known exactly: its interval is the figure itself (a cut best score reaches up to 52)."""
-    return interval[0] == interval[1]
 
 
 def more_cards_sentence(state: State, fact: Decided) -> str | None:
@@ -199,9 +197,7 @@ def grade_sentence(state: State, fact: Grade | Ungraded | Decided) -> str:
             text += (f" {_better(state, top.move)} {shows}, but {deals} it wins {more}"
                      f"{'' if paired.exact or paired.samples > played.samples else ' (paired)'}, too little to call "
                      "either move better.")
-        elif (top.move != played.move and round(top.cards) > round(played.cards)
-              and ((played.exact and _point(played.cards_interval) and _point(top.cards_interval))
-                   or top.cards_interval[0] > played.cards_interval[1])):
+        elif cards_choice(played, top, paired):
             # the same chance, but the hint's tie-break (the cards placed) prefers another move: said when the
             # cards are surely more (their intervals apart), not on 42 against 41 with overlapping ones
             # the label is the win chance's (both moves keep it), the hint's choice the cards': say both
@@ -213,6 +209,13 @@ def grade_sentence(state: State, fact: Grade | Ungraded | Decided) -> str:
             text += (f" {_better(state, top.move)} has the same win chance but places more cards "
                      f"({cards}): both keep the best win chance, and the hint would choose {top.move} for the "
                      "cards.")
+        if fact.close and paired is not None and top.move != played.move:
+            # best on the figure, but the drop's interval still reaches an error (few deals: --samples 8): said,
+            # as a good move's is, with the deals it rests on ("close" in the JSON had no word in the text)
+            est, lo, hi = paired.points()
+            text += (f" Too close to call against {top.move}: on {_deals(paired.samples)}, paired, it wins "
+                     f"{_points(est, 1)} less (95%: {_num(lo, 1)} to {_num(hi, 1)}); the interval's high end "
+                     "reaches the inaccuracy threshold.")
         return text
     basis = ""
     # the two win chances beside the drop, as they read: where they rest on the drop's own deals and their
@@ -247,7 +250,7 @@ def grade_sentence(state: State, fact: Grade | Ungraded | Decided) -> str:
                 f"consistent with what you had seen (win 0%, certain), while {top.move} "
                 f"{_won_none(top.samples) if top.win == 0 else f'won {pct(top.win)} ({interval_text(*top.interval)}, {_deals(top.samples)})'} but "
                 "is not lost for certain.")
-        exact = played.exact and _point(played.cards_interval) and _point(top.cards_interval)
+        exact = played.exact and is_point(played.cards_interval) and is_point(top.cards_interval)
         if surely_fewer_cards(top, played, exact):  # the cards it gave away, as the --tutor question counts them
             text += (f" It also places more cards: {top.cards:.0f} against {played.cards:.0f}, exact." if exact else
                      f" It also places more cards: about {top.cards:.0f} {cards_span(*top.cards_interval, True)} "

@@ -21,7 +21,7 @@ from ..notation import Move
 from ..practical import check_games
 from ..record import Record
 from ..state import State
-from .facts import Candidate, Comment, Decided, Grade, OnlyMove, ThrewAwayWin, Ungraded
+from .facts import Candidate, Comment, Decided, Grade, OnlyMove, ThrewAwayWin, Ungraded, cards_choice
 from .full_knowledge import hindsight, name_blind_best, only_moves
 from .grades import DEFAULT_THRESHOLDS, Label, Thresholds, accuracy_interval, game_accuracy, move_accuracy
 from .luck import luck_of
@@ -247,6 +247,9 @@ def _graded(i: int, state: State, move: Move, ps: PlyScore, th: Thresholds, plac
                             (th.best, th.inaccuracy, th.mistake, th.blunder), blind_better=best == ps.blind_better),
                       tags, cycle, threw)
     drop_pts = max(0.0, paired.estimate * 100) if paired is not None else 0.0
+    fusion = fused is not None and fused.blind is not None and played.blind is not None
+    if label == Label.BEST and not fusion and cards_choice(played, top, paired):
+        best = top.move  # the same chance, surely more cards: the hint's choice, as the comment says (JSON too)
     return MoveReview(i + 1, move, best, win_before, played.win, label, tuple(t.tag for t in tags), "",
                       card=card, cards_after=played.cards,
                       candidates=tuple(sorted(cands, key=lambda c: (-c.win, -c.cards))),

@@ -148,6 +148,23 @@ class Decided:
     gap: tuple[float, float] | None = None
 
 
+def is_point(interval: tuple[float, float]) -> bool:
+    """A figure known exactly: its interval is the figure itself (a cut best score reaches up to 52)."""
+    return interval[0] == interval[1]
+
+
+def cards_choice(played: Candidate, top: Candidate, paired: Drop | None) -> bool:
+    """A move graded best on the win chance beside ``top``, which shows the same chance and surely places more
+    cards (their intervals apart, or both exact): the hint's tie-break, the cards placed, chooses ``top``.
+    Not where another move shows a higher figure or wins a little more paired (the grade's own words then)."""
+    if top.move == played.move or played.lost or round(top.cards) <= round(played.cards):
+        return False
+    if paired is not None and (round(top.win * 100) > round(played.win * 100) or paired.estimate * 100 >= 0.05):
+        return False
+    return ((played.exact and is_point(played.cards_interval) and is_point(top.cards_interval))
+            or top.cards_interval[0] > played.cards_interval[1])
+
+
 #: The thresholds' defaults in points: best, inaccuracy, mistake, blunder.
 DEFAULT_MARKS: tuple[float, ...] = (1.0, 5.0, 10.0, 15.0)
 
