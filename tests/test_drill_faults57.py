@@ -65,3 +65,24 @@ def test_the_drills_due_are_read_without_the_damaged_one(home, monkeypatch, due_
             drills.seconds_until(h, d.due_at)  # a time that reads
         nxt = drills.next_due(h)
         assert nxt is None or drills.seconds_until(h, nxt) is not None
+
+
+@pytest.mark.parametrize("text", ["2026-12-01T08:48:44Z", "2026-12-1T8:48:44Z", "2026-12-01T08:48:60Z",
+                                  "2026-02-30T00:00:00Z", "2026-12-01 08:48:44", "1999-01-01T00:00:00Z"])
+def test_import_takes_a_due_time_exactly_when_the_history_reads_it_back(text):
+    """Import took "2026-12-1T8:48:44Z" (strptime reads it), and the next read of the history called the drill
+    damaged and set the file aside: the two checks agree now."""
+    import sqlite3
+
+    from tutor.history.lines import Bad, time_field
+    from tutor.history.schema import _UNREADABLE
+
+    conn = sqlite3.connect(":memory:")
+    conn.execute("CREATE TABLE drills (tags TEXT, box INTEGER, ply INTEGER, due_at TEXT)")
+    conn.execute("INSERT INTO drills VALUES ('[]', 1, 2, ?)", (text,))
+    damaged = conn.execute(f"SELECT count(*) FROM drills WHERE {_UNREADABLE['drills']}").fetchone()[0] == 1
+    try:
+        taken = time_field(text, "due_at") == text
+    except Bad:
+        taken = False
+    assert taken == (not damaged)

@@ -121,3 +121,56 @@ def test_solves_labelled_line_typed_at_the_boards_prompt_plays_every_move(tmp_pa
     session = make_session(tmp_path, number=3)
     screens(session, ["colon", *"r3 9C d d", "enter"])
     assert [str(m) for m in session.game.moves] == ["r3", "d", "d"]
+
+
+def test_a_resumed_games_own_save_made_just_before_its_file_is_written_again(run, tmp_path):
+    """A resumed file counts as begun at its last save: s try.json a moment before (the same second, 14 ms)
+    was refused as "another game ... saved before this game began" once times were compared to the
+    fraction of a second; a resumed game's start is now its file's second, as before."""
+    mine, other = tmp_path / "mine.json", tmp_path / "try.json"
+    assert run(["play", "1", "--plain", "--save", str(mine)], input=f"d\ns {other}\nd\nq\n").exit_code == 0
+    second = int(time.time()) - 10
+    os.utime(other, ns=(second * 10**9 + 500_000_000,) * 2)
+    os.utime(mine, ns=(second * 10**9 + 900_000_000,) * 2)
+    result = run(["play", "--resume", str(mine), "--plain"], input=f"d\ns {other}\nq\n")
+    assert f"Saved to {other}." in result.output and "holds another game" not in result.output
+
+
+def test_a_move_objects_field_no_annotation_can_hold_is_left_out_with_a_warning_not_an_error(run, tmp_path):
+    """{"move": "d", "label": 1} (another tool's number) made the whole record unreadable, where it loaded
+    before move objects were read as annotations."""
+    path = tmp_path / "clash.json"
+    path.write_text('{"format": "osmosis-record/1", "variant": "osmosis", "deal": {"number": 1}, "moves": '
+                    '[{"move": "d", "label": 1, "by": "x"}, {"move": "d", "tags": "t"}, "d"], '
+                    '"annotations": [null, {"label": "best"}]}', encoding="utf-8")
+    record = load_record(path)
+    assert record.annotations[:2] == [{"by": "x"}, {"label": "best"}]
+    assert any("move 1's 'label', move 2's 'tags' in its move objects cannot be an annotation" in w
+               for w in record.warnings)
+    result = run(["replay", str(path), "--no-review", "--all"])
+    assert result.exit_code == 0 and "cannot be an annotation" in result.output
+
+
+def test_review_annotate_to_a_new_file_keeps_the_deals_own_fields(run, tmp_path):
+    path = tmp_path / "dn.json"
+    path.write_text('{"format": "osmosis-record/1", "variant": "osmosis", "deal": {"number": 1, "source": "PySolFC"}, '
+                    '"moves": ["d", "d", "d"], "notes": "mine"}', encoding="utf-8")
+    out = tmp_path / "ann.json"
+    assert run(["review", str(path), "--samples", "4", "--annotate", str(out)]).exit_code == 0
+    saved = json.loads(out.read_text(encoding="utf-8"))
+    assert saved["deal"] == {"number": 1, "source": "PySolFC"} and saved["notes"] == "mine"
+
+
+def test_quitting_a_game_resumed_from_a_file_of_move_objects_says_the_file_keeps_it(run, tmp_path):
+    """It said the file "is not a regular file (a pipe or a device)", after its first line said why it is kept."""
+    mine = tmp_path / "mine.json"
+    mine.write_text(HAND_MADE, encoding="utf-8")
+    result = run(["play", "--resume", str(mine), "--plain"], input="q\n")
+    assert f"The game (6 moves) is in {mine}, kept as it was read." in " ".join(result.output.split())
+    assert "pipe" not in result.output
+
+
+def test_the_tutors_question_does_not_count_the_held_moves_own_label_as_the_rest_of_the_line(run):
+    """`r4 JD d` held back: "Nor the rest of the line: JD d." named the held move's own card as a move to type."""
+    result = run(["play", "10", "--tutor", "--threshold", "5", "--plain"], input="r4 JD d\nn\nq\n")
+    assert "Move not played. Nor the rest of the line: d." in result.output

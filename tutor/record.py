@@ -23,7 +23,7 @@ from .deals import DEAL_FORMAT, Deal, deal_for
 from .errors import DealError, IllegalMoveError, MoveError, RecordError, RulesError, TutorError
 from .inputs import loads_json, read_text, sniff_json
 from .notation import Move, expected
-from .record_notes import Annotation, check_annotation, deal_notes, merged_notes, move_object_notes
+from .record_notes import Annotation, check_annotation, deal_notes, merged_notes, move_object_notes, usable_notes
 from .rules import Rules
 from .state import State
 from .storage import atomic_write_text, create_new_file
@@ -178,7 +178,7 @@ class Record:
         notes = [check_annotation(a, f"{source}: annotation {i}") for i, a in enumerate(raw_notes, 1)]
         # a move written as an object: its other fields are that move's notes (kept, where they were dropped)
         objects = move_object_notes(data.get("moves"))
-        notes = merged_notes(notes, [check_annotation(a, f"{source}: move {i}") for i, a in enumerate(objects, 1)])
+        notes, unkept = usable_notes(merged_notes(notes, objects), source)
         result = data.get("result")
         if result is not None and not isinstance(result, dict):
             raise RecordError(f"{source}: 'result' must be an object like {{\"cards\": 31, \"won\": false}}")
@@ -189,8 +189,7 @@ class Record:
         deep = [k for k, v in extra.items() if _depth(v) > EXTRA_DEPTH]
         record = cls(rules, deal, moves, notes, result_of(final), extra={k: v for k, v in extra.items() if k not in deep},
                      deal_extra=deal_notes(data["deal"]))
-        if warning:
-            record.warnings.append(warning)
+        record.warnings += [w for w in (warning, unkept) if w]
         if deep:  # kept, an export of the history holding it could not be imported again
             names = ", ".join(brief(k) for k in deep)
             record.warnings.append(f"{source}: field {names} is nested more than {EXTRA_DEPTH} levels deep and is "

@@ -61,6 +61,30 @@ def merged_notes(given: list[Annotation | None], from_moves: list[Annotation | N
     return out
 
 
+def usable_notes(notes: list[Annotation | None], source: str) -> tuple[list[Annotation | None], str | None]:
+    """The notes with each field an annotation cannot hold taken out (a move object of another tool may give a
+    label that is a number: its file loaded before, and is not to fail now), and the warning that says which;
+    the record's own ``annotations`` were checked already (:func:`check_annotation`), so these came from move
+    objects, whose file is never written over (:func:`moves_as_objects`)."""
+    out: list[Annotation | None] = []
+    dropped: list[str] = []
+    for i, note in enumerate(notes, 1):
+        bad = [] if note is None else [k for k in ("label", "comment", "tags") if k in note and _unusable(k, note[k])]
+        dropped += [f"move {i}'s {k!r}" for k in bad]
+        out.append({k: v for k, v in note.items() if k not in bad} or None if note is not None else None)
+    if not dropped:
+        return out, None
+    return out, (f"{source}: {', '.join(dropped[:3])}{' and more' if len(dropped) > 3 else ''} in its move objects "
+                 "cannot be an annotation (a label or comment is text, tags a list of words) and is not kept when "
+                 "this game is saved again")
+
+
+def _unusable(key: str, value: object) -> bool:
+    if key == "tags":
+        return not (isinstance(value, list) and all(isinstance(t, str) for t in value))
+    return value is not None and not isinstance(value, str)
+
+
 def deal_notes(value: object) -> dict[str, Any]:
     """The fields of a record's ``deal`` object that the tutor does not read (a source, a note)."""
     return {k: v for k, v in value.items() if k not in DEAL_FIELDS} if isinstance(value, dict) else {}

@@ -179,7 +179,7 @@ def _with_own_notes(record: Record, reviewed: Record) -> Record:
     notes = [mine if keep else theirs for keep, mine, theirs in zip(own, record.annotations, reviewed.annotations,
                                                                     strict=True)]
     return Record(reviewed.rules, reviewed.deal, list(reviewed.moves), notes, reviewed.result,
-                  extra=dict(record.extra))
+                  extra=dict(record.extra), deal_extra=dict(record.deal_extra))
 
 
 def annotate_for_replay(ctx_or_console: click.Context | Console, record: Record,

@@ -29,6 +29,7 @@ No output here: every method returns the sentences to show.
 from __future__ import annotations
 
 import contextlib
+import math
 import os
 import signal
 import threading
@@ -42,7 +43,7 @@ from ..errors import RecordError
 from ..game import Game
 from ..notation import Move
 from ..record import save_new_record, save_record
-from ..storage import folder_lock, games_dir, remove_stale_temps
+from ..storage import folder_lock, games_dir, is_regular_file, remove_stale_temps
 from ..textsafe import os_reason, quoted, shown_path
 from .keep import keep_other_file
 
@@ -179,6 +180,8 @@ class GameFiles:
         return f"No move was played, so no game file was written.{given}"
 
     def _given_where(self) -> str:
+        if self.given is not None and is_regular_file(self.given):  # a review's report, another tool's file
+            return f"The game ({_plural(self.game.ply, 'move')}) is in {shown_path(self.given)}, kept as it was read."
         return (f"The game ({_plural(self.game.ply, 'move')}) was read from {shown_path(self.given)}, which is not a "
                 "regular file (a pipe or a device), so it is not kept in a file here.")
 
@@ -383,12 +386,14 @@ def held_interrupt() -> Iterator[None]:
 # ---- where games are kept ------------------------------------------------
 def game_began(resumed: Path | None) -> float:
     """When the game being played began: now for a new game (or one read from a pipe), else when the resumed
-    file's game began (its autosave name's stamp, else the file's time: the game may be older, never newer)."""
+    file's game began (its autosave name's stamp, else the file's time: the game may be older, never newer),
+    to the whole second: a file's time is when it was last saved, and a save of the same game a moment before
+    it (``s FILE`` just before quitting) must not count as written before the game began (keep.py)."""
     if resumed is not None:
         from ..history.db import file_started_at
 
         with contextlib.suppress(OSError):
-            return file_started_at(resumed)
+            return float(math.floor(file_started_at(resumed)))
     return time.time()
 
 

@@ -336,6 +336,8 @@ class Session:
                 except (MoveError, IllegalMoveError) as exc:
                     self.say(str(exc) + played_before(played))
                     return True
+                rest = without_label(state, move, rest)  # solve's line "r3 9C d" pastes as it is printed
+                unplayed = [word, *rest]
                 if self.tutor:
                     verdict = self.tutor_check(state, move)
                     if verdict is None:
@@ -346,7 +348,7 @@ class Session:
                 with held_interrupt():  # a Ctrl-C now stops the line after this move, played, saved and shown
                     self.game.push(move)
                     played.append(str(move))
-                    rest = unplayed = without_label(state, move, rest)  # solve's line "r3 9C d" pastes as printed
+                    unplayed = rest
                     self.autosave_now()
                     if each or self.game.state.over:
                         self.say("")

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..notation import expected
-from .db import parse_iso
+from .db import iso, parse_iso
 from .reviews import MAX_SAMPLES, TAGGING, candidate_problem, moves_of
 
 _LABELS = ("best", "good", "inaccuracy", "mistake", "blunder")
@@ -47,10 +47,12 @@ def time_field(value: object, what: str, optional: bool = False) -> str | None:
     text = text_field(value, what, optional)
     if text is None:
         return None
-    try:
-        parse_iso(text)
-    except ValueError:
-        raise Bad(f"{what} is {shown(text)}: expected a UTC time like 2026-12-01T08:48:44Z") from None
+    try:  # written as the history writes it, to the digit: "2026-12-1T8:48:44Z" parsed, then read as damage
+        exact = iso(parse_iso(text)) == text
+    except (ValueError, OverflowError):
+        exact = False
+    if not exact:
+        raise Bad(f"{what} is {shown(text)}: expected a UTC time like 2026-12-01T08:48:44Z")
     return text
 
 

@@ -363,4 +363,4 @@ class Review:
 
 def annotate_record(record: Record, rev: Review) -> Record:
     return Record(record.rules, record.deal, list(record.moves), [m.annotation() for m in rev.moves],
-                  record.final_result(), extra=dict(record.extra))
+                  record.final_result(), extra=dict(record.extra), deal_extra=dict(record.deal_extra))
