@@ -174,3 +174,16 @@ def test_the_tutors_question_does_not_count_the_held_moves_own_label_as_the_rest
     """`r4 JD d` held back: "Nor the rest of the line: JD d." named the held move's own card as a move to type."""
     result = run(["play", "10", "--tutor", "--threshold", "5", "--plain"], input="r4 JD d\nn\nq\n")
     assert "Move not played. Nor the rest of the line: d." in result.output
+
+
+def test_a_file_name_with_a_nul_is_refused_in_words_not_with_a_valueerror(tmp_path):
+    """Naming the missing folder of a link (realpath) raised ValueError for a NUL in the name (hypothesis found it
+    in test_fuzz_typing)."""
+    import pytest
+
+    from tutor.errors import RecordError
+    from tutor.record import save_record
+
+    record = Record.from_json(json.loads(HAND_MADE))
+    with pytest.raises(RecordError, match="cannot be written"):
+        save_record(record, str(tmp_path / "a\x00b.json"))

@@ -302,8 +302,7 @@ def loads_record(text: str, source: str = "record") -> Record:
 
 
 def load_record(path: str | os.PathLike[str]) -> Record:
-    """Read (once) and replay a record file; :class:`RecordError` names the file and the problem. A stored
-    result that the moves do not reach is listed in ``warnings``."""
+    """Read (once) and replay a record file; :class:`RecordError` says what is wrong; ``warnings`` what is odd."""
     return loads_record(read_text(path, "record", RecordError), f"record {quoted(path)}")
 
 
@@ -387,17 +386,19 @@ def save_record(record: Record, path: str | os.PathLike[str]) -> None:
     try:
         atomic_write_text(path, text)
     except OSError as exc:
-        folder = Path(os.path.realpath(path)).parent  # a link's own folder is there; the file goes where it leads
+        try:  # a link's own folder is there; the file goes where it leads (a NUL in the name: the OS says why)
+            folder = Path(os.path.realpath(path)).parent
+        except ValueError:
+            folder = Path(path).parent
         gone = not folder.is_dir()  # the common case, said in words that say what would be right
         raise RecordError(f"record {quoted(path)} cannot be written: " + (
             no_folder(folder) if gone else os_reason(exc))) from None
 
 
 def _keeping_fields(record: Record, path: str | os.PathLike[str]) -> Record:
-    """The record with the top-level fields of its own that the file it replaces holds, where that file is a
-    record of this game (same rules and deal, its moves the first of these; a record may leave out "moves"):
-    a game annotated into, or saved over, another file of it keeps that file's notes; the record's own fields
-    come first. A file that is no record of this game gives nothing."""
+    """The record with the fields of its own (top-level, and the deal's) that the file it replaces holds, where
+    that file is a record of this game (same rules and deal, its moves the first of these): a game annotated
+    into, or saved over, another file of it keeps that file's notes, the record's own first; else nothing."""
     data, _ = sniff_json(path)
     if not isinstance(data, dict) or data.get("format", RECORD_FORMAT) != RECORD_FORMAT:
         return record
