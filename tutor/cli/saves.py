@@ -45,7 +45,7 @@ from ..notation import Move
 from ..record import save_new_record, save_record
 from ..storage import folder_lock, games_dir, is_regular_file, remove_stale_temps
 from ..textsafe import os_reason, quoted, shown_path
-from .keep import keep_other_file
+from .keep import keep_other_file, move_objects_words
 
 
 def _plural(n: int, word: str) -> str:
@@ -384,6 +384,28 @@ def held_interrupt() -> Iterator[None]:
 
 
 # ---- where games are kept ------------------------------------------------
+def resume_target(path: Path | None, games: Path | None, no_autosave: str | None
+                  ) -> tuple[Path | None, Path | None, list[str]]:
+    """Where ``--resume PATH``'s game is written as it goes on: ``(resumed, given, said)``. A regular record file
+    is written back (``resumed``); one read from a pipe or a device, or a file whose moves are objects (a
+    review's report, another tool's file: kept as it is, its notes come along), is only read (``given``), and
+    the game goes on in a new file; ``said``: the lines that tell the player so."""
+    if path is None:
+        return None, None, ([] if games is not None else
+                            [f"The game cannot be saved as you play: {no_autosave}. Type s FILE to save it."])
+    regular = is_regular_file(path)
+    laid_out = move_objects_words(path) if regular else None
+    if regular and laid_out is None:
+        return path, None, []
+    if laid_out is not None:
+        return None, path, [f"{laid_out}, so it is kept as it is: " + (
+            "the game goes on in a new file, its notes with it." if games is not None else
+            f"the game cannot be saved as you play: {no_autosave}. Type s FILE to save it.")]
+    return None, path, [f"{shown_path(path)} is not a regular file, " + (
+        "so the game goes on in a new file." if games is not None else
+        f"and the game cannot be saved as you play: {no_autosave}. Type s FILE to save it.")]
+
+
 def game_began(resumed: Path | None) -> float:
     """When the game being played began: now for a new game (or one read from a pipe), else when the resumed
     file's game began (its autosave name's stamp, else the file's time: the game may be older, never newer),

@@ -30,15 +30,13 @@ from ..notation import Move
 from ..record import Record
 from ..render import describe_move, move_line, prose, render_hint, render_state, use_symbols
 from ..state import State
-from ..storage import is_regular_file
 from ..talon import TURN_STOPS, move_typed, turns_to_play, waste_fan
 from ..textsafe import brief, shown_path
 from .app import console_of
 from .common import read_line
 from .games import older_copy_note
-from .keep import move_objects_words
 from .prefetch import Prefetch
-from .saves import SAVE_ON_THE_BOARD, GameFiles, autosave_stem, held_interrupt, prepare_games_dir
+from .saves import SAVE_ON_THE_BOARD, GameFiles, autosave_stem, held_interrupt, prepare_games_dir, resume_target
 from .words import played_before, unreadable_word, without_label
 
 if TYPE_CHECKING:
@@ -109,23 +107,9 @@ class Session:
             games: Path | None = prepare_games_dir()
         except RecordError as exc:
             games, no_autosave = None, str(exc)
-        resumed = given = None
-        regular = resume_path is not None and is_regular_file(resume_path)
-        laid_out = move_objects_words(resume_path) if resume_path is not None and regular else None
-        if regular and laid_out is None:
-            resumed = resume_path  # written back as the game goes on
-        elif laid_out is not None:  # kept as it is (a review's report, another tool's file): its notes come along
-            given = resume_path
-            say_line(console, f"{laid_out}, so it is kept as it is: " + (
-                "the game goes on in a new file, its notes with it." if games is not None else
-                f"the game cannot be saved as you play: {no_autosave}. Type s FILE to save it."))
-        elif resume_path is not None:  # read from a pipe or a device: it cannot be written back
-            given = resume_path
-            say_line(console, f"{shown_path(resume_path)} is not a regular file, " + (
-                "so the game goes on in a new file." if games is not None else
-                f"and the game cannot be saved as you play: {no_autosave}. Type s FILE to save it."))
-        if games is None and resume_path is None:
-            say_line(console, f"The game cannot be saved as you play: {no_autosave}. Type s FILE to save it.")
+        resumed, given, said = resume_target(resume_path, games, no_autosave)
+        for sentence in said:
+            say_line(console, sentence)
         files = GameFiles(game, games, autosave_stem(deal), save_path, resumed=resumed, given=given)
         if board:
             files.to_a_file = SAVE_ON_THE_BOARD
