@@ -316,6 +316,7 @@ def import_command(ctx: click.Context, files: tuple[str, ...]) -> None:
             total.problems += result.problems
             total.warnings += result.warnings
             total.empty += result.empty
+            total.unbegun += result.unbegun
             if result.stopped:
                 skipped = len(files) - at
                 if skipped:
@@ -351,7 +352,7 @@ def _imported_lines(total: ImportResult) -> list[str]:
         changed = _counted((total.new_reviews, "review"), (total.new_drills, "drill"))
         said.append(f"Imported {changed} into your history (the {_counted((distinct, 'game'))} "
                     f"{'was' if distinct == 1 else 'were'} in it already).")
-    elif total.games or not (total.problems or total.empty):
+    elif total.games or not (total.problems or total.empty or total.unbegun):
         # counted: the games it added or brought up to the file's moves, not those it found there already
         games = _counted((new + grown, "game")) or "0 games"
         extra = "".join(f", {part}" for part in [_counted((total.new_reviews, "review"), (total.new_drills, "drill"))]
@@ -370,6 +371,11 @@ def _imported_lines(total: ImportResult) -> list[str]:
         one = len(total.empty) == 1
         said.append(f"{', '.join(total.empty)} {'holds' if one else 'hold'} no game (an export of a history with "
                     f"none is an empty file): nothing to import from {'it' if one else 'them'}.")
+    if total.unbegun:
+        one = len(total.unbegun) == 1
+        said.append(f"{', '.join(total.unbegun)} {'holds a game' if one else 'hold games'} with no move played "
+                    "yet: nothing to import (your history counts a game from its first move; osmosis play "
+                    f"--resume {total.unbegun[0] + ' plays it' if one else 'FILE plays each'}).")
     if total.rougher:
         one = total.rougher == 1
         said.append(f"Your history keeps its own review of {total.rougher} game{'' if one else 's'}: the file's "

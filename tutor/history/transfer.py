@@ -58,6 +58,8 @@ class ImportResult:
     new_drills: int = 0
     #: The files that held nothing at all (an export of a history with no game is an empty file), as named.
     empty: list[str] = field(default_factory=list)
+    #: The record files of a game with no move played, as named: the history counts a game from its first move.
+    unbegun: list[str] = field(default_factory=list)
     #: The file's reviews the history did not take: it keeps its own, and these are one-off looks beside it
     #: (fewer samples, other thresholds), as the review command says of such a review.
     rougher: int = 0
@@ -293,6 +295,10 @@ def import_file(history: History, path: str | Path) -> ImportResult:
         try:
             keyed = is_regular_file(p)
             record = loads_record(text, f"record {quoted(p)}")  # what is wrong with it, as add_file says it
+            if not record.moves:  # the history counts a game from its first move: a row here would be a game
+                result.unbegun.append(name)  # imported that osmosis history never shows
+                result.warnings += record.warnings
+                return result
             with history.write():  # what is new is found in the transaction that stores it
                 before = _rows_for(history, key_for_path(p) if keyed else None, content_of(record))
                 top = history.query("SELECT coalesce(max(id), 0) FROM games")[0][0]
