@@ -30,7 +30,7 @@ from typing import Any
 
 from .estimate import Drop
 from .grading import blocked_for_sure, lost_by_reserves, same_everywhere
-from .hints import Hint, hint
+from .hints import Hint, Why, hint
 from .knowledge import Observation
 from .narrate.tips import TipId
 from .sampling import SolveCache
@@ -143,8 +143,13 @@ def settle(obs: Observation, advice: Hint) -> Hint:
 def _solved(obs: Observation, advice: Hint) -> Hint:
     """``advice`` with each move's win the solved value (its interval that one value) and the reason written
     again from it, so no sampled "0% (95%: 0-6%)" stands beside the sentence that says the game is settled."""
-    return _narrated(obs, replace(advice, candidates=[replace(c, interval=(c.win, c.win), drop=_no_drop(c.drop))
-                                                      for c in advice.candidates]))
+    # the search's blind figure too: "blind_interval": [0, 0.04] beside "lost in every consistent deal" was a doubt
+    # the settled sentence denies (no player, blind or not, wins a deal that no order of moves wins)
+    return _narrated(obs, replace(advice, candidates=[
+        replace(c, interval=(c.win, c.win), drop=_no_drop(c.drop),
+                blind=None if c.blind is None else c.win,
+                blind_interval=None if c.blind_interval is None else (c.win, c.win))
+        for c in advice.candidates]))
 
 
 def _no_drop(drop: Drop | None) -> Drop | None:
@@ -185,7 +190,8 @@ def last_card(obs: Observation, advice: Hint) -> Hint:
     """With 51 cards on the foundations and the last one playable, the hint plays it: the game is won now.
 
     Every move wins then (the sampler's tie-break chose a redeal at 51/52, which a player reads as a wrong
-    hint); the other moves keep their figures, the winning play is certain.
+    hint); the other moves keep their figures, the winning play is certain, and the hint's ``why`` and tips are
+    the play's (a safe play, no tip), not those of the move it replaces.
     """
     from .narrate.moves import move_phrase
 
@@ -195,11 +201,12 @@ def last_card(obs: Observation, advice: Hint) -> Hint:
     from .estimate import Drop
 
     # the drops are against the new best move, which wins in every deal: what each other move does not win
-    candidates = [replace(c, win=1.0, interval=(1.0, 1.0), cards=52.0, cards_interval=(52.0, 52.0), drop=None)
+    candidates = [replace(c, win=1.0, interval=(1.0, 1.0), cards=52.0, cards_interval=(52.0, 52.0), drop=None,
+                          certain=True, lost=False)
                   if c.move == play else
                   replace(c, drop=Drop(1.0 - c.win, 1.0 - c.interval[1], 1.0 - c.interval[0], c.samples, c.exact))
                   for c in advice.candidates]
-    return replace(advice, best=play, candidates=candidates,
+    return replace(advice, best=play, candidates=candidates, why=Why.SAFE, tips=(),
                    reason=f"{move_phrase(obs, play)}: it is the last card, and it wins the game now.")
 
 

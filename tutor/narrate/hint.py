@@ -67,7 +67,7 @@ def _versus(top: Candidate, other: Candidate, mine: str, theirs: str) -> str:
     if _surely_more_cards(top, other):  # "but" only for more cards that are sure; else the figures side by side
         return (f"win {win_figure(top)} either way, but {about_cards(top)} {mine} "
                 f"against {cards_figure(other)} {theirs}")
-    if round(top.cards) != round(other.cards):  # fewer cards: the tie-break kept a row closed
+    if _cards_differ(top, other):  # fewer cards: the tie-break kept a row closed
         return (f"win {win_figure(top)} either way, {about_cards(top)} {mine} "
                 f"against {cards_figure(other)} {theirs}")
     return f"win {win_figure(top)} either way, {about_cards(top)}"
@@ -75,7 +75,20 @@ def _versus(top: Candidate, other: Candidate, mine: str, theirs: str) -> str:
 
 def _surely_more_cards(top: Candidate, other: Candidate) -> bool:
     """``top`` places more cards than ``other`` for sure: exact, or their 95% intervals apart."""
-    return round(top.cards) > round(other.cards) and (top.exact or top.cards_interval[0] > other.cards_interval[1])
+    return _more_cards(top, other) and (top.exact or top.cards_interval[0] > other.cards_interval[1])
+
+
+def _cards_differ(top: Candidate, other: Candidate) -> bool:
+    """The two expected cards read differently: exact means as they are printed ("7.4" against "7.2", where
+    "either way" beside them would contradict the table), sampled ones in whole cards."""
+    if top.exact and other.exact:
+        return exact_cards(top.cards) != exact_cards(other.cards)
+    return round(top.cards) != round(other.cards)
+
+
+def _more_cards(top: Candidate, other: Candidate) -> bool:
+    """``top`` expects more cards than ``other``, as :func:`_cards_differ` reads them."""
+    return top.cards > other.cards and _cards_differ(top, other)
 
 
 def _sure_lead(top: Candidate, other: Candidate) -> bool:
@@ -283,7 +296,7 @@ def _compared(obs: Observation, scored: ScoredPosition, top: Candidate, other: C
     out = [fused] if fused is not None else _compared_reason(obs, scored, top, other, tips)
     if (scored.method != "infoset" and other is not None and other.opens_row is not None
             and top.opens_row is None and not other.lost
-            and round(top.win * 100) == round(other.win * 100) and round(top.cards) < round(other.cards)):
+            and round(top.win * 100) == round(other.win * 100) and _more_cards(other, top)):
         # tutor.hints.leader: a row opening loses a tie in deals won, whatever its expected cards.
         ocard = _played(other.card)
         out.append(f"{NAMES[ocard]} would open row {other.opens_row}: it places a few more cards on average "
@@ -314,10 +327,10 @@ def _compared_reason(obs: Observation, scored: ScoredPosition, top: Candidate, o
                     "This position cannot be won any more whatever you do: the reserve piles, every card of them "
                     f"known, leave no order of the rows still to open that can be completed "
                     f"({plural(scored.samples, 'deal')} sampled, none won)")
-        if round(top.cards) > round(other.cards) and _sure_lead(top, other):
+        if _more_cards(top, other) and _sure_lead(top, other):
             out = [f"{head}; {move_gerund(obs, best)} places the most cards: {about_cards(top)} "
                    f"against {cards_figure(other)} if you {move_phrase(obs, other.move, False)}."]
-        elif round(top.cards) > round(other.cards):  # more cards, but within the intervals: no "most"
+        elif _more_cards(top, other):  # more cards, but within the intervals: no "most"
             out = [f"{head}; you can expect {about_cards(top)} if you {move_phrase(obs, best, False)} and "
                    f"{cards_figure(other)} if you {move_phrase(obs, other.move, False)}, a gap within the noise."]
         else:  # no difference to claim
@@ -326,7 +339,7 @@ def _compared_reason(obs: Observation, scored: ScoredPosition, top: Candidate, o
         tips.append(TipId.WELL_PLAYED)
         return out
     figures = _versus(top, other, "this way", f"if you {move_phrase(obs, other.move, False)}")
-    if round(top.win * 100) == round(other.win * 100) and round(top.cards) == round(other.cards):
+    if round(top.win * 100) == round(other.win * 100) and not _cards_differ(top, other):
         same = "the same" if win_figure(top) == win_figure(other) else "about the same"
         text = (f"{what}, or {move_phrase(obs, other.move, False)}: they score {same}"
                 f". {_figs(figures, scored)}")
@@ -363,7 +376,7 @@ def _compared_reason(obs: Observation, scored: ScoredPosition, top: Candidate, o
         waits = [c for c in scored.candidates if c.opens_row is None and c.move != best]
         wait = max(waits, key=lambda c: (c.win, c.cards), default=None)
         if wait is not None and (round(top.win * 100) != round(wait.win * 100)
-                                 or round(top.cards) != round(wait.cards)):
+                                 or _cards_differ(top, wait)):
             tips.append(TipId.WAIT_TO_OPEN)
             wfig = _versus(top, wait, "this way", f"if you wait and {move_phrase(obs, wait.move, False)}")
             if not _sure_lead(top, wait):  # "does not pay" is a claim: only on a lead beyond the noise
