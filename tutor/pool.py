@@ -132,6 +132,9 @@ class WorkerPool:
             method = "forkserver" if "forkserver" in methods else "spawn"
             ctx = multiprocessing.get_context(method)
             if method == "forkserver":
+                from .stopping import start_resource_tracker
+
+                start_resource_tracker()  # the fork server starts it otherwise: a closed terminal then killed it
                 # the fork server imports this module's child side first, so it ends with this process too;
                 # only when started from the main thread: the system signals the end of the *thread* that
                 # started it, and a pool's own thread may end long before the process does

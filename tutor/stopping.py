@@ -14,6 +14,24 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 
+def start_resource_tracker() -> None:
+    """multiprocessing's resource tracker started (if it is not running) with SIGHUP blocked, a mask it keeps.
+
+    The tracker ignores SIGINT and SIGTERM but not SIGHUP: a closed terminal (SIGHUP to the whole process
+    group) killed it, and the survey or review stopping then relaunched it, whose cleanup printed a dozen
+    KeyError tracebacks under the one "interrupted" line. It ends when this process does (its pipe closes)."""
+    from multiprocessing import resource_tracker
+
+    if not (hasattr(signal, "pthread_sigmask") and threading.current_thread() is threading.main_thread()):
+        resource_tracker.ensure_running()
+        return
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGHUP})
+    try:
+        resource_tracker.ensure_running()
+    finally:  # a SIGHUP that came meanwhile is this process's to take, as it would have been
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+
+
 @contextmanager
 def sigint_ignored() -> Iterator[None]:
     """SIGINT ignored while the block runs, and by the processes it starts (a disposition they keep); a Ctrl-C
@@ -27,9 +45,7 @@ def sigint_ignored() -> Iterator[None]:
     if not (hasattr(signal, "pthread_sigmask") and threading.current_thread() is threading.main_thread()):
         yield
         return
-    from multiprocessing import resource_tracker
-
-    resource_tracker.ensure_running()
+    start_resource_tracker()
     # Read first and changed inside the try: a KeyboardInterrupt (a Ctrl-C just before, or kill turned into
     # one by stopped_like_ctrl_c) may come out of any of these calls, and must not leave SIGINT blocked.
     mask = signal.pthread_sigmask(signal.SIG_BLOCK, ())
