@@ -373,14 +373,16 @@ def test_a_cluster_started_with_dask_scheduler_and_dask_worker(run, tmp_path):
 
 
 def test_a_scheduler_with_no_worker_is_an_input_error():
-    with distributed.LocalCluster(n_workers=0, processes=False, dashboard_address=":0", silence_logs=50) as cluster:
+    with distributed.LocalCluster(n_workers=0, processes=False, protocol="tcp", host="127.0.0.1",
+                                  dashboard_address=":0", silence_logs=50) as cluster:
         with pytest.raises(TutorError, match="has no worker after 0.5 s: start one with `dask worker"):
             DaskEngine(scheduler=cluster.scheduler_address, worker_timeout=0.5)
 
 
 def test_the_wait_for_a_worker_is_set_from_the_command_line(run):
     # a cluster that scales up from no worker may need longer than 60 s, a script less
-    with distributed.LocalCluster(n_workers=0, processes=False, dashboard_address=":0", silence_logs=50) as cluster:
+    with distributed.LocalCluster(n_workers=0, processes=False, protocol="tcp", host="127.0.0.1",
+                                  dashboard_address=":0", silence_logs=50) as cluster:
         result = run(["stats", "--deals", "1-3", "--scheduler", cluster.scheduler_address, "--worker-timeout", "1"])
         assert result.exit_code == 1 and "has no worker after 1 s: start one with `dask worker" in result.stderr
         assert result.stderr.count("\n") == 1

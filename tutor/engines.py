@@ -111,6 +111,7 @@ def _connect(distributed: Any, scheduler: str, timeout: float) -> Any:
     scheduler would (a web server) kept it waiting for good, and one that sends another protocol's banner
     made it raise MemoryError. So it runs in a thread with a deadline, and any failure is the same error.
     """
+    _check_address(scheduler)
     box: dict[str, Any] = {}
 
     def attempt() -> None:
@@ -135,6 +136,28 @@ def _connect(distributed: Any, scheduler: str, timeout: float) -> Any:
         raise TutorError(f"cannot reach the Dask scheduler {scheduler!r} ({str(exc) or type(exc).__name__}): "
                          f"{expected}")
     return box["client"]
+
+
+def _check_address(scheduler: str) -> None:
+    """One line of :class:`TutorError` for an address no scheduler can have, before any attempt to reach it: a
+    port out of range waited 10 s to time out, a scheme this command cannot use (``tls://`` takes certificates
+    it is not given) was said to have "answered, but not as a Dask scheduler", and a port that is no number
+    said Python's own words."""
+    from urllib.parse import urlsplit
+
+    expected = "expected the address of a running `dask scheduler`, like tcp://127.0.0.1:8786"
+    scheme, sep, _ = scheduler.partition("://")
+    if sep and scheme != "tcp":  # Dask reads the scheme as written: TCP:// is no scheme of its
+        raise TutorError(f"the scheduler address {scheduler!r} uses {scheme}://, which osmosis stats cannot use "
+                         f"(tcp:// only; tls:// would need certificates it does not take): {expected}")
+    try:
+        parts = urlsplit(scheduler if sep else f"tcp://{scheduler}")
+        port = parts.port
+    except ValueError:
+        port = -1
+    if not parts.hostname or port is None or port < 1 or parts.path or parts.query or parts.fragment:
+        raise TutorError(f"the scheduler address {scheduler!r} is not a host and port (a port is a number from 1 to "
+                         f"65535): {expected}")
 
 
 class DaskEngine:
