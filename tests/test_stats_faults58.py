@@ -28,3 +28,15 @@ def test_an_address_no_scheduler_can_have(tmp_path, address, said):
     assert "like tcp://127.0.0.1:8786" in lines[0]
     for python_words in ("invalid literal", "unpack", "answered", "Timed out"):
         assert python_words not in lines[0]
+
+
+def test_a_store_that_is_a_link_into_a_missing_folder_names_that_folder(tmp_path):
+    """It said "check that its folder is writable and the disk is not full", where the README promises that a
+    store in a missing folder says so."""
+    link = tmp_path / "store.sqlite3"
+    link.symlink_to(tmp_path / "gone" / "store.sqlite3")
+    result = osmosis(["stats", "--deals", "1-3", "--store", str(link)], tmp_path / "home")
+    assert result.exit_code == 1
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and f"there is no folder '{tmp_path / 'gone'}'" in lines[0], result.stderr
+    assert "disk is not full" not in lines[0]

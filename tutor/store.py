@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import sqlite3
 import time
 from collections.abc import Iterable
@@ -126,12 +127,17 @@ class ResultStore:
                 check_writable_target(self.path)
             except OSError as exc:
                 raise TutorError(f"results store {str(self.path)!r} cannot be used: {exc.strerror}") from None
-        if path is not None and not self.path.parent.is_dir():  # "a new file name" was no help here
+        folder = self.path.parent
+        if path is not None and self.path.is_symlink():  # a link to a file in no folder: that folder is missing
+            try:
+                folder = Path(os.path.realpath(self.path)).parent
+            except (OSError, ValueError):
+                pass
+        if path is not None and not folder.is_dir():  # "a new file name" was no help here
             from .record import no_folder
 
             raise TutorError(f"results store {str(self.path)!r} cannot be made: "
-                             f"{no_folder(self.path.parent.absolute())}: give --store a file in a folder that "
-                             "exists")
+                             f"{no_folder(folder.absolute())}: give --store a file in a folder that exists")
         try:
             self.db = self._open()
         except sqlite3.Error as exc:
