@@ -25,7 +25,7 @@ from ..errors import MoveError
 from ..history import drill as drills
 from ..history.copies import record_of
 from ..history.db import History, HistoryError
-from ..history.reviews import review_of, reviews
+from ..history.reviews import reviews
 from ..knowledge import observe
 from ..lessons import describe_move, judge_answer
 from ..lessons.words import remembered_talon, win_text
@@ -183,7 +183,7 @@ def _ask(console: Console, history: History, d: drills.Drill, index: int, total:
     record = record_of(game)
 
     found = drills.position(record, d)
-    rev = review_of(history, d.game_id) if d.game_id in reviews(history, with_moves=False) else None
+    rev = drills.drill_review(history, d, record)
     if found is None or rev is None:
         drills.retire(history, d, "the game changed after the review this drill came from")
         return {}
@@ -268,6 +268,8 @@ def _drop_figures(history: History, items: list[drills.Drill]) -> dict[int, dril
     out: dict[int, drills.DropFigure] = {}
     for d in items:
         rev = current.get(d.game_id)
+        if rev is None and (game := history.game(d.game_id)) is not None:  # a game played on after its review
+            rev = drills.drill_review(history, d, record_of(game), current)
         m = next((m for m in rev.moves if m.ply == d.ply), None) if rev is not None else None
         out[d.id] = drills.drop_figure(m if m is not None and m.move == d.played else None)
     return out

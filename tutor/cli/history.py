@@ -175,7 +175,9 @@ def store_review(record: Record, path: str | Path | None, rev: Review, history: 
                         return copy_not_kept(row, len(record.moves))
                     game_id = found
                 else:
-                    game = history.game_by_content(content_of(record))
+                    # found by content only with no file's key (a pipe): a file's own key that no copy matched
+                    # (another game of play's, played alike) is a game of its own
+                    game = history.game_by_content(content_of(record)) if found is None else None
                     left = hcopies.copy_left_behind(history, Path(path), record) if game is None and path else None
                     if left is not None:  # a copy the game left behind, holding its first moves
                         return copy_not_kept(left, len(record.moves))
@@ -376,6 +378,10 @@ def _imported_lines(total: ImportResult) -> list[str]:
         said.append(f"{', '.join(total.unbegun)} {'holds a game' if one else 'hold games'} with no move played "
                     "yet: nothing to import (your history counts a game from its first move; osmosis play "
                     f"--resume {total.unbegun[0] + ' plays it' if one else 'FILE plays each'}).")
+    if total.replaced:
+        one = total.replaced == 1
+        said.append(f"The file's review of {total.replaced} game{'' if one else 's'} replaced your history's own: "
+                    f"{'it was' if one else 'they were'} made with more samples.")
     if total.rougher:
         one = total.rougher == 1
         said.append(f"Your history keeps its own review of {total.rougher} game{'' if one else 's'}: the file's "
@@ -408,6 +414,10 @@ def export_command(ctx: click.Context, file: str | None) -> None:
             raise HistoryError(f"cannot write {quoted(file)}: {why}") from None
         _keep_other_file(file)
     with open_for_command() as history:
+        if history.write_refused() is None:  # the drills as the reviews now stand (a better review imported or
+            from ..history.drill import sync_drills  # made since the last drill command changed their costs)
+
+            sync_drills(history)
         text = export_text(history)
     if file is None:
         click.echo(text, nl=False)

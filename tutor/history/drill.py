@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from ..hints import DEFAULT_SAMPLES
 from ..record import Record
 from .db import History, iso, parse_iso
-from .reviews import StoredMove, reviews
+from .reviews import StoredMove, StoredReview, review_of, reviews
 from .schema import next_drill_id
 
 if TYPE_CHECKING:  # the lessons are imported when a drill is asked, not with the history
@@ -96,6 +96,24 @@ class DropFigure:
     interval: tuple[float, float] | None = None
     samples: int | None = None
     exact: bool = False
+
+
+def drill_review(history: History, d: Drill, record: Record,
+                 current: dict[int, StoredReview] | None = None) -> StoredReview | None:
+    """The review a drill came from, where it still speaks of the drill's position: the game's current review,
+    or one made before the game went on, whose moves up to the drill's are the game's as they stand (a game
+    resumed and played on keeps its earlier mistakes: retiring their drills lost box and answers for good).
+    ``current``: :func:`reviews` when the caller has it."""
+    rev = (current if current is not None else reviews(history, with_moves=False)).get(d.game_id)
+    if rev is not None and rev.moves:
+        return rev
+    rev = review_of(history, d.game_id)  # the current one without its moves, or one the game went on from
+    if rev is None or d.ply > min(rev.moves_reviewed, len(record.moves)):
+        return None
+    by_ply = {m.ply: m.move for m in rev.moves}
+    if all(by_ply.get(ply) == str(record.moves[ply - 1]) for ply in range(1, d.ply + 1)):
+        return rev
+    return None
 
 
 def drop_figure(m: StoredMove | None) -> DropFigure:

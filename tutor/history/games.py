@@ -379,10 +379,24 @@ def key_of(history: History, record: Record, key: str | None, by_content: bool =
         if old is not None:
             key = None  # another game now under that name: a row of its own, the stored game kept
     if by_content and key is not None and old is None and history.game_by_key(key) is None:
-        same = history.game_by_content(content_of(record))
+        same = _copy_of(history, record, key)
         if same is not None:
-            return same.id  # the same game under another name (a copy): one row, its dates and file kept
+            return same  # the same game under another name (a copy): one row, its dates and file kept
     return key
+
+
+def _copy_of(history: History, record: Record, key: str) -> int | None:
+    """The row whose game the file under ``key`` is a copy of: the same moves, and not another game of play's
+    own. Two files play saved (``deal-12-20261206-104049.json``, ``...-104052.json``) are two games even when
+    played move for move alike, wherever they are imported from (a backup of the games folder merged them);
+    a copy under the same stamp, or under a name of the player's own, is the stored game."""
+    stamp = autosave_stamp(key)
+    for game_id, other in history.query("SELECT id, game_key FROM games WHERE content = ? ORDER BY id",
+                                        (content_of(record),)):
+        theirs = autosave_stamp(other) if other else None
+        if stamp is None or theirs is None or theirs == stamp:
+            return int(game_id)
+    return None
 
 
 def _play_order(path: Path) -> tuple[float, str]:

@@ -63,6 +63,8 @@ class ImportResult:
     #: The file's reviews the history did not take: it keeps its own, and these are one-off looks beside it
     #: (fewer samples, other thresholds), as the review command says of such a review.
     rougher: int = 0
+    #: The file's reviews that took the place of the history's own (made on more samples), as it says.
+    replaced: int = 0
 
     def took(self, game_id: int, before: dict[int, int], moves: int) -> None:
         """Note the game ``game_id`` stored with ``moves`` moves, the rows that could hold it as ``before``
@@ -78,7 +80,7 @@ class ImportResult:
         self.ids |= line.ids
         self.new |= line.new
         self.grown |= line.grown
-        for name in ("reviews", "drills", "new_reviews", "new_drills", "rougher"):
+        for name in ("reviews", "drills", "new_reviews", "new_drills", "rougher", "replaced"):
             setattr(self, name, getattr(self, name) + getattr(line, name))
 
 
@@ -209,7 +211,8 @@ def _merge_review(history: History, game_id: int, data: dict[str, Any], where: s
         except (KeyError, TypeError, ValueError) as exc:
             raise RecordError(f"{where}: the review is incomplete ({exc})") from None
         result.reviews += 1
-        result.new_reviews += kept == "stored"
+        result.new_reviews += kept in ("stored", "replaced")
+        result.replaced += kept == "replaced"
         result.rougher += kept == "rougher"
 
 
