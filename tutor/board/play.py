@@ -19,12 +19,24 @@ from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Input, Static
 
+from ..cli.saves import SAVE_ON_THE_BOARD
 from ..errors import TutorError
 from ..knowledge import observe
 from ..narrate.play import end_message, over_rest, pile_keys, turned_sentence
 from ..talon import TURN_STOPS, memory, turns_to_play, waste_fan
 from .asking import Answers, MovesApp
-from .screens import BOX_EDITS, CardPanel, TextScreen, box_key, box_paste, play_keys, typed_box, unbound_key
+from .screens import (
+    BOX_EDITS,
+    CardPanel,
+    TextScreen,
+    box_key,
+    box_paste,
+    play_keys,
+    show_text,
+    text_screen_key,
+    typed_box,
+    unbound_key,
+)
 from .widgets import SHORT_ROWS, HintView, Keys, Lines, MemoryView, Status, TableView, too_narrow
 
 if TYPE_CHECKING:
@@ -116,6 +128,7 @@ class BoardApp(MovesApp):
         self.end_box: str | None = None  # the end question's text while its : box is open
         self.no_autosave: str | None = None  # why the game cannot be saved as it is played, from the start
         session.listener = self.note  # the session's messages (autosave, saves, history) go to the board
+        session.files.to_a_file = SAVE_ON_THE_BOARD  # s is a key here: a file of one's own goes through the : box
 
     # ---- layout ---------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -201,7 +214,7 @@ class BoardApp(MovesApp):
     def unsaved_warning(self) -> str | None:
         """A line kept in view above the status while the game is not saved as it is played."""
         files = self.session.files
-        if files.holding_now() and not files.failed:
+        if files.holding_now():  # a file holds the game as it stands (s FILE after a failed autosave, too)
             return None
         if self.no_autosave is not None:
             text = f"The game cannot be saved as you play: {self.no_autosave}."
@@ -285,8 +298,8 @@ class BoardApp(MovesApp):
 
     # ---- help, save, the prompt ---------------------------------------------
     def action_help(self) -> None:
-        self.push_screen(TextScreen(play_keys(self.session.game.rules.reserve_piles), "Any key closes this help.",
-                                    symbols=self.symbols))
+        show_text(self, TextScreen(play_keys(self.session.game.rules.reserve_piles), "Any key closes this help.",
+                                   symbols=self.symbols))
 
     def action_save(self, arg: str = "") -> None:
         self.message_text = ""  # what a save says stands alone (it came under an earlier "unknown move")
@@ -332,6 +345,8 @@ class BoardApp(MovesApp):
         return super().check_action(action, parameters)
 
     def on_key(self, event: events.Key) -> None:
+        if text_screen_key(self, event):  # keys in the burst that opened the help: the help's, then the board's
+            return
         prompt = self.query_one("#prompt", Input)
         if prompt.has_class("shown"):
             # Every key comes here while the box is open (the board's own are refused, check_action): the

@@ -26,7 +26,17 @@ from ..record import Record
 from ..render import describe_move, prose
 from ..talon import waste_fan
 from ..textsafe import brief
-from .screens import REPLAY_KEYS, CardPanel, TextScreen, box_key, box_paste, typed_box, unbound_key
+from .screens import (
+    REPLAY_KEYS,
+    CardPanel,
+    TextScreen,
+    box_key,
+    box_paste,
+    show_text,
+    text_screen_key,
+    typed_box,
+    unbound_key,
+)
 from .widgets import SHORT_ROWS, ChartView, Keys, Lines, TableView, no_colour, too_narrow
 
 if TYPE_CHECKING:
@@ -273,6 +283,8 @@ class ReplayApp(App):
         return super().check_action(action, parameters)
 
     def on_key(self, event: events.Key) -> None:
+        if text_screen_key(self, event):  # keys in the burst that opened the help: the help's, then the viewer's
+            return
         box = self.query_one("#goto", Input)
         if not box.has_class("shown"):
             key = unbound_key(self, event)
@@ -297,7 +309,7 @@ class ReplayApp(App):
             box_paste(box, event)
 
     def action_help(self) -> None:
-        self.push_screen(TextScreen(REPLAY_KEYS, "Any key closes this help.", symbols=self.symbols))
+        show_text(self, TextScreen(REPLAY_KEYS, "Any key closes this help.", symbols=self.symbols))
 
     async def action_quit(self) -> None:
         self.exit(self.ply)

@@ -52,6 +52,32 @@ def play_keys(piles: int) -> str:
     return f"{keys:<9}play the top card of reserve pile {keys}\n{rest}"
 
 
+def show_text(app: App, screen: TextScreen) -> None:
+    """Push ``screen`` over the board; the keys it held come back to ``app`` once it is gone."""
+
+    def gone(_: str | None) -> None:  # called as the screen is dismissed, before it is off the stack
+        def replay() -> None:
+            if screen in app.screen_stack:  # still going: a key posted now would come back to it
+                app.call_after_refresh(replay)
+                return
+            held, screen.held = screen.held, []
+            for key, character in held:
+                app.post_message(events.Key(key, character))
+
+        app.call_after_refresh(replay)
+
+    app.push_screen(screen, callback=gone)
+
+
+def text_screen_key(app: App, event: events.Key) -> bool:
+    """A key that reached the app while a text is over the board (the burst that opened it): the text's to take.
+    True when it was taken."""
+    if isinstance(app.screen, TextScreen):
+        app.screen.take(event)
+        return True
+    return False
+
+
 class TextScreen(ModalScreen[str]):
     """A text over the board; any key closes it and is handed back (the end screen reads it)."""
 
@@ -66,14 +92,32 @@ class TextScreen(ModalScreen[str]):
         self.keys = keys
         self.symbols = symbols
         self.closing = False  # a second key that comes before the screen is gone must not close it again
+        # keys that came in the same burst as the one that opened or closed it (a paste, a fast typist, key
+        # repeat): handed back to the board once the screen is gone, in order (they were lost, the help left open)
+        self.held: list[tuple[str, str | None]] = []
 
     def compose(self) -> ComposeResult:
         with VerticalScroll():
             yield Static(Lines(*self.texts, symbols=self.symbols, hanging=True), id="text")
 
+    def take(self, event: events.Key) -> None:
+        """A key that reached the app while this screen is on top but not yet taking keys (it came in the
+        burst that opened it): it closes the screen as any key would, and the keys after it are held for the
+        board."""
+        event.stop()
+        if self.closing:
+            self.held.append((event.key, event.character))
+            return
+        key = event.key if event.key in self.keys else event.character
+        if self.keys and key not in self.keys:
+            return
+        self.closing = True
+        self.dismiss(key)  # not awaited: the app's own handler is running
+
     def on_key(self, event) -> None:
         if self.closing:
             event.stop()
+            self.held.append((event.key, event.character))
             return
         scroll = SCROLL_KEYS.get(event.key)
         if scroll is not None and event.key not in self.keys:

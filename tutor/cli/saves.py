@@ -269,14 +269,26 @@ class GameFiles:
         except RecordError as exc:
             first = not self.failed
             self.failed = True
+            # the player's way to a file of their own (on the board s is a key: the : box first), and the
+            # moves the file lacks counted from what it holds, not from the start of the game
             if first:
-                return [f"Autosave failed: {exc}. The moves from now on are not saved: "
-                        "type s FILE to save the game to another file."]
-            return [f"Autosave failed again ({_plural(self.game.ply, 'move')} played, not saved): "
-                    "s FILE saves the game to another file."]
+                return [f"Autosave failed: {exc}. The moves from now on are not saved: {self.to_a_file}, to "
+                        "save the game to another file."]
+            return [f"Autosave failed again: {self._not_saved()}; {self.to_a_file}, to save the game to "
+                    "another file."]
         said += ["Autosave works again: the game is saved."] if self.failed else []
         self.failed = False
         return said
+
+    def _not_saved(self) -> str:
+        """``moves 4-5 are not saved``: the moves after those the autosave file's last good write holds."""
+        held = len(self.written.get(self._key(self.autosave), ())) if self.autosave is not None else 0
+        ply = self.game.ply
+        if self.autosave is not None and held >= ply:  # moves taken back: the file still holds them
+            return f"{shown_path(self.autosave)} holds the game as it was at move {held}, not as it is now at move {ply}"
+        if ply == held + 1:
+            return f"move {ply} is not saved"
+        return f"moves {held + 1}-{ply} are not saved"
 
     def save(self, arg: str) -> list[str]:
         """The ``s`` command: ``s FILE`` writes FILE; ``s`` alone the file the game is kept in."""
