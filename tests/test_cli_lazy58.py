@@ -37,3 +37,38 @@ def test_a_command_does_not_import_the_others():
                   "tutor.cli.play"):
         assert heavy not in loaded
     assert others.split()[1:] == ["False", "False"]  # the history and the lessons: not for a list of variants
+
+
+def test_a_mistyped_command_is_told_the_nearest_one():
+    """With the commands loaded lazily, click's "Did you mean" had nothing to choose from."""
+    from click.testing import CliRunner
+
+    for typed, meant in (("hitn", "hint"), ("exprot", "export"), ("histroy", "history")):
+        result = CliRunner().invoke(main, [typed])
+        assert result.exit_code == 2
+        assert f"No such command '{typed}'" in result.output and f"'{meant}'" in result.output
+
+
+def test_ctrl_c_while_a_commands_module_loads_for_help_is_one_line(monkeypatch):
+    """A Ctrl-C while help loads the commands' modules gave click's "Aborted!" and status 1 (an input
+    error's); it is "interrupted" and 130, as everywhere else."""
+    import importlib
+
+    from click.testing import CliRunner
+
+    import tutor.cli as cli
+
+    real = importlib.import_module
+
+    def interrupted(name, *args, **kwargs):
+        if name.startswith("tutor.cli.") and name not in sys.modules:
+            raise KeyboardInterrupt
+        return real(name, *args, **kwargs)
+
+    monkeypatch.setattr(importlib, "import_module", interrupted)
+    group = cli.TutorGroup(name="osmosis")
+    for name in cli.COMMANDS:
+        monkeypatch.delitem(sys.modules, f"tutor.cli.{cli.COMMANDS[name][0]}", raising=False)
+    result = CliRunner().invoke(group, ["--help"])
+    assert result.exit_code == 130 and "Aborted" not in result.output
+    assert result.output.strip().splitlines()[-1] == "interrupted"

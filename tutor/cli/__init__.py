@@ -69,9 +69,20 @@ class TutorGroup(click.Group):
             from importlib import import_module
 
             module, name = COMMANDS[cmd_name]
-            command = getattr(import_module(f"{__name__}.{module}"), name)
+            try:
+                command = getattr(import_module(f"{__name__}.{module}"), name)
+            except KeyboardInterrupt:  # loaded for help too, where click would say "Aborted!" with status 1
+                click.echo("interrupted", err=True)
+                sys.exit(130)
             self.add_command(command, cmd_name)
         return self.commands.get(cmd_name)
+
+    def resolve_command(self, ctx: click.Context, args: list[str]) -> tuple[str | None, click.Command | None,
+                                                                             list[str]]:
+        if args and args[0] not in COMMANDS:  # click suggests the nearest of the commands loaded: all of them
+            for name in COMMANDS:
+                self.get_command(ctx, name)
+        return super().resolve_command(ctx, args)
 
     def main(self, *args: Any, **kwargs: Any) -> Any:
         _open_missing_streams()
