@@ -7,7 +7,7 @@ from builders import osmosis
 
 
 @pytest.mark.parametrize(("address", "said"), [
-    ("tls://127.0.0.1:1", "uses tls://, which osmosis stats cannot use (tcp:// only"),  # was "answered, but not as"
+    ("tls://127.0.0.1:1", "uses tls://, which osmosis stats cannot use (tcp:// or ws:// only"),  # was "answered, but not as"
     ("ucx://127.0.0.1:1", "uses ucx://"),
     ("inproc://x", "uses inproc://"),  # was "(not enough values to unpack (expected 3, got 1))"
     ("TCP://127.0.0.1:1", "uses TCP://"),

@@ -111,6 +111,7 @@ def _connect(distributed: Any, scheduler: str, timeout: float) -> Any:
     scheduler would (a web server) kept it waiting for good, and one that sends another protocol's banner
     made it raise MemoryError. So it runs in a thread with a deadline, and any failure is the same error.
     """
+    scheduler = scheduler.strip()  # as Dask reads it: "tcp://127.0.0.1:8786 " from a script works
     _check_address(scheduler)
     box: dict[str, Any] = {}
 
@@ -147,9 +148,10 @@ def _check_address(scheduler: str) -> None:
 
     expected = "expected the address of a running `dask scheduler`, like tcp://127.0.0.1:8786"
     scheme, sep, _ = scheduler.partition("://")
-    if sep and scheme != "tcp":  # Dask reads the scheme as written: TCP:// is no scheme of its
+    if sep and scheme not in ("tcp", "ws"):  # Dask reads the scheme as written: TCP:// is no scheme of its
         raise TutorError(f"the scheduler address {scheduler!r} uses {scheme}://, which osmosis stats cannot use "
-                         f"(tcp:// only; tls:// would need certificates it does not take): {expected}")
+                         f"(tcp:// or ws:// only; tls:// and wss:// would need certificates it does not take): "
+                         f"{expected}")
     try:
         parts = urlsplit(scheduler if sep else f"tcp://{scheduler}")
         port = parts.port
