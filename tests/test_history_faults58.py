@@ -133,7 +133,7 @@ def test_an_imported_better_review_says_so_and_the_export_gives_its_drill_costs(
     home = tmp_path / "both"
     assert osmosis(["import", str(exports[0])], home).exit_code == 0
     said = " ".join(osmosis(["import", str(exports[1])], home).output.split())
-    assert "The file's review of 1 game replaced your history's own: it was made with more samples." in said
+    assert "The imported review of 1 game replaced your history's own: it was made with more samples." in said
     first = osmosis(["export"], home).output
     line = json.loads(first)
     drops = {m["ply"]: m["drop"] for m in line["review"]["moves"]}
@@ -142,3 +142,90 @@ def test_an_imported_better_review_says_so_and_the_export_gives_its_drill_costs(
         assert d["drop"] == round(drops[d["ply"]], 1) or abs(d["drop"] - drops[d["ply"]]) < 0.06
     assert osmosis(["drill", "--list"], home).exit_code == 0
     assert osmosis(["export"], home).output == first  # nothing changed between them: the same export
+
+
+def test_two_games_begun_in_the_same_second_stay_two_when_imported(tmp_path):
+    """Play names the second game of a second ``...-104049-2.json``: the same stamp, another game."""
+    home = tmp_path / "home"
+    first = _played(tmp_path / "deal-5-20261206-104049.json")
+    second = _played(tmp_path / "deal-5-20261206-104049-2.json")
+    assert osmosis(["import", str(first), str(second)], home).exit_code == 0
+    assert json.loads(osmosis(["history", "--json"], home).output)["games"] == 2
+
+
+def _peek_51(tmp_path, moves):
+    game = tmp_path / "game.json"
+    game.write_text(json.dumps({"format": "osmosis-record/1", "deal": {"number": 51}, "variant": "peek",
+                                "moves": moves}))
+    return game
+
+
+def _played_on(moves, more=5):
+    from tutor.deals import deal_for
+    from tutor.rules import preset
+    from tutor.state import State
+
+    rules = preset("peek")
+    state = State.initial(deal_for(51, rules), rules).play(moves)
+    out = list(moves)
+    for _ in range(more):
+        move = state.legal_moves()[0]
+        out.append(str(move))
+        state = state.apply(move)
+    return out
+
+
+def test_a_game_played_on_before_any_drill_command_still_has_its_drills(tmp_path):
+    """Drills are made from the reviews; one whose game went on before a drill command ran made none."""
+    home = tmp_path / "home"
+    game = _peek_51(tmp_path, RANDOM_51)
+    assert osmosis(["import", str(game)], home).exit_code == 0
+    assert osmosis(["review", str(game), "--samples", "16", "--workers", "1"], home).exit_code == 0
+    _peek_51(tmp_path, _played_on(RANDOM_51))
+    assert osmosis(["import", str(game)], home).exit_code == 0
+    listed = json.loads(osmosis(["drill", "--list", "--json"], home).output)
+    assert [(d["ply"], d["played"]) for d in listed if d["ply"] == 3] == [(3, "w")]
+
+
+def test_a_review_that_no_longer_fit_its_game_is_not_said_to_be_replaced(tmp_path):
+    """The history's review of a game played on since is no rival: the file's review of the game as it stands
+    goes in without "replaced ... made with more samples" (it had fewer)."""
+    game = _peek_51(tmp_path, RANDOM_51)
+    home_a, home_b = tmp_path / "a", tmp_path / "b"
+    assert osmosis(["import", str(game)], home_a).exit_code == 0
+    assert osmosis(["review", str(game), "--samples", "16", "--workers", "1"], home_a).exit_code == 0
+    _peek_51(tmp_path, _played_on(RANDOM_51))
+    assert osmosis(["import", str(game)], home_b).exit_code == 0
+    assert osmosis(["review", str(game), "--samples", "8", "--workers", "1"], home_b).exit_code == 0
+    export_b = tmp_path / "b.jsonl"
+    assert osmosis(["export", str(export_b)], home_b).exit_code == 0
+    assert osmosis(["import", str(game)], home_a).exit_code == 0  # home a's game played on too
+    said = " ".join(osmosis(["import", str(export_b)], home_a).output.split())
+    assert "replaced" not in said
+
+
+def test_export_does_not_wait_behind_another_writer(tmp_path, monkeypatch):
+    """The drills' sync before an export waited out the lock of another process writing the history (15 s);
+    a read never waits, so neither does the export: it writes what the history holds."""
+    import sqlite3
+    import threading
+
+    import tutor.history.db as db
+
+    home = tmp_path / "home"
+    game = _peek_51(tmp_path, RANDOM_51)
+    assert osmosis(["import", str(game)], home).exit_code == 0
+    monkeypatch.setattr(db, "BUSY_MS", 3_600_000)  # a lock held for an hour: the export must not wait for it
+    holder = sqlite3.connect(home / "history.sqlite3", isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    done: dict[str, object] = {}
+    worker = threading.Thread(target=lambda: done.update(result=osmosis(["export"], home)), daemon=True)
+    try:
+        worker.start()
+        worker.join(120)  # a guard against a hang, not a speed figure
+        assert not worker.is_alive(), "export waited for the other writer's lock"
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    result = done["result"]
+    assert result.exit_code == 0 and json.loads(result.output.splitlines()[0])["record"]["moves"] == RANDOM_51

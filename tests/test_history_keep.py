@@ -114,7 +114,7 @@ def test_a_better_review_in_the_export_replaces_the_historys_and_an_equal_one_le
         gid = _game(h, samples=64)
     taken = osmosis(["import", str(better)], home)
     assert taken.stdout == ("Imported 1 review into your history (the 1 game was in it already).\n"
-                            "The file's review of 1 game replaced your history's own: it was made with more "
+                            "The imported review of 1 game replaced your history's own: it was made with more "
                             "samples.\n"), taken.output
     with open_history() as h:
         assert review_of(h, gid).samples == 256

@@ -378,10 +378,10 @@ def _imported_lines(total: ImportResult) -> list[str]:
         said.append(f"{', '.join(total.unbegun)} {'holds a game' if one else 'hold games'} with no move played "
                     "yet: nothing to import (your history counts a game from its first move; osmosis play "
                     f"--resume {total.unbegun[0] + ' plays it' if one else 'FILE plays each'}).")
-    if total.replaced:
-        one = total.replaced == 1
-        said.append(f"The file's review of {total.replaced} game{'' if one else 's'} replaced your history's own: "
-                    f"{'it was' if one else 'they were'} made with more samples.")
+    if total.replaced:  # counted in games: two files reviewing one game replace one review
+        n = len(total.replaced)
+        said.append(f"The imported review of {n} game{'' if n == 1 else 's'} replaced your history's own: "
+                    f"{'it was' if n == 1 else 'they were'} made with more samples.")
     if total.rougher:
         one = total.rougher == 1
         said.append(f"Your history keeps its own review of {total.rougher} game{'' if one else 's'}: the file's "
@@ -414,10 +414,16 @@ def export_command(ctx: click.Context, file: str | None) -> None:
             raise HistoryError(f"cannot write {quoted(file)}: {why}") from None
         _keep_other_file(file)
     with open_for_command() as history:
-        if history.write_refused() is None:  # the drills as the reviews now stand (a better review imported or
-            from ..history.drill import sync_drills  # made since the last drill command changed their costs)
+        with history.no_wait():  # the drills as the reviews now stand (a better review imported or made since
+            # the last drill command changed their costs); a history another process is writing, or one that
+            # cannot be written, is exported as it is, at once (a read never waits)
+            from ..history.drill import sync_drills
 
-            sync_drills(history)
+            if history.write_refused() is None:
+                try:
+                    sync_drills(history)
+                except HistoryError:
+                    pass
         text = export_text(history)
     if file is None:
         click.echo(text, nl=False)

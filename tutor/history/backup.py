@@ -274,7 +274,8 @@ def keep_better_review(history: History, game_id: int, data: Mapping[str, Any],
     The rule is the review command's (:func:`tutor.history.reviews.not_kept`): a review on other thresholds,
     or on fewer samples than the current one kept, is a one-off look and does not replace it. Asked both
     ways, so that a review as good as the history's own leaves that one. Returns ``"stored"`` (the game had
-    none); ``"replaced"``: the file's took the place of the history's own, made on fewer samples;
+    none, or none that fits it as it stands); ``"replaced"``: the file's took the place of the history's own
+    current review, made on fewer samples;
     ``"rougher"``: the history keeps its own, and the file's is a one-off look beside it; ``"kept"``: the
     history keeps its own, and the file's is no better (the same one, or no current review of the game).
     ``store`` stores a review (:func:`tutor.history.reviews.store_review`).
@@ -298,7 +299,7 @@ def keep_better_review(history: History, game_id: int, data: Mapping[str, Any],
                 raise _Undo
     except _Undo:
         return "kept"
-    return "replaced"
+    return "replaced" if was_current else "stored"  # one that no longer fit the game (played on) is no rival
 
 
 def _answer_key(answer: Mapping[str, Any]) -> tuple[str, str, int, int]:

@@ -98,6 +98,24 @@ class DropFigure:
     exact: bool = False
 
 
+def _played_on(history: History) -> dict[int, StoredReview]:
+    """The reviews of games played on since (resumed, or imported again further on) whose reviewed moves are
+    the game's first ones as they stand: their mistakes are still the game's, and drills (made from them
+    whether or not a drill command ran before the game went on)."""
+    from .copies import record_of
+    from .reviews import went_on
+
+    out: dict[int, StoredReview] = {}
+    for game_id in went_on(history):
+        rev, game = review_of(history, game_id), history.game(game_id)
+        if rev is None or game is None or rev.moves_reviewed > game.moves:
+            continue
+        moves = [str(m) for m in record_of(game).moves]
+        if all(m.ply <= len(moves) and moves[m.ply - 1] == m.move for m in rev.moves):
+            out[game_id] = rev
+    return out
+
+
 def drill_review(history: History, d: Drill, record: Record,
                  current: dict[int, StoredReview] | None = None) -> StoredReview | None:
     """The review a drill came from, where it still speaks of the drill's position: the game's current review,
@@ -177,7 +195,7 @@ def sync_drills(history: History) -> int:
     """
     now = iso(history.now())
     current: dict[int, dict[int, tuple[str, str, str, str, float]]] = {}
-    for game_id, rev in reviews(history).items():
+    for game_id, rev in {**_played_on(history), **reviews(history)}.items():
         current[game_id] = {m.ply: (m.move, m.best, m.label, json.dumps(list(m.tags)), m.drop)
                             for m in rev.moves if clear_mistake(m, rev.samples)}
     known = {(r["game_id"], r["ply"]): r for r in history.query(

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -389,14 +390,23 @@ def _copy_of(history: History, record: Record, key: str) -> int | None:
     """The row whose game the file under ``key`` is a copy of: the same moves, and not another game of play's
     own. Two files play saved (``deal-12-20261206-104049.json``, ``...-104052.json``) are two games even when
     played move for move alike, wherever they are imported from (a backup of the games folder merged them);
-    a copy under the same stamp, or under a name of the player's own, is the stored game."""
-    stamp = autosave_stamp(key)
+    a copy under the same name, or under a name of the player's own, is the stored game. The whole name: two
+    games begun in the same second are ``...-105314.json`` and ``...-105314-2.json``."""
+    mine = _own_name(key)
     for game_id, other in history.query("SELECT id, game_key FROM games WHERE content = ? ORDER BY id",
                                         (content_of(record),)):
-        theirs = autosave_stamp(other) if other else None
-        if stamp is None or theirs is None or theirs == stamp:
+        theirs = _own_name(other) if other else None
+        if mine is None or theirs is None or theirs == mine:
             return int(game_id)
     return None
+
+
+def _own_name(key: str) -> str | None:
+    """The file name of a key whose file play named as a game's own (``deal-12-20261206-105314-2.json``; a
+    key's ``#2`` left out), else None."""
+    if autosave_stamp(key) is None:
+        return None
+    return re.sub(r"#\d+$", "", key).replace("\\", "/").rsplit("/", 1)[-1]
 
 
 def _play_order(path: Path) -> tuple[float, str]:

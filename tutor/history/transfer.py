@@ -64,7 +64,7 @@ class ImportResult:
     #: (fewer samples, other thresholds), as the review command says of such a review.
     rougher: int = 0
     #: The file's reviews that took the place of the history's own (made on more samples), as it says.
-    replaced: int = 0
+    replaced: set[int] = field(default_factory=set)
 
     def took(self, game_id: int, before: dict[int, int], moves: int) -> None:
         """Note the game ``game_id`` stored with ``moves`` moves, the rows that could hold it as ``before``
@@ -80,7 +80,8 @@ class ImportResult:
         self.ids |= line.ids
         self.new |= line.new
         self.grown |= line.grown
-        for name in ("reviews", "drills", "new_reviews", "new_drills", "rougher", "replaced"):
+        self.replaced |= line.replaced
+        for name in ("reviews", "drills", "new_reviews", "new_drills", "rougher"):
             setattr(self, name, getattr(self, name) + getattr(line, name))
 
 
@@ -212,7 +213,8 @@ def _merge_review(history: History, game_id: int, data: dict[str, Any], where: s
             raise RecordError(f"{where}: the review is incomplete ({exc})") from None
         result.reviews += 1
         result.new_reviews += kept in ("stored", "replaced")
-        result.replaced += kept == "replaced"
+        if kept == "replaced":
+            result.replaced.add(game_id)
         result.rougher += kept == "rougher"
 
 
