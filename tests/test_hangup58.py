@@ -12,34 +12,11 @@ import sys
 import time
 
 import pytest
-
-from tutor.deals import deal_for
-from tutor.record import Record, save_record
-from tutor.rules import preset
-
-
-def _grandchildren(pid: int) -> list[str]:
-    listed = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True).stdout.split()
-    return [w for p in listed for w in subprocess.run(["pgrep", "-P", p], capture_output=True, text=True).stdout.split()]
+from test_policies import review_at_work
 
 
 def test_a_hung_up_review_says_interrupted_and_nothing_else(tmp_path):
-    rules = preset("osmosis")
-    path = tmp_path / "game.json"
-    save_record(Record(rules, deal_for(10, rules), ["r2"] + ["d"] * 25 + ["r4"] + ["d"] * 8 + ["w"] + ["d"] * 10), path)
-    env = {**os.environ, "OSMOSIS_HOME": str(tmp_path / "home")}
-    child = subprocess.Popen([sys.executable, "-c", "from tutor.cli import main; main()", "review", str(path),
-                              "--samples", "64", "--workers", "2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                             env=env, text=True, start_new_session=True)
-    workers: list[str] = []
-    for _ in range(600):  # until its worker processes are running
-        time.sleep(0.05)
-        workers = _grandchildren(child.pid)
-        if workers or child.poll() is not None:
-            break
-    if not workers:
-        child.kill()
-        pytest.skip("the review ran without worker processes here")
+    child, _ = review_at_work(tmp_path, new_session=True)
     time.sleep(0.5)  # the workers at work, the tracker holding their semaphores
     os.killpg(child.pid, signal.SIGHUP)  # what a closed terminal sends: the review, its pool, the tracker
     out, err = child.communicate(timeout=60)

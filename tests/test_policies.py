@@ -225,8 +225,10 @@ def test_a_pool_left_by_an_exception_stops_its_running_jobs_at_once(tmp_path):
         os.kill(int(marker.read_text()), 0)  # the worker was stopped, not waited for
 
 
-def test_a_killed_review_stops_with_its_workers_and_says_interrupted(tmp_path):
-    import signal
+def review_at_work(tmp_path, new_session: bool = False):
+    """``osmosis review`` of a 45-move game on two worker processes, started in a child (in a session of its
+    own with ``new_session``, as a terminal's job is); the child and its workers' pids once they run (the
+    test is skipped where no worker process starts)."""
     import subprocess
     import sys
 
@@ -238,7 +240,7 @@ def test_a_killed_review_stops_with_its_workers_and_says_interrupted(tmp_path):
     env = {**os.environ, "OSMOSIS_HOME": str(tmp_path / "home")}
     child = subprocess.Popen([sys.executable, "-c", "from tutor.cli import main; main()", "review", str(path),
                               "--samples", "64", "--workers", "2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                             env=env, text=True)
+                             env=env, text=True, start_new_session=new_session)
     workers: list[str] = []
     for _ in range(600):  # until its worker processes are running
         time.sleep(0.05)
@@ -250,6 +252,14 @@ def test_a_killed_review_stops_with_its_workers_and_says_interrupted(tmp_path):
     if not workers:
         child.kill()
         pytest.skip("the review ran without worker processes here")
+    return child, workers
+
+
+def test_a_killed_review_stops_with_its_workers_and_says_interrupted(tmp_path):
+    import signal
+    import subprocess
+
+    child, workers = review_at_work(tmp_path)
     child.send_signal(signal.SIGTERM)
     out, err = child.communicate(timeout=60)
     assert child.returncode == 130 and err == "interrupted\n" and out == ""
