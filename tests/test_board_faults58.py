@@ -90,3 +90,15 @@ def test_the_replay_viewers_help_takes_a_burst_the_same_way(tmp_path):
     app = ReplayApp(record, None, symbols=True)
     assert _burst(app, ["question_mark", "x", "right", "right"]) == 1
     assert app.ply == 2
+
+
+def test_the_moves_not_saved_are_counted_from_what_the_file_holds(tmp_path):
+    from tutor.record import Game
+
+    game = Game.new(5, "osmosis")
+    files = GameFiles(game, tmp_path / "no-such-folder", "game")
+    assert files._not_saved() == "no file holds the game yet"  # not "moves 1-0 are not saved"
+    game.push("d")
+    assert files._not_saved() == "move 1 is not saved"
+    game.push("d")
+    assert files._not_saved() == "moves 1-2 are not saved"

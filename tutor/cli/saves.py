@@ -284,6 +284,8 @@ class GameFiles:
         """``moves 4-5 are not saved``: the moves after those the autosave file's last good write holds."""
         held = len(self.written.get(self._key(self.autosave), ())) if self.autosave is not None else 0
         ply = self.game.ply
+        if ply == 0 and held == 0:  # every move taken back, or s before the first: nothing to count
+            return "no file holds the game yet"
         if self.autosave is not None and held >= ply:  # moves taken back: the file still holds them
             return f"{shown_path(self.autosave)} holds the game as it was at move {held}, not as it is now at move {ply}"
         if ply == held + 1:
