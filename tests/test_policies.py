@@ -225,10 +225,17 @@ def test_a_pool_left_by_an_exception_stops_its_running_jobs_at_once(tmp_path):
         os.kill(int(marker.read_text()), 0)  # the worker was stopped, not waited for
 
 
+def _own_session() -> None:
+    import signal
+
+    os.setsid()
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)  # nohup's SIG_IGN would be kept: the child would not hear it
+
+
 def review_at_work(tmp_path, new_session: bool = False):
-    """``osmosis review`` of a 45-move game on two worker processes, started in a child (in a session of its
-    own with ``new_session``, as a terminal's job is); the child and its workers' pids once they run (the
-    test is skipped where no worker process starts)."""
+    """``osmosis review`` of a 45-move game on two worker processes, started in a child (with ``new_session``
+    in a session of its own, as a terminal's job is, and SIGHUP at its default even where the tests run under
+    nohup); the child and its workers' pids once they run (the test is skipped where no worker process starts)."""
     import subprocess
     import sys
 
@@ -240,7 +247,7 @@ def review_at_work(tmp_path, new_session: bool = False):
     env = {**os.environ, "OSMOSIS_HOME": str(tmp_path / "home")}
     child = subprocess.Popen([sys.executable, "-c", "from tutor.cli import main; main()", "review", str(path),
                               "--samples", "64", "--workers", "2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                             env=env, text=True, start_new_session=new_session)
+                             env=env, text=True, preexec_fn=_own_session if new_session else None)
     workers: list[str] = []
     for _ in range(600):  # until its worker processes are running
         time.sleep(0.05)
