@@ -144,7 +144,7 @@ def test_no_panel_draws_a_line_wider_than_it_is_given(tmp_path):
               greedy(make_session(tmp_path / "c", number=3, variant="peek"), 20).game,
               make_session(tmp_path / "d", number=4, variant="bridesmaids").game]  # its one line, no reserve
     hint = advise(observe(states[1].state))
-    from tutor.board.play import KEYS
+    from tutor.board.screens import KEYS
 
     for width in range(MIN_COLUMNS - 4, 121):
         for game in states:

@@ -200,8 +200,7 @@ def test_help_lists_the_commands(run):
 def test_help_offers_only_the_reserve_piles_the_game_has(run):
     """Bridesmaids (no reserve) and --reserve-piles 2: the help offered r1-r4, and r1 was then refused; the
     board's key line and help screen likewise offered keys 1-4."""
-    from tutor.board.play import keys_for
-    from tutor.board.screens import play_keys
+    from tutor.board.screens import keys_for, play_keys
 
     none = run(["play", "1", "--variant", "bridesmaids"], input="?\nq\n").stdout
     assert "Moves:  w      play the waste's top card" in none and "r1" not in none and "reserve pile" not in none

@@ -22,7 +22,7 @@ from textual.widgets import Input, Static
 from ..cli.saves import SAVE_ON_THE_BOARD
 from ..errors import TutorError
 from ..knowledge import observe
-from ..narrate.play import end_message, over_rest, pile_keys, turned_sentence
+from ..narrate.play import end_message, over_rest, turned_sentence
 from ..talon import TURN_STOPS, memory, turns_to_play, waste_fan
 from .asking import Answers, MovesApp
 from .screens import (
@@ -31,6 +31,7 @@ from .screens import (
     TextScreen,
     box_key,
     box_paste,
+    keys_for,
     play_keys,
     show_text,
     text_screen_key,
@@ -77,16 +78,6 @@ RELAYOUT = 0.05
 WARNING_ROWS = 30
 #: Below this many columns the key line wraps to 3 or 4 rows.
 NARROW_KEYS = 60
-
-KEYS = ("1-4 reserve", "w waste", "d turn", "t turn to a play", "u undo", "r redo", "h hint",
-        ": type a card", "s save", "? help", "q quit")
-
-
-def keys_for(piles: int) -> tuple[str, ...]:
-    """:data:`KEYS` with the reserve keys the game has: ``1-2 reserve`` with two piles, none in Bridesmaids."""
-    keys = pile_keys(piles, prefix="")
-    return KEYS[1:] if keys is None else (f"{keys} reserve", *KEYS[1:])
-
 
 # a word alone at the : prompt that line mode reads as a command: the board's method for it
 PROMPT_COMMANDS = {"u": "action_undo", "undo": "action_undo", "h": "action_hint", "hint": "action_hint",

@@ -52,6 +52,18 @@ def play_keys(piles: int) -> str:
     return f"{keys:<9}play the top card of reserve pile {keys}\n{rest}"
 
 
+KEYS = ("1-4 reserve", "w waste", "d turn", "t turn to a play", "u undo", "r redo", "h hint",
+        ": type a card", "s save", "? help", "q quit")
+
+
+def keys_for(piles: int) -> tuple[str, ...]:
+    """:data:`KEYS` with the reserve keys the game has: ``1-2 reserve`` with two piles, none in Bridesmaids."""
+    from ..narrate.play import pile_keys
+
+    keys = pile_keys(piles, prefix="")
+    return KEYS[1:] if keys is None else (f"{keys} reserve", *KEYS[1:])
+
+
 def show_text(app: App, screen: TextScreen) -> None:
     """Push ``screen`` over the board; the keys it held come back to ``app`` once it is gone."""
 
