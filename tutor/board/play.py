@@ -19,7 +19,7 @@ from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Input, Static
 
-from ..cli.saves import SAVE_ON_THE_BOARD
+from ..cli.words import SAVE_ON_THE_BOARD
 from ..errors import TutorError
 from ..knowledge import observe
 from ..narrate.play import end_message, over_rest, turned_sentence

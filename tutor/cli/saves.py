@@ -46,6 +46,7 @@ from ..record import save_new_record, save_record
 from ..storage import folder_lock, games_dir, is_regular_file, remove_stale_temps
 from ..textsafe import os_reason, quoted, shown_path
 from .keep import keep_other_file, move_objects_words
+from .words import SAVE_TO_A_FILE
 
 
 def _plural(n: int, word: str) -> str:
@@ -59,11 +60,6 @@ def _stamp(path: str | Path) -> tuple[int, int, int] | None:
     except OSError:
         return None
     return (st.st_ino, st.st_size, st.st_mtime_ns)
-
-
-#: How to save to a file of one's own, in line mode; on the board, where space is a key, the : box comes first.
-SAVE_TO_A_FILE = "type s and a file name, like s game.json"
-SAVE_ON_THE_BOARD = "press : and " + SAVE_TO_A_FILE
 
 
 class GameFiles:

@@ -36,8 +36,8 @@ from .app import console_of
 from .common import read_line
 from .games import older_copy_note
 from .prefetch import Prefetch
-from .saves import SAVE_ON_THE_BOARD, GameFiles, autosave_stem, held_interrupt, prepare_games_dir, resume_target
-from .words import played_before, unreadable_word, without_label
+from .saves import GameFiles, autosave_stem, held_interrupt, prepare_games_dir, resume_target
+from .words import SAVE_ON_THE_BOARD, played_before, unreadable_word, without_label
 
 if TYPE_CHECKING:
     from ..hints import Hint
@@ -111,8 +111,6 @@ class Session:
         for sentence in said:
             say_line(console, sentence)
         files = GameFiles(game, games, autosave_stem(deal), save_path, resumed=resumed, given=given)
-        if board:
-            files.to_a_file = SAVE_ON_THE_BOARD
         title = f"Deal {deal.number}" if deal.number is not None else "A deal given in full"
         say_line(console, f"{title}, {rules.describe()}" + (f", after move {game.ply}." if game.ply else "."))
         if rules.warning():

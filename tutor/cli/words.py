@@ -19,6 +19,10 @@ from ..state import State
 from ..talon import why_illegal
 from ..textsafe import quoted, utf8_argument
 
+#: How to save to a file of one's own, in line mode; on the board, where space is a key, the : box comes first.
+SAVE_TO_A_FILE = "type s and a file name, like s game.json"
+SAVE_ON_THE_BOARD = "press : and " + SAVE_TO_A_FILE
+
 
 def follow(state: State, words: Iterable[str] | None) -> tuple[list[State], list[Move]]:
     """``state`` and the position after each of ``--moves`` (:class:`MovesType`'s words), and the moves.
