@@ -21,8 +21,7 @@ import json
 import re
 import sqlite3
 import time
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -305,15 +304,6 @@ class History:
 
     def now(self) -> float:
         return self.clock()
-
-    @contextmanager
-    def no_wait(self) -> Iterator[None]:
-        """Within the block a write that finds the history locked fails at once instead of waiting for it."""
-        self.conn.execute("PRAGMA busy_timeout = 0")
-        try:
-            yield
-        finally:
-            self.conn.execute(f"PRAGMA busy_timeout = {BUSY_MS}")
 
     def write_refused(self) -> str | None:
         """Why nothing can be written to the history here (SQLite's words: a read-only file or folder, a lock

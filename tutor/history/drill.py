@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..hints import DEFAULT_SAMPLES
 from ..record import Record
-from .db import History, iso, parse_iso
+from .db import BUSY_MS, History, HistoryError, iso, parse_iso
 from .reviews import StoredMove, StoredReview, review_of, reviews
 from .schema import next_drill_id
 
@@ -96,6 +96,20 @@ class DropFigure:
     interval: tuple[float, float] | None = None
     samples: int | None = None
     exact: bool = False
+
+
+def sync_drills_if_free(history: History) -> None:
+    """:func:`sync_drills` where it can be done at once (a better review imported or made since the last drill
+    command changed the drills' costs); a history another process is writing, or one that cannot be written,
+    is left as it is without waiting (what reads it, an export, never waits)."""
+    history.conn.execute("PRAGMA busy_timeout = 0")
+    try:
+        if history.write_refused() is None:
+            sync_drills(history)
+    except HistoryError:
+        pass
+    finally:
+        history.conn.execute(f"PRAGMA busy_timeout = {BUSY_MS}")
 
 
 def _played_on(history: History) -> dict[int, StoredReview]:
