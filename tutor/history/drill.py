@@ -122,12 +122,17 @@ def _played_on(history: History) -> dict[int, StoredReview]:
     out: dict[int, StoredReview] = {}
     for game_id in went_on(history):
         rev, game = review_of(history, game_id), history.game(game_id)
-        if rev is None or game is None or rev.moves_reviewed > game.moves:
-            continue
-        moves = [str(m) for m in record_of(game).moves]
-        if all(m.ply <= len(moves) and moves[m.ply - 1] == m.move for m in rev.moves):
+        if rev is not None and game is not None and _fits(rev, record_of(game), rev.moves_reviewed):
             out[game_id] = rev
     return out
+
+
+def _fits(rev: StoredReview, record: Record, upto: int) -> bool:
+    """The review's moves up to ply ``upto`` are the game's as it stands (every one of them stored)."""
+    if upto > min(rev.moves_reviewed, len(record.moves)):
+        return False
+    by_ply = {m.ply: m.move for m in rev.moves}
+    return all(by_ply.get(ply) == str(record.moves[ply - 1]) for ply in range(1, upto + 1))
 
 
 def drill_review(history: History, d: Drill, record: Record,
@@ -140,12 +145,7 @@ def drill_review(history: History, d: Drill, record: Record,
     if rev is not None and rev.moves:
         return rev
     rev = review_of(history, d.game_id)  # the current one without its moves, or one the game went on from
-    if rev is None or d.ply > min(rev.moves_reviewed, len(record.moves)):
-        return None
-    by_ply = {m.ply: m.move for m in rev.moves}
-    if all(by_ply.get(ply) == str(record.moves[ply - 1]) for ply in range(1, d.ply + 1)):
-        return rev
-    return None
+    return rev if rev is not None and _fits(rev, record, d.ply) else None
 
 
 def drop_figure(m: StoredMove | None) -> DropFigure:
