@@ -166,3 +166,13 @@ def test_every_key_of_the_help_wraps_under_its_text(tmp_path, width):
     at = next(i for i, line in enumerate(lines) if line.lstrip().startswith(": or /"))
     follow = lines[at + 1]
     assert follow.startswith(" " * 9) and "and Enter" in flat(" ".join(lines[at:at + 3]))
+
+
+def test_at_twenty_columns_no_figure_or_word_is_cut(tmp_path):
+    """Lines were built for at least 20 columns and cut to the 18 inside the padding: "Score 1/5" for 1/52,
+    "The terminal is to" for "too narrow"."""
+    _, text = board(make_session(tmp_path, number=8), 20, height=12)
+    said = flat(text)
+    assert "Score 1/52" in said and "Stock 35" in said
+    assert f"The terminal is too narrow: the board needs {MIN_COLUMNS} columns, it has 20." in said
+    assert all(len(line.rstrip()) <= 20 for line in text.splitlines())

@@ -6,6 +6,7 @@ import json
 import os
 import time
 
+from tutor.cli import play as cli_play
 from tutor.cli.play import board_wanted
 from tutor.deals import deal_for
 from tutor.record import Record, load_record, save_record
@@ -134,10 +135,27 @@ def test_board_is_wanted_on_a_real_terminal_but_not_a_dumb_one(monkeypatch):
     console = Console(file=io.StringIO(), force_terminal=True)
     monkeypatch.setattr(sys.stdin, "isatty", lambda: True, raising=False)
     monkeypatch.setattr(sys.stdout, "isatty", lambda: True, raising=False)
+    monkeypatch.setattr(cli_play, "_stderr_is_a_terminal", lambda: True)
     monkeypatch.setenv("TERM", "xterm-256color")
     assert board_wanted(console)
     monkeypatch.setenv("TERM", "dumb")
     assert not board_wanted(console)
+
+
+def test_no_board_when_stderr_is_no_terminal(monkeypatch):
+    """Textual draws on stderr: `osmosis play 2>log` drew the whole board into the log and left the screen
+    blank, the keys still playing moves unseen. Line mode instead."""
+    import io
+    import sys
+
+    from rich.console import Console
+
+    console = Console(file=io.StringIO(), force_terminal=True)
+    monkeypatch.setattr(sys.stdin, "isatty", lambda: True, raising=False)
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True, raising=False)
+    monkeypatch.setenv("TERM", "xterm-256color")
+    monkeypatch.setattr(sys, "__stderr__", io.StringIO())
+    assert not cli_play._stderr_is_a_terminal() and not board_wanted(console)
 
 
 def test_resume_of_a_name_too_long_for_the_system_is_one_line(run):

@@ -55,12 +55,13 @@ def test_random_legal_play_keeps_all_52_cards(number, name, seed):
 @FAST
 @given(number=deal_numbers, rules=rules_options, seed=st.integers(0, 2**32))
 def test_random_legal_play_never_raises_and_ends_won_or_blocked(number, rules, seed):
-    states, moves = random_game(number, rules, seed, max_moves=2000)
+    # Every game ends: a pass with no card played blocks it, so at most 52 passes of at most 52 turns and a
+    # redeal each, besides at most 52 plays. A game still going after that many moves is a rule broken.
+    states, moves = random_game(number, rules, seed, max_moves=52 * 53 + 52 + 1)
     last = states[-1]
-    assert last.over == (last.legal_moves() == [])
-    if last.over:
-        assert last.won != last.blocked
-        assert last.won == (last.score == 52)
+    assert last.over and last.legal_moves() == [], f"still going after {len(moves)} moves"
+    assert last.won != last.blocked
+    assert last.won == (last.score == 52)
 
 
 @FAST

@@ -16,7 +16,7 @@ import os
 import tomllib
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, BinaryIO, NoReturn
 
 from .textsafe import os_reason, quoted
 
@@ -44,7 +44,7 @@ def read_text(path: str | os.PathLike[str], what: str, error: ErrorFactory, limi
         if hasattr(os, "set_blocking"):
             os.set_blocking(fd, True)
         with open(fd, "rb") as fh:
-            data = fh.read(limit + 1)
+            data = read_at_most(fh, limit + 1)
     except FileNotFoundError:
         raise error(f"{name} does not exist") from None
     except IsADirectoryError:
@@ -60,6 +60,20 @@ def read_text(path: str | os.PathLike[str], what: str, error: ErrorFactory, limi
         return data.decode("utf-8").removeprefix("\ufeff")
     except UnicodeDecodeError as exc:
         raise error(f"{name} is not UTF-8 text (byte {exc.start + 1} cannot be decoded)") from None
+
+
+def read_at_most(fh: BinaryIO, most: int, chunk: int = 1 << 16) -> bytes:
+    """Up to ``most`` bytes of ``fh``, read a piece at a time: ``fh.read(most)`` sets aside all ``most`` bytes
+    first, and a 1 KB record under a 250 MB memory limit failed with MemoryError (16 MB set aside a file)."""
+    parts: list[bytes] = []
+    size = 0
+    while size < most:
+        part = fh.read(min(chunk, most - size))
+        if not part:
+            break
+        parts.append(part)
+        size += len(part)
+    return b"".join(parts)
 
 
 def capped_int(digits: str, most: int) -> int:
@@ -89,8 +103,8 @@ def sniff(path: str | os.PathLike[str], limit: int = MAX_FILE_BYTES) -> tuple[st
         if not p.is_file():
             return "", True
         with p.open("rb") as fh:
-            data = fh.read(limit + 1)
-    except (OSError, ValueError):
+            data = read_at_most(fh, limit + 1)
+    except (OSError, ValueError, MemoryError):
         return "", True
     whole, data = len(data) <= limit, data[:limit]
     for bom, codec in ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),

@@ -390,7 +390,10 @@ def save_record(record: Record, path: str | os.PathLike[str]) -> None:
             folder = Path(os.path.realpath(path)).parent
         except ValueError:
             folder = Path(path).parent
-        gone = not folder.is_dir()  # the common case, said in words that say what would be right
+        try:  # the common case, said in words that say what would be right
+            gone = not folder.is_dir()
+        except OSError:  # the folder's name itself cannot be looked up (too long, a loop): the OS says why
+            gone = False
         raise RecordError(f"record {quoted(path)} cannot be written: " + (
             no_folder(folder) if gone else os_reason(exc))) from None
 

@@ -74,8 +74,19 @@ def quoted(value: object, limit: int = MAX_QUOTED) -> str:
     text = str(value)
     if len(text) > limit:
         keep = max(limit - 20, 10)
-        return repr(text[:keep])[:-1] + f"...' ({len(text)} characters)"
-    return repr(text)
+        return byte_escapes(repr(text[:keep])[:-1]) + f"...' ({len(text)} characters)"
+    return byte_escapes(repr(text))
+
+
+# an escape of a byte that was no UTF-8 (Python keeps it as a lone surrogate, U+DC80-U+DCFF), where the
+# backslash before it is not itself escaped
+_SURROGATE = re.compile(r"(?<!\\)((?:\\\\)*)\\udc([89a-f][0-9a-f])")
+
+
+def byte_escapes(text: str) -> str:
+    """``repr`` text with each byte that was no UTF-8 (a file name or argument in another encoding) written as
+    the byte it was, ``\\xe9``, not as Python's stand-in for it, ``\\udce9``."""
+    return _SURROGATE.sub(r"\1\\x\2", text) if "\\udc" in text else text
 
 
 def shown_path(path: object) -> str:
@@ -100,7 +111,7 @@ def brief(value: object, limit: int = MAX_QUOTED) -> str:
     JSON is spelled as JSON spells it (``true``, ``null``, ``[1, 2]``), since that
     is what the file holds; anything else is its ``repr``.
     """
-    text = repr(value)
+    text = byte_escapes(repr(value))
     if not isinstance(value, str):
         try:
             text = json.dumps(value, ensure_ascii=True)

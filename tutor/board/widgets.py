@@ -103,7 +103,7 @@ class _Sized(ABC):
         """The lines of this renderable at ``width`` columns."""
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        for line in self.lines(max(20, options.max_width)):
+        for line in self.lines(max(8, options.max_width)):
             line.no_wrap = True
             line.overflow = "crop"
             yield line
@@ -389,8 +389,10 @@ class Status(_Sized):
         self.items = items
 
     def lines(self, width: int) -> list[Text]:
-        # an item wider than the line wraps between its words ("Stock" over "26"), never cut to "Stock 2"
-        return pack([Text(item) for item in self.items], width, sep="   ", console=_MEASURE)
+        # an item wider than the line wraps between its words ("Stock" over "26"), never cut to "Stock 2"; on a
+        # tiny terminal two spaces apart, so two items still share a line ("Move 0  Stock 35" in 16 columns)
+        return pack([Text(item) for item in self.items], width, sep="   " if width >= 24 else "  ",
+                    console=_MEASURE)
 
 
 class Lines(_Sized):

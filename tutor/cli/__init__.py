@@ -7,6 +7,7 @@ on stderr and exit status 1, never a traceback.
 
 from __future__ import annotations
 
+import io
 import os
 import sys
 from typing import Any
@@ -29,6 +30,45 @@ def _open_missing_streams() -> None:
         sys.stdout = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115
     if sys.stderr is None:
         sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115
+
+
+class _WholeWrites(io.RawIOBase):
+    """The output's file descriptor, written in full or not at all: Python's own buffered stdout lets a short
+    write pass in silence (a file size limit, a disk filling up), and ``osmosis export > backup.jsonl`` said
+    nothing where the backup kept its first 1024 bytes. Here the rest is written, so the error is raised."""
+
+    def __init__(self, fd: int) -> None:
+        super().__init__()
+        self._fd = fd
+
+    def writable(self) -> bool:
+        return True
+
+    def fileno(self) -> int:
+        return self._fd
+
+    def write(self, data: Any) -> int:
+        view = memoryview(data).cast("B")
+        done = 0
+        while done < len(view):
+            done += os.write(self._fd, view[done:])
+        return done
+
+
+def _whole_writes_to_a_file() -> None:
+    """Where the output is a regular file (``> FILE``), give ``sys.stdout`` a layer that raises on a short
+    write (:class:`_WholeWrites`); a terminal or a pipe is written whole or fails by itself."""
+    import stat
+
+    out = sys.stdout
+    try:
+        if not stat.S_ISREG(os.fstat(out.fileno()).st_mode):
+            return
+        out.flush()
+        sys.stdout = io.TextIOWrapper(io.BufferedWriter(_WholeWrites(out.fileno())), encoding=out.encoding,
+                                      errors=out.errors, line_buffering=bool(out.line_buffering))
+    except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
+        return  # a stream with no file (a test's), or one already failing: left as it is
 
 
 def _output_failed(exc: OSError) -> None:
@@ -86,6 +126,7 @@ class TutorGroup(click.Group):
 
     def main(self, *args: Any, **kwargs: Any) -> Any:
         _open_missing_streams()
+        _whole_writes_to_a_file()
         try:
             return super().main(*args, **kwargs)
         except OSError as exc:  # click itself handles a closed pipe; this is any other write error
@@ -107,6 +148,18 @@ class TutorGroup(click.Group):
         except KeyboardInterrupt:
             click.echo("interrupted", err=True)
             ctx.exit(130)
+        except MemoryError:  # a memory limit (ulimit -v) below what the command needs
+            _out_of_memory(ctx)
+        except RuntimeError as exc:
+            if "can't start new thread" not in str(exc):  # the same, for a thread's stack
+                raise
+            _out_of_memory(ctx)
+
+
+def _out_of_memory(ctx: click.Context) -> None:
+    click.echo("error: the command ran out of memory: raise the memory limit (ulimit -v) or free some memory, and "
+               "run it again", err=True)
+    ctx.exit(1)
 
 
 @click.group(cls=TutorGroup, context_settings={"help_option_names": ["-h", "--help"]})

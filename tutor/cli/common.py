@@ -205,7 +205,7 @@ def read_line(prompt: str, echo: bool) -> str | None:
     while True:
         line = _raw_line(prompt, echo)
         if line is None:
-            if echo:
+            if echo or _typed():  # Ctrl-D leaves the cursor after the prompt: what follows starts a line
                 click.echo("")
             return None
         if isinstance(line, bytes):
@@ -226,6 +226,13 @@ def read_line(prompt: str, echo: bool) -> str | None:
 MAX_LINE = 100_000
 """The longest piped line read as one (a whole game's moves fit many times): a longer one (``/dev/zero``, a
 binary file) is skipped to its end, never held whole in memory."""
+
+
+def _typed() -> bool:
+    try:
+        return sys.stdin.isatty()
+    except (ValueError, OSError):
+        return False
 
 
 def _raw_line(prompt: str, echo: bool) -> str | bytes | int | None:

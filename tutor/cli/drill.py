@@ -127,6 +127,10 @@ def drill_command(ctx: click.Context, count: int, tag: str | None, list_only: bo
     problem = history.write_refused()
     if problem is not None and not list_only:
         history.close()
+        if "locked" in problem or "busy" in problem:  # another osmosis holds it: no folder to change
+            raise HistoryError(f"your history {quoted(history.path)} is being written by another osmosis "
+                               f"({problem}), so a drill's answer could not be kept now: run osmosis drill again "
+                               "when that one is done (osmosis drill --list shows your drills meanwhile)")
         raise HistoryError(f"your history {quoted(history.path)} cannot be written here ({problem}), so a drill's "
                            "answer could not be kept and none is asked: osmosis drill --list shows your drills "
                            "without writing (to answer them, set OSMOSIS_HOME to a folder you can write to)")

@@ -342,9 +342,8 @@ def export_command(ctx: click.Context, file: str | None) -> None:
 
     To FILE, or to the output (no FILE, or -).
     """
-    from ..history.backup import dropped_games, export_in, held_in
     from ..history.transfer import export_text
-    from ..storage import atomic_write_text, check_writable_target
+    from ..storage import check_writable_target, folder_lock
 
     if file == "-":  # the usual name of the output
         file = None
@@ -366,6 +365,18 @@ def export_command(ctx: click.Context, file: str | None) -> None:
     if file is None:
         click.echo(text, nl=False)
         return
+    with folder_lock(file):  # checked again with the write, which another export must wait for
+        _write_export(file, text)
+    n = text.count("\n")
+    click.echo(f"Exported {n} game{'s' if n != 1 else ''} to {shown_path(file)}.", err=True)
+
+
+def _write_export(file: str, text: str) -> None:
+    """Write the export over ``file`` where that keeps what it holds: an earlier export only if this one keeps
+    every game of it."""
+    from ..history.backup import dropped_games, export_in, held_in
+    from ..storage import atomic_write_text
+
     _keep_other_file(file)  # again: the file may have come since
     old = export_in(file)
     if old is not None:
@@ -391,8 +402,6 @@ def export_command(ctx: click.Context, file: str | None) -> None:
         atomic_write_text(file, text)
     except OSError as exc:
         raise HistoryError(f"cannot write {quoted(file)}: {cannot_write(file, exc, 'osmosis export')}") from None
-    n = text.count("\n")
-    click.echo(f"Exported {n} game{'s' if n != 1 else ''} to {shown_path(file)}.", err=True)
 
 
 def _keep_other_file(file: str) -> None:

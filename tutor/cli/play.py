@@ -178,10 +178,18 @@ def play_command(ctx: click.Context, number: int | None, deal_file: str | None, 
 
 def board_wanted(console: Console) -> bool:
     """The full-screen board: only when both ends are a terminal that can draw it (its card backs, arrows
-    and empty cells need a UTF-8 terminal; elsewhere line mode spells them in ASCII)."""
-    return (sys.stdin.isatty() and sys.stdout.isatty() and console.is_terminal
+    and empty cells need a UTF-8 terminal; elsewhere line mode spells them in ASCII). Textual draws on
+    stderr, so that is a terminal too: ``osmosis play 2>log`` drew the board into the log, the screen blank."""
+    return (sys.stdin.isatty() and sys.stdout.isatty() and _stderr_is_a_terminal() and console.is_terminal
             and os.environ.get("TERM", "") not in ("", "dumb")
             and (console.encoding or "").lower().replace("-", "").startswith("utf8"))
+
+
+def _stderr_is_a_terminal() -> bool:
+    try:
+        return sys.__stderr__ is not None and sys.__stderr__.isatty()
+    except (ValueError, OSError):
+        return False
 
 
 def review_after_play(ctx: click.Context, record: Record) -> None:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..inputs import read_at_most
 from ..storage import is_regular_file
 from .jsonvalues import MAX_EXPORT_BYTES, json_values, laid_out
 from .reviews import review_of
@@ -172,9 +173,9 @@ def _as_import_reads(path: str | Path) -> ExportFile | None:
     fragments. None when the file cannot be read so (too large, not UTF-8: each line is then as it was read)."""
     try:
         with open(path, "rb") as fh:
-            data = fh.read(MAX_EXPORT_BYTES + 1)
+            data = read_at_most(fh, MAX_EXPORT_BYTES + 1)
         text = data.decode("utf-8").removeprefix("\ufeff")
-    except (OSError, UnicodeDecodeError):
+    except (OSError, UnicodeDecodeError, MemoryError):
         return None
     if len(data) > MAX_EXPORT_BYTES:
         return None

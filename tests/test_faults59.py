@@ -1,0 +1,202 @@
+"""Faults found by the audits of stop 59: a save name too long for the system, short writes to a file, a
+memory limit, files written by two commands at once, a history another osmosis holds, bytes that are no
+UTF-8 in names, and the end of input typed at a prompt."""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tutor.deals import deal_for
+from tutor.record import Record, loads_record, save_record
+from tutor.rules import preset
+from tutor.textsafe import brief, quoted, shown_path
+
+OSMOSIS = [sys.executable, "-c", "from tutor.entry import run; run()"]
+
+
+def _process(args, home, limits=(), **kw):
+    """The command in a process of its own, with resource limits set in it (``(resource.RLIMIT_X, n)``)."""
+    def set_limits():
+        for which, n in limits:
+            resource.setrlimit(which, (n, n))
+
+    kw.setdefault("stdout", subprocess.PIPE)
+    return subprocess.run([*OSMOSIS, *args], env={**os.environ, "OSMOSIS_HOME": str(home), "NO_COLOR": "1"},
+                          preexec_fn=set_limits, stderr=subprocess.PIPE, text=True, **kw)
+
+
+def test_a_save_name_too_long_for_the_system_is_one_line_and_play_goes_on(run, tmp_path, monkeypatch):
+    """`s a/a/.../x.json` (4,200 characters): the check of its folder raised "File name too long" itself,
+    which ended the game in line mode ("error: ..." and status 1) and the board with a traceback."""
+    monkeypatch.chdir(tmp_path)
+    long_name = "a/" * 2100 + "x.json"
+    result = run(["play", "23"], input=f"d d d\ns {long_name}\nd\nq\n")
+    assert result.exit_code == 0, result.output
+    assert "cannot be written: File name too long" in result.output
+    assert "The game is saved in" in result.output and "(4 moves" in result.output  # the d after it played
+    rules = preset("osmosis")
+    with pytest.raises(Exception, match="cannot be written: File name too long") as err:
+        save_record(Record(rules, deal_for(23, rules), []), long_name)
+    assert type(err.value).__name__ == "RecordError"
+
+
+def test_an_export_cut_short_by_a_file_size_limit_is_an_error_not_a_quiet_half(run, home, tmp_path):
+    """`osmosis export > backup.jsonl` under a file size limit kept its first 1024 bytes and said nothing,
+    status 0: Python's stdout let the short write pass."""
+    rules = preset("osmosis")
+    for n in range(1, 9):
+        path = tmp_path / f"g{n}.json"
+        save_record(Record(rules, deal_for(n, rules), ["d"] * 12), path)
+        assert run(["import", str(path)]).exit_code == 0
+    whole = run(["export"]).stdout
+    assert len(whole.encode()) > 2048
+    out = tmp_path / "backup.jsonl"
+    with out.open("w") as fh:
+        done = _process(["export"], home, limits=[(resource.RLIMIT_FSIZE, 1024)], stdout=fh)
+    # (the limit holds for the history's own files too: a warning that nothing new is stored may come first)
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert done.stderr.splitlines()[-1] == "error: the output cannot be written: File too large", done.stderr
+    with out.open("w") as fh:  # without the limit, the same command writes all of it
+        assert _process(["export"], home, stdout=fh).returncode == 0
+    assert out.read_text() == whole
+
+
+def test_a_small_memory_limit_reads_a_small_record_and_is_one_line_where_it_is_too_small(run, home, tmp_path):
+    """Every file was read into a buffer of its largest allowed size first (16 MB, 256 MB for an import): a
+    1 KB record under a 250 MB limit ended in a MemoryError traceback."""
+    rules = preset("osmosis")
+    path = tmp_path / "g.json"
+    save_record(Record(rules, deal_for(2, rules), ["d"] * 5), path)
+    assert run(["history"]).exit_code == 0
+    ok = _process(["import", str(path)], home, limits=[(resource.RLIMIT_AS, 250 * 1024 * 1024)])
+    assert ok.returncode == 0 and "Imported 1 game" in ok.stderr + ok.stdout, ok.stderr
+    tight = _process(["review", str(path)], home, limits=[(resource.RLIMIT_AS, 40 * 1024 * 1024)])
+    assert tight.returncode == 1 and "Traceback" not in tight.stderr
+    assert tight.stderr.splitlines() == ["error: the command ran out of memory: raise the memory limit (ulimit -v) or "
+                                         "free some memory, and run it again"]
+
+
+def test_a_game_saved_while_the_graph_is_explored_is_kept(run, tmp_path, monkeypatch):
+    """`solve --graph g.json` checked the file once, before a search of seconds; a game saved there meanwhile
+    was then written over by the graph."""
+    from tutor import graph
+
+    target = tmp_path / "g.json"
+    rules = preset("osmosis")
+    game = Record(rules, deal_for(2, rules), ["d", "d"])
+    explore = graph.position_graph
+
+    def explore_while_a_game_is_saved(*args, **kw):
+        save_record(game, target)
+        return explore(*args, **kw)
+
+    monkeypatch.setattr(graph, "position_graph", explore_while_a_game_is_saved)
+    result = run(["solve", "1", "--graph", str(target), "--graph-nodes", "200"])
+    assert result.exit_code == 1 and "holds" in result.stderr and len(result.stderr.splitlines()) == 1
+    assert loads_record(target.read_text()).moves == game.moves
+
+
+def test_an_export_checks_the_file_and_writes_it_under_one_lock(run, home, tmp_path, monkeypatch):
+    """Two `export FILE` at once: each checked the file and then wrote it with no lock between, so now and
+    then (3 runs of 15) the backup of one history replaced the other's in silence, both saying "Exported".
+    The last check and the write are now made holding the folder's lock, as a game's save is."""
+    from contextlib import contextmanager
+
+    from tutor import storage
+    from tutor.history import backup
+
+    rules = preset("osmosis")
+    mine = tmp_path / "mine.json"
+    save_record(Record(rules, deal_for(5, rules), ["d"] * 6), mine)
+    assert run(["import", str(mine)]).exit_code == 0
+    held = []
+    seen: list[tuple[str, bool]] = []
+
+    @contextmanager
+    def lock(path):
+        held.append(path)
+        try:
+            yield
+        finally:
+            held.pop()
+
+    def watch(name, function):
+        def watched(*args, **kw):
+            seen.append((name, bool(held)))
+            return function(*args, **kw)
+        return watched
+
+    monkeypatch.setattr(storage, "folder_lock", lock)
+    monkeypatch.setattr(backup, "export_in", watch("check", backup.export_in))
+    monkeypatch.setattr(storage, "atomic_write_text", watch("write", storage.atomic_write_text))
+    target = tmp_path / "backup.jsonl"
+    for _ in range(2):  # a new file, then over the earlier export
+        seen.clear()
+        assert run(["export", str(target)]).exit_code == 0
+        assert seen[-2:] == [("check", True), ("write", True)], seen
+
+
+def test_a_drill_with_the_history_held_by_another_osmosis_says_to_wait(run, home, tmp_path, monkeypatch):
+    """It said to set OSMOSIS_HOME to a folder one can write to, where the folder was writable and another
+    osmosis was writing the history."""
+    from tutor.history import db
+
+    assert run(["history"]).exit_code == 0
+    monkeypatch.setattr(db, "BUSY_MS", 200)
+    other = sqlite3.connect(home / "history.sqlite3", isolation_level=None)
+    other.execute("BEGIN EXCLUSIVE")
+    try:
+        result = run(["drill"], input="q\n")
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    assert result.exit_code == 1 and len(result.stderr.splitlines()) == 1
+    assert "is being written by another osmosis (database is locked)" in result.stderr
+    assert "run osmosis drill again when that one is done" in result.stderr and "OSMOSIS_HOME" not in result.stderr
+
+
+def test_bytes_that_are_no_utf8_are_shown_as_the_bytes_they_were():
+    """A file name or argument in another encoding was quoted with Python's stand-ins ('nosuch-\\udcc3\\udca9')."""
+    name = os.fsdecode(b"nosuch-\xc3\xa9\xff.json")  # under a C locale the first two decode to stand-ins as well
+    assert quoted(name) == "'nosuch-\u00e9\\xff.json'"
+    assert quoted(os.fsdecode(b"caf\xe9")) == "'caf\\xe9'" == shown_path(os.fsdecode(b"caf\xe9"))
+    assert brief("d" + os.fsdecode(b"\xff")) == "'d\\xff'"
+    literal = "a\\udcc3b"  # a backslash typed before 'udcc3' is no byte: kept as Python quotes it
+    assert quoted(literal) == repr(literal)
+    assert quoted(os.fsdecode(b"\xe9") * 200).startswith("'\\xe9\\xe9") and "\\udc" not in quoted(
+        os.fsdecode(b"\xe9") * 200)
+
+
+def test_the_end_of_input_typed_at_a_prompt_ends_the_line(monkeypatch, capsys):
+    """Ctrl-D at `move>` left the cursor after the prompt: "move> The game is saved in ..."."""
+    from tutor.cli import common
+
+    monkeypatch.setattr(common, "_raw_line", lambda prompt, echo: None)
+    monkeypatch.setattr(common, "_typed", lambda: True)
+    assert common.read_line("move> ", echo=False) is None
+    assert capsys.readouterr().out == "\n"
+    monkeypatch.setattr(common, "_typed", lambda: False)
+    assert common.read_line("move> ", echo=False) is None
+    assert capsys.readouterr().out == ""
+
+
+def test_a_history_export_on_disk_is_unchanged_by_the_output_layer(run, home, tmp_path):
+    """The layer that makes a short write an error writes everything else as before (the same bytes)."""
+    rules = preset("osmosis")
+    path = tmp_path / "g.json"
+    save_record(Record(rules, deal_for(4, rules), ["d"] * 9), path)
+    assert run(["import", str(path)]).exit_code == 0
+    out = tmp_path / "h.json"
+    with out.open("w") as fh:
+        done = _process(["history", "--json"], home, stdout=fh)
+    assert done.returncode == 0
+    assert json.loads(out.read_text()) == json.loads(run(["history", "--json"]).stdout)
+    assert Path(out).stat().st_size == len(run(["history", "--json"]).stdout.encode())
