@@ -200,3 +200,36 @@ def test_a_history_export_on_disk_is_unchanged_by_the_output_layer(run, home, tm
     assert done.returncode == 0
     assert json.loads(out.read_text()) == json.loads(run(["history", "--json"]).stdout)
     assert Path(out).stat().st_size == len(run(["history", "--json"]).stdout.encode())
+
+
+def _first_legal_moves(number: int) -> tuple[list[str], int]:
+    """The game of always the first legal move on deal ``number`` (Osmosis): its moves and its score."""
+    from tutor.notation import format_moves
+    from tutor.state import State
+
+    rules = preset("osmosis")
+    state, moves = State.initial(deal_for(number, rules), rules), []
+    while not state.over:
+        move = state.legal_moves()[0]
+        state = state.apply(move)
+        moves.append(move)
+    return format_moves(moves).split(), state.score
+
+
+@pytest.mark.parametrize(("number", "cards", "well"), [(61, 39, False), (439, 40, True)])
+def test_forty_cards_is_well_played_and_thirty_nine_is_not(run, tmp_path, number, cards, well):
+    """The rule's edge (a lost game with at least 40 cards counts as well played), in play and in the review's
+    result line: the tests had 11 and 49 cards, so a mark moved to 49 (or never said) passed them."""
+    from types import SimpleNamespace
+
+    from tutor.cli.review_report import result_line
+
+    moves, score = _first_legal_moves(number)
+    assert score == cards
+    said = run(["play", str(number), "--save", str(tmp_path / "g.json")], input=" ".join(moves) + "\n").stdout
+    assert f"Blocked: {cards} cards on the foundations" in said
+    assert ("40 or more cards counts as well played" in said) is well
+    review = SimpleNamespace(result={"cards": cards, "won": False}, over=True, reveals_unseen=lambda: False)
+    line = result_line(review).plain
+    assert line.startswith(f"Result: {cards} cards on the foundations, the game was blocked")
+    assert line.endswith(" (well played: 40 or more)." if well else "blocked.")

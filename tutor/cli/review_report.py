@@ -24,7 +24,7 @@ from ..table import Table
 __all__ = ["chart", "counts_line", "moves_table", "moments_table", "render_review", "result_line",
            "LABEL_STYLES", "MARKS", "LEGEND", "practical_block"]
 
-WELL_PLAYED = 40
+WELL_PLAYED = 40  # the same mark as in play (tutor.narrate.play.WELL_PLAYED)
 SPARKS = "▁▂▃▄▅▆▇█"
 LABEL_STYLES = {Label.BEST: "green", Label.GOOD: "cyan", Label.INACCURACY: "yellow",
                 Label.MISTAKE: "dark_orange", Label.BLUNDER: "bold red"}
@@ -67,7 +67,7 @@ def result_line(rev: Review) -> Text:
         text.append(f"{cards} card{'' if cards == 1 else 's'} on the foundations")
         over = rev.over
         text.append(", the game was blocked" if over else ", the game was not finished")
-        text.append(" (well played: 40 or more)." if over and cards >= WELL_PLAYED else ".")  # a lost game's mark
+        text.append(f" (well played: {WELL_PLAYED} or more)." if over and cards >= WELL_PLAYED else ".")  # a lost game's mark
         if rev.reveals_unseen():
             text.append(f" {UNSEEN_WARNING}", style="yellow")
     return text
