@@ -107,6 +107,21 @@ def test_a_cache_that_cannot_be_written_changes_nothing(home, tmp_path, counted)
     assert len(counted) == 2
 
 
+def test_a_cache_the_system_refuses_to_write_changes_nothing(home, tmp_path, counted, monkeypatch):
+    """The same as a read-only folder, for any user (root writes into one, so the test above skips there): the
+    system refuses the cache file itself."""
+    path = tmp_path / "g.json"
+    save_record(first_moves(7, 8), path)
+
+    def refused(*args, **kwargs):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(cache.tempfile, "mkstemp", refused)
+    assert review_json(home, path) == review_json(home, path)
+    assert len(counted) == 2
+    assert not list((home / "cache").glob("*.pickle"))
+
+
 def test_a_file_in_the_way_changes_nothing(home, tmp_path, counted):
     path = tmp_path / "g.json"
     save_record(first_moves(7, 8), path)
