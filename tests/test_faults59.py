@@ -233,3 +233,17 @@ def test_forty_cards_is_well_played_and_thirty_nine_is_not(run, tmp_path, number
     line = result_line(review).plain
     assert line.startswith(f"Result: {cards} cards on the foundations, the game was blocked")
     assert line.endswith(" (well played: 40 or more)." if well else "blocked.")
+
+
+def test_an_import_into_a_history_that_cannot_be_written_is_one_line(run, home, tmp_path):
+    """A warning that nothing new is stored, then the error of the first store: two lines for one problem,
+    the second blaming a read-only database where a file size limit stopped the write."""
+    rules = preset("osmosis")
+    path = tmp_path / "g.json"
+    save_record(Record(rules, deal_for(2, rules), ["d"] * 5), path)
+    assert run(["history"]).exit_code == 0
+    done = _process(["import", str(path)], home, limits=[(resource.RLIMIT_FSIZE, 1024)])
+    assert done.returncode == 1 and len(done.stderr.splitlines()) == 1, done.stderr
+    assert done.stderr.startswith("error: your history ") and "cannot be written here (" in done.stderr
+    assert "so nothing was imported: set OSMOSIS_HOME to a writable folder, or free some disk space" in done.stderr
+    assert run(["history"]).stdout.startswith("No games in your history yet")  # still none

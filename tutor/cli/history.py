@@ -305,7 +305,12 @@ def import_command(ctx: click.Context, files: tuple[str, ...]) -> None:
 
     console = console_of(ctx)
     total = ImportResult()
-    with open_for_command(console) as history:
+    history = hgames.open_history()
+    if history.read_only:  # one line, not a warning that nothing is stored and then the error of the first store
+        history.close()
+        raise HistoryError(f"your history {quoted(history.path)} cannot be written here ({history.refused}), so "
+                           "nothing was imported: set OSMOSIS_HOME to a writable folder, or free some disk space")
+    with opened(history) as history:
         for at, name in enumerate(files, 1):
             # what each file changed is found in the transaction that wrote it: another import may run at once
             if not name:  # Path("") is the current folder: named as typed instead

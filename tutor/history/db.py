@@ -148,8 +148,8 @@ class History:
         except OSError as exc:
             raise HistoryError(f"cannot create the data folder '{self.path.parent}': {exc.strerror or exc} "
                                "(set OSMOSIS_HOME to a writable folder)") from None
-        #: Opened as it is, with no write possible: a read-only or full data folder (see :meth:`_read_only`).
-        self.read_only = False
+        #: Opened as it is, with no write possible (a read-only or full data folder, :meth:`_read_only`): why.
+        self.read_only, self.refused = False, ""
         #: In a read-only history, what could not be read and is left out of what it shows (None: nothing).
         self.unreadable: str | None = None
         if self.path.is_dir():  # SQLite says only "unable to open database file"
@@ -163,7 +163,7 @@ class History:
                 if conn is None:
                     raise HistoryError(f"the history database '{self.path}' cannot be used: {_what_to_do(exc)}"
                                        ) from None
-                self.conn, self.read_only = conn, True
+                self.conn, self.read_only, self.refused = conn, True, str(exc)
                 left = f", without what cannot be read ({self.unreadable})" if self.unreadable else ""
                 self.warning = (f"your history '{self.path}' cannot be written here ({exc}): it is read as it "
                                 f"is{left}, and nothing new is stored (set OSMOSIS_HOME to a writable folder, or "
