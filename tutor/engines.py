@@ -209,13 +209,15 @@ class DaskEngine:
             # on its own host, 127.0.0.1 (with ":0" it listened on every interface).
             # Its web server on a free port of its own: at dask's 8787, taken by another cluster, dask said so
             # in four lines on stderr. Dask's own temporary folder is this one too (it left an empty
-            # dask-scratch-space with its lock files in the system's).
+            # dask-scratch-space with its lock files in the system's). Its logs only at CRITICAL: a worker that
+            # missed a heartbeat on a loaded machine wrote "Failed to communicate with scheduler during
+            # heartbeat" and a 30-line traceback among the progress lines; what fails a survey, it says itself.
             self._scratch = tempfile.mkdtemp(prefix="osmosis-dask-")
             try:
                 with sigint_ignored(), dask.config.set({"temporary-directory": self._scratch}):
                     self._own_cluster = distributed.LocalCluster(
                         n_workers=workers, threads_per_worker=1, processes=True, dashboard_address="127.0.0.1:0",
-                        local_directory=self._scratch, silence_logs=logging.ERROR)
+                        local_directory=self._scratch, silence_logs=logging.CRITICAL)
                 self.client = distributed.Client(self._own_cluster)
             except BaseException:  # no engine to close: its folder goes now
                 if self._own_cluster is not None:
