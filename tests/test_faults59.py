@@ -247,3 +247,16 @@ def test_an_import_into_a_history_that_cannot_be_written_is_one_line(run, home, 
     assert done.stderr.startswith("error: your history ") and "cannot be written here (" in done.stderr
     assert "so nothing was imported: set OSMOSIS_HOME to a writable folder, or free some disk space" in done.stderr
     assert run(["history"]).stdout.startswith("No games in your history yet")  # still none
+
+
+def test_sampled_cards_a_tenth_apart_are_not_a_card_apart_in_words(tmp_path):
+    """Deal 9 after r3 d d: the table showed 29.5 and 29.4 cards, the reason "about 30 cards ... against 29",
+    a card in favour of turning that the figures do not hold."""
+    from builders import osmosis
+
+    args = ["hint", "9", "--moves", "r3 d d"]
+    data = json.loads(osmosis([*args, "--json"], tmp_path).output)
+    cards = sorted(c["cards"] for c in data["candidates"])
+    assert round(cards[-1]) != round(cards[-2]) and cards[-1] - cards[-2] < 0.5  # the case: rounded apart
+    said = " ".join(osmosis(args, tmp_path).output.split())
+    assert "either way, about 30 cards (95%: 25-34)" in said and "against 29" not in said

@@ -80,10 +80,11 @@ def _surely_more_cards(top: Candidate, other: Candidate) -> bool:
 
 def _cards_differ(top: Candidate, other: Candidate) -> bool:
     """The two expected cards read differently: exact means as they are printed ("7.4" against "7.2", where
-    "either way" beside them would contradict the table), sampled ones in whole cards."""
+    "either way" beside them would contradict the table), sampled ones in whole cards, at least half a card
+    apart (29.5 and 29.4 rounded to "30 against 29" said a card more where the table shows a tenth)."""
     if top.exact and other.exact:
         return exact_cards(top.cards) != exact_cards(other.cards)
-    return round(top.cards) != round(other.cards)
+    return round(top.cards) != round(other.cards) and abs(top.cards - other.cards) >= 0.5
 
 
 def _more_cards(top: Candidate, other: Candidate) -> bool:
