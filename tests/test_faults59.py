@@ -260,3 +260,24 @@ def test_sampled_cards_a_tenth_apart_are_not_a_card_apart_in_words(tmp_path):
     assert round(cards[-1]) != round(cards[-2]) and cards[-1] - cards[-2] < 0.5  # the case: rounded apart
     said = " ".join(osmosis(args, tmp_path).output.split())
     assert "either way, about 30 cards (95%: 25-34)" in said and "against 29" not in said
+
+
+def test_the_board_help_names_the_keys_that_scroll_back_to_the_table(tmp_path):
+    """On 80x24 a hint scrolls the reserve and the foundations out of view, and the help named no key that
+    brings them back (PageUp does)."""
+    from test_board import make_session, screens
+
+    from tutor.board.screens import play_keys
+
+    start, hinted, back = screens(make_session(tmp_path, number=21), ["h", "pageup"], 80, 24)
+    assert "Reserve" in start and "Reserve" not in hinted and "Hint:" in hinted
+    assert "Reserve" in back
+    assert "PgUp PgDn  scroll a board taller than the terminal" in play_keys(4)
+
+
+def test_the_memory_legend_says_a_starred_card_fits_not_that_it_plays_now(tmp_path):
+    """"* could go to a foundation now" beside a starred card buried in the waste, which no key plays."""
+    from test_board import make_session, screens
+
+    text = " ".join(screens(make_session(tmp_path, number=1), ["d"], 80, 40)[-1].split())
+    assert "* fits a foundation now (played once it is on top)" in text

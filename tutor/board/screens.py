@@ -27,6 +27,7 @@ u r      undo, redo
 h        hint: every move's win chance, samples and interval, and why
 : or /   type moves or card names (7h, 10h, r2 w d) and Enter
 s        save          q  quit (the game stays saved)
+PgUp PgDn  scroll a board taller than the terminal, back to the table (the arrows, Home, End too)
 ?        this help     the mouse: click a reserve card or the waste's top card to play it"""
 
 REPLAY_KEYS = """\

@@ -253,7 +253,9 @@ class MemoryView(_Sized):
                                                               "no redeal is allowed"), style=DIM), width, "      ")
         order = (f"in groups of {mem.turn} as the turns show them, the last of each on top" if mem.turn > 1
                  else "one card a turn, in the order the turns show them")
-        legend = Text(f"{order}; {PLAYABLE_MARK} could go to a foundation now; ?? not seen yet", style=DIM)
+        # "could go to a foundation now" read as "can be played now" for a card buried in the waste
+        legend = Text(f"{order}; {PLAYABLE_MARK} fits a foundation now (played once it is on top); ?? not seen yet",
+                      style=DIM)
         out += wrap(legend, width)
         return out
 
