@@ -292,3 +292,14 @@ def test_the_tutor_asks_before_a_likely_mistake_its_deals_cannot_settle(run):
     assert ("That looks weaker than d (turn the talon): win 14% (95%: 8-25%) against 29% (95%: 19-41%), about 14 "
             "points less (95%: 5-24) on 63 deals, too few to call it a mistake for sure.") in said
     assert "Move not played." in said and "mistake:" not in said
+
+
+def test_the_history_says_its_ids_are_not_the_numbers_review_takes(run, tmp_path):
+    """history showed "id 3" for one game, and `osmosis review 3` (the numbers of osmosis games) opened another."""
+    rules = preset("osmosis")
+    path = tmp_path / "g.json"
+    save_record(Record(rules, deal_for(7, rules), ["d"] * 4), path)
+    assert run(["import", str(path)]).exit_code == 0
+    said = " ".join(run(["history"]).stdout.split())
+    assert ("id: the game's number in your history (coach and drill name games by it); osmosis review N and "
+            "replay N take the numbers of osmosis games instead.") in said

@@ -172,6 +172,9 @@ def render_summary(s, width: int = 80, variant: str | None = None) -> Group:
                       variant_label(g.variant), str(g.moves), str(g.cards), result,
                       _accuracy_cell(g.accuracy, g.accuracy_interval))
     parts.append(table)
+    # a newcomer copied id 3 into `osmosis review 3` and got another game: the two numberings said apart
+    parts.append(Text("id: the game's number in your history (coach and drill name games by it); osmosis review N "
+                      "and replay N take the numbers of osmosis games instead.", style="dim"))
     return Group(*parts)
 
 
