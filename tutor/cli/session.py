@@ -121,7 +121,7 @@ class Session:
                 say_line(console, line)
         if tutor:
             say_line(console, f"Tutor mode: moves {threshold:g} or more points below the best (with 95% "
-                              "confidence) are questioned.")
+                              "confidence, or likely where the deals cannot be sure) are questioned.")
         session = cls(ctx, game, files, tutor, threshold)
         session.no_autosave = no_autosave
         if resumed is not None and game.ply:

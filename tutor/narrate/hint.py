@@ -64,12 +64,13 @@ def _versus(top: Candidate, other: Candidate, mine: str, theirs: str) -> str:
     figures read the same, interval and all (2% of 128 deals is 1-7% for 3 won, 0-6% for 2)."""
     if win_figure(top) != win_figure(other):
         return f"win {win_figure(top)} {mine}, {win_figure(other)} {theirs}"
+    places = _pair_places(top, other)
     if _surely_more_cards(top, other):  # "but" only for more cards that are sure; else the figures side by side
-        return (f"win {win_figure(top)} either way, but {about_cards(top)} {mine} "
-                f"against {cards_figure(other)} {theirs}")
+        return (f"win {win_figure(top)} either way, but {about_cards(top, places)} {mine} "
+                f"against {cards_figure(other, places)} {theirs}")
     if _cards_differ(top, other):  # fewer cards: the tie-break kept a row closed
-        return (f"win {win_figure(top)} either way, {about_cards(top)} {mine} "
-                f"against {cards_figure(other)} {theirs}")
+        return (f"win {win_figure(top)} either way, {about_cards(top, places)} {mine} "
+                f"against {cards_figure(other, places)} {theirs}")
     return f"win {win_figure(top)} either way, {about_cards(top)}"
 
 
@@ -80,11 +81,19 @@ def _surely_more_cards(top: Candidate, other: Candidate) -> bool:
 
 def _cards_differ(top: Candidate, other: Candidate) -> bool:
     """The two expected cards read differently: exact means as they are printed ("7.4" against "7.2", where
-    "either way" beside them would contradict the table), sampled ones in whole cards, at least half a card
-    apart (29.5 and 29.4 rounded to "30 against 29" said a card more where the table shows a tenth)."""
+    "either way" beside them would contradict the table), sampled ones in whole cards."""
     if top.exact and other.exact:
         return exact_cards(top.cards) != exact_cards(other.cards)
-    return round(top.cards) != round(other.cards) and abs(top.cards - other.cards) >= 0.5
+    return round(top.cards) != round(other.cards)
+
+
+def _pair_places(top: Candidate, other: Candidate) -> int | None:
+    """Decimals for two sampled figures said side by side that round a whole card apart though less than a card
+    apart: one ("29.5 against 29.4", which rounded read "30 against 29", a card where the table shows a tenth);
+    else None (as :func:`cards_figure` spells each)."""
+    if (top.exact and other.exact) or not _cards_differ(top, other) or abs(top.cards - other.cards) >= 1:
+        return None
+    return 1
 
 
 def _more_cards(top: Candidate, other: Candidate) -> bool:
@@ -118,10 +127,10 @@ def _figs(figures: str, scored: ScoredPosition) -> str:
     return f"{_cap(figures)}, {basis(scored)}."
 
 
-def about_cards(c: Candidate) -> str:
+def about_cards(c: Candidate, places: int | None = None) -> str:
     """``about 29 cards (95%: 27-31)`` for a sampled figure, ``49 cards (exact)`` for an exact one (nothing
-    "about" it): the word "cards" before the figure's basis, never after it."""
-    number, _, basis = cards_figure(c).partition(" ")
+    "about" it): the word "cards" before the figure's basis, never after it. ``places``: see :func:`cards_figure`."""
+    number, _, basis = cards_figure(c, places).partition(" ")
     return f"{'' if c.exact or _same_cards(c) else 'about '}{number} cards {basis}"
 
 
@@ -158,14 +167,15 @@ def exact_cards(cards: float) -> str:
     return f"{cards:.0f}" if abs(cards - round(cards)) < 0.05 else f"{cards:.1f}"
 
 
-def cards_figure(c: Candidate) -> str:
-    """A candidate's expected cards with its 95% interval: "29 (95%: 27-31)", or "29 (exact)"."""
+def cards_figure(c: Candidate, places: int | None = None) -> str:
+    """A candidate's expected cards with its 95% interval: "29 (95%: 27-31)", or "29 (exact)". ``places``: at
+    least that many decimals for a sampled figure (:func:`_pair_places`)."""
     if c.exact:
         return f"{exact_cards(c.cards)} (exact)"
     if _same_cards(c):
         return f"{c.cards:.0f} (in each of the {c.samples} deals)"
     lo, hi = c.cards_interval
-    return f"{c.cards:.{cards_decimals(lo, hi)}f} (95%: {cards_ends(lo, hi)})"
+    return f"{c.cards:.{max(places or 0, cards_decimals(lo, hi))}f} (95%: {cards_ends(lo, hi)})"
 
 
 def _played(card: int | None) -> int:
@@ -328,12 +338,14 @@ def _compared_reason(obs: Observation, scored: ScoredPosition, top: Candidate, o
                     "This position cannot be won any more whatever you do: the reserve piles, every card of them "
                     f"known, leave no order of the rows still to open that can be completed "
                     f"({plural(scored.samples, 'deal')} sampled, none won)")
+        places = _pair_places(top, other)
         if _more_cards(top, other) and _sure_lead(top, other):
-            out = [f"{head}; {move_gerund(obs, best)} places the most cards: {about_cards(top)} "
-                   f"against {cards_figure(other)} if you {move_phrase(obs, other.move, False)}."]
+            out = [f"{head}; {move_gerund(obs, best)} places the most cards: {about_cards(top, places)} "
+                   f"against {cards_figure(other, places)} if you {move_phrase(obs, other.move, False)}."]
         elif _more_cards(top, other):  # more cards, but within the intervals: no "most"
-            out = [f"{head}; you can expect {about_cards(top)} if you {move_phrase(obs, best, False)} and "
-                   f"{cards_figure(other)} if you {move_phrase(obs, other.move, False)}, a gap within the noise."]
+            out = [f"{head}; you can expect {about_cards(top, places)} if you {move_phrase(obs, best, False)} and "
+                   f"{cards_figure(other, places)} if you {move_phrase(obs, other.move, False)}, a gap within the "
+                   "noise."]
         else:  # no difference to claim
             out = [f"{head}; {move_gerund(obs, best)} or {move_gerund(obs, other.move)}, you can expect "
                    f"{about_cards(top)} either way."]

@@ -76,17 +76,19 @@ def tutor_question(advice: Hint, move: Move, threshold: float, best_words: str) 
     drop = advice.candidate(move).drop
     if advice.warns(move, threshold) and drop is not None and drop.lo > 0:  # a drop of 0 is no mistake, at 0 too
         return tutor_warning(advice, move, best_words)
-    if drop is not None and not (advice.exact or drop.exact) and drop.lo > 0 and drop.estimate * 100 >= threshold:
+    cards = cards_warning(advice, move, best_words)  # a sure loss of cards says more than a doubt
+    if cards is None and drop is not None and not (advice.exact or drop.exact) and drop.lo > 0 and \
+            drop.estimate * 100 >= threshold:
         # the drop is real and most likely past the threshold, but the hint's deals cannot say so for sure
-        return doubt_warning(advice, move, best_words)
-    return cards_warning(advice, move, best_words)
+        return doubt_warning(advice, move, best_words, threshold)
+    return cards
 
 
-def doubt_warning(advice: Hint, move: Move, best_words: str) -> str | None:
-    """The question where ``move``'s drop is surely above zero and its estimate past the threshold, but the low
-    end of its interval is not: asked with the figures and the doubt, not a label. A hint stopped early by its
-    work budget (63 deals) let a beginner's early row opening through without a word, which the review, on
-    512 deals, then called a mistake of 17 points (13-21)."""
+def doubt_warning(advice: Hint, move: Move, best_words: str, threshold: float) -> str | None:
+    """The question where ``move``'s drop is surely above zero and its estimate at ``threshold`` points or more,
+    but the low end of its interval is not: asked with the figures and the doubt, not a label. A hint stopped
+    early by its work budget (63 deals) let a beginner's early row opening through without a word, which the
+    review, on 512 deals, then called a mistake of 17 points (13-21)."""
     by_move = {c.move: c for c in advice.candidates}
     best, mine = by_move.get(advice.best), by_move.get(move)
     if best is None or mine is None or mine.drop is None:
@@ -94,7 +96,7 @@ def doubt_warning(advice: Hint, move: Move, best_words: str) -> str | None:
     est, lo, hi = mine.drop.points()
     return (f"That looks weaker than {best_words}: win {win_figure(mine)} against {win_figure(best)}, about "
             f"{est:.0f} points less (95%: {lo:.0f}-{hi:.0f}) on {mine.samples} deal{'s' if mine.samples != 1 else ''}, "
-            "too few to call it a mistake for sure.")
+            f"too few to be sure it is {threshold:g} points or more.")
 
 
 def cards_warning(advice: Hint, move: Move, best_words: str) -> str | None:
