@@ -327,3 +327,32 @@ def test_the_doubt_is_said_against_the_threshold_set(run):
     assert "Tutor mode: moves 12 or more points below the best (with 95% confidence, or likely where" in said
     quiet = run(["play", "9", "--tutor", "--threshold", "15"], input="r3 d d w d d\nw\nq\n").stdout
     assert "That looks weaker" not in quiet  # an estimate of 14 is below 15: no question
+
+
+def test_a_first_import_counts_only_the_games_it_added_itself(run, home, monkeypatch):
+    """Ten commands opening a new history at once each said "Imported 310 saved games" (and 302, 290, ...):
+    each counted every row not there when it began, also those another had added meanwhile."""
+    from tutor.history import games
+    from tutor.history.db import History
+
+    rules = preset("osmosis")
+    folder = home / "games"
+    folder.mkdir(parents=True)
+    paths = [folder / f"deal-{n}-20261201-10000{n}.json" for n in (3, 4, 5)]
+    for n, path in zip((3, 4, 5), paths):
+        save_record(Record(rules, deal_for(n, rules), ["d"] * (n + 2)), path)
+    real = games.add_file
+    others = []
+
+    def another_process_meanwhile(history, path, **kw):
+        if not others:  # before this one's first file: another osmosis stores the second one
+            other = History(history.path)
+            others.append(real(other, paths[1], by_content=False))
+            other.close()
+        return real(history, path, **kw)
+
+    monkeypatch.setattr(games, "add_file", another_process_meanwhile)
+    result = run(["history", "--json"])
+    assert result.exit_code == 0
+    assert "Imported 2 saved games from the games folder" in result.stderr, result.stderr
+    assert json.loads(result.stdout)["games"] == 3

@@ -149,9 +149,9 @@ class History:
             raise HistoryError(f"cannot create the data folder '{self.path.parent}': {exc.strerror or exc} "
                                "(set OSMOSIS_HOME to a writable folder)") from None
         #: Opened as it is, with no write possible (a read-only or full data folder, :meth:`_read_only`): why.
-        self.read_only, self.refused = False, ""
-        #: In a read-only history, what could not be read and is left out of what it shows (None: nothing).
-        self.unreadable: str | None = None
+        #: ``inserted``: the games this connection added (not updated), each found in its own write transaction.
+        self.read_only, self.refused, self.inserted = False, "", 0
+        self.unreadable: str | None = None  # read-only: what could not be read and is not shown (None: nothing)
         if self.path.is_dir():  # SQLite says only "unable to open database file"
             raise HistoryError(f"the history database '{self.path}' is a folder, not a file: move that folder away "
                                "(or set OSMOSIS_HOME to another folder)")
@@ -342,9 +342,8 @@ class History:
     def upsert_game(self, key: str, record: dict[str, Any], *, variant: str, deal_number: int | None, deal: str | None,
                     moves: int, cards: int, won: bool, over: bool, content: str, source: str | None,
                     started_at: str, played_at: str, game_id: int | None = None, from_import: bool = False) -> int:
-        """Insert a game, or update the one with the same key; returns its id. Call inside :meth:`write`.
-        ``game_id``: the id a new row takes (an exported game's own) if free; ``from_import``: a new row is a
-        record file imported."""
+        """Insert a game, or update the one with the same key; returns its id. Call inside :meth:`write`. ``game_id``:
+        the id a new row takes (an exported game's own) if free; ``from_import``: a new row is a record imported."""
         now = iso(self.now())
         column = deal_number if deal_number is None or deal_number <= MAX_COLUMN_NUMBER else None
         new = self.game_by_key(key) is None
@@ -362,6 +361,7 @@ class History:
             (game_id, storable(key), _record_text(record), variant, column, deal, moves, cards, int(won),
              int(over), content, storable(source) if source is not None else None, started_at, played_at, now))
         stored = int(self.conn.execute("SELECT id FROM games WHERE game_key = ?", (storable(key),)).fetchone()[0])
+        self.inserted += new
         if from_import and new:
             self.conn.execute("UPDATE games SET from_import = 1 WHERE id = ?", (stored,))
         return stored

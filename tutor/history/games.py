@@ -424,8 +424,7 @@ def import_games_folder(history: History, playing: Path | None = None) -> tuple[
     history rebuilt after damage merged them, and said it had imported both)."""
     folder = games_dir()
     skipped = 0
-    before = {g.id for g in history.games()}
-    added: set[int] = set()
+    inserted = history.inserted  # rows this process adds: another importing at once adds its own, not counted
     files = sorted(folder.glob("*.json"), key=_play_order) if folder.is_dir() else []
     for path in files:
         if _same_file(path, playing):
@@ -434,15 +433,13 @@ def import_games_folder(history: History, playing: Path | None = None) -> tuple[
             skipped += 1
             continue
         try:
-            row = add_file(history, path, by_content=not autosave_name(path))
-            if row not in before:
-                added.add(row)
+            add_file(history, path, by_content=not autosave_name(path))
         except HistoryError:
             raise  # the history refused the write (full, locked): the import is tried again next time
         except (TutorError, OSError, ValueError):
             skipped += 1  # a broken or foreign file stays where it is; play never wrote it half
     with history.write():
         history.set_meta(IMPORTED_FLAG, iso(history.now()))
-    return len(added), skipped
+    return history.inserted - inserted, skipped
 
 
