@@ -356,3 +356,26 @@ def test_a_first_import_counts_only_the_games_it_added_itself(run, home, monkeyp
     assert result.exit_code == 0
     assert "Imported 2 saved games from the games folder" in result.stderr, result.stderr
     assert json.loads(result.stdout)["games"] == 3
+
+
+def test_a_review_of_an_unfinished_game_at_a_terminal_asks_before_the_hindsight(run, tmp_path, monkeypatch):
+    """`osmosis review last` on a game put aside printed the warning and, on the next line, "the deal could not
+    be won from the start": the spoiler with no way back. At a terminal it asks first; scripts are not asked."""
+    from tutor.cli import review as cli_review
+
+    rules = preset("osmosis")
+    path = tmp_path / "g.json"
+    save_record(Record(rules, deal_for(30, rules), ["d", "d", "d"]), path)
+    monkeypatch.setattr(cli_review, "_at_a_terminal", lambda: True)
+    refused = run(["review", str(path)], input="n\n")
+    assert refused.exit_code == 0 and "hindsight" not in refused.stdout.split("Review it now?")[1]
+    assert f"Not reviewed. Go on with it: osmosis play --resume {path}" in refused.stdout
+    wanted = run(["review", str(path)], input="y\n")
+    assert wanted.exit_code == 0 and "With hindsight (all cards known)" in wanted.stdout
+    assert "Review it now?" not in run(["review", str(path), "--json"]).stdout
+    monkeypatch.setattr(cli_review, "_at_a_terminal", lambda: False)
+    assert "Review it now?" not in run(["review", str(path)]).stdout
+    finished = tmp_path / "won.json"
+    save_record(Record(rules, deal_for(439, rules), _first_legal_moves(439)[0]), finished)
+    monkeypatch.setattr(cli_review, "_at_a_terminal", lambda: True)
+    assert "Review it now?" not in run(["review", str(finished)], input="n\n").stdout  # over: nothing to spoil

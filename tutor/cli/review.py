@@ -275,6 +275,8 @@ def review_command(ctx: click.Context, record_path: str, as_json: bool, annotate
 
     record_path = str(resolve_resume(record_path, "reviewed"))
     record = record_from_file(record_path)
+    if not as_json and not _asked_to_go_on(record, record_path):
+        return
     if annotate_path is not None:
         from .keep import keep_game_file
 
@@ -299,6 +301,34 @@ def review_command(ctx: click.Context, record_path: str, as_json: bool, annotate
                           f"{shown_path(annotate_path)} shows it).", markup=False)
     if refused is not None:
         raise refused
+
+
+def _at_a_terminal() -> bool:
+    import sys
+
+    try:
+        return sys.stdin.isatty() and sys.stdout.isatty()
+    except (ValueError, OSError):
+        return False
+
+
+def _asked_to_go_on(record: Record, path: str) -> bool:
+    """At a terminal, before reviewing an unfinished game that has cards still to show: whether the player
+    wants the hindsight now (`osmosis review last` on a game put aside printed the warning and, on the next
+    line, "the deal could not be won from the start"). Elsewhere (a script, a pipe) the review goes on."""
+    from ..knowledge import has_seen_everything
+    from ..textsafe import shell_word
+    from .common import read_line
+
+    state = record.replay()
+    if state.over or has_seen_everything(state) or not _at_a_terminal():
+        return True
+    answer = read_line("This game is not finished, and the review's hindsight knows the cards it has not shown "
+                       "yet. Review it now? [y/N] ", False)
+    if answer is not None and answer.strip().lower() in ("y", "yes"):
+        return True
+    click.echo(f"Not reviewed. Go on with it: osmosis play --resume {shell_word(path)}")
+    return False
 
 
 def _write_annotated(path: str, record: Record, annotated: Record) -> None:
