@@ -291,7 +291,7 @@ def test_the_tutor_asks_before_a_likely_mistake_its_deals_cannot_settle(run):
     out = run(["play", "9", "--tutor"], input="r3 d d w d d\nw\nn\nq\n").stdout
     said = " ".join(out.split())
     assert ("That looks weaker than d (turn the talon): win 14% (95%: 8-25%) against 29% (95%: 19-41%), about 14 "
-            "points less (95%: 5-24) on 63 deals, too few to be sure it is 10 points or more.") in said
+            "points less (95%: 5-25) on 63 deals, too few to be sure it is 10 points or more.") in said
     assert "Move not played." in said and "mistake:" not in said
 
 
@@ -323,7 +323,7 @@ def test_the_doubt_is_said_against_the_threshold_set(run):
     though its low end is past the review's mistake band: the doubt is about the threshold, in its words."""
     out = run(["play", "9", "--tutor", "--threshold", "12"], input="r3 d d w d d\nw\nn\nq\n").stdout
     said = " ".join(out.split())
-    assert "about 14 points less (95%: 5-24) on 63 deals, too few to be sure it is 12 points or more." in said
+    assert "about 14 points less (95%: 5-25) on 63 deals, too few to be sure it is 12 points or more." in said
     assert "Tutor mode: moves 12 or more points below the best (with 95% confidence, or likely where" in said
     quiet = run(["play", "9", "--tutor", "--threshold", "15"], input="r3 d d w d d\nw\nq\n").stdout
     assert "That looks weaker" not in quiet  # an estimate of 14 is below 15: no question
@@ -379,3 +379,40 @@ def test_a_review_of_an_unfinished_game_at_a_terminal_asks_before_the_hindsight(
     save_record(Record(rules, deal_for(439, rules), _first_legal_moves(439)[0]), finished)
     monkeypatch.setattr(cli_review, "_at_a_terminal", lambda: True)
     assert "Review it now?" not in run(["review", str(finished)], input="n\n").stdout  # over: nothing to spoil
+
+
+def test_the_doubt_prints_its_interval_rounded_outwards():
+    """A low end of 9.7 read "(95%: 10-25) ..., too few to be sure it is 10 points or more"."""
+    from tutor.knowledge import observe
+    from tutor.narrate.question import tutor_question
+    from tutor.notation import Move
+    from tutor.state import State
+
+    rules = preset("osmosis")
+    state = State.initial(deal_for(34, rules), rules).play(["r1", "r1"])
+    from tutor.advice import advise
+
+    advice = advise(observe(state))
+    said = tutor_question(advice, Move.parse("r1"), 10, "d")
+    assert said is not None and "(95%: 9-26)" in said and "too few to be sure it is 10 points or more" in said
+
+
+def test_figures_that_read_the_same_to_a_tenth_are_the_same_either_way():
+    """30.52 and 30.48 round a card apart, and at a tenth read 30.5 both: "about 30.5 cards ... and 30.5" set
+    them side by side as a gap (the diff review's find): they score the same."""
+    from dataclasses import replace
+
+    from tutor.hints import hint
+    from tutor.knowledge import observe
+    from tutor.narrate.hint import _cards_differ, _versus
+    from tutor.state import State
+
+    rules = preset("osmosis")
+    c = hint(observe(State.initial(deal_for(5, rules), rules)), samples=8).candidates[0]
+    top = replace(c, win=0.19, interval=(0.1, 0.3), cards=30.52, cards_interval=(29.1, 31.9), exact=False)
+    same = replace(top, cards=30.48)
+    assert not _cards_differ(top, same)
+    assert "either way, about 31 cards (95%: 29-32)" in _versus(top, same, "if you turn", "if you play it now")
+    apart = replace(top, cards=30.44)
+    assert "about 30.5 cards (95%: 29-32) if you turn against 30.4 (95%: 29-32)" in _versus(
+        top, apart, "if you turn", "if you play it now")

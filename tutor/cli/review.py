@@ -315,7 +315,7 @@ def _at_a_terminal() -> bool:
 def _asked_to_go_on(record: Record, path: str) -> bool:
     """At a terminal, before reviewing an unfinished game that has cards still to show: whether the player
     wants the hindsight now (`osmosis review last` on a game put aside printed the warning and, on the next
-    line, "the deal could not be won from the start"). Elsewhere (a script, a pipe) the review goes on."""
+    line, "the deal could not be won from the start"). Where input or output is no terminal the review goes on."""
     from ..knowledge import has_seen_everything
     from ..textsafe import shell_word
     from .common import read_line

@@ -4,6 +4,7 @@ given away reads :func:`surely_fewer_cards`)."""
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING, Protocol
 
 from ..sampling import BANDS
@@ -94,8 +95,9 @@ def doubt_warning(advice: Hint, move: Move, best_words: str, threshold: float) -
     if best is None or mine is None or mine.drop is None:
         return None
     est, lo, hi = mine.drop.points()
+    # the interval rounded outwards: a low end of 9.7 read "10" beside "too few to be sure it is 10 points or more"
     return (f"That looks weaker than {best_words}: win {win_figure(mine)} against {win_figure(best)}, about "
-            f"{est:.0f} points less (95%: {lo:.0f}-{hi:.0f}) on {mine.samples} deal{'s' if mine.samples != 1 else ''}, "
+            f"{est:.0f} points less (95%: {math.floor(lo)}-{math.ceil(hi)}) on {mine.samples} deal{'s' if mine.samples != 1 else ''}, "
             f"too few to be sure it is {threshold:g} points or more.")
 
 
