@@ -386,11 +386,8 @@ def save_record(record: Record, path: str | os.PathLike[str]) -> None:
     try:
         atomic_write_text(path, text)
     except OSError as exc:
-        try:  # a link's own folder is there; the file goes where it leads (a NUL in the name: the OS says why)
-            folder = Path(os.path.realpath(path)).parent
-        except ValueError:
-            folder = Path(path).parent
-        try:  # the common case, said in words that say what would be right
+        folder = Path(path).parent if "\0" in os.fspath(path) else Path(os.path.realpath(path)).parent  # a link's
+        try:  # target's folder, not its own; the common case, said in words that say what would be right
             gone = not folder.is_dir()
         except OSError:  # the folder's name itself cannot be looked up (too long, a loop): the OS says why
             gone = False
