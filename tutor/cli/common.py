@@ -228,11 +228,16 @@ MAX_LINE = 100_000
 binary file) is skipped to its end, never held whole in memory."""
 
 
-def _typed() -> bool:
+def is_a_terminal(stream: object) -> bool:
+    """Whether ``stream`` is a terminal; a stream closed, missing or with no file is not."""
     try:
-        return sys.stdin.isatty()
-    except (ValueError, OSError):
+        return bool(stream is not None and stream.isatty())  # type: ignore[attr-defined]
+    except (ValueError, OSError, AttributeError):
         return False
+
+
+def _typed() -> bool:
+    return is_a_terminal(sys.stdin)
 
 
 def _raw_line(prompt: str, echo: bool) -> str | bytes | int | None:

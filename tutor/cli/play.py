@@ -29,6 +29,7 @@ from .common import (
     DealCommand,
     FiniteFloat,
     check_record_rules,
+    is_a_terminal,
     read_line,
     record_from_file,
     resolve_deal,
@@ -186,10 +187,7 @@ def board_wanted(console: Console) -> bool:
 
 
 def _stderr_is_a_terminal() -> bool:
-    try:
-        return sys.__stderr__ is not None and sys.__stderr__.isatty()
-    except (ValueError, OSError):
-        return False
+    return is_a_terminal(sys.__stderr__)
 
 
 def review_after_play(ctx: click.Context, record: Record) -> None:

@@ -306,10 +306,9 @@ def review_command(ctx: click.Context, record_path: str, as_json: bool, annotate
 def _at_a_terminal() -> bool:
     import sys
 
-    try:
-        return sys.stdin.isatty() and sys.stdout.isatty()
-    except (ValueError, OSError):
-        return False
+    from .common import is_a_terminal
+
+    return is_a_terminal(sys.stdin) and is_a_terminal(sys.stdout)
 
 
 def _asked_to_go_on(record: Record, path: str) -> bool:

@@ -13,7 +13,7 @@ from .play import plural
 
 if TYPE_CHECKING:
     from ..estimate import Drop
-    from ..hints import Hint
+    from ..hints import Candidate, Hint
     from ..notation import Move
 
 __all__ = ["CARDS_WARNING", "cards_warning", "doubt_warning", "surely_fewer_cards", "tutor_question", "tutor_warning"]
@@ -24,8 +24,7 @@ def tutor_warning(advice: Hint, move: Move, best_words: str) -> str | None:
 
     ``best_words`` names the best move as the caller shows moves.
     """
-    by_move = {c.move: c for c in advice.candidates}
-    best, mine = by_move.get(advice.best), by_move.get(move)
+    best, mine = _best_and(advice, move)
     if best is None or mine is None:
         return None
     if advice.exact:
@@ -33,6 +32,12 @@ def tutor_warning(advice: Hint, move: Move, best_words: str) -> str | None:
                 f"{best_words}, exact: every consistent deal solved.")
     return (f"That may be {_kind(mine.drop, False)}: win {win_figure(mine)} against {win_figure(best)} for "
             f"{best_words}, on {mine.samples} deal{'s' if mine.samples != 1 else ''}.")
+
+
+def _best_and(advice: Hint, move: Move) -> tuple[Candidate | None, Candidate | None]:
+    """The hint's candidates for its best move and for ``move`` (None where it scored no such move)."""
+    by_move = {c.move: c for c in advice.candidates}
+    return by_move.get(advice.best), by_move.get(move)
 
 
 def _kind(drop: Drop | None, exact: bool) -> str:
@@ -90,8 +95,7 @@ def doubt_warning(advice: Hint, move: Move, best_words: str, threshold: float) -
     but the low end of its interval is not: asked with the figures and the doubt, not a label. A hint stopped
     early by its work budget (63 deals) let a beginner's early row opening through without a word, which the
     review, on 512 deals, then called a mistake of 17 points (13-21)."""
-    by_move = {c.move: c for c in advice.candidates}
-    best, mine = by_move.get(advice.best), by_move.get(move)
+    best, mine = _best_and(advice, move)
     if best is None or mine is None or mine.drop is None:
         return None
     est, lo, hi = mine.drop.points()
@@ -106,8 +110,7 @@ def cards_warning(advice: Hint, move: Move, best_words: str) -> str | None:
     where every move lost in every deal scored (none undecided), or where ``move`` also wins surely less
     (its paired drop above 0, if under the player's threshold: a turn that blocks the game at once, say,
     when a play keeps a small chance and many more cards); else None."""
-    by_move = {c.move: c for c in advice.candidates}
-    best, mine = by_move.get(advice.best), by_move.get(move)
+    best, mine = _best_and(advice, move)
     if best is None or mine is None or not surely_fewer_cards(best, mine, advice.exact):
         return None
     if any(c.win > 0 or c.undecided for c in advice.candidates):
