@@ -158,6 +158,17 @@ def test_the_accuracy_line_quotes_the_formula_as_it_scores(run, lost_record):
             "loses 10 points 65, so one big error pulls a game down hard") in out
 
 
+def test_the_header_keeps_the_figure_and_the_method_goes_to_the_end(run, lost_record):
+    """The accuracy line is the figure, its interval and what it covers; how the figures are made (the formula,
+    the deals sampled) is a paragraph at the end, after the tables, so the header reads without the jargon."""
+    out = " ".join(run(["review", str(lost_record), "--samples", "3", "--workers", "1"]).stdout.split())
+    head, _, foot = out.partition("How the figures are made ")
+    assert re.search(r"Accuracy: [\d.]+ / 100 (\(95%: [\d.]+-[\d.]+\) )?over \d+ graded moves? "
+                     r"\(how the figures are made: at the end\)\.", head)
+    assert "Lichess" not in head and "sampled deals" not in head
+    assert foot.startswith("Accuracy follows Lichess's formula") and "Win chances come from what you could see: " in foot
+
+
 def test_a_one_move_game_counts_one_move(run, tmp_path):
     path = tmp_path / "one.json"
     save_record(first_moves(1, "osmosis", 1), path)

@@ -309,11 +309,7 @@ def render_review(rev: Review, symbols: bool = True, width: int = 80, ascii_only
     else:
         acc.append(f"{rev.accuracy:.1f}", style="bold")
         acc.append(f" / 100{rev.accuracy_ci_text()} over {plural(rev.graded, 'graded move')} "
-                   f"(Lichess's formula: a move that loses no "
-                   f"points against the best scores 100, one that loses 1 point {move_accuracy(1):.0f} and one that loses "
-                   f"10 points {move_accuracy(10):.0f}, "
-                   f"so one big error pulls a game down hard; its interval comes from each move's drop interval; win chances from what "
-                   f"you could see: {rev.sampling_text()}).")
+                   "(how the figures are made: at the end).")
     parts: list[RenderableType] = [head, result_line(rev), hind, acc, counts_line(rev, width), Text(""),
              Text("Win chance, move by move", style="bold"), chart(rev, width, ascii_only=ascii_only), Text(""),
              Text("Critical moments", style="bold"), moments_table(rev, symbols), Text("")]
@@ -328,6 +324,12 @@ def render_review(rev: Review, symbols: bool = True, width: int = 80, ascii_only
                    "with 95% confidence.", style="dim"))
     parts.append(moves_table(rev, symbols, width))
     parts += fewer_cards_block(rev, symbols)
+    if rev.rated:
+        parts += [Text(""), Text("How the figures are made", style="bold"), Text(
+            f"Accuracy follows Lichess's formula: a move that loses no points against the best scores 100, one that "
+            f"loses 1 point {move_accuracy(1):.0f} and one that loses 10 points {move_accuracy(10):.0f}, so one big "
+            f"error pulls a game down hard; its interval comes from each move's drop interval. Win chances come from "
+            f"what you could see: {rev.sampling_text()}.", style="dim")]
     return Group(*parts)
 
 
