@@ -78,8 +78,12 @@ def test_import_takes_a_due_time_exactly_when_the_history_reads_it_back(text):
     from tutor.history.schema import _UNREADABLE
 
     conn = sqlite3.connect(":memory:")
-    conn.execute("CREATE TABLE drills (tags TEXT, box INTEGER, ply INTEGER, due_at TEXT)")
-    conn.execute("INSERT INTO drills VALUES ('[]', 1, 2, ?)", (text,))
+    conn.execute("CREATE TABLE drills (id INTEGER PRIMARY KEY, game_id INTEGER, ply INTEGER, played TEXT, best TEXT, "
+                 "label TEXT, tags TEXT, drop_points REAL, box INTEGER, due_at TEXT, created_at TEXT, retired TEXT)")
+    conn.execute("CREATE TABLE drill_answers (id INTEGER PRIMARY KEY, drill_id INTEGER, answered_at TEXT, answer TEXT, "
+                 "right INTEGER, box_after INTEGER)")
+    conn.execute("INSERT INTO drills VALUES (1, 1, 2, 'w', 'd', 'mistake', '[]', 12.5, 1, ?, '2026-12-01T08:00:00Z', "
+                 "NULL)", (text,))
     damaged = conn.execute(f"SELECT count(*) FROM drills WHERE {_UNREADABLE['drills']}").fetchone()[0] == 1
     try:
         taken = time_field(text, "due_at") == text

@@ -332,7 +332,7 @@ class History:
 
     def meta(self, key: str) -> str | None:
         row = self.conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
-        return row[0] if row else None
+        return row[0] if row and isinstance(row[0], str) else None  # a value that is no text is damage: unset
 
     def set_meta(self, key: str, value: str) -> None:
         self.conn.execute("INSERT INTO meta (key, value) VALUES (?, ?) "

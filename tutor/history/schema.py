@@ -177,20 +177,53 @@ MIGRATIONS: list[str | Callable[[sqlite3.Connection], None]] = [
 VERSION = len(MIGRATIONS)
 OUR_TABLES = {"games", "meta", "reviews", "review_moves", "drills", "drill_answers", "schema_version"}
 
+def _pair(column: str) -> str:
+    """``column`` holds no JSON pair of numbers (a 95% interval), where it is not NULL."""
+    return (f"({column} IS NOT NULL AND CASE WHEN json_valid({column}) THEN json_type({column}) <> 'array' OR "
+            f"json_array_length({column}) <> 2 OR json_type({column}, '$[0]') NOT IN ('integer', 'real') OR "
+            f"json_type({column}, '$[1]') NOT IN ('integer', 'real') ELSE 1 END)")
+
+
+#: Every column's storage classes (SQLite's typeof) as the tutor writes them, by table: "i" an integer, "r" a
+#: number, "t" text, "?" NULL allowed too. A value of another class (a blob, a word where a count belongs) is
+#: damage that no page check sees, and the code that reads the row would fail on it.
+_TYPES = {
+    "games": "game_key t, record t, variant t, deal_number i?, moves i, cards i, won i, played_at t, deal t?, "
+             "over i, source t?, content t, started_at t?, updated_at t?, from_import i",
+    "reviews": "game_id i, moves_reviewed i, accuracy r, graded i, samples i?, thresholds t, hindsight t, "
+               "reviewed_at t, content t?, tagging i?, accuracy_interval t?",
+    "review_moves": "review_id i, ply i, move t, best t, label t, tags t, drop_points r, win_before r, win_after r, "
+                    "graded i, comment t, candidates t, drop_interval t?, drop_samples i?",
+    "drills": "game_id i, ply i, played t, best t, label t, tags t, drop_points r, box i, due_at t, created_at t, "
+              "retired t?",
+}
+_CLASSES = {"i": "'integer'", "r": "'integer', 'real'", "t": "'text'"}
+
+
+def _typed(table: str) -> str:
+    """The rows of ``table`` with a value of a class its column does not hold (:data:`_TYPES`)."""
+    conditions = []
+    for spec in _TYPES[table].split(", "):
+        column, kind = spec.split()
+        classes = _CLASSES[kind[0]] + (", 'null'" if kind.endswith("?") else "")
+        conditions.append(f"typeof({column}) NOT IN ({classes})")
+    return " OR ".join(conditions)
+
+
 #: Rows the reader could not take, by table (each a condition on one row): damage the page checks of
 #: ``PRAGMA quick_check`` let through, such as junk bytes inside a record or a number stored as text.
 _UNREADABLE = {
-    "games": "json_valid(record) = 0 OR typeof(moves) <> 'integer' OR typeof(cards) <> 'integer' "
-             "OR typeof(won) <> 'integer' OR typeof(over) <> 'integer'",
-    "reviews": "json_valid(thresholds) = 0 OR json_valid(hindsight) = 0 OR typeof(accuracy) NOT IN ('real', 'integer') "
-               "OR (tagging IS NOT NULL AND typeof(tagging) <> 'integer') "
-               "OR (accuracy_interval IS NOT NULL AND json_valid(accuracy_interval) = 0)",
-    "review_moves": "json_valid(tags) = 0 OR json_valid(candidates) = 0 OR typeof(ply) <> 'integer' "
-                    "OR typeof(drop_points) NOT IN ('real', 'integer') OR (drop_interval IS NOT NULL AND "
-                    "json_valid(drop_interval) = 0) OR (drop_samples IS NOT NULL AND typeof(drop_samples) <> 'integer')",
-    # a due time that is no UTC time as iso() writes it (2026-12-01T08:48:44Z), or no day there is (02-30)
-    "drills": "json_valid(tags) = 0 OR typeof(box) <> 'integer' OR typeof(ply) <> 'integer' "
-              "OR typeof(due_at) <> 'text' OR strftime('%Y-%m-%dT%H:%M:%SZ', julianday(due_at)) IS NOT due_at",
+    "games": f"json_valid(record) = 0 OR {_typed('games')}",
+    "reviews": f"json_valid(thresholds) = 0 OR json_valid(hindsight) = 0 OR {_pair('accuracy_interval')} "
+               f"OR {_typed('reviews')}",
+    "review_moves": f"json_valid(tags) = 0 OR json_valid(candidates) = 0 OR {_pair('drop_interval')} "
+                    f"OR {_typed('review_moves')}",
+    # a due time that is no UTC time as iso() writes it (2026-12-01T08:48:44Z), or no day there is (02-30);
+    # an answer given to it that cannot be read takes the drill with it
+    "drills": f"json_valid(tags) = 0 OR {_typed('drills')} "
+              "OR strftime('%Y-%m-%dT%H:%M:%SZ', julianday(due_at)) IS NOT due_at OR id IN (SELECT drill_id FROM "
+              "drill_answers WHERE typeof(drill_id) <> 'integer' OR typeof(answered_at) <> 'text' OR "
+              "typeof(answer) <> 'text' OR typeof(right) <> 'integer' OR typeof(box_after) <> 'integer')",
 }
 
 
@@ -212,7 +245,8 @@ def next_drill_id(conn: sqlite3.Connection) -> int:
 
 
 def _ids(conn: sqlite3.Connection, sql: str, args: list[int] | tuple[()] = ()) -> list[int]:
-    return sorted({int(r[0]) for r in conn.execute(sql, args) if r[0] is not None})
+    """The ids ``sql`` selects (a damaged reference that is no number refers to no row)."""
+    return sorted({r[0] for r in conn.execute(sql, args) if isinstance(r[0], int)})
 
 
 def _unreadable_ids(conn: sqlite3.Connection) -> tuple[list[int], list[int]]:
@@ -240,9 +274,11 @@ def leave_out_unreadable(conn: sqlite3.Connection, path: Path, when: float) -> s
                               f"AND game_id NOT IN ({marks})", games) if reviews else []
         drills = _ids(conn, f"SELECT id FROM drills WHERE ({_UNREADABLE['drills']}) AND game_id NOT IN ({marks})",
                       games)
-        if not (games or reviews or drills):
+        if not (games or reviews or drills) and unreadable_rows(conn) is None:  # another process was first
             conn.execute("ROLLBACK")
             return None
+        untold = _ids(conn, f"SELECT id FROM reviews WHERE id IN ({','.join(map(str, reviews))}) AND typeof(game_id) "
+                            "<> 'integer'") if reviews else []
         with_them = [conn.execute(f"SELECT count(*) FROM {table} WHERE game_id IN ({marks})", games).fetchone()[0]
                      for table in ("reviews", "drills")]
         # a file that opens but refuses writes (read-only, its folder not): found out before any copy is made,
@@ -273,7 +309,8 @@ def leave_out_unreadable(conn: sqlite3.Connection, path: Path, when: float) -> s
         parts.append(f"the review of {_numbered('game', reviewed)}")
     if drills:
         parts.append(_numbered("drill", drills))
-    parts = parts or ["rows of a review that is no longer there"]
+    if not parts:  # the rows left out belong to no game it can name
+        parts = ["a review whose game cannot be told" if untold else "rows of a review that is no longer there"]
     back = "; a game left out is read again from its file in the games folder, if that is still there" if games else ""
     return (f"part of your history cannot be read ({'; '.join(parts)}): that part was left out and the rest "
             f"kept{back}; a copy of the file as it was is set aside as '{aside.name}'")
@@ -335,7 +372,7 @@ def version_of(conn: sqlite3.Connection) -> int:
         return 0
     row = conn.execute("SELECT version FROM schema_version").fetchone()
     games = conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'games'").fetchone()
-    if row is None or not isinstance(row[0], int):
+    if row is None or not isinstance(row[0], int) or row[0] < 0:
         if row is None and not games:
             return 0  # made, but no migration ran yet
         raise sqlite3.DatabaseError(f"database disk image is malformed (schema version {row[0] if row else 'missing'!r})")
