@@ -11,6 +11,7 @@ from builders import make_deal
 from tutor.cards import parse_card
 from tutor.deals import deal_for
 from tutor.errors import IllegalMoveError, MoveError, RecordError
+from tutor.history.games import open_history
 from tutor.notation import TURN, WASTE, parse_moves
 from tutor.record import RECORD_FORMAT, Game, Record, load_record, loads_record, save_record
 from tutor.rules import Rules, preset
@@ -445,8 +446,8 @@ def test_fields_the_tutor_does_not_read_are_kept_through_a_resumed_game_and_a_re
     assert run(["play", "--resume", str(path), "--plain"], input=f"s {other}\nq\n").exit_code == 0
     data = json.loads(other.read_text())
     assert data["moves"] == ["r3", "d", "d"] and data["notes"] == "my own notes" and data["tool"] == {"a": [1, 2]}
-    # a record may leave out its moves, and is still this game's file; a file that is no record of this game
-    # (which --annotate may replace) gives the game none of its fields
+    # a record may leave out its moves, and is still this game's file; a file that is no record at all is kept
+    # from --annotate (it is no earlier annotated record), and gives the game none of its fields
     empty = tmp_path / "empty.json"
     empty.write_text(json.dumps({"format": RECORD_FORMAT, "variant": "osmosis", "deal": {"number": 5},
                                  "mynote": "keep me"}))
@@ -454,29 +455,44 @@ def test_fields_the_tutor_does_not_read_are_kept_through_a_resumed_game_and_a_re
     assert json.loads(empty.read_text())["mynote"] == "keep me"
     stranger = tmp_path / "stranger.json"
     stranger.write_text(json.dumps({"moves": "whatever", "secret": "from another file"}))
-    assert run(["review", str(plain), "--samples", "8", "--annotate", str(stranger)]).exit_code == 0
-    data = json.loads(stranger.read_text())
-    assert data["moves"] == ["r3", "d"] and "secret" not in data
+    refused = run(["review", str(plain), "--samples", "8", "--annotate", str(stranger)])
+    assert refused.exit_code == 1 and "holds something other than the annotated record" in refused.output
+    assert json.loads(stranger.read_text()) == {"moves": "whatever", "secret": "from another file"}
 
 
-def test_a_field_nested_too_deep_for_an_export_is_said_and_not_kept(run, tmp_path):
-    """A kept field 63 levels deep went into the history, and its export was refused by import ("nested too
-    deep"): such a field is left out, with a warning when the record is read, so export and import still
-    round-trip; a field nested less deep is kept."""
-    deep: object = 1
-    for _ in range(40):
+def test_a_field_nested_too_deep_for_an_export_stays_in_the_file_and_leaves_the_history_copy(run, tmp_path):
+    """A field 63 levels deep (the record 64, the most the tutor reads) cannot go into an export line, which
+    holds the record one level down: it was once left out of the game file at the next save (the player's own
+    notes lost). The game file keeps every field (the top level's, the deal's, an annotation's); the
+    history's copy leaves out only what would nest too deep, with a warning when the record is read, so export
+    and import still round-trip; fields nested less deep are kept everywhere."""
+    deep: object = "my notes"
+    for _ in range(63):
         deep = [deep]
     path = tmp_path / "deep.json"
-    path.write_text(json.dumps({"format": RECORD_FORMAT, "variant": "osmosis", "deal": {"number": 3},
-                                "moves": ["r3", "d"], "deep": deep, "ok": [[1]]}))
+    path.write_text(json.dumps({"format": RECORD_FORMAT, "variant": "osmosis", "deal": {"number": 3, "src": deep[0]},
+                                "moves": ["r3", "d"], "deep": deep, "ok": [[1]],
+                                "annotations": [{"comment": "c", "mine": deep[0][0]}, None]}))
     record = load_record(path)
-    assert record.extra == {"ok": [[1]]}
-    assert record.warnings == [f"record {str(path)!r}: field 'deep' is nested more than 32 levels deep and is not "
-                               "kept when this game is saved again"]
+    assert record.extra == {"deep": deep, "ok": [[1]]} and record.deal_extra == {"src": deep[0]}
+    assert record.warnings == [f"record {str(path)!r}: the record nests 64 levels deep in fields 'deal', 'annotations' "
+                               "and 'deep': the game file keeps all of it, and your history's copy leaves out what lies "
+                               "deeper than 63 levels (an export of it could not be read back)"]
     result = run(["play", "--resume", str(path), "--plain"], input="d\nq\n")
-    assert result.exit_code == 0 and "field 'deep' is nested more than 32 levels deep" in result.output
+    assert result.exit_code == 0 and "the record nests 64 levels deep in fields 'deal', 'annotations' and 'deep'" in \
+        " ".join(result.output.split())
+    one = tmp_path / "one.json"
+    one.write_text(json.dumps({"format": RECORD_FORMAT, "variant": "osmosis", "deal": {"number": 3}, "moves": [],
+                               "deep": deep, "shallower": deep[0]}))
+    assert load_record(one).warnings[0].startswith(f"record {str(one)!r}: the record nests 64 levels deep in field "
+                                                   "'deep': ")
     data = json.loads(path.read_text())
-    assert data["moves"] == ["r3", "d", "d"] and "deep" not in data and data["ok"] == [[1]]
+    assert data["moves"] == ["r3", "d", "d"] and data["deep"] == deep and data["ok"] == [[1]]
+    assert data["deal"]["src"] == deep[0] and data["annotations"][0]["mine"] == deep[0][0]
+    with open_history() as history:
+        kept = history.games()[0].record
+    assert "deep" not in kept and "src" not in kept["deal"] and kept["annotations"][0] == {"comment": "c"}
+    assert kept["ok"] == [[1]] and kept["moves"] == ["r3", "d", "d"]
     export = tmp_path / "ex.jsonl"
     assert run(["export", str(export)]).exit_code == 0
     other = {**os.environ, "OSMOSIS_HOME": str(tmp_path / "other-home")}

@@ -23,7 +23,16 @@ from .deals import DEAL_FORMAT, Deal, deal_for
 from .errors import DealError, IllegalMoveError, MoveError, RecordError, RulesError, TutorError
 from .inputs import loads_json, read_text, sniff_json
 from .notation import Move, expected
-from .record_notes import Annotation, check_annotation, deal_notes, merged_notes, move_object_notes, usable_notes
+from .record_notes import (
+    HISTORY_DEPTH,
+    Annotation,
+    check_annotation,
+    deal_notes,
+    merged_notes,
+    move_object_notes,
+    too_deep,
+    usable_notes,
+)
 from .rules import Rules
 from .state import State
 from .storage import atomic_write_text, create_new_file
@@ -53,22 +62,6 @@ def result_of(state: State) -> JSONObject:
 
 RECORD_FIELDS = ("format", "variant", "deal", "moves", "annotations", "result")
 """The top-level fields of a record the tutor reads and writes (spec section 3)."""
-
-
-EXTRA_DEPTH = 32
-"""The deepest nesting of a record's own field (:attr:`Record.extra`) that is kept: within a history's export
-line it stays readable (the tutor reads JSON to 64 levels)."""
-
-
-def _depth(value: object) -> int:
-    """How deep lists and objects nest in ``value`` (0 for a plain value), walked without recursion."""
-    most, stack = 0, [(value, 1)]
-    while stack:
-        item, depth = stack.pop()
-        if isinstance(item, (dict, list)):
-            most = max(most, depth)
-            stack.extend((v, depth + 1) for v in (item.values() if isinstance(item, dict) else item))
-    return most
 
 
 @dataclass
@@ -186,14 +179,15 @@ class Record:
         final = _replay(initial, moves, source)[-1]
         warning = _check_result(result, final, source) if result is not None else None
         extra = {k: v for k, v in data.items() if k not in RECORD_FIELDS}
-        deep = [k for k, v in extra.items() if _depth(v) > EXTRA_DEPTH]
-        record = cls(rules, deal, moves, notes, result_of(final), extra={k: v for k, v in extra.items() if k not in deep},
-                     deal_extra=deal_notes(data["deal"]))
+        record = cls(rules, deal, moves, notes, result_of(final), extra=extra, deal_extra=deal_notes(data["deal"]))
         record.warnings += [w for w in (warning, unkept) if w]
-        if deep:  # kept, an export of the history holding it could not be imported again
-            names = ", ".join(brief(k) for k in deep)
-            record.warnings.append(f"{source}: field {names} is nested more than {EXTRA_DEPTH} levels deep and is "
-                                   "not kept when this game is saved again")
+        deep = too_deep(record.to_json())
+        if deep:  # the file keeps it; an export of the history holding it could not be imported again
+            names = " and ".join(filter(None, (", ".join(brief(k) for k in deep[:-1]), brief(deep[-1]))))
+            record.warnings.append(f"{source}: the record nests {HISTORY_DEPTH + 1} levels deep in field"
+                                   f"{'s' if len(deep) > 1 else ''} {names}: the game file keeps all of it, and your "
+                                   f"history's copy leaves out what lies deeper than {HISTORY_DEPTH} levels (an export "
+                                   "of it could not be read back)")
         return record
 
 

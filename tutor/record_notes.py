@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from .errors import RecordError
+from .inputs import MAX_DEPTH
 from .textsafe import brief
 
 Annotation = dict[str, Any]
@@ -98,3 +99,36 @@ def moves_as_objects(data: object) -> int | None:
         if note:
             return i
     return None
+
+
+HISTORY_DEPTH = MAX_DEPTH - 1
+"""The deepest a record may nest in the history: an export line holds it one level down, and the tutor reads
+JSON to :data:`~tutor.inputs.MAX_DEPTH` levels. The game file keeps every field; the history's copy leaves out
+what would nest deeper (:func:`for_history`)."""
+
+
+def for_history(data: dict[str, Any]) -> dict[str, Any]:
+    """``data`` (a record's JSON) without the fields of its own, of its deal or of an annotation that nest past
+    :data:`HISTORY_DEPTH` (an export of the history holding them could not be read back); the rest as it is."""
+    def fits(value: object, room: int) -> object:
+        if not isinstance(value, (dict, list)):
+            return value
+        if room < 1:
+            return _LEFT_OUT
+        items = [(k, fits(v, room - 1)) for k, v in (value.items() if isinstance(value, dict) else enumerate(value))]
+        if isinstance(value, list):
+            return _LEFT_OUT if any(v is _LEFT_OUT for _, v in items) else [v for _, v in items]
+        return {k: v for k, v in items if v is not _LEFT_OUT}
+    out = fits(data, HISTORY_DEPTH)
+    assert isinstance(out, dict)  # the tutor's own fields nest a few levels
+    return out
+
+
+_LEFT_OUT = object()
+
+
+def too_deep(data: dict[str, Any]) -> list[str]:
+    """The top-level fields of ``data`` that :func:`for_history` shortens (its deal, its annotations, or a
+    field of its own)."""
+    short = for_history(data)
+    return [k for k in data if short.get(k) != data[k]]

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from ..errors import TutorError
 from ..record import Record, content_of, load_record, loads_record
+from ..record_notes import for_history
 from ..storage import games_dir, is_regular_file
 from ..textsafe import quoted
 from .copies import (
@@ -126,7 +127,7 @@ def add_record(history: History, record: Record, *, key: str | None = None, sour
         old = history.game_by_key(key)
         begun = started_at or (old.started_at if old is not None else now)
         return history.upsert_game(
-            key, record.to_json(), variant=variant_name(record), deal_number=record.deal.number,
+            key, for_history(record.to_json()), variant=variant_name(record), deal_number=record.deal.number,
             deal=None if record.deal.number is not None else json.dumps(record.deal.to_json()),
             moves=len(record.moves), cards=final.cards, won=final.won, over=final.over, content=content,
             source=source, started_at=begun, played_at=played_at or now, game_id=game_id, from_import=from_import)
