@@ -44,7 +44,8 @@ def read_text(path: str | os.PathLike[str], what: str, error: ErrorFactory, limi
         if hasattr(os, "set_blocking"):
             os.set_blocking(fd, True)
         with open(fd, "rb") as fh:
-            data = read_at_most(fh, limit + 1)
+            own = _own_output(fd)
+            data = b"" if own else read_at_most(fh, limit + 1)
     except FileNotFoundError:
         raise error(f"{name} does not exist") from None
     except IsADirectoryError:
@@ -53,6 +54,9 @@ def read_text(path: str | os.PathLike[str], what: str, error: ErrorFactory, limi
         raise error(f"{name} cannot be read: {os_reason(exc)}") from None
     except ValueError:  # an embedded NUL character in the name
         raise error(f"{name} is not a usable file name (it holds a NUL character)") from None
+    if own:
+        raise error(f"{name} is this command's own output (a pipe it writes to, which it would wait on for ever): "
+                    f"expected a {what} to read")
     if len(data) > limit:
         raise error(f"{name} is larger than {limit // (1024 * 1024)} MB: this is not a {what}")
     try:
@@ -60,6 +64,19 @@ def read_text(path: str | os.PathLike[str], what: str, error: ErrorFactory, limi
         return data.decode("utf-8").removeprefix("\ufeff")
     except UnicodeDecodeError as exc:
         raise error(f"{name} is not UTF-8 text (byte {exc.start + 1} cannot be decoded)") from None
+
+
+def _own_output(fd: int) -> bool:
+    """``fd`` is the pipe this process writes its output or errors to (``/dev/stdout`` piped to a pager)."""
+    import stat
+
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISFIFO(st.st_mode):
+            return False
+        return any((o.st_dev, o.st_ino) == (st.st_dev, st.st_ino) for o in map(os.fstat, (1, 2)))
+    except OSError:  # an output closed: not this file
+        return False
 
 
 def read_at_most(fh: BinaryIO, most: int, chunk: int = 1 << 16) -> bytes:
