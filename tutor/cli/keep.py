@@ -8,12 +8,14 @@ what the file holds and what to do instead.
 from __future__ import annotations
 
 import errno
+import json
 import math
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 from ..errors import RecordError
-from ..inputs import sniff_json
+from ..inputs import sniff, sniff_json
 from ..narrate.play import plural as _plural
 from ..record import Record, is_finished, keep_finished_game, load_record
 from ..record_notes import moves_as_objects
@@ -90,6 +92,9 @@ def refuse_folder_name(path: str | Path, what: str, example: str = "out.json") -
     folder's name."""
     if not str(path):
         raise RecordError(f"an empty file name was given for {what}: give a file name, like {example}")
+    if str(path) == "-":  # a file of that name would stand where the output was meant
+        raise RecordError(f"- stands for the standard output, which only osmosis export writes to: give a file name "
+                          f"for {what}, like {example} (./- for a file called -)")
     if str(path).endswith(("/", os.sep)):
         raise RecordError(f"{quoted(path)} names a folder, not a file: give a file name, like "
                           f"{shown_path(str(path).rstrip('/' + os.sep) + os.sep + example)}")
@@ -157,14 +162,59 @@ def _game_words(old: Record) -> str:
     return f"{deal}, {_plural(len(old.moves), 'move')}"
 
 
+def graph_file(p: Path) -> bool:
+    """Whether ``p`` holds a graph as ``solve --graph`` writes it (GraphML)."""
+    text, _ = sniff(p, 4096)
+    return text.lstrip().startswith("<?xml") and "<graphml" in text
+
+
+def _no_file(p: Path) -> bool:
+    """Whether ``p`` names a device, a stream of this program or a folder, which no output is written to."""
+    from ..storage import check_writable_target
+
+    try:
+        check_writable_target(p)
+    except (OSError, ValueError):
+        return True
+    return False
+
+
+def _blank(p: Path) -> bool:
+    """Whether the file at ``p`` holds nothing but blanks (an empty line): as good as empty."""
+    text, whole = sniff(p, 4096)
+    return whole and not text.strip()
+
+
+def per_deal_file(p: Path) -> bool:
+    """Whether ``p`` holds per-deal lines as ``stats --per-deal`` writes them (gzipped or not): its first line
+    an object with a deal."""
+    import gzip
+    import zlib
+
+    try:
+        with p.open("rb") as f:
+            head = f.read(4096)
+        if head.startswith(b"\x1f\x8b"):
+            head = zlib.decompressobj(31).decompress(head, 4096)
+    except (OSError, zlib.error, gzip.BadGzipFile):
+        return False
+    first = head.decode("utf-8", "replace").split("\n", 1)[0]
+    try:
+        line = json.loads(first)
+    except ValueError:
+        return False
+    return isinstance(line, dict) and "deal" in line and "policy" in line
+
+
 def keep_game_file(path: str | Path, what: str, record: Record | None = None, example: str = "out.json",
-                   export: bool = False) -> None:
+                   export: bool = False, same_kind: Callable[[Path], bool] | None = None) -> None:
     """Refuse to write ``what`` (an export, per-deal lines, a graph, an annotated record) over a deal file or
     over a saved game, finished or not, unless ``record`` is that same game (rules, deal and moves), or over an
     export of the history (whole games: a backup) unless ``what`` is an export too (``export``: the caller
     checks that it keeps every game of the old one).
 
-    Another output file may be written over, as an output file is; the tutor's own data never is
+    Another file of the same output (``same_kind``: an earlier graph, per-deal lines) may be written over, as
+    may an empty file; any other file is kept (a file of notes named by mistake), as is the tutor's own data
     (:func:`keep_tutor_data`).
     """
     from ..history.backup import export_in
@@ -186,8 +236,12 @@ def keep_game_file(path: str | Path, what: str, record: Record | None = None, ex
     if old is NOT_A_RECORD and _claims_record(p):
         raise RecordError(f"{quoted(p)} holds a game record that cannot be read as it is (a hand edit?) and is "
                           f"kept as it is: write {what} to another file")
+    if old is None or (old is NOT_A_RECORD and (export or _blank(p) or _no_file(p)
+                                                or (same_kind is not None and same_kind(p)))):
+        return  # nothing there (or blanks), a stream (the write says so), an earlier output, or export's to check
     if not isinstance(old, Record):
-        return  # nothing there, or no game record (an earlier output file)
+        raise RecordError(f"{quoted(p)} holds something other than {what} and is kept as it is: write {what} to "
+                          "another file (or remove that one first)")
     keep_move_objects(p, f"write {what} to another file")
     if record is not None and (old.rules, old.deal, list(old.moves)) == (record.rules, record.deal,
                                                                           list(record.moves)):

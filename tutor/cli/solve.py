@@ -40,13 +40,13 @@ def write_graph(state: State, path: str, nodes: int) -> dict[str, Any]:
     """Explore the state graph of ``state`` (at most ``nodes`` positions) and write it as GraphML."""
     from ..graph import position_graph, write_graphml
     from ..storage import folder_lock
-    from .keep import keep_game_file
+    from .keep import graph_file, keep_game_file
 
-    keep_game_file(path, "the graph", example="graph.graphml")  # before the search: say so at once
+    keep_game_file(path, "the graph", example="graph.graphml", same_kind=graph_file)  # before the search: at once
     g = position_graph(state, Limit(nodes=nodes))
     try:
         with folder_lock(path):  # and again with the write: a game may have been saved there meanwhile
-            keep_game_file(path, "the graph", example="graph.graphml")
+            keep_game_file(path, "the graph", example="graph.graphml", same_kind=graph_file)
             write_graphml(g, path)
     except OSError as err:
         reason = err.strerror or str(err)

@@ -103,9 +103,9 @@ class PerDealFile:
 
     def __init__(self, path: str) -> None:
         from ..storage import check_writable_target, lock_file, remove_stale_temps, temp_prefix
-        from .keep import keep_game_file
+        from .keep import keep_game_file, per_deal_file
 
-        keep_game_file(path, "the per-deal lines", example="deals.jsonl")
+        keep_game_file(path, "the per-deal lines", example="deals.jsonl", same_kind=per_deal_file)
         try:  # the name as given too: /dev/stdout resolves to the file the output is appended to
             check_writable_target(path)
         except OSError as exc:
@@ -137,12 +137,13 @@ class PerDealFile:
             self.raw.close()  # a GzipFile leaves the file it was given open
             if keep:
                 from ..storage import folder_lock, keep_mode
-                from .keep import keep_game_file
+                from .keep import keep_game_file, per_deal_file
 
                 keep_mode(self.tmp, self.target)  # mkstemp made it 0600: the old file's mode, or the umask's
                 with folder_lock(self.target):
                     try:  # checked again with the rename: a survey runs for minutes, a game may be saved there
-                        keep_game_file(self.path, "the per-deal lines", example="deals.jsonl")
+                        keep_game_file(self.path, "the per-deal lines", example="deals.jsonl",
+                                       same_kind=per_deal_file)
                     except RecordError as exc:
                         raise RecordError(f"{exc}; the per-deal lines are in {shown_path(self._set_aside())}") from None
                     os.replace(self.tmp, self.target)
