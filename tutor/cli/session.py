@@ -372,8 +372,13 @@ class Session:
             self.show()
 
     def save_command(self, arg: str) -> None:
-        # ~ and ~user name a home folder, as the shell would have read them on the command line
-        self.tell(self.files.save(os.path.expanduser(arg) if arg.startswith("~") else arg))
+        # read as the shell would have on the command line: a name in quotes as it is, ~ and ~user a home folder
+        if len(arg) > 1 and arg[0] == arg[-1] and arg[0] in "'\"":
+            if not (arg := arg[1:-1]).strip():
+                raise RecordError("an empty file name was given for this game: give a file name, like s game.json")
+        elif arg.startswith("~"):
+            arg = os.path.expanduser(arg)
+        self.tell(self.files.save(arg))
         self._warned_unsaved = False
 
     # -- hints and the tutor
