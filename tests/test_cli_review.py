@@ -149,9 +149,10 @@ def test_review_json_rates_an_early_start_that_throws_a_win_away(run, tmp_path):
     assert data["hindsight"] == {**data["hindsight"], "winnable": True, "lost_at_ply": ply}
 
 
-def test_the_accuracy_line_quotes_the_formula_as_it_scores(run, lost_record):
-    """The report says what a move losing 1 and 10 points scores, the formula's own values (a move labelled
-    best may lose up to 1 point, so the line does not promise 100 for "best")."""
+def test_the_report_quotes_the_accuracy_formula_as_it_scores(run, lost_record):
+    """The report (its closing paragraph on how the figures are made) says what a move losing 1 and 10 points
+    scores, the formula's own values (a move labelled best may lose up to 1 point, so it does not promise 100
+    for "best")."""
     out = " ".join(run(["review", str(lost_record), "--samples", "3", "--workers", "1"]).stdout.split())
     assert (round(move_accuracy(0)), round(move_accuracy(1)), round(move_accuracy(10))) == (100, 97, 65)
     assert ("a move that loses no points against the best scores 100, one that loses 1 point 97 and one that "

@@ -818,7 +818,7 @@ def test_a_store_in_no_folder_says_so_and_per_deal_keeps_the_files_mode(run, tmp
     assert result.exit_code == 1
     assert f"there is no folder '{tmp_path / 'nodir'}': give --store a file in a folder that exists" in result.stderr
     lines = tmp_path / "pd.jsonl"
-    lines.write_text("old\n")
+    lines.write_text('{"deal": 9, "variant": "osmosis", "policy": "greedy", "won": false}\n')  # an earlier one
     lines.chmod(0o644)  # a published file: it was left owner-only (0600, mkstemp's)
     assert run(["stats", "--deals", "1-3", "--policy", "greedy", "--per-deal", str(lines),
                 "--store", str(tmp_path / "s.db")]).exit_code == 0

@@ -12,6 +12,7 @@ message and free of control codes.
 from __future__ import annotations
 
 import codecs
+import datetime
 import json
 import os
 import re
@@ -114,10 +115,22 @@ def brief(value: object, limit: int = MAX_QUOTED) -> str:
     text = byte_escapes(repr(value))
     if not isinstance(value, str):
         try:
-            text = json.dumps(value, ensure_ascii=True)
-        except (TypeError, ValueError):
+            text = _spelled(value)
+        except (TypeError, ValueError, RecursionError):
             pass
     return text if len(text) <= limit else text[: max(limit - 20, 10)] + f"... ({len(text)} characters)"
+
+
+def _spelled(value: object) -> str:
+    """``value`` as JSON spells it, with a date or time (from a TOML file) in ISO 8601, unquoted as TOML writes
+    one (``1979-05-27``, ``07:32:00``; a time zone of UTC as +00:00, which TOML reads as well)."""
+    if isinstance(value, (datetime.date, datetime.time)):
+        return value.isoformat()
+    if isinstance(value, list):
+        return "[" + ", ".join(map(_spelled, value)) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{json.dumps(k if isinstance(k, str) else json.dumps(k), ensure_ascii=True)}: {_spelled(v)}" for k, v in value.items()) + "}"
+    return json.dumps(value, ensure_ascii=True)
 
 
 # ---------------------------------------------------------------- output a terminal cannot encode

@@ -321,7 +321,8 @@ class Review:
                 "most_label_samples": max(extra, default=None)}
 
     def sampling_text(self) -> str:
-        """The header's sentence on the sample counts (:func:`tutor.narrate.review.sampling_text`)."""
+        """The sentence on the sample counts, in the report's closing paragraph on how its figures are made
+        (:func:`tutor.narrate.review.sampling_text`)."""
         from ..narrate.review import sampling_text
 
         return sampling_text(self.sampling())
