@@ -373,12 +373,10 @@ class Session:
 
     def save_command(self, arg: str) -> None:
         # read as the shell would have on the command line: a name in quotes as it is, ~ and ~user a home folder
-        if len(arg) > 1 and arg[0] == arg[-1] and arg[0] in "'\"":
-            if not (arg := arg[1:-1]).strip():
-                raise RecordError("an empty file name was given for this game: give a file name, like s game.json")
-        elif arg.startswith("~"):
-            arg = os.path.expanduser(arg)
-        self.tell(self.files.save(arg))
+        in_quotes = len(arg) > 1 and arg[0] == arg[-1] and arg[0] in "'\""
+        if in_quotes and not (arg := arg[1:-1]).strip():
+            raise RecordError("an empty file name was given for this game: give a file name, like s game.json")
+        self.tell(self.files.save(os.path.expanduser(arg) if arg.startswith("~") and not in_quotes else arg))
         self._warned_unsaved = False
 
     # -- hints and the tutor
