@@ -231,3 +231,46 @@ def test_a_toml_date_is_quoted_in_toml_notation_not_pythons(tmp_path):
     result = osmosis(["lesson", "--check", str(lesson)], tmp_path / "home")
     out = " ".join(result.output.split())
     assert result.exit_code == 1 and "field 'moves' is 1979-05-27: expected moves or cards" in out, out
+
+
+def test_the_key_that_closes_a_help_opened_in_the_same_burst_is_not_the_boards_too(tmp_path):
+    """`? d d` sent at once played two d: the first d closed the help and ran the board's d binding as well
+    (pressed one by one, it only closes the help). The key after ? closes the help, as `x` does in `? x d d`."""
+    from test_board import make_session
+    from test_board_faults58 import _burst
+
+    from tutor.board.play import BoardApp
+
+    for keys, played in ((["question_mark", "d", "d"], ["d"]), (["question_mark", "u", "d"], ["d", "d"])):
+        session = make_session(tmp_path / "-".join(keys), number=34)
+        if "u" in keys:
+            session.game.push("d")
+        assert _burst(BoardApp(session), keys) == 1
+        assert [str(m) for m in session.game.moves] == played, keys
+
+
+@pytest.mark.parametrize("key", ["pagedown", "pageup", "up", "down", "home", "end"])
+def test_a_scroll_key_at_a_question_on_a_board_that_fits_is_no_crash(tmp_path, key):
+    """At the end question (or the tutor's), a scroll key on a board that fits the terminal (80x40 and
+    larger) ended the board with Textual's SkipAction ("nothing to scroll"), a traceback for the player."""
+    import asyncio
+
+    from test_board import make_session, settle
+
+    from tutor.board.play import BoardApp
+
+    session = make_session(tmp_path, number=1)
+    while not session.game.state.apply(last := session.game.state.legal_moves()[0]).over:
+        session.game.push(last)
+    app = BoardApp(session)
+
+    async def go():
+        async with app.run_test(size=(120, 50)) as pilot:
+            await pilot.press(str(last) if str(last) in ("d", "w") else str(last)[1:])
+            await settle(app, pilot)
+            assert app.pending is not None and session.game.state.over  # the end question is open
+            await pilot.press(key)
+            await settle(app, pilot)
+            return app.is_running
+
+    assert asyncio.run(go()) and app.return_code is None

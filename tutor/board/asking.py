@@ -233,7 +233,12 @@ class MovesApp(App):
 
         scroll = SCROLL_KEYS.get(event.key)
         if scroll is not None:  # a question taller than a short terminal: its answers are scrolled to, not rung at
-            getattr(self.query_one("#main"), f"action_{scroll}")()
+            from textual.actions import SkipAction
+
+            try:
+                getattr(self.query_one("#main"), f"action_{scroll}")()
+            except SkipAction:  # nothing to scroll (the board fits the terminal): Textual's way of saying so
+                pass
         else:
             self.bell()
 

@@ -118,6 +118,7 @@ class TextScreen(ModalScreen[str]):
         burst that opened it): it closes the screen as any key would, and the keys after it are held for the
         board."""
         event.stop()
+        event.prevent_default()  # nor is it the board's binding as well (? d d at once played two d)
         if self.closing:
             self.held.append((event.key, event.character))
             return
