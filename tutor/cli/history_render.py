@@ -203,6 +203,9 @@ def _accuracy_cell(accuracy: float | None, interval: tuple[float, float] | None)
     places = None if interval is None else _apart(*interval, 0)
     if interval is None or places is None:
         return f"{accuracy:.1f}"
+    shown = round(accuracy, 1)
+    if places == 0 and not round(interval[0]) <= shown <= round(interval[1]):
+        places = 1  # 32.5 with an interval up to 32.5 read "(29-32)", the figure outside its own interval
     return f"{accuracy:.1f} ({interval[0]:.{places}f}-{interval[1]:.{places}f})"
 
 

@@ -125,9 +125,9 @@ class Session:
         session = cls(ctx, game, files, tutor, threshold)
         session.no_autosave = no_autosave
         if resumed is not None and game.ply:
-            from ..record import content_of
+            from ..history.copies import resumed_content
 
-            session.resumed_from = content_of(game.to_record())  # the game as its file held it
+            session.resumed_from = resumed_content(game.to_record(), resumed)  # the game as its file held it
         return session
 
     # -- output

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Iterable
 from typing import Any
@@ -163,6 +164,9 @@ def solve_command(ctx: click.Context, number: int | None, deal_file: str | None,
     state = states[-1]
     limit = limit_from(nodes, seconds)
     result = run_solve(state, limit)
+    if limit.nodes is not None and result.nodes > limit.nodes:
+        # the search counts the position past its limit as it stops there, unsearched: --nodes 5 said 6
+        result = dataclasses.replace(result, nodes=limit.nodes)
     # the limit that stopped the search: the time where one was given and the nodes did not run out
     larger = "--seconds" if seconds is not None and (limit.nodes is None or result.nodes < limit.nodes) else "--nodes"
     graph_facts = write_graph(state, graph_file, graph_nodes) if graph_file is not None else None

@@ -7,6 +7,8 @@ folder while the copy stays as it was, leaves one file behind: reading that file
 
 from __future__ import annotations
 
+import contextlib
+import os
 from collections.abc import Collection
 from pathlib import Path
 
@@ -28,6 +30,52 @@ def _left_behind(row: GameRow | None, record: Record, mtime: float) -> int | Non
     if list(kept.moves[:len(record.moves)]) != list(record.moves):
         return None
     return row.id if _played_after(row, mtime) else None
+
+
+#: a file a game was resumed from (its absolute name) -> the file's time when play read it: the game then goes
+#: on in that file, which no longer tells when it was copied
+_read_at: dict[str, float] = {}
+
+
+def resumed_content(record: Record, path: str | Path | None) -> str:
+    """The content of a game as the file it is resumed from holds it; the file's time is kept for
+    :func:`nearest_copy`."""
+    if path is not None:
+        with contextlib.suppress(OSError, ValueError):
+            _read_at[source_of(path)] = os.stat(path).st_mtime
+    return content_of(record)
+
+
+def nearest_copy(history: History, ids: list[int], path: str | Path | None) -> int | None:
+    """Of the rows ``ids`` (oldest first), all holding the game a file at ``path`` holds, the one it is a copy
+    of. Two games played move for move alike (``d d`` twice on one deal, the second saved with ``--save
+    copy.json``) hold the same content: the copy is of the one last played by the time the file was written
+    (the newest such; stored to the second, so a second's grace). The first where the file's time is not
+    known or no game was played by then."""
+    if len(ids) <= 1 or path is None:
+        return ids[0] if ids else None
+    when = _read_at.get(source_of(path))
+    try:
+        when = os.stat(path).st_mtime if when is None else when
+    except (OSError, ValueError):
+        return ids[0]
+    best: tuple[float, int] | None = None
+    for game_id in ids:
+        row = history.game(game_id)
+        try:
+            played = parse_iso(row.played_at) if row is not None else None
+        except ValueError:
+            continue
+        if played is not None and played <= when + 1 and (best is None or played >= best[0]):
+            best = (played, game_id)
+    return best[1] if best is not None else ids[0]
+
+
+def copied_row(history: History, content: str, path: str | Path | None) -> GameRow | None:
+    """The row holding ``content`` that the file at ``path`` is a copy of (:func:`nearest_copy`)."""
+    ids = [int(r[0]) for r in history.query("SELECT id FROM games WHERE content = ? ORDER BY id", (content,))]
+    found = nearest_copy(history, ids, path)
+    return history.game(found) if found is not None else None
 
 
 def _played_after(row: GameRow, mtime: float) -> bool:

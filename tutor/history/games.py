@@ -23,14 +23,16 @@ from ..textsafe import quoted
 from .copies import (
     _left_behind,
     _went_on_in_a_copy,
+    copied_row,
     copy_left_behind_at,
     follows_another_file,
+    nearest_copy,
     own_key,
     same_deal,
     stored,
 )
 from .db import History, HistoryError, db_path, file_started_at, iso, parse_iso
-from .names import autosave_stamp, key_for_path, source_of, storable, variant_name
+from .names import autosave_stamp, file_of_key, key_for_path, source_of, storable, variant_name
 
 IMPORTED_FLAG = "games_folder_imported"
 SYNCED_FLAG = "games_folder_synced"
@@ -249,7 +251,7 @@ def _resumed_key(history: History, key: str, content: str, source: str | None = 
     memo = (str(history.path), key)
     if memo not in _resumed:
         row = history.game_by_key(key)
-        same = history.game_by_content(content) if row is None else None
+        same = copied_row(history, content, source) if row is None else None
         chosen = same.key if same is not None and not same.over else key
         if row is not None and source is not None and follows_another_file(row, source) and _content(history, key) != content:
             n = 2  # the row this file's game went on in before (holding the game as the file held it), or a new one
@@ -394,12 +396,10 @@ def _copy_of(history: History, record: Record, key: str) -> int | None:
     a copy under the same name, or under a name of the player's own, is the stored game. The whole name: two
     games begun in the same second are ``...-105314.json`` and ``...-105314-2.json``."""
     mine = _own_name(key)
-    for game_id, other in history.query("SELECT id, game_key FROM games WHERE content = ? ORDER BY id",
-                                        (content_of(record),)):
-        theirs = _own_name(other) if other else None
-        if mine is None or theirs is None or theirs == mine:
-            return int(game_id)
-    return None
+    ids = [int(game_id) for game_id, other in history.query(
+        "SELECT id, game_key FROM games WHERE content = ? ORDER BY id", (content_of(record),))
+        if mine is None or not other or _own_name(other) is None or _own_name(other) == mine]
+    return nearest_copy(history, ids, file_of_key(key))
 
 
 def _own_name(key: str) -> str | None:

@@ -65,6 +65,14 @@ def key_for_path(path: str | Path) -> str:
         return "file:" + str(p)
 
 
+def file_of_key(key: str) -> str | None:
+    """The file a file's key (:func:`key_for_path`, a ``#2`` left out) names; None for another key."""
+    key = re.sub(r"#\d+$", "", key)
+    if key.startswith("games/"):
+        return str(games_dir() / key[len("games/"):])
+    return key[len("file:"):] if key.startswith("file:") else None
+
+
 def source_of(path: str | Path) -> str:
     """Where a game's file lies, as an absolute path: a command run from another folder finds it too."""
     return os.path.abspath(os.path.expanduser(os.fspath(path)))

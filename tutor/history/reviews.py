@@ -173,7 +173,9 @@ def review_data(rev: Review) -> dict[str, Any]:
                 "graded": bool(m.graded), "comment": m.comment, "candidates": cands}
         paired = getattr(m, "paired", None)
         if paired is not None:
-            move["drop_interval"] = [round(paired.lo * 100, 2), round(paired.hi * 100, 2)]
+            # four places: the coach and the drill round the ends again to one, as the review does from the exact
+            # figure (kept to two, 7.8512 was stored 7.85 and shown 7.8 where the review said 7.9)
+            move["drop_interval"] = [round(paired.lo * 100, 4), round(paired.hi * 100, 4)]
             move["drop_samples"] = int(paired.samples)
         moves.append(move)
     thresholds = dict(rev.thresholds) if isinstance(rev.thresholds, Mapping) else rev.thresholds.to_json()

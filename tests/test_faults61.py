@@ -1,0 +1,114 @@
+"""Defects found at stop 61 by the audits of the help against the behaviour and of the advice's words, each
+with the case that showed it."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from tutor.deals import deal_for
+from tutor.record import Record, save_record
+from tutor.rules import preset
+
+
+def _games(home: Path) -> dict[int, tuple[int, str]]:
+    with sqlite3.connect(home / "history.sqlite3") as conn:
+        return {i: (moves, source) for i, moves, source in conn.execute("SELECT id, moves, source FROM games")}
+
+
+def _two_alike(run, home: Path, tmp_path: Path) -> Path:
+    """Deal 5 played ``d d`` twice, the first game a minute earlier; the second saved to copy.json too."""
+    assert run(["play", "5", "--plain"], input="d d\nq\n").exit_code == 0
+    with sqlite3.connect(home / "history.sqlite3") as conn:  # the first game was played a while before
+        conn.execute("UPDATE games SET played_at = '2026-01-01T10:00:00Z', started_at = '2026-01-01T09:59:00Z'")
+    copy = tmp_path / "copy.json"
+    assert run(["play", "5", "--plain", "--save", str(copy)], input="d d\nq\n").exit_code == 0
+    assert {g: m for g, (m, _) in _games(home).items()} == {1: 2, 2: 2}
+    return copy
+
+
+def test_a_copy_resumed_goes_on_in_the_game_that_saved_it_not_an_older_one_played_alike(run, home, tmp_path):
+    """Two games of deal 5 played move for move alike, the second saved with --save copy.json: resuming the
+    copy went on in the first game's row (the oldest with the same moves), the README says the game it copied."""
+    copy = _two_alike(run, home, tmp_path)
+    assert run(["play", "--resume", str(copy), "--plain"], input="d\nq\n").exit_code == 0
+    games = _games(home)
+    assert games[1][0] == 2 and games[2] == (3, str(copy))
+
+
+def test_a_review_of_a_copy_is_kept_on_the_game_that_saved_it(run, home, tmp_path):
+    copy = _two_alike(run, home, tmp_path)
+    assert run(["review", str(copy), "--samples", "4"]).exit_code == 0
+    with sqlite3.connect(home / "history.sqlite3") as conn:
+        assert [g for (g,) in conn.execute("SELECT game_id FROM reviews")] == [2]
+
+
+def test_a_copy_written_before_the_later_game_stays_the_earlier_ones(home, tmp_path, monkeypatch):
+    """The file's time decides: a copy last written before the second game was played is the first's."""
+    import os
+
+    from tutor.history.copies import nearest_copy
+    from tutor.history.db import parse_iso
+    from tutor.history.games import add_record, open_history
+
+    monkeypatch.setenv("OSMOSIS_HOME", str(home))
+    rules = preset("osmosis")
+    rec = Record(rules, deal_for(5, rules), ["d", "d"])
+    copy = tmp_path / "copy.json"
+    save_record(rec, copy)
+    with open_history() as h:
+        a = add_record(h, rec, key="games/a.json", played_at="2026-01-01T10:00:00Z")
+        b = add_record(h, rec, key="games/b.json", played_at="2026-01-01T11:00:00Z")
+        os.utime(copy, (parse_iso("2026-01-01T10:30:00Z"),) * 2)
+        assert nearest_copy(h, [a, b], copy) == a
+        os.utime(copy, (parse_iso("2026-01-01T11:00:00Z"),) * 2)
+        assert nearest_copy(h, [a, b], copy) == b
+        assert nearest_copy(h, [a, b], tmp_path / "missing.json") == a  # no time to go by: the first, as before
+        assert nearest_copy(h, [a, b], None) == a
+
+
+@pytest.mark.parametrize("nodes", [1, 5, 200])
+def test_solve_reports_no_more_positions_than_its_node_limit(run, nodes):
+    """`solve 1 --nodes 5 --json` said "nodes": 6, and `--nodes 1` "2 positions searched"."""
+    out = json.loads(run(["solve", "1", "--nodes", str(nodes), "--json"]).output)
+    assert out["nodes"] == nodes and out["complete"] is False
+    text = run(["solve", "1", "--nodes", str(nodes)]).output
+    assert f"{nodes} position{'' if nodes == 1 else 's'} searched" in text
+
+
+def test_a_solve_within_its_limit_reports_what_it_searched(run):
+    out = json.loads(run(["solve", "1", "--json"]).output)
+    assert out["complete"] is True and 1 < out["nodes"] < 1_000_000
+
+
+@pytest.mark.parametrize("accuracy, interval, shown", [
+    (32.5, (29.2, 32.5), "32.5 (29.2-32.5)"),  # read "(29-32)": the figure outside its own interval
+    (49.1, (45.7, 49.1), "49.1 (45.7-49.1)"),
+    (52.1, (50.3, 52.6), "52.1 (50-53)"),      # whole points where they hold the figure
+    (96.5, (90.7, 96.5), "96.5 (90.7-96.5)"),
+])
+def test_the_history_table_never_shows_an_accuracy_outside_its_interval(accuracy, interval, shown):
+    from tutor.cli.history_render import _accuracy_cell
+
+    assert _accuracy_cell(accuracy, interval) == shown
+
+
+def test_a_drop_interval_is_kept_finely_enough_to_be_rounded_as_the_review_rounds_it():
+    """The review said "95%: 7.9 to 13.2" (from 7.8512) and the coach "7.8-13.2": the history kept 7.85, a
+    float just below it, and rounded that again."""
+    from tutor.cli.history_render import _ends
+    from tutor.history.reviews import review_data
+
+    move = SimpleNamespace(ply=3, move="r2", best="r3", label="mistake", tags=(), drop=10.5, win_before=0.3,
+                           win_after=0.2, graded=True, comment="", candidates=(),
+                           paired=SimpleNamespace(lo=0.078512, hi=0.132213, samples=512))
+    rules = preset("osmosis")
+    rev = SimpleNamespace(record=Record(rules, deal_for(43, rules), ["r1", "r2", "r2"]), moves=[move],
+                          accuracy=50.0, graded=1, samples=512, thresholds={}, hindsight={})
+    kept = review_data(rev)["moves"][0]["drop_interval"]
+    assert kept == [7.8512, 13.2213]
+    assert _ends(*kept) == "7.9-13.2"
