@@ -112,3 +112,14 @@ def test_a_drop_interval_is_kept_finely_enough_to_be_rounded_as_the_review_round
     kept = review_data(rev)["moves"][0]["drop_interval"]
     assert kept == [7.8512, 13.2213]
     assert _ends(*kept) == "7.9-13.2"
+
+
+def test_solve_json_gives_the_words_the_text_gives_for_a_loss(run):
+    """After moves on a deal lost from the start, the text explained the deal's cycles ("Lost from the start")
+    and the JSON only the position's own: `lost_words` carries the text's."""
+    args = ["solve", "5", "--moves", "r3 r4 d w d w d w d d"]
+    text = " ".join(run(args).output.split())
+    said = json.loads(run([*args, "--json"]).output)["lost_words"]
+    assert said["from_start"] is True and said["text"].startswith("Lost from the start: ")
+    assert " ".join(said["text"].split()) in text
+    assert "lost_words" not in json.loads(run(["solve", "4", "--json"]).output)  # a win: nothing to explain

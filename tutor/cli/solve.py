@@ -172,8 +172,10 @@ def solve_command(ctx: click.Context, number: int | None, deal_file: str | None,
     graph_facts = write_graph(state, graph_file, graph_nodes) if graph_file is not None else None
     if as_json:
         out: dict[str, Any] = dict(result.to_json())
+        if result.explanation is not None:  # the text's words: after moves, the deal's own cycle where it had one
+            label, text = lost_words(State.initial(deal, rules), state, len(moves or ()), result.explanation)
+            out["lost_words"] = {"from_start": label.startswith("Lost from the start"), "text": label + text}
         if graph_facts is not None:
-
             out["graph"] = graph_facts
         click.echo(json.dumps(out))
         return
