@@ -123,3 +123,36 @@ def test_solve_json_gives_the_words_the_text_gives_for_a_loss(run):
     assert said["from_start"] is True and said["text"].startswith("Lost from the start: ")
     assert " ".join(said["text"].split()) in text
     assert "lost_words" not in json.loads(run(["solve", "4", "--json"]).output)  # a win: nothing to explain
+
+
+def test_a_games_folder_that_cannot_be_read_is_not_taken_for_an_empty_one(run, home, monkeypatch):
+    """With the games folder unreadable at the history's first open (a permission, a mount not there yet), the
+    import saw no file and was marked done: its games never went into the history, and `osmosis games` said
+    "No saved games yet". Now the import waits for a folder it can read, and `games` says what is wrong."""
+    import os
+
+    import tutor.storage
+    from tutor.history.games import IMPORTED_FLAG, open_history
+
+    assert run(["play", "3", "--plain"], input="d d\nq\n").exit_code == 0
+    (home / "history.sqlite3").unlink()  # a history lost, to be rebuilt from the games folder
+    for extra in ("-wal", "-shm"):
+        (home / f"history.sqlite3{extra}").unlink(missing_ok=True)
+    games = home / "games"
+    real = os.listdir
+
+    def refused(path="."):
+        if Path(path) == games:
+            raise PermissionError(13, "Permission denied")
+        return real(path)
+
+    monkeypatch.setattr(tutor.storage.os, "listdir", refused)
+    monkeypatch.setenv("OSMOSIS_HOME", str(home))
+    with open_history() as h:
+        assert h.meta(IMPORTED_FLAG) is None and h.query("SELECT COUNT(*) FROM games")[0][0] == 0
+    result = run(["games"])
+    assert result.exit_code == 1
+    assert "the games folder" in result.output and "cannot be read: Permission denied" in result.output
+    monkeypatch.setattr(tutor.storage.os, "listdir", real)
+    with open_history() as h:  # readable again: the game goes in
+        assert h.meta(IMPORTED_FLAG) is not None and h.query("SELECT moves FROM games")[0][0] == 2

@@ -196,6 +196,17 @@ def folder_lock(path: str | os.PathLike[str]) -> Iterator[None]:
         os.close(fd)  # closing the last descriptor lets the lock go
 
 
+def record_files(folder: Path) -> list[Path]:
+    """The ``*.json`` files in ``folder``; none where there is no such folder. An OSError where it is a folder
+    that cannot be read: ``Path.glob`` took that for an empty one, and the history's first look at the games
+    folder was marked done with none of its games in it, for good."""
+    try:
+        names = os.listdir(folder)
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+    return [folder / name for name in names if name.endswith(".json")]
+
+
 def is_regular_file(path: str | os.PathLike[str]) -> bool:
     """Whether ``path`` names an existing regular file (not a pipe, device or folder)."""
     try:

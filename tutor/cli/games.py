@@ -17,7 +17,7 @@ from ..history.db import GameRow
 from ..inputs import capped_int
 from ..narrate.play import plural
 from ..record import Record, load_record
-from ..storage import games_dir
+from ..storage import games_dir, record_files
 from ..table import Table
 from ..textsafe import brief, os_reason, quoted, shown_path
 from .app import console_of
@@ -135,9 +135,9 @@ def saved_games(folder: Path | None = None) -> list[SavedGame]:
     """The records in the games folder, newest first (by the time they were last saved), numbered from 1."""
     folder = folder or games_dir()
     try:
-        files = [p for p in folder.glob("*.json") if p.is_file()]
-    except OSError:
-        return []
+        files = [p for p in record_files(folder) if p.is_file()]
+    except OSError as exc:  # not "no saved games yet": they may be there
+        raise RecordError(f"the games folder {quoted(folder)} cannot be read: {os_reason(exc)}") from None
     # a file removed meanwhile (another session took every move of its game back) is left out, not an error
     timed = [(mtime, p) for p in files if (mtime := _mtime(p)) is not None]
     timed.sort(key=lambda t: (t[0], t[1].name), reverse=True)

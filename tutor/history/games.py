@@ -18,7 +18,7 @@ from pathlib import Path
 from ..errors import TutorError
 from ..record import Record, content_of, load_record, loads_record
 from ..record_notes import for_history
-from ..storage import games_dir, is_regular_file
+from ..storage import games_dir, is_regular_file, record_files
 from ..textsafe import quoted
 from .copies import (
     _left_behind,
@@ -83,7 +83,7 @@ def sync_games_folder(history: History, playing: Path | None = None) -> int:
     folder = games_dir()
     recent = []
     try:
-        files = sorted(folder.glob("*.json")) if folder.is_dir() else []
+        files = sorted(record_files(folder))
     except OSError:
         return 0
     for path in files:
@@ -426,7 +426,10 @@ def import_games_folder(history: History, playing: Path | None = None) -> tuple[
     folder = games_dir()
     skipped = 0
     inserted = history.inserted  # rows this process adds: another importing at once adds its own, not counted
-    files = sorted(folder.glob("*.json"), key=_play_order) if folder.is_dir() else []
+    try:
+        files = sorted(record_files(folder), key=_play_order)
+    except OSError:
+        return 0, 0  # a folder it may not read: not marked done, so its games go in once it can be read
     for path in files:
         if _same_file(path, playing):
             continue  # the game in play: its caller stores it
