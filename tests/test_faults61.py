@@ -156,3 +156,66 @@ def test_a_games_folder_that_cannot_be_read_is_not_taken_for_an_empty_one(run, h
     monkeypatch.setattr(tutor.storage.os, "listdir", real)
     with open_history() as h:  # readable again: the game goes in
         assert h.meta(IMPORTED_FLAG) is not None and h.query("SELECT moves FROM games")[0][0] == 2
+
+
+def test_a_history_read_as_it_is_keeps_the_newest_games_of_its_write_ahead_log(home, monkeypatch):
+    """Where the history could only be read (no file handles left, a full disk), it was read with immutable=1,
+    which leaves out the write-ahead log: history and export lost the newest games (a session killed before
+    SQLite copied them into the file)."""
+    import sqlite3 as sql
+
+    from tutor.history import db as hdb
+    from tutor.history.games import add_record, open_history
+    from tutor.history.schema import database_as_it_is
+
+    monkeypatch.setenv("OSMOSIS_HOME", str(home))
+    rules = preset("osmosis")
+    writer = open_history()
+    add_record(writer, Record(rules, deal_for(1, rules), ["d"]), key="games/a.json")
+    writer.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    add_record(writer, Record(rules, deal_for(2, rules), ["d", "d"]), key="games/b.json")  # in the log only
+    path = home / "history.sqlite3"
+    assert Path(f"{path}-wal").stat().st_size > 0
+    frozen = sql.connect(f"file:{path}?immutable=1", uri=True)
+    assert frozen.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 1  # what was read before
+    frozen.close()
+    copy, missed = database_as_it_is(path)
+    assert copy.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 2 and not missed
+
+    def refused(self, upgrade_to):
+        raise sql.OperationalError("unable to open database file")
+
+    monkeypatch.setattr(hdb.History, "_connect", refused)
+    reader = hdb.History(path)
+    assert reader.read_only and reader.query("SELECT COUNT(*) FROM games")[0][0] == 2
+    assert "without what cannot be read" not in reader.warning
+    reader.close()
+    writer.close()
+
+
+def test_a_write_ahead_log_that_cannot_be_copied_is_said_to_be_left_out(home, monkeypatch):
+    import shutil
+    import sqlite3 as sql
+
+    from tutor.history import db as hdb
+    from tutor.history.games import add_record, open_history
+
+    monkeypatch.setenv("OSMOSIS_HOME", str(home))
+    rules = preset("osmosis")
+    writer = open_history()
+    writer.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    add_record(writer, Record(rules, deal_for(2, rules), ["d"]), key="games/b.json")
+
+    def full(*args, **kwargs):
+        raise OSError(27, "File too large")
+
+    def refused(self, upgrade_to):
+        raise sql.OperationalError("unable to open database file")
+
+    monkeypatch.setattr(shutil, "copyfile", full)
+    monkeypatch.setattr(hdb.History, "_connect", refused)
+    reader = hdb.History(home / "history.sqlite3")
+    assert reader.read_only
+    assert "without what cannot be read (the newest games, in its write-ahead log" in " ".join(reader.warning.split())
+    reader.close()
+    writer.close()

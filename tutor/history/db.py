@@ -33,6 +33,7 @@ from .schema import (
     MIGRATIONS,
     OUR_TABLES,
     VERSION,
+    database_as_it_is,
     drop_unreadable,
     leave_out_unreadable,
     statements,
@@ -218,12 +219,9 @@ class History:
             return None
         if not self.path.is_file():
             return None
-        try:
-            from urllib.parse import quote
-
-            conn = sqlite3.connect(f"file:{quote(str(self.path.resolve()))}?immutable=1", uri=True,
-                                   isolation_level=None)
-        except sqlite3.Error:
+        try:  # a copy in memory, brought up to date (an older osmosis's) and without what cannot be read
+            conn, missed = database_as_it_is(self.path)
+        except (sqlite3.Error, OSError):
             return None
         try:
             conn.row_factory = sqlite3.Row
@@ -231,17 +229,13 @@ class History:
             if conn.execute("PRAGMA quick_check").fetchone()[0] != "ok":
                 conn.close()
                 return None
-            # brought up to date (an older osmosis's) and what cannot be read left out, in a copy in memory
-            memory = sqlite3.connect(":memory:", isolation_level=None)
-            memory.row_factory, memory.text_factory = conn.row_factory, conn.text_factory
-            conn.backup(memory)
-            conn.close()
-            conn = memory
             self._migrate(conn, upgrade_to)
-            self.unreadable = unreadable_rows(conn)
-            if self.unreadable:
+            rows = unreadable_rows(conn)
+            if rows:
                 conn.execute("PRAGMA foreign_keys = ON")  # a game's reviews and drills go with it
                 drop_unreadable(conn)
+            self.unreadable = "; ".join(filter(None, [rows, "the newest games, in its write-ahead log, which "
+                                                      "could not be read here" if missed else None])) or None
             conn.execute("PRAGMA query_only = ON")  # nothing written here could be kept
         except (sqlite3.Error, HistoryError):
             conn.close()

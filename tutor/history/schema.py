@@ -9,7 +9,9 @@ takes those rows out of a file that is otherwise sound, a copy of it kept.
 from __future__ import annotations
 
 import os
+import shutil
 import sqlite3
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -381,3 +383,35 @@ def version_of(conn: sqlite3.Connection) -> int:
 
 def statements(script: str) -> list[str]:
     return [s.strip() for s in script.split(";") if s.strip()]
+
+
+def database_as_it_is(path: Path) -> tuple[sqlite3.Connection, bool]:
+    """A copy in memory of the database at ``path``, read with nothing written beside it (a read-only or full
+    data folder), with what its write-ahead log holds: the newest games, committed but not yet copied into the
+    file (``immutable=1`` alone reads the file without them, and history and export left them out). The log
+    is read from a copy of both files in a temporary folder. The flag: a log was there and could not be read."""
+    from urllib.parse import quote
+
+    memory = sqlite3.connect(":memory:", isolation_level=None)
+    wal = Path(f"{path}-wal")
+    try:
+        if wal.is_file() and wal.stat().st_size > 0:
+            with tempfile.TemporaryDirectory(prefix="osmosis-history-") as folder:
+                copy = Path(folder) / "history.sqlite3"
+                shutil.copyfile(path, copy)
+                shutil.copyfile(wal, f"{copy}-wal")
+                source = sqlite3.connect(copy, isolation_level=None)
+                try:
+                    source.backup(memory)
+                finally:
+                    source.close()
+                return memory, False
+        missed = False
+    except (OSError, sqlite3.Error):
+        missed = True
+    source = sqlite3.connect(f"file:{quote(str(path.resolve()))}?immutable=1", uri=True, isolation_level=None)
+    try:
+        source.backup(memory)
+    finally:
+        source.close()
+    return memory, missed
