@@ -219,3 +219,34 @@ def test_a_write_ahead_log_that_cannot_be_copied_is_said_to_be_left_out(home, mo
     assert "without what cannot be read (the newest games, in its write-ahead log" in " ".join(reader.warning.split())
     reader.close()
     writer.close()
+
+
+@pytest.mark.parametrize("module, app, call", [("tutor.board.play", "BoardApp", "run_board"),
+                                              ("tutor.board.replay", "ReplayApp", "run_replay")])
+def test_a_kill_closes_the_board_as_ctrl_c_does(monkeypatch, module, app, call):
+    """`kill PID` (SIGTERM) ended the board or the viewer at once, the terminal left in the board's modes (the
+    alternate screen, the mouse reported, no cursor). While they run, it is Ctrl-C's KeyboardInterrupt, which
+    closes the app and puts the terminal back."""
+    import importlib
+    import signal
+
+    if signal.getsignal(signal.SIGTERM) != signal.SIG_DFL:
+        pytest.skip("SIGTERM is already handled in this process")
+    mod = importlib.import_module(module)
+    during = []
+
+    class App:
+        def __init__(self, *args, **kwargs):
+            pass
+
+        def run(self):
+            during.append(signal.getsignal(signal.SIGTERM))
+
+    monkeypatch.setattr(mod, app, App)
+    rules = preset("osmosis")
+    first = Record(rules, deal_for(1, rules), []) if call == "run_replay" else SimpleNamespace(listener=None)
+    getattr(mod, call)(first)
+    (handler,) = during
+    with pytest.raises(KeyboardInterrupt):
+        handler(signal.SIGTERM, None)
+    assert signal.getsignal(signal.SIGTERM) == signal.SIG_DFL  # put back after

@@ -19,6 +19,7 @@ from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Input, Static
 
+from ..cli.common import stopped_like_ctrl_c
 from ..cli.words import SAVE_ON_THE_BOARD
 from ..errors import TutorError
 from ..knowledge import observe
@@ -441,6 +442,7 @@ class BoardApp(MovesApp):
 def run_board(session: Session, symbols: bool = True) -> str | None:
     """Run the board until the player quits; ``"review"`` when they asked for the review."""
     try:
-        return BoardApp(session, symbols).run()
+        with stopped_like_ctrl_c():  # a kill (SIGTERM) closes the board as Ctrl-C does: the terminal put back
+            return BoardApp(session, symbols).run()
     finally:
         session.listener = None  # the session speaks to the terminal again

@@ -19,6 +19,7 @@ from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Input, Static
 
+from ..cli.common import stopped_like_ctrl_c
 from ..cli.review_report import chance_text
 from ..narrate.play import end_message
 from ..narrate.review import HINDSIGHT, UNSEEN_WARNING, notes_reveal_unseen, unseen_warning
@@ -320,7 +321,8 @@ class ReplayApp(App):
 
 def run_replay(record: Record, rev: Review | None = None, symbols: bool = True, start: int = 0) -> int | None:
     """Run the viewer (at move ``start``) until the player quits; the move it was at."""
-    return ReplayApp(record, rev, symbols, start=max(0, min(start, len(record.moves)))).run()
+    with stopped_like_ctrl_c():  # a kill (SIGTERM) closes the viewer as Ctrl-C does: the terminal put back
+        return ReplayApp(record, rev, symbols, start=max(0, min(start, len(record.moves)))).run()
 
 
 def _basis(m: MoveReview) -> str:
