@@ -61,12 +61,16 @@ def test_a_copy_written_before_the_later_game_stays_the_earlier_ones(home, tmp_p
     copy = tmp_path / "copy.json"
     save_record(rec, copy)
     with open_history() as h:
-        a = add_record(h, rec, key="games/a.json", played_at="2026-01-01T10:00:00Z")
-        b = add_record(h, rec, key="games/b.json", played_at="2026-01-01T11:00:00Z")
+        a = add_record(h, rec, key="games/a.json", started_at="2026-01-01T09:59:00Z", played_at="2026-01-01T10:00:00Z")
+        b = add_record(h, rec, key="games/b.json", started_at="2026-01-01T10:59:00Z", played_at="2026-01-01T11:00:00Z")
         os.utime(copy, (parse_iso("2026-01-01T10:30:00Z"),) * 2)
         assert nearest_copy(h, [a, b], copy) == a
         os.utime(copy, (parse_iso("2026-01-01T11:00:00Z"),) * 2)
         assert nearest_copy(h, [a, b], copy) == b
+        os.utime(copy, (parse_iso("2026-01-01T09:00:00Z"),) * 2)  # written before either began: a copy of neither
+        assert nearest_copy(h, [a, b], copy) is None and nearest_copy(h, [b], copy) is None
+        os.utime(copy, (parse_iso("2026-01-01T10:59:30Z"),) * 2)  # b begun, not yet this far: a, last played
+        assert nearest_copy(h, [a, b], copy) == a
         assert nearest_copy(h, [a, b], tmp_path / "missing.json") == a  # no time to go by: the first, as before
         assert nearest_copy(h, [a, b], None) == a
 
@@ -250,3 +254,25 @@ def test_a_kill_closes_the_board_as_ctrl_c_does(monkeypatch, module, app, call):
     with pytest.raises(KeyboardInterrupt):
         handler(signal.SIGTERM, None)
     assert signal.getsignal(signal.SIGTERM) == signal.SIG_DFL  # put back after
+
+
+def test_a_copy_of_a_game_that_went_on_is_not_merged_into_a_later_game_played_alike(run, home, tmp_path):
+    """Game A saved `s a.json` at move 2 and went on; game B, begun later, played the same two moves. Resuming
+    a.json went on in B's row (the only one holding those two moves), and a review of a.json was stored on B."""
+    copy = tmp_path / "a.json"
+    assert run(["play", "1", "--plain"], input=f"d d\ns {copy}\nd d\nq\n").exit_code == 0
+    with sqlite3.connect(home / "history.sqlite3") as conn:  # game A was played an hour before
+        conn.execute("UPDATE games SET played_at = '2026-01-01T10:00:00Z', started_at = '2026-01-01T09:59:00Z'")
+    import os
+
+    from tutor.history.db import parse_iso
+
+    os.utime(copy, (parse_iso("2026-01-01T10:00:00Z"),) * 2)
+    assert run(["play", "1", "--plain"], input="d d\nq\n").exit_code == 0  # game B
+    review = run(["review", str(copy), "--samples", "4"])
+    assert "Not kept in your history: this file holds the first 2 of the 4 moves of game 1" in " ".join(
+        review.output.split())
+    assert run(["play", "--resume", str(copy), "--plain"], input="d\nq\n").exit_code == 0
+    games = _games(home)
+    assert games[1][0] == 4 and games[2][0] == 2  # neither set back nor merged
+    assert len(games) == 3 and games[3] == (3, str(copy))  # the older copy played on as a game of its own

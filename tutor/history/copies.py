@@ -48,27 +48,36 @@ def resumed_content(record: Record, path: str | Path | None) -> str:
 
 def nearest_copy(history: History, ids: list[int], path: str | Path | None) -> int | None:
     """Of the rows ``ids`` (oldest first), all holding the game a file at ``path`` holds, the one it is a copy
-    of. Two games played move for move alike (``d d`` twice on one deal, the second saved with ``--save
-    copy.json``) hold the same content: the copy is of the one last played by the time the file was written
-    (the newest such; stored to the second, so a second's grace). The first where the file's time is not
-    known or no game was played by then."""
-    if len(ids) <= 1 or path is None:
+    of; None where the file was written before any of them began (a copy of another game's first moves, that
+    game gone on since: ``s a.json`` at move 2, then another game played alike). Two games played move for
+    move alike (``d d`` twice on one deal, the second saved with ``--save copy.json``) hold the same content:
+    the copy is of the one last played by the time the file was written (the newest such; stored to the
+    second, so a second's grace), else of the one played soonest after. The first where the file's time is
+    not known."""
+    if not ids or path is None:
         return ids[0] if ids else None
     when = _read_at.get(source_of(path))
     try:
         when = os.stat(path).st_mtime if when is None else when
     except (OSError, ValueError):
         return ids[0]
-    best: tuple[float, int] | None = None
+    by_then: tuple[float, int] | None = None
+    after: tuple[float, int] | None = None
     for game_id in ids:
         row = history.game(game_id)
         try:
             played = parse_iso(row.played_at) if row is not None else None
+            began = parse_iso(row.started_at) if row is not None and row.started_at else played
         except ValueError:
             continue
-        if played is not None and played <= when + 1 and (best is None or played >= best[0]):
-            best = (played, game_id)
-    return best[1] if best is not None else ids[0]
+        if played is None or began is None or began > when + 1:
+            continue  # begun after the file was written: no copy of it
+        if played <= when + 1:
+            by_then = (played, game_id) if by_then is None or played >= by_then[0] else by_then
+        elif after is None or played < after[0]:
+            after = (played, game_id)
+    found = by_then or after
+    return found[1] if found is not None else None
 
 
 def copied_row(history: History, content: str, path: str | Path | None) -> GameRow | None:
