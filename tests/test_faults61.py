@@ -276,3 +276,36 @@ def test_a_copy_of_a_game_that_went_on_is_not_merged_into_a_later_game_played_al
     games = _games(home)
     assert games[1][0] == 4 and games[2][0] == 2  # neither set back nor merged
     assert len(games) == 3 and games[3] == (3, str(copy))  # the older copy played on as a game of its own
+
+
+def test_the_folders_older_copy_of_a_game_played_on_in_a_backup_does_not_set_its_row_back(run, home, tmp_path):
+    """`cp -p games/*.json bk/`, the game played on in bk's copy (5 moves), then the folder's older copy (2
+    moves) resumed: play said it plays that copy on as a game of its own, yet the row went back to 3 moves
+    and the 3 moves played in bk were lost from the history (the same file name was taken for the same file)."""
+    import shutil
+
+    assert run(["play", "1", "--plain"], input="d d\nq\n").exit_code == 0
+    (own,) = (home / "games").glob("*.json")
+    backup = tmp_path / "bk"
+    backup.mkdir()
+    shutil.copy2(own, backup / own.name)
+    assert run(["play", "--resume", str(backup / own.name), "--plain"], input="d d d\nq\n").exit_code == 0
+    assert _games(home)[1] == (5, str(backup / own.name))
+    resumed = run(["play", "--resume", "1", "--plain"], input="d\nq\n")
+    assert "plays this older copy on as a game of its own" in " ".join(resumed.output.split())
+    games = _games(home)
+    assert games[1] == (5, str(backup / own.name)) and games[2] == (3, str(own))
+
+
+def test_a_data_folder_copied_whole_still_takes_its_files_for_its_games(run, home, tmp_path):
+    """The same name is still the same game where the file elsewhere holds the same one (a data folder
+    copied, ``cp -a``): reviewing or resuming the copied folder's file goes on in its row."""
+    import shutil
+
+    assert run(["play", "1", "--plain"], input="d d\nq\n").exit_code == 0
+    other = tmp_path / "home2"
+    shutil.copytree(home, other)
+    env = {"OSMOSIS_HOME": str(other)}
+    assert run(["play", "--resume", "1", "--plain"], input="d\nq\n", env=env).exit_code == 0
+    with sqlite3.connect(other / "history.sqlite3") as conn:
+        assert [m for (m,) in conn.execute("SELECT moves FROM games")] == [3]

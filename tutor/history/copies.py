@@ -13,7 +13,7 @@ from collections.abc import Collection
 from pathlib import Path
 
 from ..errors import TutorError
-from ..record import Record, content_of
+from ..record import Record, content_of, load_record
 from .db import MAX_COLUMN_NUMBER, GameRow, History, parse_iso
 from .names import autosave_stamp, key_for_path, path_of, source_of, storable, variant_name
 
@@ -169,8 +169,21 @@ def _went_on_in_a_copy(row: GameRow | None, record: Record, path: Path, mtime: f
 def follows_another_file(row: GameRow, path: str | Path) -> bool:
     """Whether the row's game went on in another file than ``path``, its copy: its ``source`` names another
     file. A source of the same name is this file where it lay before (a data folder moved or copied
-    elsewhere keeps the names, not the paths)."""
-    return row.source is not None and row.source != source_of(path) and Path(row.source).name != Path(path).name
+    elsewhere keeps the names, not the paths), unless that file is still there, another one, holding the
+    row's game: a backup of the games folder played on (``cp -p games/*.json bk/``, ``play --resume
+    bk/...``), whose older copy in the folder, resumed, set the row back and lost the moves played in bk."""
+    if row.source is None or row.source == source_of(path):
+        return False
+    if Path(row.source).name != Path(path).name:
+        return True
+    try:
+        there = Path(path_of(row.source))
+        if there.read_bytes() == Path(path).read_bytes():
+            return False
+        kept = stored(row)
+        return kept is not None and content_of(load_record(there)) == content_of(kept)
+    except (OSError, TutorError, ValueError):
+        return False
 
 
 def went_on_in_a_copy(history: History, path: Path, record: Record) -> GameRow | None:
