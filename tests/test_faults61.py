@@ -309,3 +309,21 @@ def test_a_data_folder_copied_whole_still_takes_its_files_for_its_games(run, hom
     assert run(["play", "--resume", "1", "--plain"], input="d\nq\n", env=env).exit_code == 0
     with sqlite3.connect(other / "history.sqlite3") as conn:
         assert [m for (m,) in conn.execute("SELECT moves FROM games")] == [3]
+
+
+@pytest.mark.parametrize("kind", ["dangling", "loop", "file"])
+def test_a_data_folder_that_is_a_broken_link_or_a_file_is_said_so_not_file_exists(run, tmp_path, kind):
+    """`OSMOSIS_HOME` a link to a missing folder, a link loop or a file: "cannot create the data folder ...:
+    File exists", the same for all three."""
+    odd = tmp_path / "odd"
+    if kind == "dangling":
+        odd.symlink_to(tmp_path / "nowhere")
+    elif kind == "loop":
+        odd.symlink_to(odd)
+    else:
+        odd.write_text("x")
+    why = {"dangling": "is a link to", "loop": "is a symbolic link that loops", "file": "is a file, not a folder"}
+    for args, stdin in ((["history"], None), (["play", "1", "--plain"], "d\nq\n"),
+                        (["stats", "--deals", "1-2", "--policy", "greedy"], None)):
+        out = " ".join(run(args, input=stdin, env={"OSMOSIS_HOME": str(odd)}).output.split())
+        assert why[kind] in out and "File exists" not in out, (args, out)

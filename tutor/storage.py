@@ -63,6 +63,29 @@ def file_in_the_way(folder: str | os.PathLike[str]) -> Path | None:
     return None
 
 
+def folder_reason(folder: str | os.PathLike[str], exc: OSError) -> str:
+    """Why ``folder`` could not be made, in words: a link to a folder that is not there, a link that loops, or a
+    file where it (or a folder above it) should be; mkdir said only "File exists" of all three."""
+    from .textsafe import os_reason, quoted
+
+    for candidate in (Path(folder), *Path(folder).parents):
+        try:
+            if candidate.is_symlink() and not candidate.exists():
+                try:
+                    os.stat(candidate)
+                except OSError as err:
+                    if err.errno == errno.ELOOP:
+                        return f"{quoted(candidate)} is a symbolic link that loops"
+                return f"{quoted(candidate)} is a link to {quoted(os.readlink(candidate))}, which is not there"
+            if candidate.exists():
+                if not candidate.is_dir():
+                    return f"{quoted(candidate)} is a file, not a folder"
+                break
+        except (OSError, ValueError):
+            break
+    return os_reason(exc)
+
+
 def _check_name(p: Path) -> None:
     if "\0" in str(p):
         raise OSError(errno.EINVAL, "a file name cannot hold a NUL character")

@@ -32,7 +32,7 @@ from pathlib import Path
 from .errors import TutorError
 from .rules import Rules
 from .search import Limit
-from .storage import check_writable_target, damaged_database, data_dir, set_aside
+from .storage import check_writable_target, damaged_database, data_dir, folder_reason, set_aside
 from .survey import DealOutcome, engine_version
 from .textsafe import quoted
 
@@ -110,7 +110,7 @@ class ResultStore:
             try:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
             except (OSError, ValueError) as exc:
-                reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+                reason = folder_reason(self.path.parent, exc) if isinstance(exc, OSError) else str(exc)
                 raise TutorError(f"cannot create the data folder {quoted(self.path.parent)} for the results "
                                  f"store: {reason} (set OSMOSIS_HOME to a writable folder, or give --store FILE)"
                                  ) from None

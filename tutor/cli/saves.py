@@ -43,8 +43,8 @@ from ..errors import RecordError
 from ..game import Game
 from ..notation import Move
 from ..record import save_new_record, save_record
-from ..storage import folder_lock, games_dir, is_regular_file, remove_stale_temps
-from ..textsafe import os_reason, quoted, shown_path
+from ..storage import folder_lock, folder_reason, games_dir, is_regular_file, remove_stale_temps
+from ..textsafe import quoted, shown_path
 from .keep import keep_other_file, move_objects_words
 from .words import SAVE_TO_A_FILE
 
@@ -441,7 +441,7 @@ def prepare_games_dir() -> Path:
     try:
         games.mkdir(parents=True, exist_ok=True)
     except (OSError, ValueError) as exc:
-        reason = os_reason(exc) if isinstance(exc, OSError) else "not a usable folder name"
+        reason = folder_reason(games, exc) if isinstance(exc, OSError) else "not a usable folder name"
         raise RecordError(f"cannot create the games folder {quoted(games)}: {reason} "
                           "(set OSMOSIS_HOME to a writable folder)") from None
     remove_stale_temps(games)

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import TutorError
-from ..storage import damaged_database, data_dir, set_aside
+from ..storage import damaged_database, data_dir, folder_reason, set_aside
 from .names import storable
 from .schema import (
     MIGRATIONS,
@@ -147,7 +147,7 @@ class History:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise HistoryError(f"cannot create the data folder '{self.path.parent}': {exc.strerror or exc} "
+            raise HistoryError(f"cannot create the data folder '{self.path.parent}': {folder_reason(self.path.parent, exc)} "
                                "(set OSMOSIS_HOME to a writable folder)") from None
         #: Opened as it is, with no write possible (a read-only or full data folder, :meth:`_read_only`): why.
         #: ``inserted``: the games this connection added (not updated), each found in its own write transaction.
