@@ -327,3 +327,28 @@ def test_a_data_folder_that_is_a_broken_link_or_a_file_is_said_so_not_file_exist
                         (["stats", "--deals", "1-2", "--policy", "greedy"], None)):
         out = " ".join(run(args, input=stdin, env={"OSMOSIS_HOME": str(odd)}).output.split())
         assert why[kind] in out and "File exists" not in out, (args, out)
+
+
+def test_a_memory_limit_too_low_to_load_a_library_is_the_out_of_memory_line(monkeypatch, capsys):
+    """`(ulimit -v 32000; osmosis deal 1)`: Python's traceback of "libsqlite3.so.0: failed to map segment from
+    shared object" (an ImportError), as a command's modules load, outside the command's own handler."""
+    import tutor.cli
+    from tutor import entry
+
+    def fails(error):
+        def main():
+            raise error
+        return main
+
+    monkeypatch.setattr(tutor.cli, "main", fails(ImportError("libsqlite3.so.0: failed to map segment from shared object")))
+    with pytest.raises(SystemExit) as done:
+        entry.run()
+    assert done.value.code == 1
+    assert capsys.readouterr().err == ("error: the command ran out of memory: raise the memory limit (ulimit -v) or "
+                                       "free some memory, and run it again\n")
+    monkeypatch.setattr(tutor.cli, "main", fails(MemoryError()))
+    with pytest.raises(SystemExit):
+        entry.run()
+    monkeypatch.setattr(tutor.cli, "main", fails(ImportError("No module named 'rich'")))
+    with pytest.raises(ImportError):  # a missing library is no memory limit
+        entry.run()

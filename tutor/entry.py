@@ -19,4 +19,20 @@ def run() -> None:
     except KeyboardInterrupt:
         sys.stderr.write("interrupted\n")
         sys.exit(130)
-    main()
+    except (MemoryError, ImportError) as exc:
+        _out_of_memory(exc)
+    try:
+        main()
+    except (MemoryError, ImportError) as exc:  # a command's modules load as it is chosen, outside its own handler
+        _out_of_memory(exc)
+
+
+def _out_of_memory(exc: BaseException) -> None:
+    """A memory limit (``ulimit -v``) too low to load the tutor (a library that cannot be mapped is an
+    ImportError) in the one line a command that runs out of memory gives; any other ImportError as it is."""
+    if isinstance(exc, ImportError) and not any(
+            words in str(exc) for words in ("failed to map segment", "Cannot allocate memory")):
+        raise exc
+    sys.stderr.write("error: the command ran out of memory: raise the memory limit (ulimit -v) or free some "
+                     "memory, and run it again\n")
+    sys.exit(1)
