@@ -352,3 +352,14 @@ def test_a_memory_limit_too_low_to_load_a_library_is_the_out_of_memory_line(monk
     monkeypatch.setattr(tutor.cli, "main", fails(ImportError("No module named 'rich'")))
     with pytest.raises(ImportError):  # a missing library is no memory limit
         entry.run()
+
+
+def test_a_game_taken_back_to_its_start_is_not_exported_as_the_history_does_not_count_it(run, home, tmp_path):
+    """`u 2` on a resumed two-move game: history said "No games in your history yet" and export "Exported 1
+    game" (imported elsewhere, still no game there)."""
+    assert run(["play", "1", "--plain"], input="d d\nq\n").exit_code == 0
+    assert run(["play", "--resume", "last", "--plain"], input="u 2\nq\n").exit_code == 0
+    assert "No games in your history yet" in run(["history"]).output
+    out = tmp_path / "e.jsonl"
+    result = run(["export", str(out)])
+    assert result.exit_code == 0 and "Exported 0 games" in result.output and out.read_text() == ""

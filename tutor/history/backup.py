@@ -60,8 +60,9 @@ LINE_FORMAT = "osmosis-history/1"
 
 
 def export_lines(history: History) -> Iterator[dict[str, Any]]:
-    """Every game with its review and drills, oldest first."""
-    for game in history.games():
+    """Every game with its review and drills, oldest first: the games the history counts, a game every move of
+    which was taken back (a file resumed and undone to its start) none, as in ``osmosis history``."""
+    for game in history.games(played_only=True):
         rev = review_of(history, game.id)
         drills = []
         for d in history.query("SELECT * FROM drills WHERE game_id = ? ORDER BY ply", (game.id,)):
