@@ -363,3 +363,27 @@ def test_a_game_taken_back_to_its_start_is_not_exported_as_the_history_does_not_
     out = tmp_path / "e.jsonl"
     result = run(["export", str(out)])
     assert result.exit_code == 0 and "Exported 0 games" in result.output and out.read_text() == ""
+
+
+def test_the_coach_sends_the_player_to_the_copy_a_game_went_on_in(home, tmp_path, monkeypatch):
+    """A game saved `s c.json` at move 6 and played on from c.json to move 9: the coach's example said
+    `osmosis replay games/deal-33-....json --at 8`, a file of 6 moves ("there is no move 8")."""
+    from tutor.history.coach import current_source
+    from tutor.history.games import add_record, open_history
+
+    monkeypatch.setenv("OSMOSIS_HOME", str(home))
+    rules = preset("peek")
+    games = home / "games"
+    games.mkdir(parents=True)
+    first = Record(rules, deal_for(33, rules), ["r2", "d", "d", "d", "d", "d"])
+    whole = Record(rules, deal_for(33, rules), [*first.moves, "w", "w", "d"])
+    save_record(first, games / "deal-33-20261207-100000.json")
+    save_record(whole, tmp_path / "c.json")
+    with open_history() as h:
+        game_id = add_record(h, whole, key="games/deal-33-20261207-100000.json", source=str(tmp_path / "c.json"))
+        assert current_source(h.game(game_id)) == str(tmp_path / "c.json")
+        # the folder moved (the stored name points at the old place, gone): the folder's file, as before
+        save_record(first, games / "deal-33-20261207-110000.json")
+        moved = add_record(h, first, key="games/deal-33-20261207-110000.json",
+                           source="/gone/home/games/deal-33-20261207-110000.json")
+        assert current_source(h.game(moved)) == str(games / "deal-33-20261207-110000.json")

@@ -297,11 +297,15 @@ def _example(game: GameRow, m: StoredMove) -> Example:
 
 def current_source(game: GameRow) -> str | None:
     """The game's file as it lies now: a game of the games folder is found in today's data folder (moved, or
-    another machine's, the stored absolute name points at the old one), else the name as stored."""
+    another machine's, the stored absolute name points at the old one), else the name as stored; but where the
+    game went on in a copy (``s c.json``, then ``play --resume c.json``), that copy: the folder's file holds
+    only its first moves, and ``replay FILE --at 8`` sent there said there was no move 8."""
     if game.key.startswith("games/"):
+        from .copies import follows_another_file
+
         here = games_dir() / path_of(game.key)[len("games/"):]
         try:
-            if here.is_file():
+            if here.is_file() and not follows_another_file(game, here):
                 return storable(str(here))
         except OSError:
             pass
