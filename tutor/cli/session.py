@@ -24,6 +24,7 @@ from rich.text import Text
 
 from ..errors import IllegalMoveError, MoveError, RecordError, TutorError
 from ..game import Game
+from ..history.copies import resumed_content
 from ..inputs import capped_int
 from ..narrate.play import end_message, help_text, not_played, over_rest, stopped_sentence, turned_sentence
 from ..notation import Move
@@ -125,8 +126,6 @@ class Session:
         session = cls(ctx, game, files, tutor, threshold)
         session.no_autosave = no_autosave
         if resumed is not None and game.ply:
-            from ..history.copies import resumed_content
-
             session.resumed_from = resumed_content(game.to_record(), resumed)  # the game as its file held it
         return session
 
@@ -199,8 +198,8 @@ class Session:
             self._check_end()
             try:
                 line = read_line("move> ", self.echo)
-            except KeyboardInterrupt:
-                line = None
+            except KeyboardInterrupt:  # quits, saying where the game is kept; 130, as for any command Ctrl-C stops
+                line, self.exit_code = None, 130
                 self.say("")
             if line is None:
                 self.quit(final=True)
@@ -238,6 +237,7 @@ class Session:
                 self.say(str(exc))
             except KeyboardInterrupt:  # while a line or an undo was played and saved: quit as at the prompt
                 self.say("")
+                self.exit_code = 130
                 self._check_end()  # a move that ended the game: its result first
                 self.quit(final=True)
                 return
