@@ -387,3 +387,24 @@ def test_the_coach_sends_the_player_to_the_copy_a_game_went_on_in(home, tmp_path
         moved = add_record(h, first, key="games/deal-33-20261207-110000.json",
                            source="/gone/home/games/deal-33-20261207-110000.json")
         assert current_source(h.game(moved)) == str(games / "deal-33-20261207-110000.json")
+
+
+def test_a_plain_copy_of_the_games_folder_imported_does_not_count_an_older_copy_twice(run, home, tmp_path):
+    """Game saved `s copy.json` at move 2 and played on there; then `cp games/*.json bk/` (no -p: every file
+    as new as the backup) and `osmosis import bk/*.json`: "Imported 1 game", two games for one."""
+    import os
+    import shutil
+    import time
+
+    copy = tmp_path / "copy.json"
+    assert run(["play", "1", "--plain"], input=f"d d\ns {copy}\nq\n").exit_code == 0
+    assert run(["play", "--resume", str(copy), "--plain"], input="d d\nq\n").exit_code == 0
+    (own,) = (home / "games").glob("*.json")
+    backup = tmp_path / "bk"
+    backup.mkdir()
+    shutil.copyfile(own, backup / own.name)
+    later = time.time() + 3600  # the backup made an hour later
+    os.utime(backup / own.name, (later, later))
+    result = run(["import", str(backup / own.name)])
+    assert "Imported 1 game" not in result.output, result.output
+    assert {g: m for g, (m, _) in _games(home).items()} == {1: 4}

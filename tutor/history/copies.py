@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 from collections.abc import Collection
 from pathlib import Path
 
@@ -119,7 +120,10 @@ def copy_left_behind_at(history: History, record: Record, mtime: float, name: st
             continue
         # written before that game began, the file is no copy of it (a game of the deal played elsewhere,
         # or an earlier one): stored to the second, so a second's grace
-        if row.deal_number != number or mtime + 1 < began or not _played_after(row, mtime):
+        # a file of the game's own name (play names each game's file once) is its copy whatever its time says
+        # (a backup made with a plain cp: every file as new as the backup)
+        own = began_file is not None and row.key is not None and _file_name(row.key) == _file_name(name or "")
+        if row.deal_number != number or (not own and (mtime + 1 < began or not _played_after(row, mtime))):
             continue
         began_row = autosave_stamp(path_of(row.key)) if row.key is not None else None
         if began_file is not None and began_row is not None and began_row < began_file:
@@ -130,6 +134,11 @@ def copy_left_behind_at(history: History, record: Record, mtime: float, name: st
         if kept is not None and same_deal(kept, record) and len(kept.moves) > len(record.moves) and _one_line(kept, record):
             return row.id
     return None
+
+
+def _file_name(key: str) -> str:
+    """The file name in a key or a path (``games/deal-1-...json#2``: ``deal-1-...json``)."""
+    return re.sub(r"#\d+$", "", path_of(key)).replace("\\", "/").rsplit("/", 1)[-1]
 
 
 def _one_line(a: Record, b: Record) -> bool:
