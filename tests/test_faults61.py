@@ -408,3 +408,21 @@ def test_a_plain_copy_of_the_games_folder_imported_does_not_count_an_older_copy_
     result = run(["import", str(backup / own.name)])
     assert "Imported 1 game" not in result.output, result.output
     assert {g: m for g, (m, _) in _games(home).items()} == {1: 4}
+
+
+def test_a_file_played_on_as_a_game_of_its_own_is_not_listed_as_an_older_copy(run, home, tmp_path):
+    """The folder's file of a game that went on in `s copy.json`, resumed (play: "plays this older copy on as a
+    game of its own", a `#2` row), then the game played on in copy.json: `osmosis games` called the folder's
+    file an older copy of it again, though the `#2` row holds exactly that file's game."""
+    import json as js
+
+    copy = tmp_path / "copy.json"
+    assert run(["play", "1", "--plain"], input=f"d d\ns {copy}\nq\n").exit_code == 0
+    assert run(["play", "--resume", str(copy), "--plain"], input="d d d\nq\n").exit_code == 0
+    assert "as a game of its own" in " ".join(run(["play", "--resume", "1", "--plain"], input="d\nq\n").output.split())
+    assert run(["play", "--resume", str(copy), "--plain"], input="w\nq\n").exit_code == 0
+    listed = js.loads(run(["games", "--json"]).output)["games"]
+    assert [(g["moves"], g.get("went_on")) for g in listed] == [(3, None)]
+    again = run(["play", "--resume", "1", "--plain"], input="q\n")
+    assert "older copy" not in again.output
+    assert {g: m for g, (m, _) in _games(home).items()} == {1: 6, 2: 3}

@@ -222,7 +222,10 @@ def copy_left_behind(history: History, path: Path, record: Record) -> GameRow | 
 def went_on_elsewhere(history: History, path: Path, record: Record, mtime: float) -> GameRow | None:
     """The history's game when the games folder's file ``path`` (holding ``record``, last written at
     ``mtime``) is a copy that game left behind (:func:`_left_behind`), else None."""
-    row = history.game_by_key(key_for_path(path))
+    key = key_for_path(path)
+    if own_key(history, key, record) != key:
+        return None  # played on as a game of its own (its ``#2`` row holds it): no copy left behind
+    row = history.game_by_key(key)
     return row if _left_behind(row, record, mtime) is not None else None
 
 
