@@ -426,3 +426,27 @@ def test_a_file_played_on_as_a_game_of_its_own_is_not_listed_as_an_older_copy(ru
     again = run(["play", "--resume", "1", "--plain"], input="q\n")
     assert "older copy" not in again.output
     assert {g: m for g, (m, _) in _games(home).items()} == {1: 6, 2: 3}
+
+
+def test_a_drill_retired_because_its_game_changed_says_so(run, home, monkeypatch):
+    """Drills listed as due, then their moves taken back: `osmosis drill` retired them without a word and
+    said "0 of 0 right." (the engine's own retirement is said)."""
+    from test_history_db import _move, _review
+
+    from tutor.history import drill as drills
+    from tutor.history.games import add_record, open_history
+    from tutor.history.reviews import store_review
+
+    monkeypatch.setenv("OSMOSIS_HOME", str(home))
+    rules = preset("osmosis")
+    with open_history() as h:
+        g = add_record(h, Record(rules, deal_for(1, rules), ["d", "d"]), key="g")
+        store_review(h, g, _review([_move(2, "d", "w", "blunder", ["turned-past"], 60.0,
+                                          cands=[{"move": "w", "win": 0.8, "samples": 24},
+                                                 {"move": "d", "win": 0.2, "samples": 24}])]))
+        assert drills.sync_drills(h) == 1
+        add_record(h, Record(rules, deal_for(1, rules), ["d"]), key="g")  # move 2 taken back
+    assert "turned-past" in run(["drill", "--list"]).output
+    out = " ".join(run(["drill", "--count", "3"], input="w\n").output.split())
+    assert "(Drill 1: move 2 of game 1 is no longer the one reviewed (moves were taken back or played another " \
+           "way since); it is retired.)" in out and "0 of 0 right." in out

@@ -181,8 +181,10 @@ def _ask(console: Console, history: History, d: drills.Drill, index: int, total:
          say: Callable[[str], None]) -> dict[str, Any] | None:
     """Ask one drill. A dict of the answer; {} if it was retired; None if the player stopped."""
     game = history.game(d.game_id)
+    # a retirement is said, as the engine's below is (a drill the list showed as due went without a word)
     if game is None:  # drills belong to their game's row; a history edited by hand may lack it
         drills.retire(history, d, "the game this drill came from is no longer in the history")
+        say(f"(Drill {index}: the game it came from is no longer in your history; it is retired.)")
         return {}
     record = record_of(game)
 
@@ -190,6 +192,8 @@ def _ask(console: Console, history: History, d: drills.Drill, index: int, total:
     rev = drills.drill_review(history, d, record)
     if found is None or rev is None:
         drills.retire(history, d, "the game changed after the review this drill came from")
+        say(f"(Drill {index}: move {d.ply} of game {d.game_id} is no longer the one reviewed (moves were taken "
+            "back or played another way since); it is retired.)")
         return {}
     reviewed = next((m for m in rev.moves if m.ply == d.ply), None)
     states, moves = found
