@@ -67,8 +67,13 @@ def test_a_copy_written_before_the_later_game_stays_the_earlier_ones(home, tmp_p
         assert nearest_copy(h, [a, b], copy) == a
         os.utime(copy, (parse_iso("2026-01-01T11:00:00Z"),) * 2)
         assert nearest_copy(h, [a, b], copy) == b
-        os.utime(copy, (parse_iso("2026-01-01T09:00:00Z"),) * 2)  # written before either began: a copy of neither
-        assert nearest_copy(h, [a, b], copy) is None and nearest_copy(h, [b], copy) is None
+        os.utime(copy, (parse_iso("2026-01-01T09:00:00Z"),) * 2)  # before either began: the time tells nothing
+        assert nearest_copy(h, [a, b], copy) == a and nearest_copy(h, [b], copy) == b  # (a restore set it back)
+        on = add_record(h, Record(rules, deal_for(5, rules), ["d", "d", "d", "d"]), key="games/c.json",
+                        started_at="2026-01-01T08:00:00Z", played_at="2026-01-01T08:30:00Z")
+        assert on and nearest_copy(h, [a, b], copy) is None  # the first moves of a game begun before, gone on
+        os.utime(copy, (parse_iso("2026-01-01T10:00:00Z") + 0.5,) * 2)  # a fine time: no grace needed
+        assert nearest_copy(h, [a, b], copy) == a
         os.utime(copy, (parse_iso("2026-01-01T10:59:30Z"),) * 2)  # b begun, not yet this far: a, last played
         assert nearest_copy(h, [a, b], copy) == a
         assert nearest_copy(h, [a, b], tmp_path / "missing.json") == a  # no time to go by: the first, as before
@@ -382,6 +387,10 @@ def test_the_coach_sends_the_player_to_the_copy_a_game_went_on_in(home, tmp_path
     with open_history() as h:
         game_id = add_record(h, whole, key="games/deal-33-20261207-100000.json", source=str(tmp_path / "c.json"))
         assert current_source(h.game(game_id)) == str(tmp_path / "c.json")
+        save_record(Record(rules, deal_for(7, rules), ["d"]), tmp_path / "c.json")  # the copy holds another game now
+        assert current_source(h.game(game_id)) == str(games / "deal-33-20261207-100000.json")
+        (tmp_path / "c.json").unlink()  # or is gone
+        assert current_source(h.game(game_id)) == str(games / "deal-33-20261207-100000.json")
         # the folder moved (the stored name points at the old place, gone): the folder's file, as before
         save_record(first, games / "deal-33-20261207-110000.json")
         moved = add_record(h, first, key="games/deal-33-20261207-110000.json",
@@ -450,3 +459,60 @@ def test_a_drill_retired_because_its_game_changed_says_so(run, home, monkeypatch
     out = " ".join(run(["drill", "--count", "3"], input="w\n").output.split())
     assert "(Drill 1: move 2 of game 1 is no longer the one reviewed (moves were taken back or played another " \
            "way since); it is retired.)" in out and "0 of 0 right." in out
+
+
+def test_a_copy_goes_on_in_its_own_game_when_a_game_alike_began_in_the_next_second(run, home, tmp_path):
+    """`play 5 --save copy.json` (d d), at once `play 5` (d d) again, then `play --resume copy.json`: the
+    second game, begun within a second of the copy, took the copy's moves (a second's grace let it in)."""
+    copy = tmp_path / "copy.json"
+    assert run(["play", "5", "--plain", "--save", str(copy)], input="d d\nq\n").exit_code == 0
+    import os
+
+    from tutor.history.db import parse_iso
+
+    with sqlite3.connect(home / "history.sqlite3") as conn:  # the second game begins in the next second
+        (began,) = conn.execute("SELECT started_at FROM games").fetchone()
+    written = parse_iso(began) + 0.9
+    os.utime(copy, (written, written))
+    assert run(["play", "5", "--plain"], input="d d\nq\n").exit_code == 0
+    with sqlite3.connect(home / "history.sqlite3") as conn:
+        conn.execute("UPDATE games SET started_at = ?, played_at = ? WHERE id = 2",
+                     (_iso(parse_iso(began) + 1),) * 2)
+        conn.execute("UPDATE games SET played_at = ? WHERE id = 1", (began,))
+    assert run(["play", "--resume", str(copy), "--plain"], input="d\nq\n").exit_code == 0
+    assert {g: m for g, (m, _) in _games(home).items()} == {1: 3, 2: 2}
+
+
+def test_a_copy_whose_time_was_set_back_is_still_its_games(run, home, tmp_path):
+    """`--save c.json`, then `touch -d 2000-01-01 c.json` (a restore that set the times back) and `import
+    c.json`: "Imported 1 game", a second game of one."""
+    import os
+
+    copy = tmp_path / "c.json"
+    assert run(["play", "5", "--plain", "--save", str(copy)], input="d d\nq\n").exit_code == 0
+    os.utime(copy, (946684800, 946684800))
+    result = run(["import", str(copy)])
+    assert "Imported 1 game" not in result.output and len(_games(home)) == 1
+
+
+def _iso(t: float) -> str:
+    import time
+
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(t))
+
+
+def test_a_kill_of_the_board_says_where_the_game_is_and_exits_130(run, monkeypatch, home):
+    """A SIGTERM on the board (now a KeyboardInterrupt) printed only "interrupted"; the line mode's Ctrl-C says
+    where the game is kept."""
+    import tutor.board.play
+    import tutor.cli.play
+
+    def killed(session, symbols=True):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(tutor.cli.play, "board_wanted", lambda console: True)
+    monkeypatch.setattr(tutor.board.play, "run_board", killed)
+    result = run(["play", "3"])
+    assert result.exit_code == 130, result.output
+    assert "interrupted" not in result.output
+    assert result.output.endswith("No move was played, so no game file was written.\n")  # the quit's words

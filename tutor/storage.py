@@ -68,6 +68,18 @@ def folder_reason(folder: str | os.PathLike[str], exc: OSError) -> str:
     file where it (or a folder above it) should be; mkdir said only "File exists" of all three."""
     from .textsafe import os_reason, quoted
 
+    broken = broken_link(folder)
+    if broken is not None:
+        return broken
+    blocked = file_in_the_way(folder)
+    return f"{quoted(blocked)} is a file, not a folder" if blocked is not None else os_reason(exc)
+
+
+def broken_link(folder: str | os.PathLike[str]) -> str | None:
+    """``'X' is a link to 'Y', which is not there`` (or ``... a symbolic link that loops``) where ``folder`` or
+    a folder above it is such a link; None where there is none."""
+    from .textsafe import quoted
+
     for candidate in (Path(folder), *Path(folder).parents):
         try:
             if candidate.is_symlink() and not candidate.exists():
@@ -78,12 +90,10 @@ def folder_reason(folder: str | os.PathLike[str], exc: OSError) -> str:
                         return f"{quoted(candidate)} is a symbolic link that loops"
                 return f"{quoted(candidate)} is a link to {quoted(os.readlink(candidate))}, which is not there"
             if candidate.exists():
-                if not candidate.is_dir():
-                    return f"{quoted(candidate)} is a file, not a folder"
-                break
+                return None
         except (OSError, ValueError):
-            break
-    return os_reason(exc)
+            return None
+    return None
 
 
 def _check_name(p: Path) -> None:

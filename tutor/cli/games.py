@@ -17,7 +17,7 @@ from ..history.db import GameRow
 from ..inputs import capped_int
 from ..narrate.play import plural
 from ..record import Record, load_record
-from ..storage import games_dir, record_files
+from ..storage import folder_reason, games_dir, record_files
 from ..table import Table
 from ..textsafe import brief, os_reason, quoted, shown_path
 from .app import console_of
@@ -137,7 +137,8 @@ def saved_games(folder: Path | None = None) -> list[SavedGame]:
     try:
         files = [p for p in record_files(folder) if p.is_file()]
     except OSError as exc:  # not "no saved games yet": they may be there
-        raise RecordError(f"the games folder {quoted(folder)} cannot be read: {os_reason(exc)}") from None
+        raise RecordError(f"the games folder {shown_path(folder)} cannot be read: {folder_reason(folder, exc)}"
+                          ) from None
     # a file removed meanwhile (another session took every move of its game back) is left out, not an error
     timed = [(mtime, p) for p in files if (mtime := _mtime(p)) is not None]
     timed.sort(key=lambda t: (t[0], t[1].name), reverse=True)
@@ -218,12 +219,13 @@ def games_command(ctx: click.Context, as_json: bool) -> None:
         return
     console = console_of(ctx)
     if not games:
-        from ..storage import file_in_the_way
+        from ..storage import broken_link, file_in_the_way
 
-        blocked = file_in_the_way(games_dir())
-        if blocked is not None:  # no game can be saved there: saying "osmosis play starts one" would be false
+        blocked, broken = file_in_the_way(games_dir()), broken_link(games_dir())
+        if blocked is not None or broken is not None:  # no game can be saved there: "play starts one" is false
+            why = broken or f"{shown_path(blocked)} is a file"
             console.print(Text(f"No saved games: {shown_path(games_dir())} cannot be a folder, since "
-                               f"{shown_path(blocked)} is a file (set OSMOSIS_HOME to a writable folder)."))
+                               f"{why} (set OSMOSIS_HOME to a writable folder)."))
             return
         console.print(Text(f"No saved games yet in {shown_path(games_dir())}: osmosis play starts one."))
         return

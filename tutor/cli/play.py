@@ -168,7 +168,11 @@ def play_command(ctx: click.Context, number: int | None, deal_file: str | None, 
     if on_board:
         from ..board.play import run_board
 
-        wants_review = run_board(session, use_symbols(console)) == "review"
+        try:
+            wants_review = run_board(session, use_symbols(console)) == "review"
+        except KeyboardInterrupt:  # a kill or a closed terminal: the board closed, the terminal put back
+            session.quit(final=True)  # where the game is kept, as a Ctrl-C in line mode says it
+            ctx.exit(session.exit_code or 130)
         session.quit(final=True)
         if wants_review:
             review_after_play(ctx, session.record())

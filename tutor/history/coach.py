@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from ..errors import TutorError
@@ -301,15 +302,28 @@ def current_source(game: GameRow) -> str | None:
     game went on in a copy (``s c.json``, then ``play --resume c.json``), that copy: the folder's file holds
     only its first moves, and ``replay FILE --at 8`` sent there said there was no move 8."""
     if game.key.startswith("games/"):
-        from .copies import follows_another_file
-
         here = games_dir() / path_of(game.key)[len("games/"):]
         try:
-            if here.is_file() and not follows_another_file(game, here):
+            if here.is_file() and not _in_its_copy(game, here):
                 return storable(str(here))
         except OSError:
             pass
     return game.source
+
+
+def _in_its_copy(game: GameRow, here: Path) -> bool:
+    """Whether the game went on in another file than the folder's ``here`` that still holds it (a copy gone
+    since, or holding another game now, is no file to send the player to)."""
+    from ..record import content_of, load_record
+    from .copies import follows_another_file, stored
+
+    if game.source is None or not follows_another_file(game, here):
+        return False
+    kept = stored(game)
+    try:
+        return kept is not None and content_of(load_record(path_of(game.source))) == content_of(kept)
+    except (TutorError, OSError, ValueError):
+        return False
 
 
 def is_loss(m: StoredMove) -> bool:

@@ -49,12 +49,15 @@ def resumed_content(record: Record, path: str | Path | None) -> str:
 
 def nearest_copy(history: History, ids: list[int], path: str | Path | None) -> int | None:
     """Of the rows ``ids`` (oldest first), all holding the game a file at ``path`` holds, the one it is a copy
-    of; None where the file was written before any of them began (a copy of another game's first moves, that
-    game gone on since: ``s a.json`` at move 2, then another game played alike). Two games played move for
-    move alike (``d d`` twice on one deal, the second saved with ``--save copy.json``) hold the same content:
-    the copy is of the one last played by the time the file was written (the newest such; stored to the
-    second, so a second's grace), else of the one played soonest after. The first where the file's time is
-    not known."""
+    of. Two games played move for move alike (``d d`` twice on one deal, the second saved with ``--save
+    copy.json``) hold the same content: the copy is of one begun by the time the file was written, the one
+    last played by then (the newest such), else the one played soonest after. None where none had begun and
+    another game of the deal, begun by then, went on from the file's moves (``s a.json`` at move 2, the game
+    played on, then another game played alike): a copy of that one's first moves. The first where the file's
+    time is not known, or tells nothing (a copy's time set back by a restore).
+
+    Times: a game's are stored to the second, rounded down, so a file written at 10:00:00.9 came before a
+    game begun at 10:00:01; a file time in whole seconds (a coarse file system) gets two seconds' grace."""
     if not ids or path is None:
         return ids[0] if ids else None
     when = _read_at.get(source_of(path))
@@ -62,6 +65,7 @@ def nearest_copy(history: History, ids: list[int], path: str | Path | None) -> i
         when = os.stat(path).st_mtime if when is None else when
     except (OSError, ValueError):
         return ids[0]
+    when += 0 if when % 1 else 2
     by_then: tuple[float, int] | None = None
     after: tuple[float, int] | None = None
     for game_id in ids:
@@ -71,14 +75,31 @@ def nearest_copy(history: History, ids: list[int], path: str | Path | None) -> i
             began = parse_iso(row.started_at) if row is not None and row.started_at else played
         except ValueError:
             continue
-        if played is None or began is None or began > when + 1:
+        if played is None or began is None or began > when:
             continue  # begun after the file was written: no copy of it
-        if played <= when + 1:
+        if played <= when:
             by_then = (played, game_id) if by_then is None or played >= by_then[0] else by_then
         elif after is None or played < after[0]:
             after = (played, game_id)
     found = by_then or after
-    return found[1] if found is not None else None
+    if found is not None:
+        return found[1]
+    first = history.game(ids[0])
+    record = stored(first) if first is not None else None
+    return None if record is not None and _went_on_before(history, record, when) else ids[0]
+
+
+def _went_on_before(history: History, record: Record, when: float) -> bool:
+    """Whether a game of ``record``'s deal, begun by ``when``, holds its moves and more."""
+    for row in _deal_rows(history, record, "", "id"):
+        try:
+            began = parse_iso(row.started_at) if row.started_at else None
+        except ValueError:
+            continue
+        kept = stored(row) if began is not None and began <= when and row.moves > len(record.moves) else None
+        if kept is not None and same_deal(kept, record) and _one_line(kept, record):
+            return True
+    return False
 
 
 def copied_row(history: History, content: str, path: str | Path | None) -> GameRow | None:
@@ -181,12 +202,12 @@ def follows_another_file(row: GameRow, path: str | Path) -> bool:
     elsewhere keeps the names, not the paths), unless that file is still there, another one, holding the
     row's game: a backup of the games folder played on (``cp -p games/*.json bk/``, ``play --resume
     bk/...``), whose older copy in the folder, resumed, set the row back and lost the moves played in bk."""
-    if row.source is None or row.source == source_of(path):
+    if row.source is None or path_of(row.source) == source_of(path):
         return False
-    if Path(row.source).name != Path(path).name:
+    there = Path(path_of(row.source))
+    if there.name != Path(path).name:
         return True
     try:
-        there = Path(path_of(row.source))
         if there.read_bytes() == Path(path).read_bytes():
             return False
         kept = stored(row)
