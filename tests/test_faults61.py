@@ -516,3 +516,19 @@ def test_a_kill_of_the_board_says_where_the_game_is_and_exits_130(run, monkeypat
     assert result.exit_code == 130, result.output
     assert "interrupted" not in result.output
     assert result.output.endswith("No move was played, so no game file was written.\n")  # the quit's words
+
+
+def test_too_many_open_files_is_said_as_the_limit_not_as_a_module_of_pythons(run, monkeypatch):
+    """`ulimit -n 6; osmosis history`: "error: '/usr/lib/python3.11/calendar.py': Too many open files"."""
+    import errno
+
+    import tutor.cli.games
+
+    def full(folder=None):
+        raise OSError(errno.EMFILE, "Too many open files", "/usr/lib/python3.11/calendar.py")
+
+    monkeypatch.setattr(tutor.cli.games, "saved_games", full)
+    result = run(["games"])
+    assert result.exit_code == 1
+    assert "error: too many files are open at once for this command: raise the limit (ulimit -n, now" in result.output
+    assert "calendar.py" not in result.output

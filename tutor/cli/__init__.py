@@ -7,6 +7,7 @@ on stderr and exit status 1, never a traceback.
 
 from __future__ import annotations
 
+import errno
 import io
 import os
 import sys
@@ -71,6 +72,15 @@ def _whole_writes_to_a_file() -> None:
         return  # a stream with no file (a test's), or one already failing: left as it is
 
 
+def _open_files_limit() -> str:
+    try:
+        import resource
+
+        return str(resource.getrlimit(resource.RLIMIT_NOFILE)[0])
+    except (ImportError, OSError, ValueError):
+        return "unknown"
+
+
 def _output_failed(exc: OSError) -> None:
     """The output cannot be written (a full disk, a device error): one line on stderr, nothing more at exit."""
     try:  # what is still buffered for the failed output would fail again when Python exits
@@ -130,6 +140,10 @@ class TutorGroup(click.Group):
         try:
             return super().main(*args, **kwargs)
         except OSError as exc:  # click itself handles a closed pipe; this is any other write error
+            if exc.errno == errno.EMFILE:  # it named whichever file it was opening (a module of Python's, say)
+                click.echo("error: too many files are open at once for this command: raise the limit (ulimit -n, "
+                           f"now {_open_files_limit()}) and run it again", err=True)
+                sys.exit(1)
             if exc.filename is not None:  # a file, not the output: one removed while the command ran, say
                 gone = " (it was removed while the command ran: run the command again)" if isinstance(
                     exc, FileNotFoundError) else ""
