@@ -532,3 +532,38 @@ def test_too_many_open_files_is_said_as_the_limit_not_as_a_module_of_pythons(run
     assert result.exit_code == 1
     assert "error: too many files are open at once for this command: raise the limit (ulimit -n, now" in result.output
     assert "calendar.py" not in result.output
+
+
+def test_a_graph_too_large_for_the_memory_limit_is_one_line(run, tmp_path, monkeypatch):
+    """`(ulimit -v 250000; osmosis solve 2 --graph g.graphml)`: 7-9 tracebacks, the out-of-memory handler running
+    out of memory itself while the graph was still held."""
+    import tutor.graph
+
+    def too_big(state, limit):
+        raise MemoryError
+
+    monkeypatch.setattr(tutor.graph, "position_graph", too_big)
+    result = run(["solve", "2", "--graph", str(tmp_path / "g.graphml"), "--graph-nodes", "100000"])
+    assert result.exit_code == 1 and not (tmp_path / "g.graphml").exists()
+    assert "error: the graph of 100000 positions did not fit in the memory this command may use: give a smaller " \
+           "--graph-nodes, or raise the memory limit (ulimit -v)" in " ".join(result.output.split())
+
+
+def test_pythons_own_calls_failing_under_a_memory_limit_are_the_out_of_memory_line(monkeypatch, capsys):
+    import tutor.cli
+    from tutor import entry
+
+    def main():
+        raise SystemError("<function Command.__call__> returned NULL without setting an exception")
+
+    monkeypatch.setattr(tutor.cli, "main", main)
+    with pytest.raises(SystemExit):
+        entry.run()
+    assert "ran out of memory" in capsys.readouterr().err
+
+    def other():
+        raise SystemError("something else")
+
+    monkeypatch.setattr(tutor.cli, "main", other)
+    with pytest.raises(SystemError):
+        entry.run()

@@ -23,15 +23,19 @@ def run() -> None:
         _out_of_memory(exc)
     try:
         main()
-    except (MemoryError, ImportError) as exc:  # a command's modules load as it is chosen, outside its own handler
+    except (MemoryError, ImportError, SystemError) as exc:  # outside a command's own handler (its modules load)
         _out_of_memory(exc)
 
 
 def _out_of_memory(exc: BaseException) -> None:
     """A memory limit (``ulimit -v``) too low to load the tutor (a library that cannot be mapped is an
-    ImportError) in the one line a command that runs out of memory gives; any other ImportError as it is."""
+    ImportError) or to go on (Python's calls return with no exception set, a SystemError) in the one line a
+    command that runs out of memory gives; any other ImportError or SystemError as it is."""
     if isinstance(exc, ImportError) and not any(
             words in str(exc) for words in ("failed to map segment", "Cannot allocate memory")):
+        raise exc
+    # Python's own calls failing with no exception set: what a memory limit does to it (ulimit -v, solve --graph)
+    if isinstance(exc, SystemError) and "without" not in str(exc):
         raise exc
     sys.stderr.write("error: the command ran out of memory: raise the memory limit (ulimit -v) or free some "
                      "memory, and run it again\n")
