@@ -567,3 +567,19 @@ def test_pythons_own_calls_failing_under_a_memory_limit_are_the_out_of_memory_li
     monkeypatch.setattr(tutor.cli, "main", other)
     with pytest.raises(SystemError):
         entry.run()
+
+
+def test_a_history_warning_in_play_gives_a_reason_even_for_an_exception_that_says_nothing(home, monkeypatch):
+    """Under `ulimit -v` play warned "the game could not be added to your history (); play goes on"."""
+    from tutor.cli import history as chistory
+
+    monkeypatch.setenv("OSMOSIS_HOME", str(home))
+    said: list[str] = []
+
+    def fails(*args, **kwargs):
+        raise MemoryError
+
+    monkeypatch.setattr(chistory.hgames, "note_game", fails)
+    rules = preset("osmosis")
+    chistory.note_game(Record(rules, deal_for(1, rules), ["d"]), None, said.append)
+    assert said == ["warning: the game could not be added to your history (out of memory); play goes on"]

@@ -73,7 +73,9 @@ def _warn_once(say: Say | None, what: str, exc: BaseException | None) -> None:
     if key in _warned:
         return
     _warned.add(key)
-    text = f"warning: {what} ({exc}); play goes on" if exc is not None else f"warning: {what}"
+    # a MemoryError says nothing of itself: "could not be added to your history (); play goes on"
+    reason = "out of memory" if isinstance(exc, MemoryError) else (str(exc) or type(exc).__name__)
+    text = f"warning: {what} ({reason}); play goes on" if exc is not None else f"warning: {what}"
     if say is not None:
         say(text)
     else:
