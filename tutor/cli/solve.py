@@ -44,7 +44,7 @@ def write_graph(state: State, path: str, nodes: int) -> dict[str, Any]:
     from .keep import graph_file, keep_game_file
 
     keep_game_file(path, "the graph", example="graph.graphml", same_kind=graph_file)  # before the search: at once
-    g, short = None, False
+    g = None
     try:
         g = position_graph(state, Limit(nodes=nodes))
         with folder_lock(path):  # and again with the write: a game may have been saved there meanwhile
@@ -55,8 +55,8 @@ def write_graph(state: State, path: str, nodes: int) -> dict[str, Any]:
         hint = "" if "give a file name" in reason else "; expected a file path in a folder you can write to"
         raise TutorError(f"cannot write the graph to {shown_path(path)}: {reason}{hint}") from None
     except MemoryError:  # said once the graph is let go (kept, the one-line message itself ran out: 7 tracebacks)
-        g, short = None, True
-    if short or g is None:
+        g = None
+    if g is None:
         raise TutorError(f"the graph of {nodes} positions did not fit in the memory this command may use: give a "
                          "smaller --graph-nodes, or raise the memory limit (ulimit -v)")
     won = sum(1 for _, d in g.nodes(data=True) if d.get("win"))

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -21,6 +20,7 @@ from ..record_notes import for_history
 from ..storage import games_dir, is_regular_file, record_files
 from ..textsafe import quoted
 from .copies import (
+    _file_name,
     _left_behind,
     _went_on_in_a_copy,
     copied_row,
@@ -405,9 +405,7 @@ def _copy_of(history: History, record: Record, key: str) -> int | None:
 def _own_name(key: str) -> str | None:
     """The file name of a key whose file play named as a game's own (``deal-12-20261206-105314-2.json``; a
     key's ``#2`` left out), else None."""
-    if autosave_stamp(key) is None:
-        return None
-    return re.sub(r"#\d+$", "", key).replace("\\", "/").rsplit("/", 1)[-1]
+    return None if autosave_stamp(key) is None else _file_name(key)
 
 
 def _play_order(path: Path) -> tuple[float, str]:
