@@ -264,11 +264,24 @@ def _raw_line(prompt: str, echo: bool) -> str | bytes | int | None:
                 continue
         return data
     try:
-        return input(prompt)
+        line = input(prompt)
     except EOFError:
         return None
-    except UnicodeDecodeError as exc:
-        return exc.object if isinstance(exc.object, bytes) else b""
+    except UnicodeDecodeError as exc:  # a strict ASCII stdin (PYTHONIOENCODING=ascii): its bytes, UTF-8 first
+        data = exc.object if isinstance(exc.object, bytes) else b""
+        return _as_utf8(data) or data
+    encoding = getattr(stream, "encoding", None) or "utf-8"
+    try:  # typed in a C or Latin-1 locale, a suit symbol's UTF-8 bytes came as stand-ins: read them as UTF-8
+        return _as_utf8(line.encode(encoding, "surrogateescape")) or line
+    except (UnicodeError, LookupError):
+        return line
+
+
+def _as_utf8(data: bytes) -> str | None:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
 
 
 def live_display(console: Console) -> bool:
