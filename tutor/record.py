@@ -380,6 +380,10 @@ def save_record(record: Record, path: str | os.PathLike[str]) -> None:
     try:
         atomic_write_text(path, text)
     except OSError as exc:
+        from .storage import CWD_GONE, cwd_gone
+
+        if cwd_gone() and not os.path.isabs(path):
+            raise RecordError(f"record {quoted(path)} cannot be written: {CWD_GONE}") from None
         folder = Path(path).parent if "\0" in os.fspath(path) else Path(os.path.realpath(path)).parent  # a link's
         try:  # target's folder, not its own; the common case, said in words that say what would be right
             gone = not folder.is_dir()

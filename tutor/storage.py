@@ -50,6 +50,20 @@ def progress_path() -> Path:
     return data_dir() / "progress.json"
 
 
+CWD_GONE = "the current folder no longer exists (it was removed): change to a folder that exists, or give a full path"
+
+
+def cwd_gone() -> bool:
+    """Whether the current folder was removed under the command (a relative name can then name no file)."""
+    try:
+        os.getcwd()
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
+    return False
+
+
 def file_in_the_way(folder: str | os.PathLike[str]) -> Path | None:
     """The file (not a folder) that stands where ``folder`` or one of the folders above it should be, so
     that it can never be made; None when there is none (``OSMOSIS_HOME`` set to a file, say)."""

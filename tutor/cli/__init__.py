@@ -149,6 +149,11 @@ class TutorGroup(click.Group):
                     exc, FileNotFoundError) else ""
                 click.echo(tame(f"error: {quoted(exc.filename)}: {os_reason(exc)}{gone}"), err=True)
                 sys.exit(1)
+            from ..storage import CWD_GONE, cwd_gone
+
+            if isinstance(exc, FileNotFoundError) and cwd_gone():  # a relative name, not the output
+                click.echo(f"error: {CWD_GONE}, and run the command again", err=True)
+                sys.exit(1)
             _output_failed(exc)
             sys.exit(1)
 
