@@ -27,7 +27,7 @@ def test_games_lists_saved_games_newest_first_with_deal_variant_moves_and_result
     assert len(lines) == 2
     assert lines[0].split()[:3] == ["1", "2", "osmosis"] and "1 card, not finished" in lines[0]
     assert lines[1].split()[:3] == ["2", "1", "osmosis"] and " 6 " in lines[1] and "2 cards" in lines[1]
-    assert "#" in out and "deal" in out and "variant" in out and "date" in out and "result" in out
+    assert "#" in out and "deal" in out and "variant" in out and "saved (UTC)" in out and "result" in out
     data = json.loads(run(["games", "--json"]).stdout)
     assert [g["deal"] for g in data["games"]] == [{"number": 2}, {"number": 1}]
     assert data["games"][1]["moves"] == 6 and data["games"][1]["cards"] == 2

@@ -231,12 +231,12 @@ def games_command(ctx: click.Context, as_json: bool) -> None:
         return
     table = Table(box=None, pad_edge=False, show_edge=False, header_style="bold")
     columns: tuple[tuple[str, JustifyMethod], ...] = (
-        ("#", "right"), ("deal", "right"), ("variant", "left"), ("date", "left"), ("moves", "right"), ("result", "left"))
+        ("#", "right"), ("deal", "right"), ("variant", "left"), ("saved (UTC)", "left"), ("moves", "right"), ("result", "left"))
     deal_width = max((len(_deal_text(g.record)) for g in games if g.record is not None), default=4)
     for name, justify in columns:  # a deal number of 20 digits stays whole on one line
         table.add_column(name, justify=justify, **deal_column(deal_width) if name == "deal" else {})
     for g in games:
-        date = time.strftime("%Y-%m-%d %H:%M", time.localtime(g.mtime))
+        date = time.strftime("%Y-%m-%d %H:%M", time.gmtime(g.mtime))  # UTC, as the history's dates
         if g.record is None:
             table.add_row(str(g.number), "?", "?", date, "?", Text(f"unreadable: {shown_path(g.path.name)}", style="red"))
             continue

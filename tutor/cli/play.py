@@ -156,8 +156,7 @@ def play_command(ctx: click.Context, number: int | None, deal_file: str | None, 
         game = Game(rules, deal)
     if save_path is not None and (resumed is None or os.path.abspath(save_path) != os.path.abspath(resumed)):
         from ..record import keep_finished_game
-        from .keep import keep_other_file
-        from .saves import game_began
+        from .keep import game_began, keep_other_file
 
         keep_finished_game(save_path, "this game (--save)")
         keep_other_file(save_path, game.to_record(), game_began(resumed))

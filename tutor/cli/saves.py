@@ -28,8 +28,6 @@ No output here: every method returns the sentences to show.
 
 from __future__ import annotations
 
-import contextlib
-import math
 import os
 import signal
 import threading
@@ -45,7 +43,7 @@ from ..notation import Move
 from ..record import save_new_record, save_record
 from ..storage import folder_lock, folder_reason, games_dir, is_regular_file, remove_stale_temps
 from ..textsafe import quoted, shown_path
-from .keep import keep_other_file, move_objects_words
+from .keep import game_began, keep_other_file, move_objects_words
 from .words import SAVE_TO_A_FILE
 
 
@@ -414,19 +412,6 @@ def resume_target(path: Path | None, games: Path | None, no_autosave: str | None
     return None, path, [f"{shown_path(path)} is not a regular file, " + (
         "so the game goes on in a new file." if games is not None else
         f"and the game cannot be saved as you play: {no_autosave}. Type s FILE to save it.")]
-
-
-def game_began(resumed: Path | None) -> float:
-    """When the game being played began: now for a new game (or one read from a pipe), else when the resumed
-    file's game began (its autosave name's stamp, else the file's time: the game may be older, never newer),
-    to the whole second: a file's time is when it was last saved, and a save of the same game a moment before
-    it (``s FILE`` just before quitting) must not count as written before the game began (keep.py)."""
-    if resumed is not None:
-        from ..history.db import file_started_at
-
-        with contextlib.suppress(OSError):
-            return float(math.floor(file_started_at(resumed)))
-    return time.time()
 
 
 def autosave_stem(deal: Deal, when: float | None = None) -> str:

@@ -432,13 +432,15 @@ _STAMP = re.compile(r"(\d{8}-\d{6})")
 
 
 def file_started_at(path: Path) -> float:
-    """When a record file's game began: the autosave name's stamp, else the file's time."""
+    """When a record file's game began: the autosave name's stamp (local time where it was saved), else the
+    file's time; never after the file's time (a game begins before its last save). OSError if it is gone."""
+    mtime = path.stat().st_mtime
     match = _STAMP.search(path.name)
     if match:
         try:
-            return time.mktime(time.strptime(match.group(1), "%Y%m%d-%H%M%S"))
+            return min(time.mktime(time.strptime(match.group(1), "%Y%m%d-%H%M%S")), mtime)
         except (ValueError, OverflowError):
             pass
-    return path.stat().st_mtime
+    return mtime
 
 

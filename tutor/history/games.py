@@ -1,9 +1,8 @@
 """Games into the history: from a record as it is played, from the games folder, from any record file.
 
-A game's key is stable: a record file kept in the games folder is keyed by
-its name there (``games/deal-7-20261201-090000.json``), any other file by
-its full path, so saving the same autosave file again updates its row. A
-record that comes with no file is keyed by its content.
+A game's key is stable: a record file kept in the games folder is keyed by its name there
+(``games/deal-7-20261201-090000.json``), any other file by its full path, so saving the same autosave file
+again updates its row. A record that comes with no file is keyed by its content.
 """
 
 from __future__ import annotations
@@ -112,8 +111,9 @@ def sync_games_folder(history: History, playing: Path | None = None) -> int:
 
 def add_record(history: History, record: Record, *, key: str | None = None, source: str | None = None,
                started_at: str | None = None, played_at: str | None = None, game_id: int | None = None,
-               from_import: bool = False) -> int:
-    """Store a game (insert, or update the row with the same key); returns its id.
+               from_import: bool = False, file_time: bool = False) -> int:
+    """Store a game (insert, or update the row with the same key); returns its id (``file_time``: the dates are
+    a file's, see :func:`add_file`).
 
     With no key the game is found by its content, so importing the same
     record twice keeps one row. ``from_import``: a record file ``osmosis import`` reads (a new row says so).
@@ -127,12 +127,16 @@ def add_record(history: History, record: Record, *, key: str | None = None, sour
             same = history.game_by_content(content)
             key = same.key if same is not None else "content:" + content
         old = history.game_by_key(key)
-        begun = started_at or (old.started_at if old is not None else now)
+        played = played_at or now  # a file's time an hour ahead (a clock that was ahead) is now, kept while no
+        if file_time and played > iso(history.now() + 3600):  # move comes: else it stays the newest game for days
+            kept = old is not None and old.moves == len(record.moves) and old.played_at <= now
+            played = old.played_at if kept and old is not None else now
+        begun = min(started_at or (old.started_at if old is not None else now), played)
         return history.upsert_game(
             key, for_history(record.to_json()), variant=variant_name(record), deal_number=record.deal.number,
             deal=None if record.deal.number is not None else json.dumps(record.deal.to_json()),
             moves=len(record.moves), cards=final.cards, won=final.won, over=final.over, content=content,
-            source=source, started_at=begun, played_at=played_at or now, game_id=game_id, from_import=from_import)
+            source=source, started_at=begun, played_at=played, game_id=game_id, from_import=from_import)
 
 
 #: The connection a game in play keeps open between its moves: opening and closing the file
@@ -340,17 +344,14 @@ def add_file(history: History, path: Path, keyed: bool = True, text: str | None 
             if ahead is not None:
                 return ahead
         return add_record(history, record, key=found, source=source_of(path), started_at=started,
-                          played_at=played, from_import=from_import)
+                          played_at=played, from_import=from_import, file_time=True)
 
 
 def file_times(path: Path) -> tuple[str, str]:
     """When a record file's game began and was last played, as the history stores them: the file's times
     (``osmosis import`` and ``osmosis review`` of the same file give its game the same dates). OSError if
     the file is gone."""
-    mtime = path.stat().st_mtime
-    # the name's stamp is local time where it was saved: read in another time zone it may come after the
-    # last save, and a game never starts after it was last played
-    return iso(min(file_started_at(path), mtime)), iso(mtime)
+    return iso(file_started_at(path)), iso(path.stat().st_mtime)  # the start never after the last save
 
 
 def dates_of(path: str | Path | None) -> tuple[str | None, str | None]:

@@ -1,0 +1,166 @@
+"""Defects found at stop 62 by the audit of time, locale and environment, each with the case that showed it."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tutor.cli import common
+
+OSMOSIS = [sys.executable, "-c", "from tutor.entry import run; run()"]
+
+
+def _osmosis(args: list[str], home: Path, cwd: Path, stdin: str = "", tz: str = "UTC",
+             ) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "OSMOSIS_HOME": str(home), "TZ": tz, "COLUMNS": "100", "NO_COLOR": "1"}
+    return subprocess.run([*OSMOSIS, *args], input=stdin, capture_output=True, text=True, env=env, cwd=cwd,
+                          timeout=300)
+
+
+# -- a suit symbol typed at a terminal in a locale that is not UTF-8 ------------------------------------------
+
+class _Stdin:
+    def __init__(self, encoding: str) -> None:
+        self.encoding = encoding
+
+
+@pytest.mark.parametrize(("encoding", "typed", "read"), [
+    ("ascii", "7\udce2\udc99\udca0", "7\u2660"),  # LC_ALL=C, PYTHONUTF8=0: the bytes as surrogates
+    ("latin-1", "7\u00e2\x99\xa0", "7\u2660"),  # PYTHONIOENCODING=latin-1: each byte a character
+    ("latin-1", "caf\u00e9", "caf\u00e9"),  # Latin-1 text that is no UTF-8 stays as it was typed
+    ("utf-8", "7\u2660", "7\u2660"),
+])
+def test_a_typed_line_in_a_locale_that_is_not_utf8_is_read_as_utf8_first(monkeypatch, encoding, typed, read):
+    """The README: a card may carry its suit symbol in any locale. Piped it did; typed at a terminal in a C
+    locale it was "unknown move '7\\udce2\\udc99\\udca0'", and under PYTHONIOENCODING=ascii the line was refused."""
+    monkeypatch.setattr(sys, "stdin", _Stdin(encoding))
+    monkeypatch.setattr("builtins.input", lambda prompt="": typed)
+    assert ascii(common._raw_line("move> ", echo=False)) == ascii(read)  # a failure's report stays ASCII (xdist)
+
+
+def test_a_strict_ascii_terminal_line_is_read_from_its_bytes(monkeypatch):
+    def refuse(prompt=""):
+        raise UnicodeDecodeError("ascii", b"7\xe2\x99\xa0", 1, 2, "ordinal not in range(128)")
+
+    monkeypatch.setattr(sys, "stdin", _Stdin("ascii"))
+    monkeypatch.setattr("builtins.input", refuse)
+    assert common._raw_line("move> ", echo=False) == "7\u2660"
+
+
+# -- the current folder removed under the command ------------------------------------------------------------
+
+def _gone(tmp_path: Path) -> Path:
+    folder = tmp_path / "gone"
+    folder.mkdir()
+    return folder
+
+
+def test_saving_in_a_removed_current_folder_says_so_and_the_game_goes_on(tmp_path):
+    """``s x.json`` in a folder removed under the shell ended the game (status 1, the later moves unread)
+    with "the output cannot be written", where nothing was wrong with the output."""
+    home, cwd = tmp_path / "home", _gone(tmp_path)
+    proc = subprocess.Popen([*OSMOSIS, "play", "7", "--plain"], cwd=cwd, stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "OSMOSIS_HOME": str(home), "COLUMNS": "100"})
+    time.sleep(0.1)
+    cwd.rmdir()
+    out, err = proc.communicate("d\ns x.json\nd\nq\n", timeout=300)
+    assert proc.returncode == 0, err
+    assert "the current folder no longer exists" in out and "output cannot be written" not in out + err
+    assert "Move 2: d" in out and "(2 moves" in out
+
+
+@pytest.mark.parametrize("args", [["play", "7", "--plain", "--save", "x.json"], ["export", "x.jsonl"]])
+def test_a_relative_output_in_a_removed_current_folder_is_one_line_that_says_so(tmp_path, args):
+    home, cwd = tmp_path / "home", _gone(tmp_path)
+    proc = subprocess.Popen([*OSMOSIS, *args], cwd=cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "OSMOSIS_HOME": str(home), "COLUMNS": "100"})
+    time.sleep(0.1)
+    cwd.rmdir()
+    out, err = proc.communicate("q\n", timeout=300)
+    assert proc.returncode == 1
+    assert err.startswith("error: the current folder no longer exists") and err.count("\n") == 1, err
+    assert "Traceback" not in err
+
+
+# -- when a resumed game began, across time zones --------------------------------------------------------------
+
+def test_another_try_saved_before_the_game_began_is_kept_after_a_time_zone_change(tmp_path):
+    """Resumed under another time zone, the game's start was read from its file name's local stamp in the new
+    zone (hours early), so a try of the deal saved before the game began was written over by ``s try8.json``."""
+    home, cwd = tmp_path / "home", tmp_path
+    assert _osmosis(["play", "8", "--plain", "--save", "try8.json"], home, cwd, "d d\nq\n",
+                    tz="America/St_Johns").returncode == 0
+    time.sleep(1.1)
+    assert _osmosis(["play", "8", "--plain"], home, cwd, "d d d\nq\n", tz="America/St_Johns").returncode == 0
+    time.sleep(1.1)
+    done = _osmosis(["play", "--resume", "last", "--plain"], home, cwd, "s try8.json\nq\n", tz="Asia/Kathmandu")
+    assert "holds another game (deal 8, 2 moves, saved before this game began)" in done.stdout
+    assert json.loads((cwd / "try8.json").read_text())["moves"] == ["d", "d"]
+
+
+def test_the_games_own_copy_is_saved_over_after_a_time_zone_change(tmp_path):
+    """Westward the stamp read late, after the copy was saved: the game's own copy was refused as another."""
+    home, cwd = tmp_path / "home", tmp_path
+    assert _osmosis(["play", "4", "--plain"], home, cwd, "d d\ns my4.json\nd\nq\n",
+                    tz="Pacific/Kiritimati").returncode == 0
+    time.sleep(1.1)
+    done = _osmosis(["play", "--resume", "last", "--plain"], home, cwd, "d\ns my4.json\nq\n", tz="Pacific/Pago_Pago")
+    assert "Saved to my4.json." in done.stdout, done.stdout
+    assert json.loads((cwd / "my4.json").read_text())["moves"] == ["d", "d", "d", "d"]
+
+
+def test_a_stamp_read_in_another_zone_never_puts_a_start_after_the_last_save(tmp_path, monkeypatch):
+    from tutor.history.db import file_started_at
+
+    path = tmp_path / "deal-9-20261101-013000.json"
+    path.write_text("{}")
+    os.utime(path, (1_700_000_000, 1_700_000_000))  # 2023: long before the stamp
+    assert file_started_at(path) == 1_700_000_000
+
+
+# -- a file dated ahead of the clock -------------------------------------------------------------------------
+
+def test_a_game_file_dated_days_ahead_does_not_stay_the_newest_game(tmp_path):
+    """A file whose time was two days ahead (a clock that was ahead, a copy from such a machine) became the
+    history's newest game for two days: "Last 1" and the streak described it, not the game played last."""
+    home, cwd = tmp_path / "home", tmp_path
+    assert _osmosis(["play", "23", "--plain"], home, cwd, "d d d d d w\nq\n").returncode == 0
+    (path,) = (home / "games").glob("*.json")
+    ahead = time.time() + 2 * 86400
+    os.utime(path, (ahead, ahead))
+    fresh = tmp_path / "home2"
+    (fresh / "games").mkdir(parents=True)
+    copy = fresh / "games" / path.name  # a copy from a machine whose clock was ahead, into a new history
+    copy.write_text(path.read_text())
+    os.utime(copy, (ahead, ahead))
+    for h in (home, fresh):
+        assert _osmosis(["history"], h, cwd).returncode == 0  # looked at (and looked at again) before the next game
+        time.sleep(1.1)
+        assert _osmosis(["play", "12", "--plain"], h, cwd, "d\nq\n").returncode == 0
+        assert _osmosis(["history"], h, cwd).returncode == 0
+        with sqlite3.connect(h / "history.sqlite3") as conn:
+            rows = conn.execute("SELECT deal_number, started_at, played_at FROM games ORDER BY played_at DESC, id DESC")
+            order = list(rows)
+        assert [deal for deal, _, _ in order] == [12, 23]
+        now = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(time.time() + 1))
+        assert all(started <= played <= now for _, started, played in order)
+
+
+# -- the games list's dates, in UTC as the history's -----------------------------------------------------------
+
+def test_the_games_list_shows_the_same_moment_as_its_json_and_the_history_in_any_zone(tmp_path):
+    home, cwd = tmp_path / "home", tmp_path
+    assert _osmosis(["play", "3", "--plain"], home, cwd, "d\nq\n").returncode == 0
+    table = _osmosis(["games"], home, cwd, tz="Pacific/Kiritimati").stdout
+    stamp = json.loads(_osmosis(["games", "--json"], home, cwd, tz="Pacific/Kiritimati").stdout)["games"][0]["date"]
+    assert "saved (UTC)" in table
+    assert stamp[:10] + " " + stamp[11:16] in table
