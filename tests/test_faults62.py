@@ -164,3 +164,21 @@ def test_the_games_list_shows_the_same_moment_as_its_json_and_the_history_in_any
     stamp = json.loads(_osmosis(["games", "--json"], home, cwd, tz="Pacific/Kiritimati").stdout)["games"][0]["date"]
     assert "saved (UTC)" in table
     assert stamp[:10] + " " + stamp[11:16] in table
+
+
+# -- a survey killed outright left its scratch folder behind ----------------------------------------------------
+
+def test_a_killed_surveys_scratch_folder_goes_at_the_next_survey_and_a_live_ones_stays(tmp_path, monkeypatch):
+    """``kill -KILL`` of ``osmosis stats`` left ``osmosis-dask-*`` in the temporary folder, for good."""
+    from tutor.engines import _remove_left_behind
+
+    monkeypatch.setattr("tempfile.tempdir", str(tmp_path))
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    dead = tmp_path / f"osmosis-dask-{int(gone.stdout)}-abc123"
+    (dead / "dask-scratch-space").mkdir(parents=True)
+    live = [tmp_path / f"osmosis-dask-{os.getpid()}-def456", tmp_path / f"osmosis-dask-{os.getppid()}-x"]
+    other = [tmp_path / "osmosis-dask-abc", tmp_path / "osmosis-dask-notanumber-x"]  # no process's name
+    for folder in (*live, *other):
+        folder.mkdir()
+    _remove_left_behind()
+    assert not dead.exists() and all(f.exists() for f in (*live, *other))

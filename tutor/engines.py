@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import shutil
 import tempfile
 import threading
@@ -28,6 +29,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Protocol, TextIO
 
 from .errors import TutorError
@@ -212,7 +214,8 @@ class DaskEngine:
             # dask-scratch-space with its lock files in the system's). Its logs only at CRITICAL: a worker that
             # missed a heartbeat on a loaded machine wrote "Failed to communicate with scheduler during
             # heartbeat" and a 30-line traceback among the progress lines; what fails a survey, it says itself.
-            self._scratch = tempfile.mkdtemp(prefix="osmosis-dask-")
+            _remove_left_behind()
+            self._scratch = tempfile.mkdtemp(prefix=f"osmosis-dask-{os.getpid()}-")
             try:
                 with sigint_ignored(), dask.config.set({"temporary-directory": self._scratch}):
                     self._own_cluster = distributed.LocalCluster(
@@ -305,6 +308,21 @@ class DaskEngine:
             finally:
                 if self._scratch is not None:
                     shutil.rmtree(self._scratch, ignore_errors=True)
+
+
+def _remove_left_behind() -> None:
+    """The scratch folders of surveys whose process is gone (a kill or the out-of-memory killer gives no time
+    to remove one): each is named by its process (``osmosis-dask-PID-...``), and only this user's go."""
+    for folder in Path(tempfile.gettempdir()).glob("osmosis-dask-*-*"):
+        try:
+            pid = int(folder.name.split("-")[2])
+            if folder.stat().st_uid != os.getuid() or pid == os.getpid():
+                continue
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            shutil.rmtree(folder, ignore_errors=True)
+        except (ValueError, OSError):  # no process's name, or a process of another user: not ours to remove
+            continue
 
 
 def _args_key(args: BatchArgs) -> str:
