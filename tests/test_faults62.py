@@ -182,3 +182,87 @@ def test_a_killed_surveys_scratch_folder_goes_at_the_next_survey_and_a_live_ones
         folder.mkdir()
     _remove_left_behind()
     assert not dead.exists() and all(f.exists() for f in (*live, *other))
+
+
+# ==== the audit of a game's ends and boundaries ==============================================================
+
+def test_the_hint_says_a_single_pass_with_no_reserve_is_almost_never_winnable(run):
+    """The spec: with --passes 1 and no reserve the tutor should say so when asked; play, deal and solve did,
+    the hint (text and JSON) did not."""
+    text = run(["hint", "2", "--variant", "bridesmaids", "--passes", "1"]).output
+    assert "Note: with no reserve and a single pass through the talon the game is almost never winnable" in text
+    data = json.loads(run(["hint", "2", "--variant", "bridesmaids", "--passes", "1", "--json"]).output)
+    assert data["note"].startswith("with no reserve and a single pass")
+    assert "note" not in json.loads(run(["hint", "2", "--variant", "bridesmaids", "--json"]).output)
+    solved = json.loads(run(["solve", "2", "--variant", "bridesmaids", "--passes", "1", "--json"]).output)
+    assert solved["note"].startswith("with no reserve and a single pass")
+
+
+def test_solve_at_a_blocked_end_says_the_game_is_over(run):
+    """It said "lost whatever the player does" where no move is left at all, as if a search had decided it."""
+    from tutor.deals import deal_for
+    from tutor.rules import preset
+    from tutor.state import State
+
+    rules, moves = preset("osmosis"), []
+    state = State.initial(deal_for(3, rules), rules)
+    while state.legal_moves():  # the greedy policy's game: blocked with 32 cards
+        moves.append(str(state.legal_moves()[0]))
+        state = state.apply(state.legal_moves()[0])
+    moves = " ".join(moves)
+    text = " ".join(run(["solve", "3", "--moves", moves]).output.split())
+    assert "blocked: the game is over with 32 cards on the foundations, so there is nothing left to play." in text
+    assert "whatever the player does" not in text
+
+
+def test_every_move_taken_back_with_save_leaves_no_empty_file_in_the_games_folder(run, home, tmp_path):
+    """With --save, undoing every move left a 0-move file in the games folder, listed by games and not said."""
+    out = run(["play", "2", "--plain", "--save", str(tmp_path / "ua.json")], input="d\nu\nq\n").output
+    assert "the game's file in the games folder was removed. The game is saved in" in " ".join(out.split())
+    assert not list((home / "games").glob("*.json"))
+    assert json.loads((tmp_path / "ua.json").read_text())["moves"] == []
+    kept = run(["play", "2", "--plain", "--save", str(tmp_path / "ub.json")], input=f"d\ns {tmp_path / 'k.json'}\nu\nq\n")
+    assert len(list((home / "games").glob("*.json"))) == 1, kept.output  # k.json holds a move of this game
+
+
+def test_a_file_with_no_move_is_not_counted_as_a_game_imported(run, home):
+    """"Imported 1 saved game" came with "No games in your history yet" for a file saved before any move."""
+    assert run(["play", "5", "--plain"], input="s\nq\n").exit_code == 0
+    (home / "history.sqlite3").unlink(missing_ok=True)  # none yet: a game with no move is not stored
+    done = run(["history"])
+    assert "Imported" not in done.output + done.stderr and "No games in your history yet" in done.output
+
+
+def test_a_review_of_a_record_with_no_move_says_so_and_grades_nothing(run, tmp_path):
+    path = tmp_path / "zero.json"
+    path.write_text('{"format": "osmosis-record/1", "variant": "osmosis", "deal": {"number": 4}, "moves": []}')
+    text = " ".join(run(["review", str(path)]).output.split())
+    assert text.endswith("Accuracy: not rated: no move was played.")
+    assert "Win chance, move by move" not in text and "forced" not in text
+
+
+def test_the_viewer_of_a_record_with_no_move_says_there_is_nothing_to_step_through():
+    import asyncio
+
+    from tutor.board import screen_text
+    from tutor.board.replay import ReplayApp
+    from tutor.deals import deal_for
+    from tutor.record import Record
+    from tutor.rules import preset
+
+    rules = preset("single")
+    app = ReplayApp(Record(rules, deal_for(3, rules), []), None, symbols=True)
+    shown: list[str] = []
+
+    async def go():
+        async with app.run_test(size=(80, 40)) as pilot:
+            await pilot.pause()
+            shown.append(" ".join(screen_text(app).split()))
+            for key in ("right", "left"):
+                await pilot.press(key)
+                await pilot.pause()
+                shown.append(" ".join(screen_text(app).split()))
+
+    asyncio.run(go())
+    assert "This record has no move: there is nothing to step through." in shown[0]
+    assert all("This record has no move." in s and "steps" not in s.replace("step through", "") for s in shown[1:])

@@ -176,7 +176,8 @@ class ReplayApp(App):
         if n == 0:
             # n only where there is a labelled move or a critical moment to jump to (none without a review)
             jump = ", n jumps to the first labelled move" if self.marks else ""
-            lines: list[Text | str] = [f"The start: no move played yet. → steps on{jump}."]
+            lines: list[Text | str] = [f"The start: no move played yet. → steps on{jump}." if self.moves
+                                       else "This record has no move: there is nothing to step through."]
             if self.reveals_unseen():  # an unfinished game: its hindsight names cards still to come
                 lines.append(UNSEEN_WARNING)
             if self.rev is not None:
@@ -230,7 +231,8 @@ class ReplayApp(App):
 
     def action_step(self, delta: int) -> None:
         if not 0 <= self.ply + delta <= len(self.moves):  # at an end: said, not a silent key
-            self.message = (f"This is the last move, move {len(self.moves)}: ← steps back, Home goes to the start."
+            self.message = ("This record has no move." if not self.moves else
+                            f"This is the last move, move {len(self.moves)}: ← steps back, Home goes to the start."
                             if delta > 0 else "This is the start, before the first move: → steps on.")
             self.show()
             return

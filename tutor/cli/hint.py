@@ -102,9 +102,13 @@ def hint_command(ctx: click.Context, number: int | None, deal_file: str | None, 
             for cand in data["candidates"]:  # each blind figure with its deals, as the review's candidates have
                 if "blind_win" in cand:
                     cand["blind_deals"] = data["blind_deals"]
+        if state.rules.warning():  # the spec: the tutor says so when asked
+            data["note"] = f"{state.rules.warning()}."
         click.echo(json.dumps(data))
         return
     symbols = use_symbols(console)
+    if state.rules.warning():
+        console.print(f"Note: {state.rules.warning()}.")
     console.print(render_state(state, symbols=symbols, fan=waste_fan(states, played)))
     console.print()
     console.print(render_hint(result, state, symbols=symbols))

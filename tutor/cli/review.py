@@ -197,7 +197,8 @@ def annotate_for_replay(ctx_or_console: click.Context | Console, record: Record,
     rev = compute_review(console, record, samples)
     rating = (f"Accuracy {rev.accuracy_text()} over {plural(rev.graded, 'graded move')} (as osmosis review "
               f"computes it; win chances from what you could see: {rev.sampling_text()})." if rev.rated
-              else f"Accuracy not rated: no move of this game was graded ({UNRATED}).")
+              else f"Accuracy not rated: no move of this game was graded ({UNRATED})." if record.moves
+              else "Accuracy not rated: no move was played.")
     # an unfinished game: its hindsight names cards still to come, said before it as the review says it
     summary = [*([UNSEEN_WARNING] if rev.reveals_unseen() else []), rev.hindsight.verdict(), rating]
     return _with_own_notes(record, rev.annotated()), summary

@@ -302,6 +302,8 @@ def render_review(rev: Review, symbols: bool = True, width: int = 80, ascii_only
     hind = prose(rev.hindsight.verdict(), symbols)
     acc = Text()
     acc.append("Accuracy: ", style="bold")
+    if not n:  # a record with no move: nothing to grade, chart or label
+        return Group(head, result_line(rev), hind, acc.append("not rated", style="bold").append(": no move was played."))
     if not rev.rated:
         acc.append("not rated", style="bold")
         acc.append(f": no move of this game was graded ({UNRATED}; win chances from what you could see: "

@@ -309,11 +309,11 @@ class GameFiles:
 
     def drop_empty(self) -> bool:
         """On quit: remove the autosave file this session made when every move was taken back, so that a game
-        quit with no move leaves no file (as one never begun), unless the player saved it with ``s``. True
-        when it was removed."""
+        quit with no move leaves no file (as one never begun), unless the player saved it with ``s`` or another
+        file holds moves of it. True when it was removed."""
         path = self.autosave
         if (path is None or not self.created or self.asked or self.game.moves or self.written.get(self._key(path)) != ()
-                or any(p != self._key(path) for p in self.written)):
+                or any(p != self._key(path) and moves for p, moves in self.written.items())):  # --save: no move
             return False
         try:
             Path(path).unlink()

@@ -1,12 +1,10 @@
 """One game at the terminal: the :class:`Session` that line mode and the full-screen board share.
 
-The session holds the game, where it is saved (:class:`~tutor.cli.saves.GameFiles`)
-and the tutor's settings; it plays typed moves, undoes, saves and asks the
-tutor's question. ``osmosis play`` (:mod:`tutor.cli.play`) only parses its
-options, opens a session with :meth:`Session.open` and runs it (line mode)
-or hands it to the board (:mod:`tutor.board.play`). The words come from
-:mod:`tutor.narrate` (the move played, the warning, the result), and what the
-player may be told about a typed card from :mod:`tutor.knowledge`.
+The session holds the game, where it is saved (:class:`~tutor.cli.saves.GameFiles`) and the tutor's settings;
+it plays typed moves, undoes, saves and asks the tutor's question. ``osmosis play`` (:mod:`tutor.cli.play`) only
+parses its options, opens a session with :meth:`Session.open` and runs it (line mode) or hands it to the board
+(:mod:`tutor.board.play`). The words come from :mod:`tutor.narrate` (the move played, the warning, the result),
+and what the player may be told about a typed card from :mod:`tutor.knowledge`.
 """
 
 from __future__ import annotations
@@ -258,8 +256,10 @@ class Session:
     def quit(self, final: bool) -> bool:
         """Leave the game, saying where it is kept. With moves not saved, the first q only warns (False)."""
         self.tell(self.files.keep())
-        if self.files.drop_empty():
-            self.say("Every move was taken back, so the game's file was removed: no game file is left.")
+        if self.files.drop_empty():  # a --save file keeps the game with no move, as the player asked
+            kept = self.files.saved_sentence()
+            self.say(f"Every move was taken back, so the game's file in the games folder was removed. {kept}" if kept
+                     else "Every move was taken back, so the game's file was removed: no game file is left.")
             return True
         saved = self.files.saved_sentence()
         if saved is not None:

@@ -183,6 +183,8 @@ def solve_command(ctx: click.Context, number: int | None, deal_file: str | None,
             out["lost_words"] = {"from_start": label.startswith("Lost from the start"), "text": label + text}
         if graph_facts is not None:
             out["graph"] = graph_facts
+        if rules.warning():  # the spec: the tutor says so when asked
+            out["note"] = f"{rules.warning()}."
         click.echo(json.dumps(out))
         return
     console = console_of(ctx)
@@ -191,10 +193,14 @@ def solve_command(ctx: click.Context, number: int | None, deal_file: str | None,
     if moves:
         what += f" after {len(moves)} move" + ("s" if len(moves) != 1 else "")
     # the solver sees every card: its verdict says so in the same sentence (a player's chances are the hint's)
-    head = Text(f"{what[0].upper()}{what[1:]} ({rules.describe()})" + (": " if state.won else ", with every card known: "))
+    head = Text(f"{what[0].upper()}{what[1:]} ({rules.describe()})" + (": " if state.over else ", with every card known: "))
     if state.won:
         head.append("won", style="bold green")
         head.append(": all 52 cards are on the foundations, so there is nothing left to play.")
+    elif state.over:  # blocked: no move is left, so no search is needed and "whatever the player does" is moot
+        head.append("blocked", style="bold red")
+        head.append(f": the game is over with {_count(state.cards, 'card')} on the foundations, so there is nothing "
+                    "left to play.")
     elif result.winnable is True:
         head.append("winnable", style="bold green")
         plays = sum(m.is_play for m in result.line)

@@ -355,7 +355,7 @@ class History:
             (game_id, storable(key), _record_text(record), variant, column, deal, moves, cards, int(won),
              int(over), content, storable(source) if source is not None else None, started_at, played_at, now))
         stored = int(self.conn.execute("SELECT id FROM games WHERE game_key = ?", (storable(key),)).fetchone()[0])
-        self.inserted += new
+        self.inserted += new and moves > 0  # a game played: one with no move is counted nowhere
         if from_import and new:
             self.conn.execute("UPDATE games SET from_import = 1 WHERE id = ?", (stored,))
         return stored
