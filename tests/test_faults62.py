@@ -93,20 +93,6 @@ def test_a_relative_output_in_a_removed_current_folder_is_one_line_that_says_so(
 
 # -- when a resumed game began, across time zones --------------------------------------------------------------
 
-def test_another_try_saved_before_the_game_began_is_kept_after_a_time_zone_change(tmp_path):
-    """Resumed under another time zone, the game's start was read from its file name's local stamp in the new
-    zone (hours early), so a try of the deal saved before the game began was written over by ``s try8.json``."""
-    home, cwd = tmp_path / "home", tmp_path
-    assert _osmosis(["play", "8", "--plain", "--save", "try8.json"], home, cwd, "d d\nq\n",
-                    tz="America/St_Johns").returncode == 0
-    time.sleep(1.1)
-    assert _osmosis(["play", "8", "--plain"], home, cwd, "d d d\nq\n", tz="America/St_Johns").returncode == 0
-    time.sleep(1.1)
-    done = _osmosis(["play", "--resume", "last", "--plain"], home, cwd, "s try8.json\nq\n", tz="Asia/Kathmandu")
-    assert "holds another game (deal 8, 2 moves, saved before this game began)" in done.stdout
-    assert json.loads((cwd / "try8.json").read_text())["moves"] == ["d", "d"]
-
-
 def test_the_games_own_copy_is_saved_over_after_a_time_zone_change(tmp_path):
     """Westward the stamp read late, after the copy was saved: the game's own copy was refused as another."""
     home, cwd = tmp_path / "home", tmp_path
@@ -177,7 +163,8 @@ def test_a_killed_surveys_scratch_folder_goes_at_the_next_survey_and_a_live_ones
     dead = tmp_path / f"osmosis-dask-{int(gone.stdout)}-abc123"
     (dead / "dask-scratch-space").mkdir(parents=True)
     live = [tmp_path / f"osmosis-dask-{os.getpid()}-def456", tmp_path / f"osmosis-dask-{os.getppid()}-x"]
-    other = [tmp_path / "osmosis-dask-abc", tmp_path / "osmosis-dask-notanumber-x"]  # no process's name
+    other = [tmp_path / "osmosis-dask-abc", tmp_path / "osmosis-dask-notanumber-x",  # no process's number
+             tmp_path / "osmosis-dask-99999999999999999999-x"]  # os.kill: OverflowError
     for folder in (*live, *other):
         folder.mkdir()
     _remove_left_behind()
@@ -258,11 +245,24 @@ def test_the_viewer_of_a_record_with_no_move_says_there_is_nothing_to_step_throu
         async with app.run_test(size=(80, 40)) as pilot:
             await pilot.pause()
             shown.append(" ".join(screen_text(app).split()))
-            for key in ("right", "left"):
+            for key in ("right", "left", "g", "1", "enter"):
                 await pilot.press(key)
                 await pilot.pause()
                 shown.append(" ".join(screen_text(app).split()))
 
     asyncio.run(go())
     assert "This record has no move: there is nothing to step through." in shown[0]
-    assert all("This record has no move." in s and "steps" not in s.replace("step through", "") for s in shown[1:])
+    assert all("This record has no move." in s and "steps" not in s.replace("step through", "") for s in shown[1:3])
+    assert "This record has no move." in shown[-1] and "There is no move 1" not in shown[-1]
+
+
+def test_a_file_name_beyond_ascii_saved_in_a_c_locale_is_written_under_its_own_bytes(tmp_path):
+    """Read as UTF-8 (so a suit symbol is one), ``s partie-\u00e9t\u00e9.json`` in a C locale ended in a
+    UnicodeEncodeError traceback (the file system's encoding is ASCII there), the later moves lost."""
+    env = {**os.environ, "OSMOSIS_HOME": str(tmp_path / "home"), "LC_ALL": "C", "PYTHONUTF8": "0",
+           "PYTHONIOENCODING": ""}
+    done = subprocess.run([*OSMOSIS, "play", "9", "--plain"], input="d\ns partie-\u00e9t\u00e9.json\nd\nq\n".encode(),
+                          capture_output=True, env=env, cwd=tmp_path, timeout=300)
+    assert done.returncode == 0 and b"Traceback" not in done.stderr, done.stderr
+    assert json.loads((tmp_path / "partie-\u00e9t\u00e9.json").read_text())["moves"] == ["d"]
+    assert b"(2 moves" in done.stdout

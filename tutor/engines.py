@@ -321,7 +321,7 @@ def _remove_left_behind() -> None:
             os.kill(pid, 0)
         except ProcessLookupError:
             shutil.rmtree(folder, ignore_errors=True)
-        except (ValueError, OSError):  # no process's name, or a process of another user: not ours to remove
+        except (ValueError, OverflowError, OSError):  # no process's number, or another user's: not ours
             continue
 
 

@@ -273,7 +273,8 @@ class ReplayApp(App):
             return
         self.go(int(text))
         if int(text) > len(self.moves):  # past the end goes to the end, and says so
-            self.message = f"There is no move {int(text)}: this is the last one, move {len(self.moves)}."
+            self.message = (f"There is no move {int(text)}: this is the last one, move {len(self.moves)}."
+                            if self.moves else "This record has no move.")
             self.show()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:

@@ -58,38 +58,19 @@ def keep_other_file(path: str | Path, record: Record, began: float | None = None
 
 def game_began(resumed: Path | None) -> float:
     """When the game being played began, to the whole second: now for a new game (or one read from a pipe),
-    else when the resumed file's game began. Its history row says so where the file has one (stored in UTC as
-    the game began here); else its autosave name's stamp, local time where it was saved (read in another time
-    zone, or in a summer-time change's repeated hour, it may be hours off), never after the file's last save.
-    A file's time is when it was last saved, and a save of the same game a moment before it (``s FILE`` just
-    before quitting) must not count as written before the game began."""
+    else when the resumed file's game began (its autosave name's stamp, local time where it was saved, never
+    after the file's last save; else the file's time). A file's time is when it was last saved, and a save of
+    the same game a moment before it (``s FILE`` just before quitting) must not count as written before the
+    game began. The stamp read in a time zone east of where the game began comes out early by the difference
+    (a name holds no zone)."""
     if resumed is None:
         return time.time()
     from ..history.db import file_started_at
 
-    began = _row_began(resumed)
-    if began is None:
-        try:
-            began = file_started_at(resumed)
-        except OSError:
-            return time.time()
-    return float(math.floor(began))
-
-
-def _row_began(path: Path) -> float | None:
-    """When the history's row of the file ``path`` (its own key) began; None where it has none or cannot
-    be read (the history is never made for this)."""
-    from ..history.db import History, db_path, parse_iso
-    from ..history.names import key_for_path
-
     try:
-        if not db_path().is_file():
-            return None
-        with History(db_path()) as history:
-            row = history.game_by_key(key_for_path(path))
-        return parse_iso(row.started_at) if row is not None and row.started_at else None
-    except Exception:  # noqa: BLE001 - a history that cannot be read leaves the file's own stamp
-        return None
+        return float(math.floor(file_started_at(resumed)))
+    except OSError:
+        return time.time()
 
 
 def _written_before(p: Path, began: float) -> bool:

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import os
 import signal
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -58,6 +59,16 @@ def _stamp(path: str | Path) -> tuple[int, int, int] | None:
     except OSError:
         return None
     return (st.st_ino, st.st_size, st.st_mtime_ns)
+
+
+def _file_system_name(name: str) -> str:
+    """A typed file name as the file system takes it: where its encoding (ASCII in a C locale) cannot hold the
+    name as read (UTF-8 first), the name's own bytes, as a name given on the command line is taken."""
+    try:
+        os.fsencode(name)
+    except UnicodeEncodeError:
+        return name.encode("utf-8", "surrogateescape").decode(sys.getfilesystemencoding(), "surrogateescape")
+    return name
 
 
 class GameFiles:
@@ -289,6 +300,7 @@ class GameFiles:
     def save(self, arg: str) -> list[str]:
         """The ``s`` command: ``s FILE`` writes FILE; ``s`` alone the file the game is kept in."""
         if arg:
+            arg = _file_system_name(arg)
             self._write_own(arg)  # never another game's file
             if self.save_path is None and (self.autosave is None or self.failed):
                 self.save_path = arg  # this file keeps the game from now on, at the end and on quit
