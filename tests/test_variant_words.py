@@ -223,6 +223,6 @@ def test_a_lesson_on_a_board_with_no_reserve_offers_no_reserve_pile(run):
     assert "r1-r4" not in out
 
 
-def test_solve_says_one_card_reaches(run):
+def test_solve_says_one_card_is_on_the_foundations_at_a_blocked_end(run):
     out = run(["solve", "1", "--variant", "bridesmaids", "--passes", "1", "--moves", " ".join(["d"] * 17)]).output
-    assert "at best 1 card reaches the foundations." in " ".join(out.split())
+    assert "blocked: the game is over with 1 card on the foundations" in " ".join(out.split())  # no move left
