@@ -266,3 +266,45 @@ def test_a_file_name_beyond_ascii_saved_in_a_c_locale_is_written_under_its_own_b
     assert done.returncode == 0 and b"Traceback" not in done.stderr, done.stderr
     assert json.loads((tmp_path / "partie-\u00e9t\u00e9.json").read_text())["moves"] == ["d"]
     assert b"(2 moves" in done.stdout
+
+
+# ==== the audit of responsiveness ==============================================================================
+
+def _endgame(monkeypatch):
+    """A fast stand-in for a blind game (the real one takes seconds), in this process."""
+    import tutor.practical as practical
+
+    monkeypatch.setattr(practical, "playout", lambda job: (False, 1))
+    monkeypatch.setattr(practical, "lost_for_certain", lambda obs, move: False)
+
+
+def test_the_blind_games_say_they_have_begun_before_the_first_ends(monkeypatch):
+    """``review --practical``: for a minute the bar stood full at the last position, its clock stopped, until
+    the first blind game ended (the count was given only after each game)."""
+    from tutor.deals import deal_for
+    from tutor.knowledge import observe
+    from tutor.practical import Request, practical_many
+    from tutor.rules import preset
+    from tutor.state import State
+
+    calls: list[tuple[int, int]] = []
+    _endgame(monkeypatch)
+    rules = preset("osmosis")
+    obs = observe(State.initial(deal_for(5, rules), rules))
+    practical_many([Request(obs, 3)], workers=1, progress=lambda d, t: calls.append((d, t)))
+    assert calls == [(0, 3), (1, 3), (2, 3), (3, 3)]
+
+
+def test_an_interrupted_survey_stops_its_busy_workers_at_once_and_none_comes_back():
+    """Ctrl-C of a survey said "interrupted" at once, then waited 4 s for each busy worker (dask asks a worker
+    to stop and kills it only after 4 s), deaf to another Ctrl-C."""
+    from tutor.engines import DaskEngine
+
+    engine = DaskEngine(workers=2, worker_timeout=60)
+    nannies = list(engine._own_cluster.workers.values())
+    pids = [n.pid for n in nannies]
+    assert len(pids) == 2 and all(pids)
+    engine.close(at_once=True)
+    for pid in pids:
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)

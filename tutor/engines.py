@@ -61,7 +61,7 @@ class Engine(Protocol):
 
     def run(self, jobs: Iterator[Job], window: int | None = None) -> Iterator[tuple[int, BatchResult]]: ...
 
-    def close(self) -> None: ...
+    def close(self, at_once: bool = False) -> None: ...
 
 
 class InProcess:
@@ -102,7 +102,7 @@ class InProcess:
             yield index, task.result()
             fill()
 
-    def close(self) -> None:
+    def close(self, at_once: bool = False) -> None:  # noqa: ARG002 - its batch stops with this process
         self._pool.close()
 
 
@@ -296,10 +296,12 @@ class DaskEngine:
                                  "again")
         return next(ac)
 
-    def close(self) -> None:
+    def close(self, at_once: bool = False) -> None:
         # a second Ctrl-C (or kill) while the cluster stops is the same request again: stopping it halfway left
         # dask's exit hooks to finish on a 10 s timeout, with their log lines and tracebacks on stderr
         with stops_ignored():
+            if at_once:
+                self._stop_workers()
             if self._own_client:
                 self.client.close()
             try:
@@ -308,6 +310,25 @@ class DaskEngine:
             finally:
                 if self._scratch is not None:
                     shutil.rmtree(self._scratch, ignore_errors=True)
+
+
+    def _stop_workers(self) -> None:
+        """Stop this engine's own worker processes now (an interrupted survey: their batches are dropped
+        anyway). Asked to close, a worker busy with a batch waits for it for 4 s before its nanny kills it;
+        each nanny is told first that its worker goes for good (not restarted)."""
+        import signal
+
+        # a write to a worker just stopped fails in a task of dask's no one awaits: asyncio would log it, with
+        # its traceback, as the process ends ("Task exception was never retrieved ... CommClosedError")
+        logging.getLogger("asyncio").setLevel(logging.CRITICAL)
+        nannies = list(self._own_cluster.workers.values()) if self._own_cluster is not None else []
+        for nanny in nannies:
+            try:
+                nanny.close_gracefully(reason="interrupted")
+                if nanny.pid:
+                    os.kill(nanny.pid, signal.SIGKILL)
+            except (AttributeError, OSError):  # a worker already gone, or no nanny of ours
+                continue
 
 
 def _remove_left_behind() -> None:

@@ -102,6 +102,8 @@ def practical_many(requests: Sequence[Request], workers: int = 1, infoset: bool 
     jobs: list[tuple[State, Move | None, bool]] = [(w, r.move, infoset) for r, (worlds, _) in zip(requests, plans)
                                                    for w in worlds]
     total = len(jobs)
+    if progress is not None:  # said as they start: a review's bar sat full at the last position until the first
+        progress(0, total)  # game ended, a minute on
     results: list[tuple[bool, int]] = []
     with WorkerPool(workers if total > 1 else 1) as pool:
         for outcome in pool.map(playout, jobs):

@@ -27,6 +27,7 @@ from .common import (
     MAX_SECONDS,
     SECONDS,
     DealCommand,
+    live_display,
     resolve_deal,
     rules_from_kwargs,
     variant_options,
@@ -169,7 +170,12 @@ def solve_command(ctx: click.Context, number: int | None, deal_file: str | None,
     states, moves = follow(State.initial(deal, rules), tokens)
     state = states[-1]
     limit = limit_from(nodes, seconds)
-    result = run_solve(state, limit)
+    console = console_of(ctx)
+    if not as_json and live_display(console):  # a hard deal searches for seconds: a spinner says it works
+        with console.status("Solving, with every card known..."):
+            result = run_solve(state, limit)
+    else:
+        result = run_solve(state, limit)
     if limit.nodes is not None and result.nodes > limit.nodes:
         # the search counts the position past its limit as it stops there, unsearched: --nodes 5 said 6
         result = dataclasses.replace(result, nodes=limit.nodes)
@@ -187,7 +193,6 @@ def solve_command(ctx: click.Context, number: int | None, deal_file: str | None,
             out["note"] = f"{rules.warning()}."
         click.echo(json.dumps(out))
         return
-    console = console_of(ctx)
     symbols = use_symbols(console)
     what = f"deal {deal.number}" if deal.number is not None else f"the deal in {shown_path(deal_file)}"
     if moves:

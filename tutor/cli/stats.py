@@ -16,7 +16,8 @@ from typing import Any, TextIO
 
 import click
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+from rich.table import Column
 
 from ..engines import BATCH, DaskEngine, InProcess, stream_survey
 from ..engines import Progress as SurveyProgress
@@ -281,8 +282,8 @@ def stats_command(ctx: click.Context, deal_range: str, policy: str, workers: int
                     if not finished:
                         raise
                     refused = exc  # a game saved there meanwhile: the figures are shown, then the error
-            if engine is not None:
-                engine.close()
+            if engine is not None:  # interrupted or failed: its workers' batches are dropped, stopped at once
+                engine.close(at_once=not finished)
             store.close()
             if store.invalid:  # said however the survey ended: the rows are replaced as their batches finish
                 click.echo(f"warning: {store.invalid} stored result{'s were' if store.invalid != 1 else ' was'} not "
@@ -344,9 +345,16 @@ def _run(console: Console, rules: Rules, deals: DealRange, policy: str, limit: L
 
     if live_display(console) and not as_json:
         # The time left is reckoned from the deals played, not those read from the store.
-        columns = (TextColumn(f"{policy} {rules.name or 'custom'}"), BarColumn(), MofNCompleteColumn(),
-                   TextColumn("{task.fields[rate]}"), TextColumn("{task.fields[left]}"),
-                   TextColumn("{task.fields[wins]}"))
+        # at 80 columns the figures' words give way, cut short, not the count (400/2000 was "40…") nor the
+        # spinner and the time so far, the signs of life while a batch plays (the bar moves only as one ends)
+        def kept(width: int) -> Column:
+            return Column(min_width=width, no_wrap=True)
+
+        label = f"{policy} {rules.name or 'custom'}"
+        columns = (SpinnerColumn(table_column=kept(1)), TextColumn(label, table_column=kept(len(label))),
+                   BarColumn(bar_width=10), MofNCompleteColumn(table_column=kept(2 * len(str(len(deals))) + 1)),
+                   TimeElapsedColumn(table_column=kept(7)), TextColumn("{task.fields[rate]}", table_column=kept(12)),
+                   TextColumn("{task.fields[left]}", table_column=kept(10)), TextColumn("{task.fields[wins]}"))
         with Progress(*columns, console=console, transient=True) as bar:
             task = bar.add_task("deals", total=len(deals), rate="", left="", wins="")
 
