@@ -156,7 +156,7 @@ def test_the_games_list_shows_the_same_moment_as_its_json_and_the_history_in_any
 
 def test_a_killed_surveys_scratch_folder_goes_at_the_next_survey_and_a_live_ones_stays(tmp_path, monkeypatch):
     """``kill -KILL`` of ``osmosis stats`` left ``osmosis-dask-*`` in the temporary folder, for good."""
-    from tutor.engines import _remove_left_behind
+    from tutor.scratch import remove_left_behind
 
     monkeypatch.setattr("tempfile.tempdir", str(tmp_path))
     gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
@@ -167,7 +167,7 @@ def test_a_killed_surveys_scratch_folder_goes_at_the_next_survey_and_a_live_ones
              tmp_path / "osmosis-dask-99999999999999999999-x"]  # os.kill: OverflowError
     for folder in (*live, *other):
         folder.mkdir()
-    _remove_left_behind()
+    remove_left_behind()
     assert not dead.exists() and all(f.exists() for f in (*live, *other))
 
 
@@ -308,3 +308,42 @@ def test_an_interrupted_survey_stops_its_busy_workers_at_once_and_none_comes_bac
     for pid in pids:
         with pytest.raises(ProcessLookupError):
             os.kill(pid, 0)
+
+
+def _on_a_terminal(args: list[str], home: Path, stop_after: bytes) -> tuple[int, bytes]:
+    """Run osmosis on a pseudo-terminal, SIGTERM it once ``stop_after`` is shown; (status, all it wrote)."""
+    import pty
+    import select
+    import signal
+
+    leader, follower = pty.openpty()
+    env = {**os.environ, "OSMOSIS_HOME": str(home), "TERM": "xterm-256color", "COLUMNS": "80"}
+    env.pop("NO_COLOR", None)
+    proc = subprocess.Popen([*OSMOSIS, *args], stdin=follower, stdout=follower, stderr=follower, env=env,
+                            start_new_session=True)
+    os.close(follower)
+    out, sent = b"", False
+    while True:
+        ready, _, _ = select.select([leader], [], [], 60)
+        if not ready:
+            break
+        try:
+            chunk = os.read(leader, 4096)
+        except OSError:  # the terminal closed: the process ended
+            break
+        if not chunk:
+            break
+        out += chunk
+        if not sent and stop_after in out:
+            proc.send_signal(signal.SIGTERM)
+            sent = True
+    os.close(leader)
+    return proc.wait(timeout=60), out
+
+
+def test_a_kill_of_solve_puts_the_cursor_back_as_ctrl_c_does(tmp_path):
+    """The spinner hid the cursor; a kill while it turned left the terminal without one."""
+    status, out = _on_a_terminal(["solve", "1254", "--variant", "bridesmaids"], tmp_path / "home", b"Solving")
+    assert status == 130, out[-300:]
+    assert b"\x1b[?25l" in out and out.rindex(b"\x1b[?25h") > out.rindex(b"\x1b[?25l")
+    assert b"interrupted" in out and b"Traceback" not in out

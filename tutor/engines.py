@@ -21,21 +21,19 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import shutil
-import tempfile
 import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Protocol, TextIO
 
 from .errors import TutorError
 from .policies import DealOutcome, Policy, engine_version, parse_policy, play_batch
 from .pool import Task, WorkerPool
 from .rules import Rules
+from .scratch import new_scratch, stop_workers
 from .search import DEFAULT_LIMIT, Limit
 from .stopping import sigint_ignored, stops_ignored
 from .store import ResultStore, config_key
@@ -214,8 +212,7 @@ class DaskEngine:
             # dask-scratch-space with its lock files in the system's). Its logs only at CRITICAL: a worker that
             # missed a heartbeat on a loaded machine wrote "Failed to communicate with scheduler during
             # heartbeat" and a 30-line traceback among the progress lines; what fails a survey, it says itself.
-            _remove_left_behind()
-            self._scratch = tempfile.mkdtemp(prefix=f"osmosis-dask-{os.getpid()}-")
+            self._scratch = new_scratch()  # named by this process: the next survey removes it if this one is killed
             try:
                 with sigint_ignored(), dask.config.set({"temporary-directory": self._scratch}):
                     self._own_cluster = distributed.LocalCluster(
@@ -300,8 +297,8 @@ class DaskEngine:
         # a second Ctrl-C (or kill) while the cluster stops is the same request again: stopping it halfway left
         # dask's exit hooks to finish on a 10 s timeout, with their log lines and tracebacks on stderr
         with stops_ignored():
-            if at_once:
-                self._stop_workers()
+            if at_once and self._own_cluster is not None:
+                stop_workers(self._own_cluster)
             if self._own_client:
                 self.client.close()
             try:
@@ -310,40 +307,6 @@ class DaskEngine:
             finally:
                 if self._scratch is not None:
                     shutil.rmtree(self._scratch, ignore_errors=True)
-
-
-    def _stop_workers(self) -> None:
-        """Stop this engine's own worker processes now (an interrupted survey: their batches are dropped
-        anyway). Asked to close, a worker busy with a batch waits for it for 4 s before its nanny kills it;
-        each nanny is told first that its worker goes for good (not restarted)."""
-        import signal
-
-        # a write to a worker just stopped fails in a task of dask's no one awaits: asyncio would log it, with
-        # its traceback, as the process ends ("Task exception was never retrieved ... CommClosedError")
-        logging.getLogger("asyncio").setLevel(logging.CRITICAL)
-        nannies = list(self._own_cluster.workers.values()) if self._own_cluster is not None else []
-        for nanny in nannies:
-            try:
-                nanny.close_gracefully(reason="interrupted")
-                if nanny.pid:
-                    os.kill(nanny.pid, signal.SIGKILL)
-            except (AttributeError, OSError):  # a worker already gone, or no nanny of ours
-                continue
-
-
-def _remove_left_behind() -> None:
-    """The scratch folders of surveys whose process is gone (a kill or the out-of-memory killer gives no time
-    to remove one): each is named by its process (``osmosis-dask-PID-...``), and only this user's go."""
-    for folder in Path(tempfile.gettempdir()).glob("osmosis-dask-*-*"):
-        try:
-            pid = int(folder.name.split("-")[2])
-            if folder.stat().st_uid != os.getuid() or pid == os.getpid():
-                continue
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            shutil.rmtree(folder, ignore_errors=True)
-        except (ValueError, OverflowError, OSError):  # no process's number, or another user's: not ours
-            continue
 
 
 def _args_key(args: BatchArgs) -> str:

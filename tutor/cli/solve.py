@@ -30,6 +30,7 @@ from .common import (
     live_display,
     resolve_deal,
     rules_from_kwargs,
+    stopped_like_ctrl_c,
     variant_options,
 )
 from .words import MOVES, follow
@@ -172,8 +173,8 @@ def solve_command(ctx: click.Context, number: int | None, deal_file: str | None,
     limit = limit_from(nodes, seconds)
     console = console_of(ctx)
     if not as_json and live_display(console):  # a hard deal searches for seconds: a spinner says it works
-        with console.status("Solving, with every card known..."):
-            result = run_solve(state, limit)
+        with stopped_like_ctrl_c(), console.status("Solving, with every card known..."):  # a kill puts the
+            result = run_solve(state, limit)  # cursor back as Ctrl-C does
     else:
         result = run_solve(state, limit)
     if limit.nodes is not None and result.nodes > limit.nodes:

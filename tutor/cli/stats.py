@@ -345,16 +345,19 @@ def _run(console: Console, rules: Rules, deals: DealRange, policy: str, limit: L
 
     if live_display(console) and not as_json:
         # The time left is reckoned from the deals played, not those read from the store.
-        # at 80 columns the figures' words give way, cut short, not the count (400/2000 was "40…") nor the
-        # spinner and the time so far, the signs of life while a batch plays (the bar moves only as one ends)
+        # the columns that fit the terminal (rich cut any column, the spinner first and "2 min left" to "2"):
+        # the bar from 110 columns, the win rate (cut short at its end) and the rate from 80, the label from 50;
+        # the spinner, the count, the time so far (the bar moves only as a batch ends) and the time left always
         def kept(width: int) -> Column:
             return Column(min_width=width, no_wrap=True)
 
-        label = f"{policy} {rules.name or 'custom'}"
-        columns = (SpinnerColumn(table_column=kept(1)), TextColumn(label, table_column=kept(len(label))),
+        label, width = f"{policy} {rules.name or 'custom'}", console.width
+        columns = [SpinnerColumn(table_column=kept(1)), TextColumn(label, table_column=kept(len(label))),
                    BarColumn(bar_width=10), MofNCompleteColumn(table_column=kept(2 * len(str(len(deals))) + 1)),
                    TimeElapsedColumn(table_column=kept(7)), TextColumn("{task.fields[rate]}", table_column=kept(12)),
-                   TextColumn("{task.fields[left]}", table_column=kept(10)), TextColumn("{task.fields[wins]}"))
+                   TextColumn("{task.fields[left]}", table_column=kept(10)), TextColumn("{task.fields[wins]}")]
+        dropped = ({2} if width < 110 else set()) | ({5, 7} if width < 80 else set()) | ({1} if width < 50 else set())
+        columns = [c for i, c in enumerate(columns) if i not in dropped]
         with Progress(*columns, console=console, transient=True) as bar:
             task = bar.add_task("deals", total=len(deals), rate="", left="", wins="")
 
