@@ -347,3 +347,35 @@ def test_a_kill_of_solve_puts_the_cursor_back_as_ctrl_c_does(tmp_path):
     assert status == 130, out[-300:]
     assert b"\x1b[?25l" in out and out.rindex(b"\x1b[?25h") > out.rindex(b"\x1b[?25l")
     assert b"interrupted" in out and b"Traceback" not in out
+
+
+# ==== the audit of a returning player's history =================================================================
+
+def test_the_coach_on_a_restored_history_says_where_the_moves_are_in_lines_under_the_example(run, home, tmp_path):
+    """After an export imported into a new home (the old one gone), the note under each example wrapped back
+    to 2 spaces under its 4 and said only "the history keeps the moves"."""
+    import shutil
+
+    from builders import osmosis
+
+    from tutor.deals import deal_for
+    from tutor.rules import preset
+    from tutor.state import State
+
+    rules, moves = preset("osmosis"), []
+    state = State.initial(deal_for(17, rules), rules)
+    while state.legal_moves():  # the greedy policy's game, with the errors the coach lists
+        moves.append(str(state.legal_moves()[0]))
+        state = state.apply(state.legal_moves()[0])
+    assert run(["play", "17", "--plain"], input=" ".join(moves) + "\n").exit_code == 0
+    assert run(["coach", "--samples", "4"]).exit_code == 0
+    export = tmp_path / "all.jsonl"
+    assert run(["export", str(export)]).exit_code == 0
+    new = tmp_path / "new"
+    assert osmosis(["import", str(export)], new).exit_code == 0
+    shutil.rmtree(home)
+    text = osmosis(["coach", "--no-review"], new).output
+    at = text.index("(no game file at")
+    block = text[at - 4:text.index(")", at) + 1].splitlines()
+    assert len(block) > 1 and all(line.startswith("    ") and not line.startswith("     ") for line in block), block
+    assert "osmosis export writes them out" in " ".join(text.split())

@@ -357,8 +357,9 @@ def render_coaching(c, meanings: dict[str, str]) -> list:
             if e.path and Path(e.path).is_file():
                 parts.append(Unwrapped(Text(f"    osmosis replay {shell_word(e.path)} --at {e.ply}", style="dim")))
             elif e.path:  # an imported history, or a file moved away: no command that would fail
-                parts.append(_indent(Text(f"  (no game file at {shown_path(e.path)} to replay; the history keeps "
-                                          "the moves)", style="dim")))
+                parts.append(_indent(Text(f"(no game file at {shown_path(e.path)} to replay: it was moved or is "
+                                          "another machine's; your history keeps the moves, and osmosis export "
+                                          "writes them out)", style="dim"), by=4))
     if c.losses:
         parts.append(Text(""))
         title = "Biggest single losses" + (f" ({c.tag_filter})" if c.tag_filter else "")
