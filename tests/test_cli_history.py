@@ -432,7 +432,7 @@ def test_coach_offers_no_replay_command_for_a_game_file_that_is_gone(run, coache
     assert osmosis(["import", str(out)], elsewhere).exit_code == 0
     text = osmosis(["coach", "--no-review"], elsewhere).stdout
     assert "osmosis replay" not in text.split("Biggest single losses")[0].replace("(open them with osmosis replay)", "")
-    assert "to replay; the history keeps the moves)" in text
+    assert "to replay: it was moved or is another machine's; your history keeps the moves" in " ".join(text.split())
 
 
 def test_import_names_a_bad_file_and_still_takes_the_good_ones(run, tmp_path):
