@@ -46,6 +46,16 @@ def position(deal: Deal | int, moves: str = "", rules: Rules | str = "osmosis") 
 CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 
 
+def greedy_moves(number: int, variant: str = "osmosis") -> list[str]:
+    """The greedy policy's game of a deal (benchmarks/greedy_moves.py): the first legal move each time, to the end."""
+    rules = preset(variant)
+    state, moves = State.initial(deal_for(number, rules), rules), []
+    while state.legal_moves():
+        moves.append(str(state.legal_moves()[0]))
+        state = state.apply(state.legal_moves()[0])
+    return moves
+
+
 def assert_handled(result, allowed=(0, 1)) -> None:
     """The command ended cleanly: an allowed exit status, no traceback, an error as one line, no control codes."""
     assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)

@@ -187,16 +187,9 @@ def test_the_hint_says_a_single_pass_with_no_reserve_is_almost_never_winnable(ru
 
 def test_solve_at_a_blocked_end_says_the_game_is_over(run):
     """It said "lost whatever the player does" where no move is left at all, as if a search had decided it."""
-    from tutor.deals import deal_for
-    from tutor.rules import preset
-    from tutor.state import State
+    from builders import greedy_moves
 
-    rules, moves = preset("osmosis"), []
-    state = State.initial(deal_for(3, rules), rules)
-    while state.legal_moves():  # the greedy policy's game: blocked with 32 cards
-        moves.append(str(state.legal_moves()[0]))
-        state = state.apply(state.legal_moves()[0])
-    moves = " ".join(moves)
+    moves = " ".join(greedy_moves(3))  # the greedy policy's game: blocked with 32 cards
     text = " ".join(run(["solve", "3", "--moves", moves]).output.split())
     assert "blocked: the game is over with 32 cards on the foundations, so there is nothing left to play." in text
     assert "whatever the player does" not in text
@@ -356,18 +349,10 @@ def test_the_coach_on_a_restored_history_says_where_the_moves_are_in_lines_under
     to 2 spaces under its 4 and said only "the history keeps the moves"."""
     import shutil
 
-    from builders import osmosis
+    from builders import greedy_moves, osmosis
 
-    from tutor.deals import deal_for
-    from tutor.rules import preset
-    from tutor.state import State
-
-    rules, moves = preset("osmosis"), []
-    state = State.initial(deal_for(17, rules), rules)
-    while state.legal_moves():  # the greedy policy's game, with the errors the coach lists
-        moves.append(str(state.legal_moves()[0]))
-        state = state.apply(state.legal_moves()[0])
-    assert run(["play", "17", "--plain"], input=" ".join(moves) + "\n").exit_code == 0
+    # the greedy policy's game, with the errors the coach lists
+    assert run(["play", "17", "--plain"], input=" ".join(greedy_moves(17)) + "\n").exit_code == 0
     assert run(["coach", "--samples", "4"]).exit_code == 0
     export = tmp_path / "all.jsonl"
     assert run(["export", str(export)]).exit_code == 0
