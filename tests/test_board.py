@@ -628,7 +628,7 @@ def test_a_reserve_top_card_plays_when_clicked_in_peek_too():
     state = Game.new(2, "peek").state
     clicks = [span.style.meta["@click"] for line in TableView(state, True, 3).lines(80) for span in line.spans
               if isinstance(span.style, Style) and span.style.meta and "@click" in span.style.meta]
-    assert [c for c in clicks if c.startswith("app.play('r")] == [f"app.play('r{i}')" for i in range(1, 5)]
+    assert [c for c in clicks if c.startswith("app.click('r")] == [f"app.click('r{i}')" for i in range(1, 5)]
 
 
 @pytest.mark.parametrize("width", [6, 7, 8, 20, 80])

@@ -28,7 +28,7 @@ from ..render import describe_move
 from ..state import State
 from ..talon import move_typed
 from .thinking import in_thread
-from .widgets import no_colour
+from .widgets import KEYS_APART, no_colour
 
 if TYPE_CHECKING:
     from ..cli.session import Session
@@ -70,6 +70,8 @@ class MovesApp(App):
 
     # the app draws, says and quits (tutor.board.play.BoardApp defines these methods)
     say: Callable[[str | Text], None]
+    action_play: Callable[[str], None]
+    end_box: str | None
     refresh_board: Callable[[], None]
     _after_moves: Callable[[], None]
     quit_game: Callable[[], None]
@@ -89,6 +91,18 @@ class MovesApp(App):
         self.bell()
         self.say(f"Thinking about {self.waiting.move} first: {what} was not played (one move at a time).")
         return True
+
+    def action_click(self, token: str) -> None:
+        """A card clicked with the mouse: its move (``r2``, ``w``), or its name for a card under a pile's top in
+        peek (what the typed name answers: why it cannot be played). The : box open does not swallow the
+        click: the player reached past it to a card, so it closes, its words unplayed, and the card plays."""
+        box = self.query_one("#prompt")
+        if box.has_class("shown"):
+            if self.end_box is not None:  # opened from the end question: the game is over, nothing plays
+                self.bell()
+                return
+            box.remove_class("shown")
+        self.action_play(token)
 
     # ---- moves ------------------------------------------------------------
     def play_moves(self, tokens: Sequence[str], played: Sequence[str] = ()) -> None:
@@ -209,7 +223,7 @@ class MovesApp(App):
     def question(self, text: str, answers: Answers) -> None:
         """Ask ``text`` in the message panel; until a key of ``answers`` comes, other keys only remind."""
         self.pending = answers
-        keys = "    ".join(f"{key}  {label}" for key, (label, _) in answers.items())
+        keys = KEYS_APART.join(f"{key}  {label}" for key, (label, _) in answers.items())
         self.query_one("#message").add_class("question")
         self.reveal = "#message"
         self.say(f"{text}\n{keys}")

@@ -90,7 +90,6 @@ Textual's own "quit", still quits)."""
 END_KEYS = ("v review this game", "u take back the last move", ": then s FILE saves", "q quit")  # the end question's keys
 
 
-
 class BoardApp(MovesApp):
     """One game on the full screen; ``app.exit`` returns ``"review"`` when the player asks for one."""
 

@@ -28,7 +28,7 @@ h        hint: every move's win chance, samples and interval, and why
 : or /   type moves or card names (7h, 10h, r2 w d) and Enter
 s        save          q  quit (the game stays saved)
 PgUp PgDn  scroll a board taller than the terminal, back to the table (the arrows, Home, End too)
-?        this help     the mouse: click a reserve card or the waste's top card to play it"""
+?        this help     the mouse: click a reserve pile's top card or the waste's top card to play it"""
 
 REPLAY_KEYS = """\
 left right  one move back, one move on
@@ -212,4 +212,11 @@ class CardPanel(Static):
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.set_reactive(Static.auto_links, False)
+
+    async def _on_click(self, event: events.Click) -> None:
+        """A double click is one gesture: its second click (Textual's ``chain`` 2) would play the card that
+        the first turned up, face down when the player clicked."""
+        if event.chain > 1:
+            event.prevent_default()
+            event.stop()
 

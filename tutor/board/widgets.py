@@ -24,6 +24,7 @@ from ..render import (
     BACK_STYLE,
     DIM,
     LABEL,
+    card_name,
     card_text,
     cards_interval_cell,
     describe_move,
@@ -72,10 +73,11 @@ def no_colour() -> bool:
     return bool(os.environ.get("NO_COLOR"))
 
 
-def clickable(text: Text, action: str) -> Text:
+def clickable(text: Text, action: str, underline: bool = True) -> Text:
     """``text`` that runs the board's ``action`` when clicked with the mouse, underlined as a link (its colour
-    kept: :class:`~tutor.board.screens.CardPanel`)."""
-    text.stylize(Style(underline=True, meta={"@click": action}))
+    kept: :class:`~tutor.board.screens.CardPanel`); without the underline for a card that answers a click but
+    is not to be played (in peek, one under a pile's top card)."""
+    text.stylize(Style(underline=underline, meta={"@click": action}))
     return text
 
 
@@ -116,9 +118,15 @@ class TableView(_Sized):
         self.state, self.symbols, self.fan = state, symbols, fan
         self.playable = playable  # the top cards play when clicked (not on the replay, which plays nothing)
 
-    def _top(self, card: int, action: str) -> Text:
+    def _top(self, card: int, move: str) -> Text:
         text = card_text(card, self.symbols, "bold")
-        return clickable(text, action) if self.playable else text
+        return clickable(text, f"app.click('{move}')") if self.playable else text
+
+    def _under(self, card: int) -> Text:
+        """A face-up card under a pile's top (peek): a click says why it cannot be played, as its typed name does."""
+        text = card_text(card, self.symbols, DIM)
+        action = f"app.click('{card_name(card, symbols=False)}')"
+        return clickable(text, action, underline=False) if self.playable else text
 
     def lines(self, width: int) -> list[Text]:
         state, symbols = self.state, self.symbols
@@ -148,12 +156,12 @@ class TableView(_Sized):
         for card in waste[len(waste) - shown:-1]:
             line.append_text(card_text(card, symbols, DIM))
             line.append(" ")
-        line.append_text(self._top(waste[-1], "app.play('w')"))
+        line.append_text(self._top(waste[-1], "w"))
         line.append(" (top)", style=DIM)
         return line
 
     def _reserve(self, width: int) -> list[Text]:
-        state, symbols = self.state, self.symbols
+        state = self.state
         if not state.reserves:
             return wrap(Text("No reserve (Bridesmaids): the base card, then the talon.", style=DIM), width)
         cells = []
@@ -164,10 +172,10 @@ class TableView(_Sized):
             if not pile:
                 cell.append("empty", style=DIM)
             elif state.rules.open_reserve:  # every card face up; the top one plays when clicked, as face down
-                cell.append_text(Text(" ").join([card_text(c, symbols, DIM) for c in pile[:-1]]
-                                                + [self._top(pile[-1], f"app.play('r{i + 1}')")]))
+                cell.append_text(Text(" ").join([self._under(c) for c in pile[:-1]]
+                                                + [self._top(pile[-1], f"r{i + 1}")]))
             else:
-                cell.append_text(self._top(pile[-1], f"app.play('r{i + 1}')"))
+                cell.append_text(self._top(pile[-1], f"r{i + 1}"))
                 down = len(pile) - 1
                 cell.append(f" {BACK}{down}" if down else "   ", style=BACK_STYLE if down else "")
             cells.append(cell)
@@ -397,6 +405,11 @@ class Status(_Sized):
                     console=_MEASURE)
 
 
+KEYS_APART = "\x1f"
+"""Between the answers of a question (``v  review this game``): :class:`Lines` breaks a line only there, so no
+key is parted from its words (at 80 columns ":  type s FILE to" ended one line and "save" began the next)."""
+
+
 class Lines(_Sized):
     """Plain sentences wrapped at word boundaries for the width they are drawn at."""
 
@@ -408,6 +421,9 @@ class Lines(_Sized):
         out: list[Text] = []
         for text in self.texts:
             for para in text.split("\n", allow_blank=True):
+                if KEYS_APART in para.plain:
+                    out += pack(list(para.split(KEYS_APART)), width, sep="    ", console=_MEASURE)
+                    continue
                 found = _KEY_COLUMN.match(para.plain) if self.hanging else None
                 indent = " " * len(found.group(1)) if found else ""
                 if indent and len(indent) < width // 2:
@@ -418,7 +434,6 @@ class Lines(_Sized):
                 else:
                     out += wrap(para, width) or [Text("")]
         return out
-
 
 
 class ChartView(_Sized):
