@@ -6,15 +6,15 @@ from __future__ import annotations
 import asyncio
 
 from rich.style import Style
+from test_board import make_session, settle
+from test_cli_review import first_moves
 
 from tutor import hints
 from tutor.board import screen_text
 from tutor.board.play import BoardApp
 from tutor.board.widgets import KEYS_APART, Lines, TableView
 from tutor.knowledge import observe
-from tutor.record import Game
-
-from test_board import make_session, settle
+from tutor.record import Game, Record, load_record, save_record
 
 
 def _clicks(app: BoardApp, card: str) -> tuple[int, int]:
@@ -150,3 +150,22 @@ def test_a_hint_over_every_consistent_deal_within_the_budget_searches_each_best_
     assert hints.score_moves(obs).exact
     assert limits == [min(hints.EXACT_BEST_NODES, hints.HINT_NODES * hints.DEFAULT_SAMPLES - 1_000 * i)
                       for i in range(6)]
+
+
+# -- review --annotate wrote the review's notes over the player's own -----------------------------------------
+
+def test_review_annotate_keeps_the_players_own_notes_on_the_moves_they_name(run, tmp_path):
+    """A comment written by hand on move 1 ("my plan: turn first") became the review's "A free play: ...";
+    replay kept it. A review's own note, from an earlier --annotate, is written anew."""
+    whole = first_moves(7, "osmosis", 6)
+    path = tmp_path / "mine.json"
+    mine = {"comment": "my plan: turn first"}
+    earlier = {"move": str(whole.moves[2]), "label": "blunder", "tags": [], "comment": "an older review's"}
+    save_record(Record(whole.rules, whole.deal, whole.moves, [mine, None, earlier, None, None, None]), path)
+    result = run(["review", str(path), "--samples", "4", "--workers", "1", "--annotate", str(path)])
+    assert result.exit_code == 0, result.output
+    assert "Your own notes on 1 move (1) are kept in it" in result.output
+    notes = load_record(path).annotations
+    assert notes[0] == mine
+    assert notes[2] is not None and notes[2]["comment"] != "an older review's"
+    assert all(n is not None and n["move"] == str(m) for n, m in zip(notes[1:], whole.moves[1:], strict=True))

@@ -182,6 +182,24 @@ def _with_own_notes(record: Record, reviewed: Record) -> Record:
                   extra=dict(record.extra), deal_extra=dict(record.deal_extra))
 
 
+REVIEW_NOTE = frozenset({"move", "label", "tags", "comment", "graded"})
+"""The keys of a review's annotation (:meth:`tutor.review.values.MoveReview.annotation`)."""
+
+
+def with_players_notes(record: Record, reviewed: Record) -> tuple[Record, list[int]]:
+    """The reviewed record for ``--annotate``, with every note the player (or another tool) wrote kept on the
+    move it names, and those moves' numbers. A review's own note (all of its keys, no other) is written anew;
+    any other was lost to the review's: "my plan: turn first" on move 1 became "A free play: ..."."""
+    own = _own_notes(record)
+    kept = [i for i, (stands, note) in enumerate(zip(own, record.annotations, strict=True))
+            if stands and note is not None and not {"move", "label", "tags", "comment"} <= note.keys() <= REVIEW_NOTE]
+    if not kept:
+        return reviewed, []
+    notes = [record.annotations[i] if i in kept else note for i, note in enumerate(reviewed.annotations)]
+    return Record(reviewed.rules, reviewed.deal, list(reviewed.moves), notes, reviewed.result,
+                  extra=dict(reviewed.extra), deal_extra=dict(reviewed.deal_extra)), [i + 1 for i in kept]
+
+
 def annotate_for_replay(ctx_or_console: click.Context | Console, record: Record,
                         samples: int | None = DEFAULT_SAMPLES) -> tuple[Record, list[str]]:
     """The record with the review's label, tags and comment on each move (for ``osmosis replay --review``).
@@ -287,10 +305,11 @@ def review_command(ctx: click.Context, record_path: str, as_json: bool, annotate
     from .history import note_review  # stored with the game; one line of the history after the report
 
     note_review(ctx, record, record_path, rev, quiet=as_json)
-    refused = None
+    refused, kept = None, list[int]()
     if annotate_path is not None:
+        annotated, kept = with_players_notes(record, rev.annotated())
         try:
-            _write_annotated(annotate_path, record, rev.annotated())
+            _write_annotated(annotate_path, record, annotated)
         except RecordError as exc:
             refused = exc  # the report is shown all the same, then the error (exit 1)
     if as_json:
@@ -300,6 +319,9 @@ def review_command(ctx: click.Context, record_path: str, as_json: bool, annotate
         if annotate_path is not None and refused is None:
             console.print(f"Annotated record written to {shown_path(annotate_path)} (osmosis replay "
                           f"{shown_path(annotate_path)} shows it).", markup=False)
+            if kept:
+                console.print(f"Your own notes on {plural(len(kept), 'move')} ({', '.join(map(str, kept))}) are kept "
+                              "in it in place of the review's (the report above has the review's).", markup=False)
     if refused is not None:
         raise refused
 
