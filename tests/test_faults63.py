@@ -169,3 +169,18 @@ def test_review_annotate_keeps_the_players_own_notes_on_the_moves_they_name(run,
     assert notes[0] == mine
     assert notes[2] is not None and notes[2]["comment"] != "an older review's"
     assert all(n is not None and n["move"] == str(m) for n, m in zip(notes[1:], whole.moves[1:], strict=True))
+
+
+# -- a game record given where a deal goes got no word of where a record goes ---------------------------------
+
+def test_a_record_given_as_a_deal_file_or_a_deal_number_says_where_a_record_goes(run, tmp_path):
+    path = tmp_path / "game.json"
+    save_record(first_moves(5, "osmosis", 3), path)
+    for command in ("play", "solve", "hint", "deal"):
+        as_file = run([command, "--deal-file", str(path)], input="")
+        assert as_file.exit_code == 1 and "that is a game record: osmosis play --resume, hint --record" in as_file.stderr
+        as_number = run([command, str(path)], input="")
+        assert as_number.exit_code == 1
+        assert "is not a number but a file: a deal file is given with --deal-file FILE" in as_number.stderr
+    assert "a saved game goes on with --resume FILE" in run(["play", str(path)], input="").stderr
+    assert "a game record with --record FILE" in run(["hint", str(path)], input="").stderr

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+import os
 import signal
 import sys
 import threading
@@ -15,7 +16,7 @@ import click
 
 from ..deals import DEAL_RANGE, MAX_DEAL_NUMBER, Deal, check_rules, deal_for, load_deal
 from ..errors import DealError
-from ..record import Record, load_record, plain_rules
+from ..record import RECORD_FORMAT, Record, load_record, plain_rules
 from ..rules import MAX_PASSES, Rules, preset
 from ..textsafe import clean, quoted
 
@@ -82,7 +83,13 @@ def deal_from_file(path: str) -> Deal:
     ctx = click.get_current_context(silent=True)
     cache: dict[str, Deal] = ctx.meta.setdefault("tutor.deal_files", {}) if ctx is not None else {}
     if path not in cache:
-        cache[path] = load_deal(path)
+        try:
+            cache[path] = load_deal(path)
+        except DealError as exc:  # a game record where a deal file belongs: where a record goes
+            if f"format {RECORD_FORMAT!r} is not supported" not in str(exc):
+                raise
+            raise DealError(f"{exc} (that is a game record: osmosis play --resume, hint --record, review and "
+                            "replay take it)") from None
     return cache[path]
 
 
@@ -134,6 +141,10 @@ class DealNumberType(click.ParamType):
             if not 1 <= number <= MAX_DEAL_NUMBER:
                 raise DealError(f"deal number {quoted(text, limit=40)} is out of range: expected {DEAL_RANGE}")
             return number
+        if os.path.isfile(text):  # `osmosis play game.json`: a file where the number goes
+            record = {"play": "; a saved game goes on with --resume FILE", "hint": "; a game record with --record FILE"}
+            raise DealError(f"deal number {quoted(text, limit=40)} is not a number but a file: a deal file is given "
+                            f"with --deal-file FILE{record.get(ctx.info_name or '', '') if ctx else ''}")
         return parse_deal_number(value)
 
 
