@@ -83,9 +83,9 @@ EXACT_BEST_NODES = 200_000
 """The same where every consistent deal is solved (at most :data:`EXACT_DEALS`, late in a game, where a
 best-score search is small): figures called exact must be. In 2 such positions 2,500 nodes left 6 and 24
 searches short of the best (48 cards shown for 50); the largest full search took 23,453 nodes. A search
-still cut at this limit makes the figures sampled ones, with their intervals, not exact. Within the work budget
-(:data:`HINT_NODES`): bridesmaids 177 after 21 moves had 6 deals, each lost, each best score a proof of
-93,000-200,000 positions (213 s, two cut at the limit even so)."""
+still cut at this limit makes the figures sampled ones, with their intervals, not exact. Each search gets no
+more than what is left of the work budget (:data:`HINT_NODES`): bridesmaids 177 after 21 moves had 6 deals,
+each lost, each best score a proof of 93,000-200,000 positions (213 s, two cut at the limit even so)."""
 
 HINT_NODES = 1_200
 """The searches' work budget: positions visited per sample of the budget (153,600 for 128). Past it the hint
@@ -316,17 +316,15 @@ def score_moves(obs: Observation, samples: int | None = None, limit: Limit | Non
     cut = cache.cut
     if exact and best_nodes > 0 and not best_only:  # the tutor as a player needs the best move, not the figures
         best_nodes = max(best_nodes, EXACT_BEST_NODES)
-    # the searches' work is bounded too (not for the tutor as a player); spent only where it stopped the
-    # sampling, not at a batch's end where the answer is settled anyway; every consistent deal is solved even
-    # past it, a best score then searched as a sample's is (:data:`EXACT_BEST_NODES`)
+    # the searches' work is bounded too (not for the tutor as a player); spent only where it stopped the sampling,
+    # not at a batch's end; every consistent deal is solved past it, its searches shorter (EXACT_BEST_NODES)
     work = None if best_only or not budget else HINT_NODES * most
     start, spent = cache.nodes, False
+    until = None if work is None or not exact else (start + work, BEST_NODES)  # each search: what is left of it
     while done < len(states):
         end = done + size
         for world in states[done:end]:
-            nodes = best_nodes if work is None or not exact else min(
-                best_nodes, max(BEST_NODES, start + work - cache.nodes))
-            scores.add(outcomes_in(world, moves, certain, lost, win_nodes, nodes, cache))
+            scores.add(outcomes_in(world, moves, certain, lost, win_nodes, best_nodes, cache, until))
             done += 1
             if work is not None and not exact and done >= MIN_SAMPLES and cache.nodes - start >= work \
                     and done < len(states):

@@ -89,17 +89,22 @@ def _solve_sample(state: State, win_nodes: int, best_nodes: int,
 
 
 def outcomes_in(world: State, moves: list[Move], certain: list[Move], lost: set[Move], win_nodes: int,
-                best_nodes: int, cache: SolveCache) -> dict[Move, tuple[bool | None, int]]:
+                best_nodes: int, cache: SolveCache, until: tuple[int, int] | None = None,
+                ) -> dict[Move, tuple[bool | None, int]]:
     """Every move's outcome in one sampled deal (``world``), certain moves included.
 
     A certain move keeps the position's value, the best of all moves in this
     deal: what any move reaches, it reaches too (the searches' limits can
     hide that), so it is solved once and raised to the best of the others.
+    ``until``: a work budget's end (in ``cache.nodes``) and the least limit: each best-score search gets no
+    more than what is left of the budget as it starts, and no less than that least limit.
     """
-    results = {m: cache.solve(world.apply(m), win_nodes, best_nodes, m in lost) for m in moves
-               if m not in certain}
+    def best() -> int:
+        return best_nodes if until is None else min(best_nodes, max(until[1], until[0] - cache.nodes))
+
+    results = {m: cache.solve(world.apply(m), win_nodes, best(), m in lost) for m in moves if m not in certain}
     if certain:
-        own = cache.solve(world.apply(certain[0]), win_nodes, best_nodes)
+        own = cache.solve(world.apply(certain[0]), win_nodes, best())
         won = [own[0]] + [r[0] for r in results.values()]
         value = (True if True in won else None if None in won else False,
                  max([own[1]] + [r[1] for r in results.values()]))

@@ -333,8 +333,10 @@ def _compared_reason(obs: Observation, scored: ScoredPosition, top: Candidate, o
         else:
             from ..grading import lost_by_reserves
 
-            head = ((f"None of the {scored.samples} deals sampled from what you have seen can be won from here"
-                     if scored.samples != 1 else "The one deal sampled from what you have seen cannot be won from here")
+            which = ("consistent with what you have seen (every one solved)" if obs.consistent_deals() == scored.samples
+                     else "sampled from what you have seen")  # every deal solved, a best score cut: not exact
+            head = ((f"None of the {scored.samples} deals {which} can be won from here"
+                     if scored.samples != 1 else f"The one deal {which} cannot be won from here")
                     if not lost_by_reserves(obs) else
                     "This position cannot be won any more whatever you do: the reserve piles, every card of them "
                     f"known, leave no order of the rows still to open that can be completed "
