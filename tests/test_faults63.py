@@ -155,6 +155,14 @@ def test_a_hint_over_every_consistent_deal_within_the_budget_searches_each_best_
                       for i in range(12)]
 
 
+def test_a_hint_over_every_consistent_deal_cut_by_the_budget_does_not_call_them_sampled(monkeypatch):
+    """"None of the 6 deals sampled from what you have seen", where every consistent deal was solved."""
+    _searches(monkeypatch, lambda limit: limit, complete=False)
+    reason = " ".join(hints.hint(_late_bridesmaids()).reason.split())
+    assert reason.startswith("None of the 6 deals consistent with what you have seen (every one solved) can be won")
+    assert "sampled" not in reason
+
+
 # -- review --annotate wrote the review's notes over the player's own -----------------------------------------
 
 def test_review_annotate_keeps_the_players_own_notes_on_the_moves_they_name(run, tmp_path):

@@ -333,8 +333,9 @@ def _compared_reason(obs: Observation, scored: ScoredPosition, top: Candidate, o
         else:
             from ..grading import lost_by_reserves
 
-            which = ("consistent with what you have seen (every one solved)" if obs.consistent_deals() == scored.samples
-                     else "sampled from what you have seen")  # every deal solved, a best score cut: not exact
+            every = "solved" if scored.samples == 1 else "every one solved"  # a best score cut: not exact
+            which = (f"consistent with what you have seen ({every})" if obs.consistent_deals() == scored.samples
+                     else "sampled from what you have seen")
             head = ((f"None of the {scored.samples} deals {which} can be won from here"
                      if scored.samples != 1 else f"The one deal {which} cannot be won from here")
                     if not lost_by_reserves(obs) else
