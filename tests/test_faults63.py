@@ -195,3 +195,58 @@ def test_a_record_given_as_a_deal_file_or_a_deal_number_says_where_a_record_goes
         assert "is not a number but a file: a deal file is given with --deal-file FILE" in as_number.stderr
     assert "a saved game goes on with --resume FILE" in run(["play", str(path)], input="").stderr
     assert "a game record with --record FILE" in run(["hint", str(path)], input="").stderr
+
+
+# -- the board with the tutor on: keys during its question and while it thinks ---------------------------------
+
+def _asked(tmp_path):
+    """Peek deal 3 after the greedy moves of the tutor's board test: d there is a blunder, and asked about."""
+    from test_cli_play import PEEK3_PLIES
+
+    session = make_session(tmp_path, number=3, tutor=True, variant="peek")
+    for _ in range(PEEK3_PLIES):
+        session.game.push(session.game.state.legal_moves()[0])
+    return session, session.game.ply
+
+
+def _keys(session, keys, settle_each=True):
+    app = BoardApp(session, symbols=True)
+
+    async def go():
+        async with app.run_test(size=(80, 40)) as pilot:
+            await pilot.pause()
+            for key in keys:
+                await pilot.press(key)
+                if settle_each:
+                    await settle(app, pilot)
+            await settle(app, pilot)
+
+    asyncio.run(go())
+    return app
+
+
+def test_a_line_typed_after_a_colon_during_the_question_is_no_answer_and_plays_nothing(tmp_path):
+    """": 7h d" at the question: the h showed the hint, then the space and the d were played as two turns."""
+    session, ply = _asked(tmp_path)
+    app = _keys(session, ["d", "colon", "7", "h", "space", "d", "enter"])
+    assert session.game.ply == ply and app.pending is not None and "That would be a blunder" in app.message_text
+    app = _keys(session, ["d", "colon", "q", "c", "enter", "n"])  # :qc quit the board
+    assert session.game.ply == ply and "Move not played." in app.message_text
+
+
+def test_the_question_takes_its_answers_in_capitals_and_enter_or_escape_as_no(tmp_path):
+    session, ply = _asked(tmp_path)
+    assert "Move not played." in _keys(session, ["d", "enter"]).message_text
+    assert "Move not played." in _keys(session, ["d", "escape"]).message_text and session.game.ply == ply
+    assert "Move not played." in _keys(session, ["d", "ctrl+c", "n"]).message_text  # Ctrl-C: the board's notice
+    _keys(session, ["d", "Y"])
+    assert session.game.ply == ply + 1 and str(session.game.moves[-1]) == "d"
+
+
+def test_moves_refused_while_the_tutor_thinks_are_said_when_the_waiting_move_plays(tmp_path):
+    """Four d's pressed at once on deal 9: the first waited for the hint, the others were refused, and once it
+    played its line took the place of the refusal: two of the four were gone without a word."""
+    session = make_session(tmp_path, number=9, tutor=True)
+    app = _keys(session, ["d", "d", "d", "d"], settle_each=False)
+    assert len(session.game.moves) < 4
+    assert "pressed while the tutor was thinking" in app.message_text and "not played" in app.message_text

@@ -67,6 +67,8 @@ class MovesApp(App):
         self.turn_run: tuple[int, str] | None = None  # t: its first move and why it stops, until it is told
         self.rest_at_end: tuple[str, ...] = ()  # the words of a line left when the game ended
         self.leaving = False  # the board is closing: a hint that comes now plays nothing
+        self.kept_back = 0  # keys refused while the tutor weighed a move: said when that move plays or is asked
+        self.typed_aside = False  # a line typed after ":" while a question is open: swallowed up to its Enter
 
     # the app draws, says and quits (tutor.board.play.BoardApp defines these methods)
     say: Callable[[str | Text], None]
@@ -84,11 +86,14 @@ class MovesApp(App):
         """
         if self.pending is not None:
             self.bell()  # the question's keys are in view under it
+            if what == ":":  # what follows the colon is a line, not answers (the h of 7h showed the hint)
+                self.typed_aside = True
             return True
         if self.waiting is None:
             self.turn_run = None  # a new action: the t before it was told
             return False
         self.bell()
+        self.kept_back += 1
         self.say(f"Thinking about {self.waiting.move} first: {what} was not played (one move at a time).")
         return True
 
@@ -172,7 +177,14 @@ class MovesApp(App):
             self.redo_stack.pop()
         else:
             self.redo_stack.clear()
-        self.message_text = move_heading(game.ply, state, move, self.symbols)
+        self.message_text = move_heading(game.ply, state, move, self.symbols) + self._kept_back()
+
+    def _kept_back(self) -> str:
+        """The keys refused while the tutor weighed the move now played or asked about, said once (the refusal
+        was written over by the move's own line, and two of four d's were gone without a word)."""
+        n, self.kept_back = self.kept_back, 0
+        keys = "1 key pressed while the tutor was thinking was" if n == 1 else f"{n} keys pressed while the tutor was thinking were"
+        return f" ({keys} not played.)" if n else ""
 
     def _warning(self, state: State, move: Move, hint: Hint) -> str | None:
         """The tutor's question, by the same rule and words as line mode (a drop sure at 95%)."""
@@ -217,12 +229,12 @@ class MovesApp(App):
             self.message_text = not_played(rest, turns)
             self.quit_game()
 
-        self.question(warning, {"y": ("play it anyway", play_it), "n": ("rethink", keep_back),
+        self.question(warning + self._kept_back(), {"y": ("play it anyway", play_it), "n": ("rethink", keep_back),
                                 "h": ("show the hint", show_hint), "q": ("quit", leave)})
 
     def question(self, text: str, answers: Answers) -> None:
         """Ask ``text`` in the message panel; until a key of ``answers`` comes, other keys only remind."""
-        self.pending = answers
+        self.pending, self.typed_aside = answers, False
         keys = KEYS_APART.join(f"{key}  {label}" for key, (label, _) in answers.items())
         self.query_one("#message").add_class("question")
         self.reveal = "#message"
@@ -235,13 +247,22 @@ class MovesApp(App):
             answers[key][1]()
 
     def on_key(self, event: events.Key) -> None:
-        if self.pending is None:
+        if self.pending is None or event.key == "ctrl+c":  # Ctrl-C: the board's own answer (Ctrl+Q quits)
             return
         event.stop()
         event.prevent_default()
-        key = event.character if event.character in self.pending else event.key
+        if self.typed_aside:  # a line typed after ":" while the question is open: neither answers nor board keys
+            self.typed_aside = event.key not in ("enter", "escape")
+            return
+        char = (event.character or "").lower()  # Y as y, as line mode takes it; Enter and Escape are its n
+        key = char if char in self.pending else "n" if event.key in ("enter", "escape") and "n" in self.pending \
+            else event.key
         if key in self.pending:
             self._answer(key)
+            return
+        if char in (":", "/"):
+            self.typed_aside = True
+            self.bell()
             return
         from .screens import SCROLL_KEYS
 
