@@ -243,10 +243,22 @@ def test_the_question_takes_its_answers_in_capitals_and_enter_or_escape_as_no(tm
     assert session.game.ply == ply + 1 and str(session.game.moves[-1]) == "d"
 
 
-def test_moves_refused_while_the_tutor_thinks_are_said_when_the_waiting_move_plays(tmp_path):
+def test_moves_refused_while_the_tutor_thinks_are_said_when_the_waiting_move_plays(tmp_path, monkeypatch):
     """Four d's pressed at once on deal 9: the first waited for the hint, the others were refused, and once it
     played its line took the place of the refusal: two of the four were gone without a word."""
+    import time
+
+    import tutor.advice
+
+    real = tutor.advice.advise
+
+    def slow(obs, *args, **kwargs):  # a hint that takes a while: the keys come while it is computed
+        time.sleep(1.0)
+        return real(obs, *args, **kwargs)
+
+    monkeypatch.setattr(tutor.advice, "advise", slow)
     session = make_session(tmp_path, number=9, tutor=True)
     app = _keys(session, ["d", "d", "d", "d"], settle_each=False)
-    assert len(session.game.moves) < 4
-    assert "pressed while the tutor was thinking" in app.message_text and "not played" in app.message_text
+    assert [str(m) for m in session.game.moves] == ["d"]
+    assert "Move 1: d" in app.message_text and "(3 keys pressed while the tutor was thinking were not played.)" \
+        in app.message_text

@@ -317,8 +317,9 @@ def score_moves(obs: Observation, samples: int | None = None, limit: Limit | Non
     if exact and best_nodes > 0 and not best_only:  # the tutor as a player needs the best move, not the figures
         best_nodes = max(best_nodes, EXACT_BEST_NODES)
     # the searches' work is bounded too (not for the tutor as a player); spent only where it stopped the sampling,
-    # not at a batch's end; every consistent deal is solved past it, its searches shorter (EXACT_BEST_NODES)
-    work = None if best_only or not budget else HINT_NODES * most
+    # not at a batch's end; every consistent deal is solved past it (its budget the default's at least: a
+    # smaller --samples does not shrink it, as it solves them all whatever it says), searches shorter
+    work = None if best_only or not budget else HINT_NODES * (max(most, DEFAULT_SAMPLES) if exact else most)
     start, spent = cache.nodes, False
     until = None if work is None or not exact else (start + work, BEST_NODES)  # each search: what is left of it
     while done < len(states):

@@ -47,7 +47,7 @@ def play_keys(piles: int) -> str:
     first, rest = PLAY_KEYS.split("\n", 1)
     if keys is None:  # no reserve: no reserve move to type, no reserve card to click
         return (rest.replace("(7h, 10h, r2 w d)", "(7h, 10h, w d)")
-                .replace("click a reserve card or the waste's top card", "click the waste's top card"))
+                .replace("click a reserve pile's top card or the waste's top card", "click the waste's top card"))
     if piles < 2:
         rest = rest.replace("r2 w d", "r1 w d")
     return f"{keys:<9}play the top card of reserve pile {keys}\n{rest}"
