@@ -344,6 +344,7 @@ class BoardApp(MovesApp):
             # box's edits and characters, Enter and Escape, in the order typed
             if event.key in ("escape", "enter"):
                 event.stop()
+                event.prevent_default()  # the box's own: not then an answer to the question its line may ask
                 if event.key == "enter":
                     self.submit_line(prompt.value)
                 else:
