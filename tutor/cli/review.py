@@ -172,11 +172,12 @@ def annotated_whole(record: Record) -> bool:
     return bool(record.moves) and all(_own_notes(record))
 
 
-def _with_own_notes(record: Record, reviewed: Record) -> Record:
+def _with_own_notes(record: Record, reviewed: Record, keep: list[bool] | None = None) -> Record:
     """The reviewed record with the record's own annotations kept where they stand (a comment written by hand,
-    the moves annotated before the game went on), the review's on every other move."""
-    own = _own_notes(record)
-    notes = [mine if keep else theirs for keep, mine, theirs in zip(own, record.annotations, reviewed.annotations,
+    the moves annotated before the game went on), the review's on every other move; ``keep``: on these moves
+    only (:func:`with_players_notes`)."""
+    keep = _own_notes(record) if keep is None else keep
+    notes = [mine if kept else theirs for kept, mine, theirs in zip(keep, record.annotations, reviewed.annotations,
                                                                     strict=True)]
     return Record(reviewed.rules, reviewed.deal, list(reviewed.moves), notes, reviewed.result,
                   extra=dict(record.extra), deal_extra=dict(record.deal_extra))
@@ -190,14 +191,9 @@ def with_players_notes(record: Record, reviewed: Record) -> tuple[Record, list[i
     """The reviewed record for ``--annotate``, with every note the player (or another tool) wrote kept on the
     move it names, and those moves' numbers. A review's own note (all of its keys, no other) is written anew;
     any other was lost to the review's: "my plan: turn first" on move 1 became "A free play: ..."."""
-    own = _own_notes(record)
-    kept = [i for i, (stands, note) in enumerate(zip(own, record.annotations, strict=True))
-            if stands and note is not None and not {"move", "label", "tags", "comment"} <= note.keys() <= REVIEW_NOTE]
-    if not kept:
-        return reviewed, []
-    notes = [record.annotations[i] if i in kept else note for i, note in enumerate(reviewed.annotations)]
-    return Record(reviewed.rules, reviewed.deal, list(reviewed.moves), notes, reviewed.result,
-                  extra=dict(reviewed.extra), deal_extra=dict(reviewed.deal_extra)), [i + 1 for i in kept]
+    keep = [stands and note is not None and not {"move", "label", "tags", "comment"} <= note.keys() <= REVIEW_NOTE
+            for stands, note in zip(_own_notes(record), record.annotations, strict=True)]
+    return _with_own_notes(record, reviewed, keep), [i + 1 for i, kept in enumerate(keep) if kept]
 
 
 def annotate_for_replay(ctx_or_console: click.Context | Console, record: Record,
